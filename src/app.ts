@@ -1,0 +1,94 @@
+// Builds the Fastify app: platform plugins first, then every feature module. The server, the tests
+// and the CLI all use this.
+import crypto from 'node:crypto';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { type Database, sql } from './db/client.js';
+import { modules } from './modules/index.js';
+import { AuthCache, createAuthenticator } from './platform/auth/authenticate.js';
+import type { AppDeps } from './platform/deps.js';
+import { registerErrorHandling } from './platform/error-handler.js';
+import { registerGetJsonBody } from './platform/get-body.js';
+import { registerIdempotency } from './platform/idempotency.js';
+import { JobQueue } from './platform/jobs/queue.js';
+import { createMailer, mailDeliveryJob } from './platform/mail/outbox.js';
+import { registerMetrics } from './platform/metrics.js';
+import { registerOpenApi, registerOpenApiRoutes } from './platform/openapi.js';
+import { createRateLimitStore, type RateLimitStore } from './platform/ratelimit/limiter.js';
+import { resolveTargetCompany } from './platform/tenancy.js';
+import './platform/types.js';
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Log level override (tests pass 'silent'). */
+  logLevel?: string;
+  /** Share one limiter store between apps (tests of several instances use Redis instead). */
+  limiter?: RateLimitStore;
+}
+
+export type App = FastifyInstance & { deps: AppDeps };
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: {
+      level: options.logLevel ?? config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.password_confirmation'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const limiter = options.limiter ?? createRateLimitStore({ windowSeconds: config.rateLimit.windowSeconds, redisUrl: config.redisUrl });
+  const jobs = new JobQueue(database.db, app.log, config.jobPollMs);
+  const authCache = new AuthCache();
+  const deps: AppDeps = { config, database, db: database.db, jobs, mailer: createMailer(jobs), authCache };
+  (app as unknown as App).deps = deps;
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerErrorHandling(app);
+  await registerOpenApi(app);
+  registerMetrics(app);
+  registerGetJsonBody(app);
+  await app.register(formbody);
+  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 20, fields: 50 } });
+
+  app.addHook('onRequest', createAuthenticator({ db: database.db, config, limiter, cache: authCache }));
+  app.addHook('preHandler', async (request) => {
+    const tenancy = request.routeOptions.config.tenancy;
+    if (tenancy && request.caller) request.targetCompanyId = await resolveTargetCompany(database.db, request, tenancy);
+  });
+  registerIdempotency(app, database.db);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await database.db.execute(sql`SELECT 1`);
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable' });
+    }
+  });
+
+  jobs.define(mailDeliveryJob(config));
+  for (const feature of modules) {
+    for (const definition of feature.jobs?.(deps) ?? []) jobs.define(definition);
+    if (feature.routes) await feature.routes(app, deps);
+  }
+  await registerOpenApiRoutes(app);
+
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    if (!options.limiter) await limiter.close();
+  });
+  return app as unknown as App;
+}

@@ -1,0 +1,74 @@
+// The one place that knows whether we run on PGlite (embedded) or PostgreSQL. Everything above
+// this file sees a Drizzle PgDatabase and `withTx`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+// biome-ignore lint/suspicious/noExplicitAny: the two drivers differ only in their result HKT.
+export type Db = PgDatabase<PgQueryResultHKT, Schema, any>;
+// biome-ignore lint/suspicious/noExplicitAny: see Db.
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, any>;
+/** A repo method runs on the database or inside the caller's transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Runs a multi-statement SQL script (migrations). */
+  execScript(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+// PostgreSQL's numeric comes back as a string already; make int8 (count(*), bigserial) a JS number
+// on both drivers so code does not depend on the driver.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+export async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
+    parsers: { 20: (value: string) => Number(value) },
+  });
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    execScript: async (text) => {
+      await client.exec(text);
+    },
+    close: () => client.close(),
+  };
+}
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  await pool.query('SELECT 1');
+  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    execScript: async (text) => {
+      await pool.query(text);
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Runs `fn` in one transaction; a thrown error rolls everything back. */
+export function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(fn);
+}
+
+/** Raw rows of a SQL query; both drivers return `{ rows }`. */
+export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export { sql };

@@ -1,0 +1,78 @@
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const companies = pgTable(
+  'companies',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    address: text('address'),
+    phone: text('phone'),
+    registrationId: text('registration_id'),
+    emailTemplate: text('email_template'),
+    paymentFrequency: text('payment_frequency').notNull().default('monthly'),
+    createdBy: integer('created_by'),
+    status: text('status').notNull().default('approved'),
+    domain: text('domain').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    apiAccess: boolean('api_access').notNull().default(true),
+    plan: text('plan').notNull().default('standard'),
+    employeeSeq: integer('employee_seq').notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('companies_code_key').on(t.code),
+    uniqueIndex('companies_domain_key').on(t.domain),
+    uniqueIndex('companies_registration_id_key').on(t.registrationId),
+    index('companies_created_by_idx').on(t.createdBy),
+  ],
+);
+
+/** E-mail domains a company may give its employees (U3 `domain_name`). */
+export const companyDomains = pgTable(
+  'company_domains',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull(),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('company_domains_company_name_key').on(t.companyId, t.name)],
+);
+
+export const userTypes = pgTable(
+  'user_types',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull(),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('user_types_company_name_key').on(t.companyId, t.name)],
+);
+
+export const roles = pgTable(
+  'roles',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull(),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('roles_company_name_key').on(t.companyId, t.name)],
+);
+
+/** Hosts a wallet top-up may redirect back to (W1 `redirect_url`). */
+export const redirectDomains = pgTable(
+  'redirect_domains',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull(),
+    host: text('host').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('redirect_domains_company_host_key').on(t.companyId, t.host)],
+);

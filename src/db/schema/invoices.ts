@@ -1,0 +1,2 @@
+// Tables of the invoices feature (owned by src/modules/invoices).
+export {};

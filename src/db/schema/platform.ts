@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** One API token per company; only its SHA-256 is stored. */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    scopes: text('scopes').array().notNull().default(sql`ARRAY['all']::text[]`),
+    lastUsedAt: ts('last_used_at').notNull().defaultNow(),
+    expiredAt: ts('expired_at'),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('api_tokens_token_hash_key').on(t.tokenHash), index('api_tokens_company_idx').on(t.companyId)],
+);
+
+/** Durable background work (decisions.md §8). */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').notNull().default({}),
+    runAt: ts('run_at').notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(10),
+    lockedAt: ts('locked_at'),
+    lockedBy: text('locked_by'),
+    lastError: text('last_error'),
+    doneAt: ts('done_at'),
+    failedAt: ts('failed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('jobs_due_idx').on(t.runAt).where(sql`done_at IS NULL AND failed_at IS NULL`)],
+);
+
+/** Every e-mail is written here in the transaction that causes it, then delivered by a job. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id'),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    sentAt: ts('sent_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('outbox_to_idx').on(t.to, t.id)],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    companyId: integer('company_id').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    responseBody: text('response_body'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);

@@ -1,0 +1,2 @@
+// Tables of the wallet feature (owned by src/modules/wallet).
+export {};

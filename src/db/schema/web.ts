@@ -1,0 +1,2 @@
+// Tables of the web feature (owned by src/modules/web).
+export {};

@@ -1,0 +1,67 @@
+// Creating a company with everything it needs from its first moment: its e-mail domain, default
+// user types and roles, and its payroll contribution settings. Used by the operator API, C2 and
+// the demo seed, always inside the caller's transaction.
+import { sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { companies, companyDomains, contributionSettings, redirectDomains, roles, userTypes } from '../../db/schema/index.js';
+
+export const DEFAULT_USER_TYPES = ['Full-time', 'Part-time', 'Contract', 'Intern'];
+export const DEFAULT_ROLES = ['super-admin', 'admin', 'finance', 'manager', 'user'];
+
+export interface NewCompany {
+  name: string;
+  domain: string;
+  createdBy?: number | null;
+  address?: string | null;
+  phone?: string | null;
+  registrationId?: string | null;
+  emailTemplate?: string | null;
+  paymentFrequency?: string;
+  status?: string;
+  isActive?: boolean;
+  apiAccess?: boolean;
+  plan?: string;
+  code?: string;
+  userTypes?: string[];
+  roles?: string[];
+  redirectDomains?: string[];
+}
+
+/** Upper-case letters and digits of the name, at most 10; a clash adds a number (ACME, ACME2). */
+export async function uniqueCompanyCode(executor: Executor, name: string): Promise<string> {
+  const base = (name.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 10) || 'CO').replace(/^$/, 'CO');
+  const taken = await queryRows<{ code: string }>(executor, sql`SELECT code FROM companies WHERE code = ${base} OR code ~ ${`^${base}[0-9]+$`}`);
+  const used = new Set(taken.map((row) => row.code));
+  if (!used.has(base)) return base;
+  for (let n = 2; ; n++) if (!used.has(`${base}${n}`)) return `${base}${n}`;
+}
+
+export async function setupCompany(executor: Executor, input: NewCompany) {
+  const code = input.code ?? (await uniqueCompanyCode(executor, input.name));
+  const [company] = await executor
+    .insert(companies)
+    .values({
+      name: input.name,
+      code,
+      domain: input.domain.toLowerCase(),
+      createdBy: input.createdBy ?? null,
+      address: input.address ?? null,
+      phone: input.phone ?? null,
+      registrationId: input.registrationId ?? null,
+      emailTemplate: input.emailTemplate ?? null,
+      paymentFrequency: input.paymentFrequency ?? 'monthly',
+      status: input.status ?? 'approved',
+      isActive: input.isActive ?? true,
+      apiAccess: input.apiAccess ?? true,
+      plan: input.plan ?? 'standard',
+    })
+    .returning();
+  await executor.insert(companyDomains).values({ companyId: company.id, name: company.domain });
+  await executor.insert(userTypes).values((input.userTypes ?? DEFAULT_USER_TYPES).map((name) => ({ companyId: company.id, name })));
+  await executor.insert(roles).values((input.roles ?? DEFAULT_ROLES).map((name) => ({ companyId: company.id, name })));
+  if (input.redirectDomains?.length) {
+    await executor.insert(redirectDomains).values(input.redirectDomains.map((host) => ({ companyId: company.id, host: host.toLowerCase() })));
+  }
+  await executor.insert(contributionSettings).values({ companyId: company.id });
+  return company;
+}

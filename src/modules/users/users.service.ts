@@ -1,0 +1,44 @@
+import type { Db } from '../../db/client.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import { usersRepo } from './users.repo.js';
+import { serializeUser } from './users.serializer.js';
+
+export const USER_NOT_FOUND = 'User not found.';
+
+export interface ListPaging {
+  startIndex?: number;
+  count?: number;
+  page?: number;
+  per_page?: number;
+}
+
+/** SCIM `startIndex`/`count` or `page`/`per_page` (decisions.md §5); default 100, at most 1000. */
+export function pagingWindow(paging: ListPaging): { offset: number; limit: number; startIndex: number } {
+  const limit = paging.count ?? paging.per_page ?? 100;
+  if (paging.startIndex !== undefined) {
+    return { offset: paging.startIndex - 1, limit, startIndex: paging.startIndex };
+  }
+  const page = paging.page ?? 1;
+  const offset = (page - 1) * limit;
+  return { offset, limit, startIndex: offset + 1 };
+}
+
+export function createUsersService(deps: { db: Db }) {
+  const { db } = deps;
+  return {
+    async list(companyId: number, paging: ListPaging) {
+      if (paging.startIndex !== undefined && paging.page !== undefined) {
+        throw badRequest('Use either startIndex/count or page/per_page, not both.');
+      }
+      const { offset, limit, startIndex } = pagingWindow(paging);
+      const [rows, total] = await Promise.all([usersRepo.list(db, companyId, offset, limit), usersRepo.count(db, companyId)]);
+      return { Resources: rows.map(serializeUser), totalResults: total, startIndex, itemsPerPage: rows.length };
+    },
+
+    async show(companyId: number, id: number) {
+      const row = await usersRepo.findById(db, companyId, id);
+      if (!row) throw notFound(USER_NOT_FOUND);
+      return serializeUser(row);
+    },
+  };
+}

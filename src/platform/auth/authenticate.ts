@@ -1,0 +1,117 @@
+// Authentication for every named /api route (decisions.md §3-4): token → caller, sliding expiry
+// with lazy writes, rate limits, API access, scopes. Runs in onRequest, before body parsing.
+import { eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { apiTokens } from '../../db/schema/index.js';
+import { DomainError, forbidden, unauthorized } from '../errors.js';
+import type { BucketResult, RateLimitStore } from '../ratelimit/limiter.js';
+import { findToken, scopeAllows, type TokenRecord } from './tokens.js';
+
+/**
+ * A short-lived cache of token lookups so that a read costs one query, not two. Changes made by
+ * this instance (revoke, deactivate, plan) invalidate it at once; other instances see them within
+ * CACHE_MS (docs/decisions.md, "Authentication cache").
+ */
+export class AuthCache {
+  static readonly CACHE_MS = 1000;
+  private readonly entries = new Map<string, { record: TokenRecord | undefined; at: number }>();
+
+  get(token: string): TokenRecord | undefined | null {
+    const entry = this.entries.get(token);
+    if (!entry || Date.now() - entry.at > AuthCache.CACHE_MS) return null;
+    return entry.record;
+  }
+
+  set(token: string, record: TokenRecord | undefined): void {
+    if (this.entries.size > 10_000) this.entries.clear();
+    this.entries.set(token, { record, at: Date.now() });
+  }
+
+  /** Forget everything: called after any change to tokens or companies' access. */
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+const SENSITIVE_DEFAULT = new Set(['wallet.top-up', 'users.bulk-create', 'users.bulk-update', 'companies.store', 'paystubs.store', 'invoices.finance-approve']);
+
+function setHeaders(reply: FastifyReply, endpoint: BucketResult, global: BucketResult): void {
+  reply.header('X-RateLimit-Limit-Endpoint', endpoint.limit);
+  reply.header('X-RateLimit-Remaining-Endpoint', endpoint.remaining);
+  reply.header('X-RateLimit-Limit-Global', global.limit);
+  reply.header('X-RateLimit-Remaining-Global', global.remaining);
+}
+
+function tooMany(...buckets: BucketResult[]): DomainError {
+  const retryAfter = Math.max(...buckets.filter((b) => !b.allowed).map((b) => b.retryAfterSeconds));
+  return new DomainError('rate_limited', 'Too many requests.', undefined, { 'Retry-After': String(retryAfter) });
+}
+
+function planLimit(config: Config, plan: string): number {
+  if (plan === 'enterprise') return config.rateLimit.enterprise;
+  if (plan === 'premium') return config.rateLimit.premium;
+  return config.rateLimit.standard;
+}
+
+export function createAuthenticator(deps: { db: Db; config: Config; limiter: RateLimitStore; cache: AuthCache }) {
+  const { db, config, limiter, cache } = deps;
+  const ttlMs = config.tokenTtlSeconds * 1000;
+  // Lazy sliding-expiry writes: at most once per TTL/100, and at least once a minute.
+  const touchEveryMs = Math.min(ttlMs / 100, 60_000);
+
+  async function failAuthentication(request: FastifyRequest, reply: FastifyReply, error: DomainError): Promise<never> {
+    const bucket = await limiter.take('unauth', request.ip, config.rateLimit.unauthenticated);
+    setHeaders(reply, bucket, bucket);
+    if (!bucket.allowed) throw tooMany(bucket);
+    throw error;
+  }
+
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const routeName = request.routeOptions.config.name;
+    if (!routeName) return;
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) return failAuthentication(request, reply, unauthorized());
+    const token = match[1];
+
+    let record = cache.get(token);
+    if (record === null) {
+      record = await findToken(db, token);
+      cache.set(token, record);
+    }
+    if (!record || record.revokedAt) return failAuthentication(request, reply, unauthorized());
+
+    const now = Date.now();
+    if (record.expiredAt || now - record.lastUsedAt.getTime() > ttlMs) {
+      if (!record.expiredAt) {
+        await db.update(apiTokens).set({ expiredAt: new Date(now) }).where(eq(apiTokens.id, record.id));
+        cache.clear();
+      }
+      return failAuthentication(request, reply, unauthorized('Token expired'));
+    }
+
+    const sensitive = request.routeOptions.config.sensitive ?? SENSITIVE_DEFAULT.has(routeName);
+    const [endpoint, global] = await Promise.all([
+      limiter.take('endpoint', `${record.id}:${request.ip}:${routeName}`, sensitive ? config.rateLimit.sensitive : config.rateLimit.endpoint),
+      limiter.take('global', `${record.companyId}:${request.ip}`, planLimit(config, record.plan)),
+    ]);
+    setHeaders(reply, endpoint, global);
+    if (!endpoint.allowed || !global.allowed) throw tooMany(endpoint, global);
+
+    if (!record.companyActive || !record.apiAccess) {
+      throw forbidden(routeName === 'companies.store' ? 'Access to this API is disabled for your company.' : 'API access is disabled for this company.');
+    }
+    if (!scopeAllows(record.scopes, routeName)) throw forbidden('This token is not allowed to access this endpoint.');
+
+    if (now - record.lastUsedAt.getTime() >= touchEveryMs) {
+      const touchedAt = new Date(now);
+      await db.update(apiTokens).set({ lastUsedAt: touchedAt }).where(eq(apiTokens.id, record.id));
+      record.lastUsedAt = touchedAt;
+    }
+
+    request.caller = { companyId: record.companyId, tokenId: record.id, scopes: record.scopes, plan: record.plan };
+    request.log = request.log.child({ companyId: record.companyId, route: routeName });
+  };
+}

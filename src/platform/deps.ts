@@ -1,0 +1,31 @@
+// What a feature module receives: explicit, narrowed dependencies, no container.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database, Db } from '../db/client.js';
+import type { AuthCache } from './auth/authenticate.js';
+import type { JobDefinition, JobQueue } from './jobs/queue.js';
+import type { Mailer } from './mail/outbox.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  db: Db;
+  jobs: JobQueue;
+  mailer: Mailer;
+  /** Call after changing tokens, a company's access or plan, so the change applies at once. */
+  authCache: AuthCache;
+}
+
+export interface FeatureModule {
+  name: string;
+  /** Registers this feature's routes (under the app root; paths are absolute). */
+  routes?: (app: FastifyInstance, deps: AppDeps) => Promise<void> | void;
+  /** This feature's background jobs, collected into the one job catalog. */
+  jobs?: (deps: AppDeps) => JobDefinition<never>[];
+}
+
+/** Routes get TypeBox-typed params, query and body through this. */
+export function typed(app: FastifyInstance) {
+  return app.withTypeProvider<TypeBoxTypeProvider>();
+}

@@ -1,0 +1,58 @@
+// Services throw DomainError; the one error handler (error-handler.ts) turns it into HTTP.
+// A route's `family` (route config) picks the body shape (decisions.md §2).
+
+export type ErrorCode =
+  | 'bad_request' // 400
+  | 'unauthorized' // 401
+  | 'forbidden' // 403
+  | 'not_found' // 404
+  | 'conflict' // 409
+  | 'validation' // 422, or 400 in families whose validation status is 400
+  | 'rate_limited' // 429
+  | 'internal'; // 500
+
+/**
+ * Response families of decisions.md §2:
+ * - plain:     {error: message}; validation 422 {error: {field: [msg]}}     (users, invoices, auth)
+ * - companies: {error: message}; validation 422 {error: "Validation failed.", messages}
+ * - bulk:      {error: message}; validation 422 {errors: {field: [msg]}}
+ * - paystubs:  {error: message}; validation 400 {error: message}
+ * - settings:  {error: message}; validation 422 {error: message}
+ * - wallet:    {status: "error", message}; validation 400
+ */
+export type ErrorFamily = 'plain' | 'companies' | 'bulk' | 'paystubs' | 'settings' | 'wallet';
+
+export type FieldErrors = Record<string, string[]>;
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: FieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const badRequest = (message: string) => new DomainError('bad_request', message);
+export const unauthorized = (message = 'Unauthorized') => new DomainError('unauthorized', message);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const notFound = (message: string) => new DomainError('not_found', message);
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const internal = (message: string) => new DomainError('internal', message);
+
+/** A validation failure on named fields. `message` is used by families that show one string. */
+export function invalid(fields: FieldErrors, message?: string): DomainError {
+  const first = Object.values(fields)[0]?.[0] ?? 'The given data was invalid.';
+  return new DomainError('validation', message ?? first, fields);
+}
+
+/** Shorthand for one field with one message. */
+export const invalidField = (field: string, message: string) => invalid({ [field]: [message] });
+
+export function addFieldError(fields: FieldErrors, field: string, message: string): void {
+  if (!fields[field]) fields[field] = [];
+  fields[field].push(message);
+}

@@ -1,0 +1,57 @@
+// Listen and graceful close only: everything else is built by app.ts.
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
+import { openConfiguredDatabase, prepareDatabase } from './runtime.js';
+import { seedDemo } from './seed.js';
+
+export async function startServer() {
+  const config = loadConfig();
+  let opened: Awaited<ReturnType<typeof openConfiguredDatabase>>;
+  try {
+    opened = await openConfiguredDatabase(config);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  await prepareDatabase(opened.database);
+  const app = await buildApp({ config, database: opened.database });
+  if (config.seedDemo) {
+    const banner = await seedDemo(opened.database.db, config);
+    if (banner) process.stdout.write(`${banner}\n`);
+  }
+  await app.listen({ port: config.port, host: config.host });
+  app.deps.jobs.start();
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      // close() stops accepting, waits for in-flight requests, then onClose stops the job loop.
+      await app.close();
+      await opened.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  return app;
+}
+
+const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
+if (isMain) {
+  startServer().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

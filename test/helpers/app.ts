@@ -1,0 +1,58 @@
+// Builds the real app on a fresh database for one test file. Tests configure; they never patch.
+import crypto from 'node:crypto';
+import { type App, buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { createRateLimitStore } from '../../src/platform/ratelimit/limiter.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestContext {
+  app: App;
+  db: App['deps']['db'];
+  testDb: TestDatabase;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export type ConfigOverrides = Partial<Omit<Config, 'rateLimit'>> & { rateLimit?: Partial<Config['rateLimit']> };
+
+/** Test defaults: generous rate limits (rate-limit tests lower them), no demo seed, no job loop. */
+export function testConfig(overrides: ConfigOverrides = {}): Config {
+  return loadConfig({
+    seedDemo: false,
+    publicUrl: 'http://payroll.test',
+    ...overrides,
+    rateLimit: {
+      endpoint: 100_000,
+      sensitive: 100_000,
+      standard: 100_000,
+      premium: 100_000,
+      enterprise: 100_000,
+      unauthenticated: 100_000,
+      ...overrides.rateLimit,
+    },
+  } as Partial<Config>);
+}
+
+export async function createTestApp(overrides: ConfigOverrides = {}, existing?: TestDatabase): Promise<TestContext> {
+  const testDb = existing ?? (await createTestDatabase());
+  const config = testConfig(overrides);
+  // Each app gets its own key prefix so files sharing one Redis never share counters.
+  const limiter = createRateLimitStore({
+    windowSeconds: config.rateLimit.windowSeconds,
+    redisUrl: config.redisUrl,
+    keyPrefix: `t${crypto.randomBytes(4).toString('hex')}`,
+  });
+  const app = await buildApp({ config, database: testDb.database, logLevel: 'silent', limiter });
+  await app.ready();
+  return {
+    app,
+    db: testDb.database.db,
+    testDb,
+    config,
+    async close() {
+      await app.close();
+      await limiter.close();
+      if (!existing) await testDb.close();
+    },
+  };
+}

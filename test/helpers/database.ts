@@ -1,0 +1,46 @@
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+
+export interface TestDatabase {
+  database: Database;
+  /** Connection string of this file's PostgreSQL database (undefined on PGlite). */
+  url?: string;
+  close(): Promise<void>;
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+/** A fresh, migrated database: in-memory PGlite, or a clone of the run's template on PostgreSQL. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await openPglite(undefined);
+    await migrate(database);
+    return { database, close: () => database.close() };
+  }
+  const name = `payroll_t_${inject('pgRun')}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  await admin.end();
+  const fileUrl = withDatabase(url, name);
+  const database = await openPostgres(fileUrl);
+  return {
+    database,
+    url: fileUrl,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: url });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}

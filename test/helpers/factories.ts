@@ -1,0 +1,74 @@
+// Test data written straight through the schema, in batches.
+import crypto from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../src/db/client.js';
+import { companies, companyDomains, userTypes, users } from '../../src/db/schema/index.js';
+import { type NewCompany, setupCompany } from '../../src/modules/companies/company-setup.js';
+import { issueToken } from '../../src/platform/auth/tokens.js';
+
+let companySeq = 0;
+
+export interface TestCompany {
+  id: number;
+  code: string;
+  domain: string;
+  token: string;
+  auth: { authorization: string };
+}
+
+/** A company with default vocabularies, settings and an API token (scopes default `all`). */
+export async function createCompany(db: Executor, input: Partial<NewCompany> & { scopes?: string[] } = {}): Promise<TestCompany> {
+  companySeq += 1;
+  const tag = `${process.pid}x${companySeq}${crypto.randomBytes(2).toString('hex')}`;
+  const company = await setupCompany(db, { name: `Company ${tag}`, domain: `c${tag}.test`, ...input });
+  const { token } = await issueToken(db, company.id, input.scopes ?? ['all']);
+  return { id: company.id, code: company.code, domain: company.domain, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+export interface TestUserInput {
+  firstName?: string;
+  lastName?: string;
+  personalEmail?: string;
+  isActive?: boolean;
+  baseSalary?: string;
+  userType?: string;
+  roles?: string[];
+  managerId?: number;
+  paymentFrequency?: string;
+}
+
+/** Inserts users in one statement; returns their rows in order. */
+export async function createUsers(db: Executor, companyId: number, inputs: TestUserInput[]) {
+  const [company] = await db.select().from(companies).where(eq(companies.id, companyId));
+  const [domain] = await db.select().from(companyDomains).where(eq(companyDomains.companyId, companyId)).limit(1);
+  const types = await db.select().from(userTypes).where(eq(userTypes.companyId, companyId));
+  const [{ start }] = await queryRows<{ start: number }>(
+    db,
+    sql`UPDATE companies SET employee_seq = employee_seq + ${inputs.length} WHERE id = ${companyId} RETURNING employee_seq - ${inputs.length} AS start`,
+  );
+  const values = inputs.map((input, index) => {
+    const n = start + index + 1;
+    const first = input.firstName ?? `First${n}`;
+    const last = input.lastName ?? `Last${n}`;
+    const type = types.find((t) => t.name === (input.userType ?? 'Full-time')) ?? types[0];
+    return {
+      companyId,
+      employeeId: `${company.code}-${String(n).padStart(4, '0')}`,
+      firstName: first,
+      lastName: last,
+      email: `${first}.${last}.${n}@${domain.name}`.toLowerCase(),
+      personalEmail: input.personalEmail ?? `${first}.${last}.${n}.${companyId}@personal.test`.toLowerCase(),
+      uniqueId: crypto.randomBytes(12).toString('base64url'),
+      userTypeId: type.id,
+      domainId: domain.id,
+      isActive: input.isActive ?? true,
+      onboardingCompleted: input.isActive ?? true,
+      baseSalary: input.baseSalary ?? '250000.00',
+      roles: input.roles ?? ['user'],
+      managerId: input.managerId ?? null,
+      paymentFrequency: input.paymentFrequency ?? null,
+      startDate: '2024-01-15',
+    };
+  });
+  return db.insert(users).values(values).returning();
+}
