@@ -1,0 +1,70 @@
+// Spawns bench/load-worker.ts for one autocannon run and returns its figures.
+import { spawn } from 'node:child_process';
+import type { LoadResult } from '../scenario.js';
+import { repoRoot } from './processes.js';
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  durationSeconds?: number;
+}
+
+export interface DetailedLoadResult extends LoadResult {
+  p50Ms: number;
+  total: number;
+  statusCodes: Record<string, number>;
+}
+
+/** BENCH_DURATION_SECONDS / BENCH_WARMUP_SECONDS shorten every run (a quick smoke of the harness). */
+function envSeconds(name: string): number | undefined {
+  const raw = process.env[name];
+  return raw === undefined || raw === '' ? undefined : Number(raw);
+}
+
+export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
+  const durationSeconds = envSeconds('BENCH_DURATION_SECONDS') ?? options.durationSeconds ?? 10;
+  const warmupSeconds = envSeconds('BENCH_WARMUP_SECONDS') ?? 2;
+  const workerOptions = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: { ...(options.body ? { 'content-type': 'application/json' } : {}), ...options.headers },
+    body: options.body,
+    connections: options.connections ?? 10,
+    durationSeconds,
+    warmupSeconds,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load-worker.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, BENCH_LOAD_OPTIONS: JSON.stringify(workerOptions) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const guard = setTimeout(() => child.kill('SIGKILL'), (durationSeconds + warmupSeconds + 60) * 1000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(guard);
+      const line = stdout.trim().split('\n').pop();
+      if (code !== 0 || !line) return reject(new Error(`load worker exited with ${code}: ${stderr || stdout}`));
+      resolve(JSON.parse(line) as DetailedLoadResult);
+    });
+  });
+}
+
+/** A short note on anything that makes a figure suspect (errors, non-2xx answers). */
+export function loadProblems(result: LoadResult): string | undefined {
+  const problems = [];
+  if (result.errors > 0) problems.push(`${result.errors} errors`);
+  if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx`);
+  return problems.length ? `INVALID: ${problems.join(', ')}` : undefined;
+}

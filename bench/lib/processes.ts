@@ -1,0 +1,150 @@
+// Child processes for the bench: the real server, the bare baselines and the load worker each run
+// in a process of their own, so that the load generator never steals the server's event loop.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A port that was free a moment ago (the child binds it right after). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface NodeProcess {
+  child: ChildProcess;
+  pid: number;
+  baseUrl: string;
+  /** Everything the process wrote so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+  peakRss: PeakRss;
+}
+
+/**
+ * Starts `node --import tsx <script>` (the same loader `npm start` uses) with `env` on `port`, and
+ * waits until `readyPath` answers 2xx. The script's own process, never a wrapper (npx, npm), so
+ * that its pid is the server's and signals reach it.
+ */
+export async function startNodeServer(options: {
+  script: string;
+  env: Record<string, string | undefined>;
+  port: number;
+  readyPath?: string;
+  nodeArgs?: string[];
+  timeoutMs?: number;
+}): Promise<NodeProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+    cwd: repoRoot,
+    env: { ...process.env, ...options.env, PORT: String(options.port), HOST: '127.0.0.1' } as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let ready = false;
+  let dead = false;
+  void exited.then(() => {
+    dead = true;
+  });
+  while (!ready && !dead && Date.now() < deadline) {
+    try {
+      const response = await fetch(`${baseUrl}${options.readyPath ?? '/healthz'}`);
+      await response.arrayBuffer();
+      ready = response.ok;
+    } catch {}
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`${options.script} did not become ready on ${baseUrl}:\n${output}`);
+  }
+  const pid = child.pid as number;
+  return {
+    child,
+    pid,
+    baseUrl,
+    output: () => output,
+    peakRss: new PeakRss(pid),
+    async stop(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+function statusField(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Peak resident set size since the last `takeMb()`. Linux keeps the peak in VmHWM and resets it
+ * when "5" is written to /proc/<pid>/clear_refs; where that is not allowed we poll VmRSS every
+ * 50 ms instead (which can miss a spike shorter than that).
+ */
+export class PeakRss {
+  private polled = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly resettable: boolean;
+
+  constructor(private readonly pid: number) {
+    this.resettable = this.reset();
+    if (!this.resettable) {
+      this.timer = setInterval(() => {
+        this.polled = Math.max(this.polled, statusField(pid, 'VmRSS') ?? 0);
+      }, 50);
+      this.timer.unref();
+    }
+  }
+
+  private reset(): boolean {
+    try {
+      fs.writeFileSync(`/proc/${this.pid}/clear_refs`, '5');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  takeMb(): number {
+    if (this.resettable) {
+      const peak = statusField(this.pid, 'VmHWM') ?? 0;
+      this.reset();
+      return Math.round(peak);
+    }
+    const peak = Math.max(this.polled, statusField(this.pid, 'VmRSS') ?? 0);
+    this.polled = 0;
+    return Math.round(peak);
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}

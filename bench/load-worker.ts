@@ -1,0 +1,44 @@
+// One autocannon run in a process of its own (spawned by bench/run.ts per load() call), so the load
+// generator never shares an event loop with the runner or the server. Options arrive as JSON in
+// BENCH_LOAD_OPTIONS (not argv: they carry a bearer token); the result is one JSON line on stdout.
+import autocannon from 'autocannon';
+
+interface WorkerOptions {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+const options = JSON.parse(process.env.BENCH_LOAD_OPTIONS ?? '{}') as WorkerOptions;
+
+function run(durationSeconds: number) {
+  return autocannon({
+    url: options.url,
+    method: options.method,
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections,
+    duration: durationSeconds,
+    timeout: 10,
+  });
+}
+
+// A short warm-up first: the server's JIT and the database's caches settle before we measure.
+if (options.warmupSeconds > 0) await run(options.warmupSeconds);
+const result = await run(options.durationSeconds);
+const codes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, Number(stats.count)]));
+process.stdout.write(
+  `${JSON.stringify({
+    requestsPerSecond: result.requests.total / result.duration,
+    p99Ms: result.latency.p99,
+    p50Ms: result.latency.p50,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+    statusCodes: codes,
+  })}\n`,
+);

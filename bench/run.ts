@@ -1,0 +1,217 @@
+// `npm run bench`: a fresh PostgreSQL database, the real server in its own process, every
+// bench/scenarios/*.ts in `order`, load from separate autocannon processes, one table at the end
+// (and bench/results/latest.json). See docs/benchmarks.md for the method.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { type Database, openPostgres } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { setupCompany } from '../src/modules/companies/company-setup.js';
+import { issueToken } from '../src/platform/auth/tokens.js';
+import { runLoad } from './lib/load.js';
+import { freePort, type NodeProcess, repoRoot, startNodeServer } from './lib/processes.js';
+import { BASELINE_SCENARIO, runState } from './lib/run-state.js';
+import type { BenchContext, BenchRow, Scenario } from './scenario.js';
+
+const HUGE = '1000000000';
+const resultsDir = path.join(repoRoot, 'bench', 'results');
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function reachableRedis(url: string): Promise<boolean> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function loadScenarios(): Promise<Scenario[]> {
+  const dir = path.join(repoRoot, 'bench', 'scenarios');
+  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+  const files = fs.readdirSync(dir).filter((name) => name.endsWith('.ts') && (!only || only.test(name)));
+  const scenarios: Scenario[] = [];
+  for (const file of files) {
+    const loaded = (await import(pathToFileURL(path.join(dir, file)).href)) as { default?: Scenario };
+    if (!loaded.default?.run) throw new Error(`bench/scenarios/${file} has no default export implementing Scenario`);
+    scenarios.push(loaded.default);
+  }
+  return scenarios.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+}
+
+function formatTable(rows: Array<BenchRow & { ratio?: number }>): string {
+  const header = ['scenario', 'rate', 'unit', 'p99 ms', 'vs baseline', 'note'];
+  const body = rows.map((row) => [
+    row.scenario,
+    Number.isFinite(row.rate) ? row.rate.toFixed(row.rate >= 100 ? 0 : 1) : 'n/a',
+    row.unit,
+    row.p99Ms === undefined ? '' : String(row.p99Ms),
+    row.ratio === undefined ? '' : row.ratio.toFixed(2),
+    row.note ?? '',
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 1 || column === 3 || column === 4 ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+      .join('  ');
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    // The embedded database allows one process at a time, so it cannot be shared by the server and
+    // the seeding runner: the bench needs PostgreSQL.
+    console.error(`The bench needs PostgreSQL: could not connect to ${adminUrl} (${(error as Error).message}). Set BENCH_DATABASE_URL.`);
+    process.exit(1);
+  }
+  const dbName = `payroll_bench_${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const databaseUrl = withDatabase(adminUrl, dbName);
+  runState.databaseUrl = databaseUrl;
+  const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  const useRedis = await reachableRedis(redisUrl);
+
+  let database: Database | undefined;
+  let server: NodeProcess | undefined;
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    server?.peakRss.close();
+    const code = await server?.stop();
+    if (code !== undefined && code !== 0) console.error(`server exited with ${code}:\n${server?.output().slice(-2000)}`);
+    await database?.close().catch(() => {});
+    await admin
+      .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+      .catch((error) => console.error(`could not drop ${dbName}: ${error.message}`));
+    await admin.end().catch(() => {});
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+  const rows: BenchRow[] = [];
+  try {
+    database = await openPostgres(databaseUrl, 4);
+    await migrate(database);
+    const profileDir = path.join(resultsDir, 'profiles');
+    server = await startNodeServer({
+      script: 'src/server.ts',
+      port: await freePort(),
+      readyPath: '/readyz',
+      nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      env: {
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: useRedis ? redisUrl : '',
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'false',
+        RATE_LIMIT_ENDPOINT: HUGE,
+        RATE_LIMIT_SENSITIVE: HUGE,
+        RATE_LIMIT_STANDARD: HUGE,
+        RATE_LIMIT_PREMIUM: HUGE,
+        RATE_LIMIT_ENTERPRISE: HUGE,
+        RATE_LIMIT_UNAUTHENTICATED: HUGE,
+      },
+    });
+    const running = server;
+    const db = database.db;
+    let companies = 0;
+    const ctx: BenchContext = {
+      baseUrl: running.baseUrl,
+      database,
+      async newCompany() {
+        companies += 1;
+        const domain = `bench${companies}-${crypto.randomBytes(3).toString('hex')}.test`;
+        return db.transaction(async (tx) => {
+          const company = await setupCompany(tx, { name: `Bench Company ${companies}`, domain, plan: 'enterprise' });
+          const { token } = await issueToken(tx, company.id, ['all']);
+          return { id: company.id, token, domain };
+        });
+      },
+      async load(options) {
+        const { path: requestPath, ...rest } = options;
+        return runLoad({ url: `${running.baseUrl}${requestPath}`, ...rest });
+      },
+      async serverPeakRssMb() {
+        return running.peakRss.takeMb();
+      },
+      report(row) {
+        rows.push(row);
+        console.error(
+          `  ${row.scenario}: ${row.rate.toFixed(1)} ${row.unit}${row.p99Ms === undefined ? '' : `, p99 ${row.p99Ms} ms`}${row.note ? ` (${row.note})` : ''}`,
+        );
+      },
+    };
+
+    const scenarios = await loadScenarios();
+    console.error(
+      `bench: ${scenarios.length} scenarios on ${dbName}${useRedis ? ' + Redis' : ' (memory rate limits: Redis unreachable)'}, ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(2)}`,
+    );
+    for (const scenario of scenarios) {
+      const at = Date.now();
+      console.error(`- ${scenario.name}`);
+      try {
+        await scenario.run(ctx);
+      } catch (error) {
+        rows.push({ scenario: scenario.name, rate: Number.NaN, unit: 'req/s', note: `FAILED: ${(error as Error).message.split('\n')[0]}` });
+        console.error(`  FAILED: ${(error as Error).stack}`);
+      }
+      console.error(`  (${((Date.now() - at) / 1000).toFixed(1)} s)`);
+    }
+  } finally {
+    await cleanup();
+  }
+
+  const baseline = rows.find((row) => row.scenario === BASELINE_SCENARIO);
+  const table = rows.map((row) => ({
+    ...row,
+    ratio: baseline && row.unit === 'req/s' && Number.isFinite(row.rate) ? row.rate / baseline.rate : undefined,
+  }));
+  console.log(formatTable(table));
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, 'latest.json');
+  const seconds = (Date.now() - started) / 1000;
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        loadAverage1m: os.loadavg()[0],
+        database: 'postgres',
+        rateLimitStore: useRedis ? 'redis' : 'memory',
+        seconds,
+        rows: table,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(`\nbench finished in ${seconds.toFixed(0)} s; results in ${path.relative(process.cwd(), file) || file}`);
+  if (process.env.BENCH_CPU_PROF)
+    console.log(`server CPU profile in ${path.join(resultsDir, 'profiles')} (summarize: npx tsx bench/profile-summary.ts)`);
+  // Exit non-zero when a scenario failed or a figure is not trustworthy.
+  if (rows.some((row) => !Number.isFinite(row.rate) || row.note?.startsWith('INVALID'))) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
