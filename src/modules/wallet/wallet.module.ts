@@ -1,5 +1,32 @@
-import type { FeatureModule } from '../../platform/deps.js';
+// Wallet (issue 6): W1/W2, balance, sandbox checkout, Paystack webhook, and the verification job.
+import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { createProviders, type Providers } from './providers/index.js';
+import { sandboxRoutes } from './sandbox.routes.js';
+import { webhookRoutes } from './webhook.routes.js';
+import { walletRoutes } from './wallet.routes.js';
+import { createWalletService } from './wallet.service.js';
+import { createVerification, walletVerifyJob } from './wallet.verification.js';
+
+// One provider set per app (deps object), shared by routes and the job.
+const providersByDeps = new WeakMap<AppDeps, Providers>();
+function providersFor(deps: AppDeps): Providers {
+  let providers = providersByDeps.get(deps);
+  if (!providers) {
+    providers = createProviders(deps.config, deps.db);
+    providersByDeps.set(deps, providers);
+  }
+  return providers;
+}
 
 export const walletModule: FeatureModule = {
   name: 'wallet',
+  jobs: (deps) => [walletVerifyJob(createVerification({ db: deps.db, providers: providersFor(deps) })) as never],
+  routes: async (app, deps) => {
+    const providers = providersFor(deps);
+    const service = createWalletService({ db: deps.db, jobs: deps.jobs, config: deps.config, providers });
+    await walletRoutes(service)(app, deps);
+    if (deps.config.paymentProvider === 'sandbox') await sandboxRoutes(app, deps.db);
+    const verification = createVerification({ db: deps.db, providers });
+    await app.register(webhookRoutes({ config: deps.config, db: deps.db, jobs: deps.jobs, verification }));
+  },
 };

@@ -1,0 +1,126 @@
+// All SQL of the wallet. Company-facing methods take companyId first; the few that take only a
+// reference serve verification (job, webhook, sandbox page), where the reference is the key.
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { redirectDomains, walletEntries, walletSandboxOutcomes, walletTransactions } from '../../db/schema/index.js';
+
+export type WalletTransactionRow = typeof walletTransactions.$inferSelect;
+
+export interface NewPending {
+  reference: string;
+  amount: string;
+  provider: string;
+  customerEmail: string;
+  redirectUrl: string;
+}
+
+export const walletRepo = {
+  async redirectHosts(db: Executor, companyId: number): Promise<string[]> {
+    const rows = await db.select({ host: redirectDomains.host }).from(redirectDomains).where(eq(redirectDomains.companyId, companyId));
+    return rows.map((row) => row.host);
+  },
+
+  async createPending(tx: Executor, companyId: number, input: NewPending): Promise<void> {
+    await tx.insert(walletTransactions).values({ companyId, ...input, currency: 'NGN', status: 'pending' });
+  },
+
+  async setCheckoutUrl(db: Executor, companyId: number, reference: string, checkoutUrl: string): Promise<void> {
+    await db
+      .update(walletTransactions)
+      .set({ checkoutUrl, updatedAt: sql`now()` })
+      .where(and(eq(walletTransactions.companyId, companyId), eq(walletTransactions.reference, reference)));
+  },
+
+  async findByReference(db: Executor, companyId: number, reference: string): Promise<WalletTransactionRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(walletTransactions)
+      .where(and(eq(walletTransactions.companyId, companyId), eq(walletTransactions.reference, reference)));
+    return row;
+  },
+
+  /** Verification only: the reference alone identifies the top-up. */
+  async findForVerification(db: Executor, reference: string): Promise<WalletTransactionRow | undefined> {
+    const [row] = await db.select().from(walletTransactions).where(eq(walletTransactions.reference, reference));
+    return row;
+  },
+
+  /** Counts a verification attempt; returns the new count. */
+  async noteVerifyAttempt(db: Executor, reference: string): Promise<number> {
+    const rows = await queryRows<{ verify_attempts: number }>(
+      db,
+      sql`UPDATE wallet_transactions SET verify_attempts = verify_attempts + 1, last_verified_at = now()
+          WHERE reference = ${reference} RETURNING verify_attempts`,
+    );
+    return rows[0]?.verify_attempts ?? 0;
+  },
+
+  /**
+   * The exactly-once credit: the status change is guarded by the pending state and the ledger entry
+   * is written only when this call won it, both in the caller's transaction. Returns true if credited.
+   */
+  async creditIfPending(tx: Executor, reference: string, payload: unknown): Promise<boolean> {
+    const won = await queryRows<{ company_id: number; amount: string }>(
+      tx,
+      sql`UPDATE wallet_transactions
+          SET status = 'success', completed_at = now(), updated_at = now(), provider_payload = ${JSON.stringify(payload ?? null)}::jsonb
+          WHERE reference = ${reference} AND status = 'pending'
+          RETURNING company_id, amount::text AS amount`,
+    );
+    if (won.length === 0) return false;
+    await tx.insert(walletEntries).values({ companyId: won[0].company_id, amount: won[0].amount, kind: 'top_up', transactionReference: reference });
+    return true;
+  },
+
+  /** pending → failed; returns true if this call made the change. */
+  async failIfPending(db: Executor, reference: string, reason: string, payload: unknown): Promise<boolean> {
+    const rows = await queryRows<{ id: number }>(
+      db,
+      sql`UPDATE wallet_transactions
+          SET status = 'failed', failure_reason = ${reason}, completed_at = now(), updated_at = now(),
+              provider_payload = COALESCE(${payload === undefined ? null : JSON.stringify(payload)}::jsonb, provider_payload)
+          WHERE reference = ${reference} AND status = 'pending'
+          RETURNING id`,
+    );
+    return rows.length > 0;
+  },
+
+  /** Balance as a decimal string: the sum of the ledger, never a stored figure. */
+  async balance(db: Executor, companyId: number): Promise<string> {
+    const rows = await queryRows<{ balance: string }>(
+      db,
+      sql`SELECT COALESCE(SUM(amount), 0)::numeric(18,2)::text AS balance FROM wallet_entries WHERE company_id = ${companyId}`,
+    );
+    return rows[0].balance;
+  },
+
+  async listEntries(db: Executor, companyId: number, limit: number, offset: number) {
+    return db
+      .select()
+      .from(walletEntries)
+      .where(eq(walletEntries.companyId, companyId))
+      .orderBy(desc(walletEntries.id))
+      .limit(limit)
+      .offset(offset);
+  },
+
+  async listTransactions(db: Executor, companyId: number, limit: number, offset: number) {
+    return db
+      .select()
+      .from(walletTransactions)
+      .where(eq(walletTransactions.companyId, companyId))
+      .orderBy(desc(walletTransactions.id))
+      .limit(limit)
+      .offset(offset);
+  },
+
+  /** Records the payer's choice once; a second click changes nothing. */
+  async recordSandboxOutcome(db: Executor, reference: string, outcome: 'success' | 'failed'): Promise<void> {
+    await db.insert(walletSandboxOutcomes).values({ reference, outcome }).onConflictDoNothing();
+  },
+
+  async sandboxOutcome(db: Executor, reference: string): Promise<'success' | 'failed' | undefined> {
+    const [row] = await db.select().from(walletSandboxOutcomes).where(eq(walletSandboxOutcomes.reference, reference));
+    return row?.outcome;
+  },
+};

@@ -1,0 +1,147 @@
+// Wallet use cases: W1 top-up, W2 status, balance, and the ledger/transaction lists the console shows.
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { badRequest, invalidField, notFound } from '../../platform/errors.js';
+import type { JobQueue } from '../../platform/jobs/queue.js';
+import { decimalToNumber, koboToDecimal, parseKobo } from './money.js';
+import type { Providers } from './providers/index.js';
+import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';
+import { serializeEntry, serializeTransaction } from './wallet.serializer.js';
+import { WALLET_VERIFY } from './wallet.verification.js';
+
+export const MESSAGES = {
+  emailRequired: 'Customer email is required for API requests.',
+  redirectRequired: 'Redirect URL is required for API requests.',
+  emailInvalid: 'The customer email must be a valid email address.',
+  amountRequired: 'The amount field is required.',
+  amountNotNumber: 'The amount must be a number.',
+  amountRange: 'The amount must be between 100 and 100,000,000.',
+  amountPrecision: 'The amount must have at most two decimal places.',
+  redirectInvalid: 'The redirect URL must be a valid http or https URL.',
+  redirectNotAuthorized: 'The redirect URL is not on a domain authorized for this company.',
+  referenceRequired: 'The transaction reference field is required.',
+  transactionNotFound: 'Transaction not found.',
+} as const;
+
+const MIN_KOBO = 100n * 100n;
+const MAX_KOBO = 100_000_000n * 100n;
+
+export interface TopUpInput {
+  amount?: number | string;
+  customer_email?: string;
+  redirect_url?: string;
+}
+
+const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+function parseAmount(raw: number | string | undefined): bigint {
+  if (blank(raw)) throw invalidField('amount', MESSAGES.amountRequired);
+  // A JSON number prints as its shortest round-trip decimal, so 1500.1 reads as "1500.1", exactly.
+  const text = typeof raw === 'number' ? String(raw) : String(raw).trim();
+  if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField('amount', MESSAGES.amountNotNumber);
+  const kobo = parseKobo(text);
+  if (kobo === null) throw invalidField('amount', MESSAGES.amountPrecision);
+  if (kobo < MIN_KOBO || kobo > MAX_KOBO) throw invalidField('amount', MESSAGES.amountRange);
+  return kobo;
+}
+
+function bareHost(host: string): string {
+  return host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+}
+
+const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':');
+
+/**
+ * http(s) only, no user-info, and the host must be an authorized host or a subdomain of one
+ * (authorizing `acme.com` allows `pay.acme.com`, never `evilacme.com`; IP addresses match exactly).
+ * Ports are not part of the match.
+ */
+export function checkRedirectUrl(raw: string, authorizedHosts: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw invalidField('redirect_url', MESSAGES.redirectInvalid);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !url.hostname || raw.length > 2048) {
+    throw invalidField('redirect_url', MESSAGES.redirectInvalid);
+  }
+  const host = bareHost(url.hostname);
+  const allowed = authorizedHosts.map(bareHost).some((authorized) => host === authorized || (!isIpLiteral(authorized) && host.endsWith(`.${authorized}`)));
+  if (!allowed) throw invalidField('redirect_url', MESSAGES.redirectNotAuthorized);
+  return url.toString();
+}
+
+/** `WT-` and 24 hex characters: unique, unguessable, and valid as a Paystack reference. */
+export function newReference(): string {
+  return `WT-${crypto.randomBytes(12).toString('hex').toUpperCase()}`;
+}
+
+export interface WalletServiceDeps {
+  db: Db;
+  jobs: JobQueue;
+  config: Pick<Config, 'walletVerifyDelaySeconds'>;
+  providers: Providers;
+}
+
+export function createWalletService(deps: WalletServiceDeps) {
+  const { db, jobs, config, providers } = deps;
+
+  return {
+    /** W1: validate, write the pending row and its verification job together, then ask the provider for a checkout URL. */
+    async topUp(companyId: number, input: TopUpInput, log: FastifyBaseLogger) {
+      if (blank(input.customer_email)) throw invalidField('customer_email', MESSAGES.emailRequired);
+      if (blank(input.redirect_url)) throw invalidField('redirect_url', MESSAGES.redirectRequired);
+      const email = String(input.customer_email).trim();
+      if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw invalidField('customer_email', MESSAGES.emailInvalid);
+      const amountKobo = parseAmount(input.amount);
+      const redirectUrl = checkRedirectUrl(String(input.redirect_url), await walletRepo.redirectHosts(db, companyId));
+
+      const provider = providers.current;
+      const reference = newReference();
+      await db.transaction(async (tx) => {
+        await walletRepo.createPending(tx, companyId, { reference, amount: koboToDecimal(amountKobo), provider: provider.name, customerEmail: email, redirectUrl });
+        await jobs.enqueue(tx, WALLET_VERIFY, { reference }, { delaySeconds: config.walletVerifyDelaySeconds });
+      });
+      let checkoutUrl: string;
+      try {
+        ({ checkoutUrl } = await provider.initialize({ reference, amountKobo, currency: 'NGN', email, callbackUrl: redirectUrl }));
+      } catch (error) {
+        // The payer never got a checkout URL, so nothing can be paid: close the top-up, answer 500.
+        await walletRepo.failIfPending(db, reference, 'initialize_failed', { error: error instanceof Error ? error.message : String(error) });
+        log.error({ err: error, reference }, 'payment provider could not initialize a top-up');
+        throw error;
+      }
+      await walletRepo.setCheckoutUrl(db, companyId, reference, checkoutUrl);
+      return { status: 'success' as const, checkoutUrl, transactionReference: reference };
+    },
+
+    /** W2. Another company's reference is simply not found. */
+    async transactionStatus(companyId: number, reference: string | undefined) {
+      if (blank(reference)) throw badRequest(MESSAGES.referenceRequired);
+      const row = await walletRepo.findByReference(db, companyId, String(reference).trim());
+      if (!row) throw notFound(MESSAGES.transactionNotFound);
+      return { status: 'success' as const, transaction_status: row.status, transaction: serializeTransaction(row) };
+    },
+
+    async balance(companyId: number) {
+      return { status: 'success' as const, balance: decimalToNumber(await walletRepo.balance(db, companyId)), currency: 'NGN' as const };
+    },
+
+    /** Ledger entries, newest first (web console). */
+    async listEntries(companyId: number, page = 1, perPage = 50) {
+      const rows = await walletRepo.listEntries(db, companyId, perPage, (page - 1) * perPage);
+      return rows.map(serializeEntry);
+    },
+
+    /** Top-up transactions, newest first (web console). */
+    async listTransactions(companyId: number, page = 1, perPage = 50) {
+      const rows: WalletTransactionRow[] = await walletRepo.listTransactions(db, companyId, perPage, (page - 1) * perPage);
+      return rows.map(serializeTransaction);
+    },
+  };
+}
+
+export type WalletService = ReturnType<typeof createWalletService>;

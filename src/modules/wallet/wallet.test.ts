@@ -1,0 +1,332 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
+import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { allowRedirectHosts, ledgerFor, makeVerifyJobsDue, transactionRow, verifyJobsFor } from '../../../test/helpers/wallet.js';
+import { queryRows } from '../../db/client.js';
+
+let ctx: TestContext;
+let acme: TestCompany;
+let child: TestCompany;
+let other: TestCompany;
+
+const COMPANY_404 = 'The company you are trying to access could not be found. Please verify the company ID and try again.';
+const WALLET_403 = "You do not have permission to access this company's wallet.";
+const TX_403 = "You do not have permission to access this company's transactions.";
+const valid = { amount: 1500.5, customer_email: 'payer@acme.test', redirect_url: 'https://acme.example/wallet/done' };
+
+beforeAll(async () => {
+  ctx = await createTestApp({ paymentProvider: 'sandbox', walletVerifyDelaySeconds: 120 });
+  acme = await createCompany(ctx.db);
+  child = await createCompany(ctx.db, { createdBy: acme.id });
+  other = await createCompany(ctx.db);
+  await allowRedirectHosts(ctx.db, acme.id, ['acme.example', '127.0.0.1']);
+  await allowRedirectHosts(ctx.db, child.id, ['child.example']);
+  await allowRedirectHosts(ctx.db, other.id, ['other.example']);
+});
+afterAll(() => ctx.close());
+
+const topUp = (company: TestCompany, body: unknown, query = '') =>
+  ctx.app.inject({ method: 'POST', url: `/api/wallet/top-up${query}`, headers: company.auth, payload: body as object });
+const status = (company: TestCompany, query: string, path = '/api/wallet/transaction/status') =>
+  ctx.app.inject({ method: 'GET', url: `${path}?${query}`, headers: company.auth });
+const balance = async (company: TestCompany) => (await ctx.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth })).json();
+const countTransactions = async () => (await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM wallet_transactions`))[0].n;
+
+async function pay(reference: string, outcome: 'success' | 'failed') {
+  return ctx.app.inject({ method: 'POST', url: `/sandbox/checkout/${reference}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `outcome=${outcome}` });
+}
+
+describe('W1 POST /api/wallet/top-up: validation, word for word, and no partial writes', () => {
+  const cases: [string, unknown, string][] = [
+    ['no customer email', { amount: 500, redirect_url: valid.redirect_url }, 'Customer email is required for API requests.'],
+    ['a blank customer email', { ...valid, customer_email: '  ' }, 'Customer email is required for API requests.'],
+    ['a null customer email', { ...valid, customer_email: null }, 'Customer email is required for API requests.'],
+    ['no redirect URL', { amount: 500, customer_email: valid.customer_email }, 'Redirect URL is required for API requests.'],
+    ['an empty body', {}, 'Customer email is required for API requests.'],
+    ['an invalid e-mail', { ...valid, customer_email: 'not-an-email' }, 'The customer email must be a valid email address.'],
+    ['no amount', { customer_email: valid.customer_email, redirect_url: valid.redirect_url }, 'The amount field is required.'],
+    ['an amount below 100', { ...valid, amount: 99.99 }, 'The amount must be between 100 and 100,000,000.'],
+    ['an amount above 100,000,000', { ...valid, amount: 100_000_000.01 }, 'The amount must be between 100 and 100,000,000.'],
+    ['a negative amount', { ...valid, amount: -500 }, 'The amount must be between 100 and 100,000,000.'],
+    ['three decimals', { ...valid, amount: 100.123 }, 'The amount must have at most two decimal places.'],
+    ['a non-numeric amount', { ...valid, amount: 'lots' }, 'The amount must be a number.'],
+    ['a non-http redirect', { ...valid, redirect_url: 'javascript:alert(1)' }, 'The redirect URL must be a valid http or https URL.'],
+    ['an ftp redirect', { ...valid, redirect_url: 'ftp://acme.example/x' }, 'The redirect URL must be a valid http or https URL.'],
+    ['a relative redirect', { ...valid, redirect_url: '/done' }, 'The redirect URL must be a valid http or https URL.'],
+    ['credentials in the redirect', { ...valid, redirect_url: 'https://user:pw@acme.example/' }, 'The redirect URL must be a valid http or https URL.'],
+    ['an unauthorized host', { ...valid, redirect_url: 'https://evil.example/done' }, 'The redirect URL is not on a domain authorized for this company.'],
+    ['a look-alike host', { ...valid, redirect_url: 'https://evilacme.example/done' }, 'The redirect URL is not on a domain authorized for this company.'],
+    ['a host hidden behind @', { ...valid, redirect_url: 'https://acme.example@evil.example/' }, 'The redirect URL must be a valid http or https URL.'],
+    ["another company's host", { ...valid, redirect_url: 'https://other.example/done' }, 'The redirect URL is not on a domain authorized for this company.'],
+  ];
+  it.each(cases)('answers 400 {status:"error"} for %s', async (_name, body, message) => {
+    const before = await countTransactions();
+    const res = await topUp(acme, body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ status: 'error', message });
+    expect(await countTransactions()).toBe(before);
+  });
+
+  it('answers a request without a body with the customer e-mail message', async () => {
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: acme.auth });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ status: 'error', message: 'Customer email is required for API requests.' });
+  });
+
+  it('answers malformed JSON with 400 in the wallet shape', async () => {
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: { ...acme.auth, 'content-type': 'application/json' }, payload: '{"amount":' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ status: 'error', message: 'Malformed JSON body.' });
+  });
+
+  it('answers 401 {error:"Unauthorized"} without a valid token', async () => {
+    for (const headers of [{}, { authorization: 'Bearer pk_wrong' }]) {
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers, payload: valid });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'Unauthorized' });
+    }
+  });
+
+  it('answers 403 for a company the caller may not act for, 404 for one that does not exist, 400 for a non-integer', async () => {
+    let res = await topUp(acme, { ...valid, company_id: other.id });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ status: 'error', message: WALLET_403 });
+    res = await topUp(child, { ...valid, company_id: acme.id });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ status: 'error', message: WALLET_403 });
+    res = await topUp(acme, { ...valid, company_id: 999_999 });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: 'error', message: COMPANY_404 });
+    res = await topUp(acme, valid, '?company_id=999999');
+    expect(res.statusCode).toBe(404);
+    res = await topUp(acme, { ...valid, company_id: 'abc' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().status).toBe('error');
+  });
+
+  it('checks the redirect URL against the target company (a child) and allows subdomains and ports', async () => {
+    let res = await topUp(acme, { ...valid, company_id: child.id });
+    expect(res.json()).toEqual({ status: 'error', message: 'The redirect URL is not on a domain authorized for this company.' });
+    res = await topUp(acme, { ...valid, company_id: child.id, redirect_url: 'https://pay.child.example/back?x=1' });
+    expect(res.statusCode).toBe(200);
+    res = await topUp(acme, { ...valid, redirect_url: 'http://127.0.0.1:8080/back' });
+    expect(res.statusCode).toBe(200);
+    res = await topUp(acme, { ...valid, redirect_url: 'http://127.0.0.10/back' });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('W1 success, sandbox checkout, verification job, W2 and balance', () => {
+  it('creates a pending transaction with a unique reference, the sandbox checkout URL and a job at the delay', async () => {
+    const started = Date.now();
+    const [a, b] = await Promise.all([topUp(acme, valid), topUp(acme, { ...valid, amount: '250000' })]);
+    expect(a.statusCode).toBe(200);
+    const body = a.json();
+    expect(Object.keys(body).sort()).toEqual(['checkoutUrl', 'status', 'transactionReference']);
+    expect(body.status).toBe('success');
+    expect(body.transactionReference).toMatch(/^WT-[0-9A-F]{24}$/);
+    expect(body.checkoutUrl).toBe(`http://payroll.test/sandbox/checkout/${body.transactionReference}`);
+    expect(b.json().transactionReference).not.toBe(body.transactionReference);
+    const row = await transactionRow(ctx.db, body.transactionReference);
+    expect(row).toMatchObject({ status: 'pending', amount: '1500.50', checkout_url: body.checkoutUrl });
+    const [job] = await verifyJobsFor(ctx.db, body.transactionReference);
+    const delay = (new Date(job.run_at).getTime() - started) / 1000;
+    expect(delay).toBeGreaterThan(110);
+    expect(delay).toBeLessThan(130);
+    // Not due yet: running jobs now changes nothing.
+    await ctx.app.deps.jobs.runDue();
+    expect((await transactionRow(ctx.db, body.transactionReference)).status).toBe('pending');
+  });
+
+  it('pays through the sandbox page, credits once, and W2 answers on both paths', async () => {
+    const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
+    const res = await topUp(company, { ...valid, amount: 2500.75, redirect_url: 'https://pay.example/done?order=7' });
+    const { transactionReference: ref } = res.json();
+
+    const page = await ctx.app.inject({ method: 'GET', url: `/sandbox/checkout/${ref}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('<html lang="en">');
+    expect(page.body).toContain('value="success"');
+    expect(page.body).toContain('value="failed"');
+    expect(page.body).toContain('₦2,500.75');
+
+    let w2 = await status(company, `transaction_reference=${ref}`);
+    expect(w2.json().transaction_status).toBe('pending');
+
+    const paid = await pay(ref, 'success');
+    expect(paid.statusCode).toBe(303);
+    expect(paid.headers.location).toBe(`https://pay.example/done?order=7&reference=${ref}`);
+    // A second click (even Cancel) changes nothing and still redirects.
+    expect((await pay(ref, 'failed')).statusCode).toBe(303);
+    expect((await status(company, `transaction_reference=${ref}`)).json().transaction_status).toBe('pending');
+
+    await makeVerifyJobsDue(ctx.db);
+    await ctx.app.deps.jobs.runDue(100);
+    for (const path of ['/api/wallet/transaction/status', '/api/wallet/check-transaction-status']) {
+      w2 = await status(company, `transaction_reference=${ref}`, path);
+      expect(w2.statusCode).toBe(200);
+      const json = w2.json();
+      expect(json.status).toBe('success');
+      expect(json.transaction_status).toBe('success');
+      expect(json.transaction).toMatchObject({ transaction_reference: ref, amount: 2500.75, status: 'success', type: 'top_up', currency: 'NGN' });
+      expect(json.transaction.completed_at).toMatch(/Z$/);
+    }
+    expect(await balance(company)).toEqual({ status: 'success', balance: 2500.75, currency: 'NGN' });
+
+    // Verification again (a duplicate job) never credits twice.
+    await ctx.app.deps.jobs.enqueue(ctx.db, 'wallet.verify', { reference: ref });
+    await ctx.app.deps.jobs.runDue(100);
+    expect(await ledgerFor(ctx.db, company.id)).toEqual([{ amount: '2500.75', kind: 'top_up', transaction_reference: ref }]);
+
+    // The page of a settled payment says so and offers the way back.
+    const closed = await ctx.app.inject({ method: 'GET', url: `/sandbox/checkout/${ref}` });
+    expect(closed.body).toContain('already paid');
+    expect(closed.body).not.toContain('value="success"');
+  });
+
+  it('Cancel fails the top-up without a credit', async () => {
+    const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
+    const { transactionReference: ref } = (await topUp(company, { ...valid, redirect_url: 'https://pay.example/' })).json();
+    expect((await pay(ref, 'failed')).headers.location).toBe(`https://pay.example/?reference=${ref}`);
+    await makeVerifyJobsDue(ctx.db);
+    await ctx.app.deps.jobs.runDue(100);
+    const json = (await status(company, `transaction_reference=${ref}`)).json();
+    expect(json.transaction_status).toBe('failed');
+    expect(json.transaction.failure_reason).toBe('payment_failed');
+    expect(await balance(company)).toEqual({ status: 'success', balance: 0, currency: 'NGN' });
+  });
+
+  it('keeps asking with backoff while the provider says pending, and fails after 24 h', async () => {
+    const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
+    const { transactionReference: ref } = (await topUp(company, { ...valid, redirect_url: 'https://pay.example/' })).json();
+    const gaps: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await makeVerifyJobsDue(ctx.db);
+      const before = Date.now();
+      await ctx.app.deps.jobs.runDue(100);
+      const [job] = await verifyJobsFor(ctx.db, ref);
+      expect(job.done_at).toBeNull();
+      gaps.push(Math.round((new Date(job.run_at).getTime() - before) / 1000));
+    }
+    expect(gaps[0]).toBeGreaterThanOrEqual(59);
+    expect(gaps[1]).toBeGreaterThan(gaps[0]);
+    expect(gaps[2]).toBeGreaterThan(gaps[1]);
+    expect((await transactionRow(ctx.db, ref)).verify_attempts).toBe(3);
+
+    await ctx.db.execute(sql`UPDATE wallet_transactions SET created_at = now() - interval '25 hours' WHERE reference = ${ref}`);
+    await makeVerifyJobsDue(ctx.db);
+    await ctx.app.deps.jobs.runDue(100);
+    expect(await transactionRow(ctx.db, ref)).toMatchObject({ status: 'failed', failure_reason: 'expired' });
+    const [job] = await verifyJobsFor(ctx.db, ref);
+    expect(job.done_at).not.toBeNull();
+    // A late click on the page no longer records anything.
+    await pay(ref, 'success');
+    expect((await transactionRow(ctx.db, ref)).status).toBe('failed');
+  });
+
+  it('sandbox page: unknown reference 404, invalid outcome 400', async () => {
+    expect((await ctx.app.inject({ method: 'GET', url: '/sandbox/checkout/WT-NOPE' })).statusCode).toBe(404);
+    expect((await pay('WT-NOPE', 'success')).statusCode).toBe(404);
+    const { transactionReference: ref } = (await topUp(acme, valid)).json();
+    const bad = await ctx.app.inject({ method: 'POST', url: `/sandbox/checkout/${ref}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=maybe' });
+    expect(bad.statusCode).toBe(400);
+    expect((await transactionRow(ctx.db, ref)).status).toBe('pending');
+  });
+});
+
+describe('W2 GET /api/wallet/transaction/status: errors', () => {
+  let ref: string;
+  beforeAll(async () => {
+    ref = (await topUp(acme, valid)).json().transactionReference;
+  });
+
+  it('requires transaction_reference (400, wallet shape) on both paths', async () => {
+    for (const path of ['/api/wallet/transaction/status', '/api/wallet/check-transaction-status']) {
+      const res = await ctx.app.inject({ method: 'GET', url: path, headers: acme.auth });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ status: 'error', message: 'The transaction reference field is required.' });
+    }
+  });
+
+  it("answers 404 Transaction not found. for unknown references and another company's", async () => {
+    for (const [company, query] of [
+      [acme, 'transaction_reference=WT-UNKNOWN'],
+      [other, `transaction_reference=${ref}`],
+      [child, `transaction_reference=${ref}`],
+      [acme, `transaction_reference=${ref}&company_id=${child.id}`],
+      [acme, `transaction_reference=${ref}&company_id=999999`],
+    ] as const) {
+      const res = await status(company, query);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ status: 'error', message: 'Transaction not found.' });
+    }
+  });
+
+  it('answers 403 for a company the caller may not act for, and finds a child transaction through company_id', async () => {
+    let res = await status(acme, `transaction_reference=${ref}&company_id=${other.id}`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ status: 'error', message: TX_403 });
+    res = await status(child, `transaction_reference=${ref}&company_id=${acme.id}`, '/api/wallet/check-transaction-status');
+    expect(res.statusCode).toBe(403);
+    const childRef = (await topUp(acme, { ...valid, company_id: child.id, redirect_url: 'https://child.example/' })).json().transactionReference;
+    res = await status(acme, `transaction_reference=${childRef}&company_id=${child.id}`);
+    expect(res.statusCode).toBe(200);
+    expect((await status(child, `transaction_reference=${childRef}`)).statusCode).toBe(200);
+  });
+
+  it('answers 401 {error:"Unauthorized"}', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: `/api/wallet/transaction/status?transaction_reference=${ref}` });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'Unauthorized' });
+  });
+});
+
+describe('balance and ledger', () => {
+  it('answers the balance of the target company, 403/404 like W1', async () => {
+    expect(await balance(other)).toEqual({ status: 'success', balance: 0, currency: 'NGN' });
+    let res = await ctx.app.inject({ method: 'GET', url: `/api/wallet/balance?company_id=${other.id}`, headers: acme.auth });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ status: 'error', message: WALLET_403 });
+    res = await ctx.app.inject({ method: 'GET', url: '/api/wallet/balance?company_id=999999', headers: acme.auth });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: 'error', message: COMPANY_404 });
+  });
+
+  it('sums decimals exactly and refuses updates and deletes of ledger entries', async () => {
+    const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
+    for (const amount of [100.1, 100.2, 99_999_999.99]) {
+      const { transactionReference: ref } = (await topUp(company, { ...valid, amount, redirect_url: 'https://pay.example/' })).json();
+      await pay(ref, 'success');
+    }
+    await makeVerifyJobsDue(ctx.db);
+    await ctx.app.deps.jobs.runDue(100);
+    expect((await balance(company)).balance).toBe(100_000_200.29);
+    await expect(ctx.db.execute(sql`UPDATE wallet_entries SET amount = 1 WHERE company_id = ${company.id}`)).rejects.toThrow();
+    await expect(ctx.db.execute(sql`DELETE FROM wallet_entries WHERE company_id = ${company.id}`)).rejects.toThrow();
+    expect((await balance(company)).balance).toBe(100_000_200.29);
+  });
+});
+
+describe('restart in the middle of a pending verification', () => {
+  it('runs the job on a new app built on the same database', async () => {
+    const first = await createTestApp({ paymentProvider: 'sandbox', walletVerifyDelaySeconds: 300 }, ctx.testDb);
+    const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
+    const res = await first.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: company.auth, payload: { ...valid, amount: 777, redirect_url: 'https://pay.example/' } });
+    const ref = res.json().transactionReference;
+    await first.app.inject({ method: 'POST', url: `/sandbox/checkout/${ref}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=success' });
+    await first.close();
+
+    const second = await createTestApp({ paymentProvider: 'sandbox' }, ctx.testDb);
+    try {
+      await makeVerifyJobsDue(ctx.db);
+      await second.app.deps.jobs.runDue(100);
+      const json = (await second.app.inject({ method: 'GET', url: `/api/wallet/transaction/status?transaction_reference=${ref}`, headers: company.auth })).json();
+      expect(json.transaction_status).toBe('success');
+      expect(await ledgerFor(ctx.db, company.id)).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
