@@ -1,2 +1,37 @@
-// Tables of the web feature (owned by src/modules/web).
-export {};
+// Tables of the web console (src/web), created by migrations/0050_web_console.sql. That migration
+// also adds two expression indexes on users (lower(email), lower(personal_email)) for sign-in.
+import { bigserial, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A signed-in console session; only the SHA-256 of the cookie value is stored. */
+export const webSessions = pgTable(
+  'web_sessions',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    csrfToken: text('csrf_token').notNull(),
+    userId: integer('user_id').notNull(),
+    companyId: integer('company_id').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('web_sessions_token_hash_key').on(t.tokenHash),
+    index('web_sessions_user_idx').on(t.userId),
+    index('web_sessions_company_idx').on(t.companyId),
+    index('web_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** One row per failed sign-in, counted per (IP, account) and per IP within the throttle window. */
+export const webLoginFailures = pgTable(
+  'web_login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    keyHash: text('key_hash').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('web_login_failures_key_idx').on(t.keyHash, t.createdAt)],
+);

@@ -1,0 +1,69 @@
+// Sign-in and sign-out of the console.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { typed } from '../platform/deps.js';
+import { type Html, html } from './html.js';
+import { plainPage } from './layout.js';
+import { anonymousCsrf, checkAnonymousCsrf, cookieOptions, requireSession, sendHtml, setSessionCookie, type WebContext } from './web.plugin.js';
+
+/** Only paths inside the console are followed after sign-in (no open redirect). */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/console(?:[/?#]|$)/.test(next) && !next.includes('\\') ? next : '/console';
+}
+
+function loginForm(csrf: string, values: { email?: string; next?: string }, error?: string): Html {
+  return html`<div class="card">
+<form method="post" action="/console/login" novalidate>
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <input type="hidden" name="next" value="${safeNext(values.next)}">
+  <label for="email">E-mail address <span class="hint">Your company e-mail or your personal e-mail</span></label>
+  <input id="email" name="email" type="email" autocomplete="username" required value="${values.email ?? ''}"${error ? html` aria-invalid="true" aria-describedby="login-error"` : ''} autofocus>
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <button type="submit">Sign in</button>
+</form>
+</div>
+<p class="muted">The console is for company administrators. New administrators set their password through the onboarding link in their invitation e-mail.</p>`;
+}
+
+const LoginBody = Type.Object({
+  _csrf: Type.Optional(Type.String({ maxLength: 200 })),
+  email: Type.Optional(Type.String({ maxLength: 320 })),
+  password: Type.Optional(Type.String({ maxLength: 1024 })),
+  next: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+
+export async function authRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  const app = typed(root);
+
+  app.get(
+    '/login',
+    { schema: { hide: true, querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 2000 })), signed_out: Type.Optional(Type.String()) }) } },
+    async (request, reply) => {
+      if (await ctx.sessions.resolve(request.cookies[ctx.cookieNames.session])) return reply.redirect(safeNext(request.query.next), 303);
+      const csrf = anonymousCsrf(ctx, request, reply);
+      const flash = request.query.signed_out !== undefined ? { notice: 'You are signed out.' } : {};
+      return sendHtml(reply, plainPage({ title: 'Sign in', body: loginForm(csrf, { next: request.query.next }), flash }));
+    },
+  );
+
+  app.post('/login', { schema: { hide: true, body: LoginBody }, preHandler: checkAnonymousCsrf(ctx) }, async (request, reply) => {
+    const { email = '', password = '', next } = request.body;
+    const result = await ctx.sessions.signIn(email, password, request.ip);
+    if (!result.ok) {
+      const csrf = anonymousCsrf(ctx, request, reply);
+      if (result.status === 429) reply.header('Retry-After', '900');
+      const body = loginForm(csrf, { email, next }, result.message);
+      return sendHtml(reply, plainPage({ title: 'Sign in', body, flash: { error: html`<span id="login-error">${result.message}</span>` } }), result.status);
+    }
+    setSessionCookie(ctx, reply, result.token);
+    request.log.info({ userId: result.userId, companyId: result.companyId }, 'console sign-in');
+    return reply.redirect(safeNext(next), 303);
+  });
+
+  app.post('/logout', { schema: { hide: true }, preHandler: requireSession(ctx) }, async (request, reply) => {
+    await ctx.sessions.signOut(request.cookies[ctx.cookieNames.session]);
+    reply.clearCookie(ctx.cookieNames.session, cookieOptions(ctx));
+    return reply.redirect('/console/login?signed_out=1', 303);
+  });
+}

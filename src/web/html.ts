@@ -1,0 +1,71 @@
+// Strict HTML templating without a template engine: `html` escapes every interpolated value unless
+// it is already Html (produced by `html` itself or, deliberately, by `raw`). Arrays are joined, and
+// null/undefined/false render as nothing, so conditionals and lists read naturally.
+
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+
+/** Escapes text for element content and quoted attribute values alike. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"'`]/g, (ch) => ESCAPES[ch]);
+}
+
+export type HtmlValue = Html | string | number | bigint | boolean | null | undefined | HtmlValue[];
+
+function render(value: HtmlValue): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (value instanceof Html) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
+  return new Html(out);
+}
+
+/** Trusted markup only (constants written in this folder); never user or database text. */
+export function raw(markup: string): Html {
+  return new Html(markup);
+}
+
+/**
+ * `₦1,234,567.89` from a decimal string (or an integer/bigint of naira), with no binary floats:
+ * the digits are grouped as text and the fraction is rounded half-up to kobo on the digits.
+ */
+export function naira(value: string | number | bigint | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '—';
+  let text = typeof value === 'string' ? value.trim() : String(value);
+  if (typeof value === 'number' && !Number.isInteger(value)) text = value.toFixed(2); // JSON numbers already rounded to kobo
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!match) return text;
+  const negative = match[1] === '-';
+  let whole = BigInt(match[2] || '0');
+  const fraction = (match[3] ?? '').padEnd(3, '0');
+  let kobo = BigInt(fraction.slice(0, 2));
+  if (Number(fraction[2]) >= 5) kobo += 1n;
+  if (kobo === 100n) {
+    kobo = 0n;
+    whole += 1n;
+  }
+  const grouped = whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const sign = negative && (whole > 0n || kobo > 0n) ? '−' : '';
+  return `${sign}₦${grouped}.${kobo.toString().padStart(2, '0')}`;
+}
+
+/** `22 Nov 2026, 10:15 UTC` — console times are shown in UTC, like the API. */
+export function when(value: Date | string | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  const date = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) return String(value);
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
+}

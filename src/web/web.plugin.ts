@@ -1,0 +1,151 @@
+// The console as one encapsulated Fastify plugin: its own cookie parser, security headers, HTML
+// error pages, session resolution and CSRF checks. Nothing here leaks into the /api routes.
+import cookie from '@fastify/cookie';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../platform/deps.js';
+import { DomainError } from '../platform/errors.js';
+import { CONSOLE_CSS, CONSOLE_JS, CSS_PATH, JS_PATH } from './assets.js';
+import { type Html, html } from './html.js';
+import { page, plainPage } from './layout.js';
+import { createSessionService, randomSecret, SESSION_MAX_SECONDS, type SessionService, safeEqual } from './session.js';
+import type { SessionRow } from './web.repo.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    webSession?: SessionRow;
+  }
+}
+
+export interface WebContext {
+  deps: AppDeps;
+  sessions: SessionService;
+  secure: boolean;
+  cookieNames: { session: string; csrf: string };
+  publicOrigin: string;
+}
+
+export function createWebContext(deps: AppDeps): WebContext {
+  const secure = deps.config.publicUrl.startsWith('https:');
+  // __Host- cookies are only accepted over https, on path /, without a Domain: the strongest form.
+  const prefix = secure ? '__Host-' : '';
+  return {
+    deps,
+    sessions: createSessionService(deps),
+    secure,
+    cookieNames: { session: `${prefix}pc_session`, csrf: `${prefix}pc_csrf` },
+    publicOrigin: new URL(deps.config.publicUrl).origin,
+  };
+}
+
+export function sendHtml(reply: FastifyReply, body: Html, status = 200): FastifyReply {
+  return reply.status(status).type('text/html; charset=utf-8').send(body.value);
+}
+
+const FORBIDDEN_FORM = 'This form has expired or did not come from this console. Go back, reload the page and try again.';
+
+export function cookieOptions(ctx: WebContext, maxAgeSeconds?: number) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: ctx.secure, ...(maxAgeSeconds ? { maxAge: maxAgeSeconds } : {}) };
+}
+
+export function setSessionCookie(ctx: WebContext, reply: FastifyReply, token: string): void {
+  reply.setCookie(ctx.cookieNames.session, token, cookieOptions(ctx, SESSION_MAX_SECONDS));
+}
+
+/** The pre-session CSRF secret (double-submit cookie) for the sign-in and onboarding forms. */
+export function anonymousCsrf(ctx: WebContext, request: FastifyRequest, reply: FastifyReply): string {
+  const existing = request.cookies[ctx.cookieNames.csrf];
+  if (existing && /^[\w-]{43}$/.test(existing)) return existing;
+  const token = randomSecret();
+  reply.setCookie(ctx.cookieNames.csrf, token, cookieOptions(ctx));
+  return token;
+}
+
+function formField(request: FastifyRequest, name: string): string | undefined {
+  const body = request.body as Record<string, unknown> | undefined;
+  const value = body && typeof body === 'object' ? body[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** preHandler for anonymous forms: the hidden field must equal the CSRF cookie. */
+export function checkAnonymousCsrf(ctx: WebContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'POST') return;
+    const cookieValue = request.cookies[ctx.cookieNames.csrf];
+    const field = formField(request, '_csrf');
+    if (!cookieValue || !field || !safeEqual(cookieValue, field)) {
+      return sendHtml(reply, plainPage({ title: 'Form expired', body: html`<p>${FORBIDDEN_FORM}</p>`, flash: {} }), 403);
+    }
+  };
+}
+
+/** preHandler for signed-in pages: a live session, and on POST its CSRF secret. */
+export function requireSession(ctx: WebContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await ctx.sessions.resolve(request.cookies[ctx.cookieNames.session]);
+    if (!session) {
+      if (request.cookies[ctx.cookieNames.session]) reply.clearCookie(ctx.cookieNames.session, cookieOptions(ctx));
+      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+      return reply.redirect(`/console/login${next}`, 303);
+    }
+    request.webSession = session;
+    if (request.method === 'POST') {
+      const field = formField(request, '_csrf');
+      if (!field || !safeEqual(field, session.csrfToken)) {
+        return sendHtml(reply, page({ title: 'Form expired', session, section: 'overview', body: html`<p>${FORBIDDEN_FORM}</p>` }), 403);
+      }
+    }
+  };
+}
+
+export function registerWebBasics(app: FastifyInstance, ctx: WebContext): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self' https:",
+    );
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    // Onboarding links carry a secret in the path: never send it on as a Referer.
+    reply.header('Referrer-Policy', 'no-referrer');
+    if (ctx.secure) reply.header('Strict-Transport-Security', 'max-age=31536000');
+    // A cross-site POST is refused outright when the browser says where it comes from.
+    const origin = request.headers.origin;
+    if (request.method === 'POST' && origin && origin !== ctx.publicOrigin) {
+      return sendHtml(reply, plainPage({ title: 'Form refused', body: html`<p>${FORBIDDEN_FORM}</p>` }), 403);
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.url.startsWith('/console/assets/')) reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let status = 500;
+    let message = 'Something went wrong on our side. Please try again; if it keeps happening, quote this reference to support.';
+    if (error instanceof DomainError) {
+      status = { bad_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, validation: 422, rate_limited: 429, internal: 500 }[error.code];
+      message = error.message;
+    } else if (error.validation) {
+      status = 400;
+      message = 'Some of the values sent are not valid. Go back, check the form and try again.';
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      status = error.statusCode;
+      message = 'The request could not be understood. Go back and try again.';
+    }
+    if (status >= 500) request.log.error({ err: error }, 'console error');
+    const body = html`<p>${message}</p>${status >= 500 ? html`<p class="muted">Reference: <code>${request.id}</code></p>` : ''}<p><a href="/console">Back to the console</a></p>`;
+    const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'That did not work';
+    return sendHtml(reply, request.webSession ? page({ title, session: request.webSession, section: 'overview', body }) : plainPage({ title, body }), status);
+  });
+
+  app.get(CSS_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=31536000, immutable').send(CONSOLE_CSS),
+  );
+  app.get(JS_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=31536000, immutable').send(CONSOLE_JS),
+  );
+}
+
+export async function registerCookies(app: FastifyInstance): Promise<void> {
+  await app.register(cookie);
+}
