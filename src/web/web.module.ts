@@ -5,6 +5,7 @@ import type { AppDeps, FeatureModule } from '../platform/deps.js';
 import { authRoutes } from './auth.routes.js';
 import { html } from './html.js';
 import { plainPage } from './layout.js';
+import { securityRoutes } from './security.routes.js';
 import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.plugin.js';
 
 async function webRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -18,6 +19,7 @@ async function webRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
           sendHtml(reply, plainPage({ title: 'Not found', body: html`<p>There is no such page in the console.</p><p><a href="/console">Back to the console</a></p>` }), 404),
         );
         await authRoutes(consoleScope, ctx);
+        await securityRoutes(consoleScope, ctx);
       },
       { prefix: '/console' },
     );

@@ -1,0 +1,158 @@
+// Security → API: the company's one API token. The page shows whether a token exists, its scopes,
+// last use and expiry, never the token; Generate/Regenerate show the new token exactly once.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { typed } from '../platform/deps.js';
+import { currentToken, isValidScope, issueToken, ROUTE_NAMES, revokeTokens } from '../platform/auth/tokens.js';
+import { type Html, html, when } from './html.js';
+import { csrfField, type Flash, page } from './layout.js';
+import { requireSession, sendHtml, type WebContext } from './web.plugin.js';
+import type { SessionRow } from './web.repo.js';
+
+const PREFIXES = [...new Set(ROUTE_NAMES.map((name) => name.split('.')[0]))];
+
+/** `all` wins over everything; duplicates go; unknown scopes are reported. */
+export function normaliseScopes(input: string[]): { scopes: string[]; error?: string } {
+  const chosen = [...new Set(input.map((scope) => scope.trim()).filter(Boolean))];
+  if (chosen.length === 0) return { scopes: [], error: 'Choose at least one scope.' };
+  const unknown = chosen.filter((scope) => !isValidScope(scope));
+  if (unknown.length > 0) return { scopes: chosen, error: `Unknown scope: ${unknown.join(', ')}.` };
+  if (chosen.includes('all')) return { scopes: ['all'] };
+  return { scopes: chosen };
+}
+
+function scopeCheckbox(scope: string, checked: boolean, label: string): Html {
+  const id = `scope-${scope.replace(/[^\w-]/g, '_')}`;
+  return html`<label for="${id}"><input type="checkbox" id="${id}" name="scopes" value="${scope}"${checked ? html` checked` : ''}> ${label}</label>`;
+}
+
+function scopeFieldset(selected: string[]): Html {
+  const has = (scope: string) => selected.includes(scope);
+  return html`<fieldset>
+  <legend>Scopes</legend>
+  <p class="hint">What the token may call. “all” allows every endpoint; “users.*” every users endpoint; a route name exactly that endpoint.</p>
+  <div class="checks">${scopeCheckbox('all', has('all'), 'all — every endpoint')}</div>
+  ${PREFIXES.map(
+    (prefix) => html`<fieldset>
+    <legend>${prefix}</legend>
+    <div class="checks">${scopeCheckbox(`${prefix}.*`, has(`${prefix}.*`), `${prefix}.* — all ${prefix} endpoints`)}${ROUTE_NAMES.filter((name) =>
+      name.startsWith(`${prefix}.`),
+    ).map((name) => scopeCheckbox(name, has(name), name))}</div>
+  </fieldset>`,
+  )}
+</fieldset>`;
+}
+
+async function tokenPage(ctx: WebContext, session: SessionRow, options: { flash?: Flash; newToken?: string; selected?: string[] } = {}) {
+  const token = await currentToken(ctx.deps.db, session.companyId);
+  const ttlMs = ctx.deps.config.tokenTtlSeconds * 1000;
+  const expiresAt = token ? new Date(token.lastUsedAt.getTime() + ttlMs) : undefined;
+  const expired = token ? token.expiredAt !== null || (expiresAt as Date).getTime() <= Date.now() : false;
+  const selected = options.selected ?? token?.scopes ?? ['all'];
+
+  const status = !token
+    ? html`<p><span class="badge off">No token</span> This company has no API token. Generate one to call the API.</p>`
+    : html`<p><span class="badge ${expired ? 'bad' : 'ok'}">${expired ? 'Expired' : 'Active'}</span> ${
+        expired ? 'The token was not used for too long and no longer works. Regenerate it.' : 'The company has a working API token.'
+      }</p>
+<dl class="facts">
+  <dt>Scopes</dt><dd>${token.scopes.join(', ')}</dd>
+  <dt>Created</dt><dd>${when(token.createdAt)}</dd>
+  <dt>Last used</dt><dd>${when(token.lastUsedAt)}</dd>
+  <dt>${expired ? 'Expired' : 'Expires'}</dt><dd>${when(token.expiredAt ?? expiresAt)}${expired ? '' : html` <span class="hint">Each successful call moves this to ${Math.round(ctx.deps.config.tokenTtlSeconds / 86400)} days after that call.</span>`}</dd>
+</dl>
+<p class="muted">The token itself is never shown again after it is generated.</p>`;
+
+  const reveal = options.newToken
+    ? html`<section class="card" aria-labelledby="new-token-heading">
+  <h2 id="new-token-heading">Your new API token</h2>
+  <p><strong>Copy it now: it is shown only this once.</strong> Send it as <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+  <div class="token"><code id="new-token">${options.newToken}</code><button type="button" class="secondary" data-copy="new-token">Copy token</button></div>
+  <p id="new-token-status" role="status" class="muted"></p>
+</section>`
+    : '';
+
+  const body = html`${reveal}
+<section class="card" aria-labelledby="status-heading">
+  <h2 id="status-heading">API token</h2>
+  ${session.companyApiAccess ? '' : html`<div class="warning">API access is disabled for this company: every API call is refused until the operator turns it back on.</div>`}
+  ${status}
+</section>
+<section class="card" aria-labelledby="generate-heading">
+  <h2 id="generate-heading">${token ? 'Regenerate token' : 'Generate token'}</h2>
+  ${token ? html`<p>Regenerating replaces the current token: <strong>the current token stops working at once.</strong></p>` : ''}
+  <form method="post" action="/console/security/api/generate">
+    ${csrfField(session.csrfToken)}
+    ${scopeFieldset(selected)}
+    <button type="submit">${token ? 'Regenerate token' : 'Generate token'}</button>
+  </form>
+</section>
+${token ? html`<section class="card" aria-labelledby="invalidate-heading">
+  <h2 id="invalidate-heading">Invalidate token</h2>
+  <p>Invalidating stops the token at once; API calls with it are refused until you generate a new one.</p>
+  <a class="button secondary" href="/console/security/api/invalidate">Invalidate token…</a>
+</section>` : ''}`;
+  return page({ title: 'Security · API', session, section: 'security', body, flash: options.flash });
+}
+
+const DONE: Record<string, string> = { invalidated: 'The API token is invalidated. Calls with it are now refused.' };
+
+export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  const app = typed(root);
+  const guard = requireSession(ctx);
+
+  app.get('/security', { schema: { hide: true }, preHandler: guard }, async (_request, reply) => reply.redirect('/console/security/api', 303));
+
+  app.get(
+    '/security/api',
+    { schema: { hide: true, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) }) }, preHandler: guard },
+    async (request, reply) => {
+      const notice = request.query.done ? DONE[request.query.done] : undefined;
+      return sendHtml(reply, await tokenPage(ctx, request.webSession as SessionRow, { flash: { notice } }));
+    },
+  );
+
+  app.post(
+    '/security/api/generate',
+    { schema: { hide: true, body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })), scopes: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 200 })) }) }, preHandler: guard },
+    async (request, reply) => {
+      const session = request.webSession as SessionRow;
+      const { scopes, error } = normaliseScopes(request.body.scopes ?? []);
+      if (error) return sendHtml(reply, await tokenPage(ctx, session, { flash: { error }, selected: scopes }), 422);
+      const issued = await ctx.deps.db.transaction((tx) => issueToken(tx, session.companyId, scopes));
+      ctx.deps.authCache.clear();
+      request.log.info({ companyId: session.companyId, userId: session.userId, tokenId: issued.id }, 'console: API token issued');
+      return sendHtml(reply, await tokenPage(ctx, session, { newToken: issued.token, flash: { notice: 'A new API token is ready. Any previous token no longer works.' } }));
+    },
+  );
+
+  app.get('/security/api/invalidate', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
+    const session = request.webSession as SessionRow;
+    const token = await currentToken(ctx.deps.db, session.companyId);
+    if (!token) return reply.redirect('/console/security/api', 303);
+    const body = html`<section class="card">
+  <p><strong>Invalidate the company's API token?</strong> Every integration that uses it stops working at once. This cannot be undone; you can generate a new token afterwards.</p>
+  <p>Scopes of the token: ${token.scopes.join(', ')}. Last used: ${when(token.lastUsedAt)}.</p>
+  <form method="post" action="/console/security/api/invalidate" data-confirm="Invalidate the API token now?">
+    ${csrfField(session.csrfToken)}
+    <input type="hidden" name="confirm" value="yes">
+    <button type="submit" class="danger">Yes, invalidate the token</button>
+    <a class="button secondary" href="/console/security/api">Cancel</a>
+  </form>
+</section>`;
+    return sendHtml(reply, page({ title: 'Invalidate API token', session, section: 'security', body }));
+  });
+
+  app.post(
+    '/security/api/invalidate',
+    { schema: { hide: true, body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })), confirm: Type.Optional(Type.String()) }) }, preHandler: guard },
+    async (request, reply) => {
+      const session = request.webSession as SessionRow;
+      if (request.body.confirm !== 'yes') return reply.redirect('/console/security/api/invalidate', 303);
+      await ctx.deps.db.transaction((tx) => revokeTokens(tx, session.companyId));
+      ctx.deps.authCache.clear();
+      request.log.info({ companyId: session.companyId, userId: session.userId }, 'console: API token invalidated');
+      return reply.redirect('/console/security/api?done=invalidated', 303);
+    },
+  );
+}
