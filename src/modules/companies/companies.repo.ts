@@ -1,0 +1,180 @@
+// All SQL of the companies feature. A company is reached through the company acting on it: every
+// read takes the acting company's id first and finds only companies strictly below it in the
+// `created_by` tree, so anything else is simply "not found".
+import crypto from 'node:crypto';
+import { and, asc, count, eq, ne, or, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { companies, companyDomains, users, userTypes } from '../../db/schema/index.js';
+
+export type CompanyRow = typeof companies.$inferSelect;
+
+export interface SuperAdminInput {
+  firstName: string;
+  lastName: string;
+  personalEmail: string;
+  title: string;
+  emailLocal: string;
+}
+
+const ONBOARDING_DAYS = 7;
+
+export const companiesRepo = {
+  /** Companies whose `created_by` is `ownerId` (C1), ordered by id. */
+  async listCreatedBy(executor: Executor, ownerId: number, offset: number, limit: number): Promise<CompanyRow[]> {
+    return executor.select().from(companies).where(eq(companies.createdBy, ownerId)).orderBy(asc(companies.id)).limit(limit).offset(offset);
+  },
+
+  async countCreatedBy(executor: Executor, ownerId: number): Promise<number> {
+    const [row] = await executor.select({ value: count() }).from(companies).where(eq(companies.createdBy, ownerId));
+    return row.value;
+  },
+
+  /**
+   * The company `id` when `actingId` is one of its ancestors (parent, grandparent, ...). The walk
+   * goes up from the target, so it costs the depth of the tree, not its size.
+   */
+  async findDescendant(executor: Executor, actingId: number, id: number, forUpdate = false): Promise<CompanyRow | undefined> {
+    const rows = await queryRows<{ found: boolean }>(
+      executor,
+      sql`WITH RECURSIVE chain(id, created_by, depth) AS (
+            SELECT id, created_by, 0 FROM companies WHERE id = ${id}
+            UNION ALL
+            SELECT c.id, c.created_by, chain.depth + 1 FROM companies c JOIN chain ON c.id = chain.created_by
+            WHERE chain.depth < 64
+          ) SELECT EXISTS (SELECT 1 FROM chain WHERE created_by = ${actingId}) AS found`,
+    );
+    if (!rows[0]?.found) return undefined;
+    const query = executor.select().from(companies).where(eq(companies.id, id));
+    const [row] = forUpdate ? await query.for('update') : await query;
+    return row;
+  },
+
+  /** Which of the unique values of a new or changed company are already taken by another company. */
+  async takenCompanyValues(
+    executor: Executor,
+    values: { domain?: string; registrationId?: string | null; code?: string },
+    exceptId?: number,
+  ): Promise<{ domain: boolean; registrationId: boolean; code: boolean }> {
+    const conditions = [];
+    if (values.domain !== undefined) conditions.push(eq(companies.domain, values.domain));
+    if (values.registrationId) conditions.push(eq(companies.registrationId, values.registrationId));
+    if (values.code !== undefined) conditions.push(eq(companies.code, values.code));
+    const result = { domain: false, registrationId: false, code: false };
+    if (conditions.length === 0) return result;
+    const rows = await executor
+      .select({ domain: companies.domain, registrationId: companies.registrationId, code: companies.code })
+      .from(companies)
+      .where(and(or(...conditions), exceptId === undefined ? undefined : ne(companies.id, exceptId)));
+    for (const row of rows) {
+      if (values.domain !== undefined && row.domain === values.domain) result.domain = true;
+      if (values.registrationId && row.registrationId === values.registrationId) result.registrationId = true;
+      if (values.code !== undefined && row.code === values.code) result.code = true;
+    }
+    return result;
+  },
+
+  /**
+   * True when any non-deleted user of any company has this personal e-mail. Takes a transaction
+   * lock on the address first so that two concurrent C2 calls cannot both see it as free.
+   */
+  async lockAndCheckPersonalEmail(tx: Executor, personalEmail: string): Promise<boolean> {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`personal_email:${personalEmail.toLowerCase()}`}))`);
+    return companiesRepo.personalEmailTaken(tx, personalEmail);
+  },
+
+  /** True when any non-deleted user of any company has this personal e-mail (any case). */
+  async personalEmailTaken(executor: Executor, personalEmail: string): Promise<boolean> {
+    const rows = await queryRows<{ taken: boolean }>(
+      executor,
+      sql`SELECT EXISTS (SELECT 1 FROM users WHERE lower(personal_email) = ${personalEmail.toLowerCase()} AND deleted_at IS NULL) AS taken`,
+    );
+    return rows[0]?.taken === true;
+  },
+
+  async update(executor: Executor, id: number, values: Partial<typeof companies.$inferInsert>): Promise<CompanyRow> {
+    const [row] = await executor
+      .update(companies)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(companies.id, id))
+      .returning();
+    return row;
+  },
+
+  /** Makes a (new) company domain usable for employee e-mails; existing domains stay. */
+  async addDomain(executor: Executor, companyId: number, domain: string): Promise<void> {
+    await executor.insert(companyDomains).values({ companyId, name: domain }).onConflictDoNothing();
+  },
+
+  /** C5/C6: one conditional statement; activation also approves a company pending review. */
+  async setActive(executor: Executor, id: number, active: boolean): Promise<CompanyRow | undefined> {
+    const [row] = await executor
+      .update(companies)
+      .set(
+        active
+          ? {
+              isActive: true,
+              status: sql`CASE WHEN ${companies.status} = 'pending review' THEN 'approved' ELSE ${companies.status} END`,
+              updatedAt: new Date(),
+            }
+          : { isActive: false, updatedAt: new Date() },
+      )
+      .where(eq(companies.id, id))
+      .returning();
+    return row;
+  },
+
+  /**
+   * The super admin of a new company (C2): inactive, invited, employee number 1 of the company's
+   * sequence, company e-mail `first.last@domain` (a number is added if the address exists anywhere).
+   */
+  async createSuperAdmin(tx: Executor, company: CompanyRow, input: SuperAdminInput) {
+    const [{ seq }] = await queryRows<{ seq: number }>(
+      tx,
+      sql`UPDATE companies SET employee_seq = employee_seq + 1 WHERE id = ${company.id} RETURNING employee_seq AS seq`,
+    );
+    const [domain] = await tx
+      .select({ id: companyDomains.id })
+      .from(companyDomains)
+      .where(and(eq(companyDomains.companyId, company.id), eq(companyDomains.name, company.domain)));
+    const [type] = await tx
+      .select({ id: userTypes.id })
+      .from(userTypes)
+      .where(and(eq(userTypes.companyId, company.id), eq(userTypes.name, 'Full-time')));
+    const email = await freeEmail(tx, input.emailLocal, company.domain);
+    const onboardingToken = crypto.randomBytes(32).toString('base64url');
+    const [user] = await tx
+      .insert(users)
+      .values({
+        companyId: company.id,
+        employeeId: `${company.code}-${String(seq).padStart(4, '0')}`,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email,
+        personalEmail: input.personalEmail,
+        uniqueId: crypto.randomBytes(12).toString('base64url'),
+        userTypeId: type?.id ?? null,
+        domainId: domain?.id ?? null,
+        title: input.title,
+        paymentFrequency: company.paymentFrequency,
+        onboardingToken,
+        tokenExpiresAt: new Date(Date.now() + ONBOARDING_DAYS * 86_400_000),
+        onboardingCompleted: false,
+        roles: ['super-admin'],
+        isActive: false,
+      })
+      .returning();
+    return user;
+  },
+};
+
+/** `local@domain`, or `local2@domain`, `local3@domain`, ... when taken by any non-deleted user. */
+async function freeEmail(executor: Executor, local: string, domain: string): Promise<string> {
+  const escapeRegex = (text: string) => text.replace(/[.\\+*?^$()[\]{}|-]/g, '\\$&');
+  const rows = await queryRows<{ email: string }>(
+    executor,
+    sql`SELECT email FROM users WHERE deleted_at IS NULL AND (email = ${`${local}@${domain}`} OR email ~ ${`^${escapeRegex(local)}[0-9]+@${escapeRegex(domain)}$`})`,
+  );
+  const taken = new Set(rows.map((row) => row.email));
+  if (!taken.has(`${local}@${domain}`)) return `${local}@${domain}`;
+  for (let n = 2; ; n++) if (!taken.has(`${local}${n}@${domain}`)) return `${local}${n}@${domain}`;
+}

@@ -1,0 +1,22 @@
+import { isoTimestamp } from '../../platform/format.js';
+import type { CompanyRow } from './companies.repo.js';
+
+/** The Company resource of interface.md (plus created_at/updated_at). */
+export function serializeCompany(company: CompanyRow) {
+  return {
+    id: company.id,
+    name: company.name,
+    code: company.code,
+    address: company.address,
+    phone: company.phone,
+    registration_id: company.registrationId,
+    email_template: company.emailTemplate,
+    payment_frequency: company.paymentFrequency,
+    created_by: company.createdBy,
+    status: company.status,
+    domain: company.domain,
+    is_active: company.isActive,
+    created_at: isoTimestamp(company.createdAt) as string,
+    updated_at: isoTimestamp(company.updatedAt) as string,
+  };
+}

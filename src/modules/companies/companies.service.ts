@@ -1,0 +1,210 @@
+// Child companies (C1-C6, decisions.md §7). A company acts on the companies below it in the
+// `created_by` tree (children, grandchildren, ...); anything else, itself included, is "not found".
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { AuthCache } from '../../platform/auth/authenticate.js';
+import { addFieldError, type FieldErrors, forbidden, invalid, notFound } from '../../platform/errors.js';
+import type { Mailer } from '../../platform/mail/outbox.js';
+import { relation } from '../../platform/tenancy.js';
+import { companiesRepo } from './companies.repo.js';
+import { serializeCompany } from './companies.serializer.js';
+import { validateCreate, validateUpdate } from './companies.validation.js';
+import { setupCompany } from './company-setup.js';
+import { uniqueViolation } from './db-errors.js';
+
+export const COMPANY_NOT_FOUND = 'Company not found or does not belong to the current company.';
+export const CANNOT_DEACTIVATE_SELF = 'A company cannot deactivate itself.';
+const TAKEN = (field: string) => `The ${field.replace(/_/g, ' ')} has already been taken.`;
+/** A derived company code can clash with a concurrent create; such a transaction is retried. */
+const CODE_RETRIES = 5;
+
+export interface CompaniesDeps {
+  db: Db;
+  config: Pick<Config, 'publicUrl'>;
+  mailer: Mailer;
+  authCache: Pick<AuthCache, 'clear'>;
+}
+
+/** Path ids that are not positive integers name no company: 404 like any other unknown id. */
+function parseId(raw: string | number): number {
+  const text = String(raw);
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw notFound(COMPANY_NOT_FOUND);
+  return Number(text);
+}
+
+/** Maps a unique-index violation of a lost race to the field message the pre-check would give. */
+function raceToValidation(constraint: string | undefined, fieldOf: Record<string, string>): never | void {
+  if (constraint && fieldOf[constraint]) throw invalid({ [fieldOf[constraint]]: [TAKEN(fieldOf[constraint])] });
+}
+
+export function createCompaniesService(deps: CompaniesDeps) {
+  const { db, config, mailer, authCache } = deps;
+
+  async function reachable(actingId: number, rawId: string | number) {
+    const id = parseId(rawId);
+    const company = await companiesRepo.findDescendant(db, actingId, id);
+    if (!company) throw notFound(COMPANY_NOT_FOUND);
+    return company;
+  }
+
+  return {
+    /** C1: companies created by the caller, or by one of its descendants named in `company_id`. */
+    async list(callerId: number, query: { page?: number; per_page?: number; company_id?: number | string }) {
+      let ownerId = callerId;
+      if (query.company_id !== undefined && query.company_id !== '') {
+        const id = parseId(query.company_id);
+        if (id !== callerId && (await relation(db, callerId, id)) !== 'descendant') throw notFound(COMPANY_NOT_FOUND);
+        ownerId = id;
+      }
+      const perPage = query.per_page ?? 10;
+      const page = query.page ?? 1;
+      const [rows, total] = await Promise.all([
+        companiesRepo.listCreatedBy(db, ownerId, (page - 1) * perPage, perPage),
+        companiesRepo.countCreatedBy(db, ownerId),
+      ]);
+      return {
+        data: rows.map(serializeCompany),
+        current_page: page,
+        per_page: perPage,
+        last_page: Math.max(1, Math.ceil(total / perPage)),
+        total,
+      };
+    },
+
+    /** C2: the company, its vocabularies and settings, its invited super admin: one transaction. */
+    async create(callerId: number, body: Record<string, unknown>) {
+      const { input, errors } = validateCreate(body);
+      // Uniqueness of the values that are well-formed, reported together with the format errors.
+      const domain = typeof body.domain_name === 'string' ? body.domain_name.trim().toLowerCase() : undefined;
+      const registrationId = typeof body.registration_id === 'string' ? body.registration_id.trim() : undefined;
+      const taken = await companiesRepo.takenCompanyValues(db, {
+        domain: domain || undefined,
+        registrationId: registrationId || undefined,
+      });
+      if (taken.domain && !errors.domain_name) addFieldError(errors, 'domain_name', TAKEN('domain_name'));
+      if (taken.registrationId) addFieldError(errors, 'registration_id', TAKEN('registration_id'));
+      if (!errors.personal_email && (await companiesRepo.personalEmailTaken(db, String(body.personal_email).trim()))) {
+        addFieldError(errors, 'personal_email', TAKEN('personal_email'));
+      }
+      if (!input || Object.keys(errors).length > 0) throw invalid(errors);
+
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await db.transaction(async (tx) => {
+            // Definitive checks under a lock on the personal e-mail; the unique indexes on
+            // companies guard domain and registration id against a concurrent twin.
+            const fields: FieldErrors = {};
+            if (await companiesRepo.lockAndCheckPersonalEmail(tx, input.personalEmail))
+              addFieldError(fields, 'personal_email', TAKEN('personal_email'));
+            const again = await companiesRepo.takenCompanyValues(tx, { domain: input.domain, registrationId: input.registrationId });
+            if (again.domain) addFieldError(fields, 'domain_name', TAKEN('domain_name'));
+            if (again.registrationId) addFieldError(fields, 'registration_id', TAKEN('registration_id'));
+            if (Object.keys(fields).length > 0) throw invalid(fields);
+
+            const company = await setupCompany(tx, {
+              name: input.name,
+              domain: input.domain,
+              createdBy: callerId,
+              address: input.address,
+              phone: input.phone,
+              registrationId: input.registrationId,
+              emailTemplate: input.emailTemplate,
+              paymentFrequency: input.paymentFrequency,
+              status: 'pending review',
+              isActive: false,
+              plan: 'standard',
+            });
+            const admin = await companiesRepo.createSuperAdmin(tx, company, input);
+            const link = `${config.publicUrl}/onboarding/${admin.onboardingToken}`;
+            await mailer.send(tx, {
+              companyId: company.id,
+              to: admin.personalEmail,
+              subject: `You are invited to administer ${company.name}`,
+              text: [
+                `Hello ${admin.firstName},`,
+                '',
+                `${company.name} has been set up on the payroll service and you are its super administrator.`,
+                `Your company e-mail is ${admin.email} and your employee ID is ${admin.employeeId}.`,
+                '',
+                'Set your password and activate your account here (the link expires in 7 days):',
+                link,
+                '',
+                'The company stays pending review until its parent company activates it.',
+              ].join('\n'),
+            });
+            return { success: 'Company created successfully.', company: serializeCompany(company) };
+          });
+        } catch (error) {
+          const constraint = uniqueViolation(error);
+          if ((constraint === 'companies_code_key' || constraint === 'users_email_key') && attempt < CODE_RETRIES) continue;
+          raceToValidation(constraint, {
+            companies_domain_key: 'domain_name',
+            companies_registration_id_key: 'registration_id',
+            company_domains_company_name_key: 'domain_name',
+          });
+          throw error;
+        }
+      }
+    },
+
+    /** C3 */
+    async show(callerId: number, rawId: string | number) {
+      return serializeCompany(await reachable(callerId, rawId));
+    },
+
+    /** C4: 404 before any validation, so a stranger learns nothing about the values in use. */
+    async update(callerId: number, rawId: string | number, body: Record<string, unknown>) {
+      const id = parseId(rawId);
+      try {
+        return await db.transaction(async (tx) => {
+          const company = await companiesRepo.findDescendant(tx, callerId, id, true);
+          if (!company) throw notFound(COMPANY_NOT_FOUND);
+          const { input, errors } = validateUpdate(body);
+          const taken = await companiesRepo.takenCompanyValues(
+            tx,
+            {
+              domain: errors.domain ? undefined : input.domain,
+              registrationId: input.registrationId,
+              code: errors.code ? undefined : input.code,
+            },
+            id,
+          );
+          if (taken.registrationId) addFieldError(errors, 'registration_id', TAKEN('registration_id'));
+          if (taken.code) addFieldError(errors, 'code', TAKEN('code'));
+          if (taken.domain) addFieldError(errors, 'domain', TAKEN('domain'));
+          if (Object.keys(errors).length > 0) throw invalid(errors);
+          if (Object.keys(input).length === 0) return { message: 'Company updated successfully.', company: serializeCompany(company) };
+          const updated = await companiesRepo.update(tx, id, input);
+          // A new domain becomes usable for employee e-mails; existing employees keep theirs.
+          if (input.domain && input.domain !== company.domain) await companiesRepo.addDomain(tx, id, input.domain);
+          return { message: 'Company updated successfully.', company: serializeCompany(updated) };
+        });
+      } catch (error) {
+        raceToValidation(uniqueViolation(error), {
+          companies_domain_key: 'domain',
+          companies_registration_id_key: 'registration_id',
+          companies_code_key: 'code',
+        });
+        throw error;
+      }
+    },
+
+    /** C5: the child's token is refused from its very next request (auth cache cleared). */
+    async deactivate(callerId: number, rawId: string | number) {
+      const id = parseId(rawId);
+      if (id === callerId) throw forbidden(CANNOT_DEACTIVATE_SELF);
+      await reachable(callerId, id);
+      await companiesRepo.setActive(db, id, false);
+      authCache.clear();
+      return { message: 'Company deactivated successfully.' };
+    },
+
+    /** C6: activates, approves a company pending review, and restores its API access at once. */
+    async activate(callerId: number, rawId: string | number) {
+      const company = await reachable(callerId, rawId);
+      await companiesRepo.setActive(db, company.id, true);
+      authCache.clear();
+      return { message: 'Company activated successfully.' };
+    },
+  };
+}
