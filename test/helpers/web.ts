@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Executor } from '../../src/db/client.js';
 import { users } from '../../src/db/schema/index.js';
 import { hashPassword } from '../../src/modules/users/users.passwords.js';
+import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/app.js';
 import { createUsers, type TestUserInput } from './factories.js';
 
@@ -42,8 +43,8 @@ export function csrfOf(body: string): string {
 export interface WebClient {
   cookie: string;
   csrf: string;
-  get(url: string): ReturnType<App['inject']>;
-  post(url: string, form: Record<string, string | string[]>): ReturnType<App['inject']>;
+  get(url: string): Promise<LightMyRequestResponse>;
+  post(url: string, form: Record<string, string | string[]>): Promise<LightMyRequestResponse>;
 }
 
 export function formBody(form: Record<string, string | string[]>): string {
