@@ -6,6 +6,7 @@ import type { Database, Db } from '../db/client.js';
 import type { AuthCache } from './auth/authenticate.js';
 import type { JobDefinition, JobQueue } from './jobs/queue.js';
 import type { Mailer } from './mail/outbox.js';
+import type { RateLimitStore } from './ratelimit/limiter.js';
 
 export interface AppDeps {
   config: Config;
@@ -15,6 +16,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Call after changing tokens, a company's access or plan, so the change applies at once. */
   authCache: AuthCache;
+  /** The rate-limit counters (memory, or Redis with REDIS_URL), for limits outside /api auth. */
+  limiter: RateLimitStore;
 }
 
 export interface FeatureModule {

@@ -12,7 +12,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         description:
           'Multi-company payroll and workforce API for Nigerian employers. Every /api route needs `Authorization: Bearer <API_TOKEN>`.',
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (operator API, only when set)' },
+        },
+      },
       security: [{ bearer: [] }],
     },
     hideUntagged: false,

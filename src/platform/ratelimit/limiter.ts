@@ -1,7 +1,7 @@
 // Fixed-window counters behind one interface: process memory by default, Redis with REDIS_URL so
 // that every instance shares them (decisions.md §4).
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface BucketResult {
   limit: number;
@@ -13,6 +13,8 @@ export interface BucketResult {
 
 export interface RateLimitStore {
   take(bucket: string, key: string, limit: number): Promise<BucketResult>;
+  /** The bucket's state without taking a unit (an unused bucket is full). */
+  peek(bucket: string, key: string, limit: number): Promise<BucketResult>;
   close(): Promise<void>;
 }
 
@@ -26,7 +28,9 @@ function toResult(res: RateLimiterRes, limit: number, allowed: boolean): BucketR
 }
 
 export function createRateLimitStore(options: { windowSeconds: number; redisUrl?: string; keyPrefix?: string }): RateLimitStore {
-  const redis = options.redisUrl ? new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const redis = options.redisUrl
+    ? new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false })
+    : undefined;
   const limiters = new Map<string, RateLimiterAbstract>();
   const prefix = options.keyPrefix ?? 'rl';
 
@@ -50,6 +54,11 @@ export function createRateLimitStore(options: { windowSeconds: number; redisUrl?
         if (rejection instanceof RateLimiterRes) return toResult(rejection, limit, false);
         throw rejection;
       }
+    },
+    async peek(bucket, key, limit) {
+      const res = await limiterFor(bucket, limit).get(key);
+      if (!res) return { limit, remaining: limit, allowed: true, retryAfterSeconds: 1 };
+      return toResult(res, limit, res.consumedPoints < limit);
     },
     async close() {
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -1,0 +1,59 @@
+// The operator's view of a company: the Company resource of interface.md plus what only the
+// operator manages (plan, API access, vocabularies).
+import { Type } from 'typebox';
+import { isoTimestamp } from '../../platform/format.js';
+import type { CompanyProfile } from '../companies/company-vocabulary.js';
+
+const NullableString = Type.Union([Type.Null(), Type.String()]);
+
+export const AdminCompanySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    code: Type.String(),
+    address: NullableString,
+    phone: NullableString,
+    registration_id: NullableString,
+    email_template: NullableString,
+    payment_frequency: Type.String(),
+    created_by: Type.Union([Type.Null(), Type.Integer()]),
+    status: Type.String(),
+    domain: Type.String(),
+    is_active: Type.Boolean(),
+    api_access: Type.Boolean(),
+    plan: Type.String(),
+    domains: Type.Array(Type.String()),
+    user_types: Type.Array(Type.String()),
+    roles: Type.Array(Type.String()),
+    redirect_domains: Type.Array(Type.String()),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { $id: 'AdminCompany' },
+);
+
+export function serializeAdminCompany(profile: CompanyProfile) {
+  const c = profile.company;
+  return {
+    id: c.id,
+    name: c.name,
+    code: c.code,
+    address: c.address,
+    phone: c.phone,
+    registration_id: c.registrationId,
+    email_template: c.emailTemplate,
+    payment_frequency: c.paymentFrequency,
+    created_by: c.createdBy,
+    status: c.status,
+    domain: c.domain,
+    is_active: c.isActive,
+    api_access: c.apiAccess,
+    plan: c.plan,
+    domains: profile.domains,
+    user_types: profile.userTypes,
+    roles: profile.roles,
+    redirect_domains: profile.redirectDomains,
+    created_at: isoTimestamp(c.createdAt) as string,
+    updated_at: isoTimestamp(c.updatedAt) as string,
+  };
+}
