@@ -5,6 +5,7 @@ import type { AppDeps, FeatureModule } from '../platform/deps.js';
 import { authRoutes } from './auth.routes.js';
 import { html } from './html.js';
 import { plainPage } from './layout.js';
+import { onboardingRoutes } from './onboarding.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.plugin.js';
 
@@ -13,6 +14,7 @@ async function webRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
     const ctx = createWebContext(deps);
     await registerCookies(scope);
     registerWebBasics(scope, ctx);
+    await onboardingRoutes(scope, ctx);
     await scope.register(
       async (consoleScope) => {
         consoleScope.setNotFoundHandler((_request, reply) =>

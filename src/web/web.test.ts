@@ -332,3 +332,79 @@ describe('Security → API', () => {
     expect(res.body).toContain('API access is disabled for this company');
   });
 });
+
+describe('onboarding page', () => {
+  async function invite(token: string, options: { expiresInMs?: number; roles?: string[] } = {}) {
+    const [user] = await ctx.db
+      .update(users)
+      .set({ onboardingToken: token, tokenExpiresAt: new Date(Date.now() + (options.expiresInMs ?? 7 * 86_400_000)), onboardingCompleted: false, isActive: false, passwordHash: null })
+      .where(eq(users.id, (await createAdmin(ctx.db, acme.id, { roles: options.roles ?? ['super-admin'], isActive: false })).id))
+      .returning();
+    return user;
+  }
+
+  async function openLink(token: string) {
+    const res = await ctx.app.inject({ method: 'GET', url: `/onboarding/${token}` });
+    return { res, cookie: mergeCookies('', res.headers['set-cookie']), csrf: res.statusCode === 200 ? csrfOf(res.body) : '' };
+  }
+
+  const submit = (token: string, cookie: string, form: Record<string, string>) =>
+    ctx.app.inject({ method: 'POST', url: `/onboarding/${token}`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: formBody(form) });
+
+  it('sets the password, activates the user, completes onboarding, and the admin can sign in', async () => {
+    const token = 'onb_ok_0123456789abcdefghijklmnopqrstuv';
+    const user = await invite(token);
+    const { res, cookie, csrf } = await openLink(token);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Set your password');
+    expect(res.body).toContain(user.email);
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+
+    const weak = await submit(token, cookie, { _csrf: csrf, password: 'short', password_confirmation: 'other' });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.body).toContain('The password field must be at least 12 characters.');
+    expect(weak.body).toContain('The password field must contain at least one uppercase letter.');
+    expect(weak.body).toContain('The password field must contain at least one symbol.');
+    expect(weak.body).toContain('The password field confirmation does not match.');
+
+    const forged = await submit(token, cookie, { _csrf: 'forged', password: 'New-Password-2026!', password_confirmation: 'New-Password-2026!' });
+    expect(forged.statusCode).toBe(403);
+    const [still] = await ctx.db.select().from(users).where(eq(users.id, user.id));
+    expect(still.isActive).toBe(false);
+
+    const done = await submit(token, cookie, { _csrf: csrf, password: 'New-Password-2026!', password_confirmation: 'New-Password-2026!' });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('You are all set');
+    const [after] = await ctx.db.select().from(users).where(eq(users.id, user.id));
+    expect(after.isActive).toBe(true);
+    expect(after.onboardingCompleted).toBe(true);
+    expect(after.onboardingToken).toBeNull();
+    expect(after.passwordHash?.startsWith('$argon2id$')).toBe(true);
+
+    // Used links get a clear page, and the new password signs the super admin in.
+    const again = await openLink(token);
+    expect(again.res.statusCode).toBe(404);
+    expect(again.res.body).toContain('may have been used already');
+    const resubmit = await submit(token, cookie, { _csrf: csrf, password: 'New-Password-2026!', password_confirmation: 'New-Password-2026!' });
+    expect(resubmit.statusCode).toBe(404);
+    expect((await signIn(ctx.app, user.email, 'New-Password-2026!')).csrf).toBeTruthy();
+  });
+
+  it('answers expired links with 410 and unknown ones with 404, never a 500', async () => {
+    const token = 'onb_old_0123456789abcdefghijklmnopqrstu';
+    await invite(token, { expiresInMs: -1000 });
+    const expired = await openLink(token);
+    expect(expired.res.statusCode).toBe(410);
+    expect(expired.res.body).toContain('This onboarding link has expired');
+    const { cookie, csrf } = await loginPage();
+    const post = await submit(token, cookie, { _csrf: csrf, password: 'New-Password-2026!', password_confirmation: 'New-Password-2026!' });
+    expect(post.statusCode).toBe(410);
+
+    for (const bad of ['nope', 'x'.repeat(90), '%3Cscript%3E']) {
+      const res = await ctx.app.inject({ method: 'GET', url: `/onboarding/${bad}` });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).not.toContain('<script>');
+    }
+  });
+});
