@@ -4,7 +4,7 @@ import { createProviders, type Providers } from './providers/index.js';
 import { sandboxRoutes } from './sandbox.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 import { walletRoutes } from './wallet.routes.js';
-import { createWalletService } from './wallet.service.js';
+import { createWalletService, type WalletService } from './wallet.service.js';
 import { createVerification, walletVerifyJob } from './wallet.verification.js';
 
 // One provider set per app (deps object), shared by routes and the job.
@@ -18,12 +18,20 @@ function providersFor(deps: AppDeps): Providers {
   return providers;
 }
 
+/**
+ * The wallet service of an app, for other modules (the web console: balance, ledger, transactions,
+ * and top-up through the provider's checkout). Same providers as the routes and the job.
+ */
+export function walletServiceFor(deps: AppDeps): WalletService {
+  return createWalletService({ db: deps.db, jobs: deps.jobs, config: deps.config, providers: providersFor(deps) });
+}
+
 export const walletModule: FeatureModule = {
   name: 'wallet',
   jobs: (deps) => [walletVerifyJob(createVerification({ db: deps.db, providers: providersFor(deps) })) as never],
   routes: async (app, deps) => {
     const providers = providersFor(deps);
-    const service = createWalletService({ db: deps.db, jobs: deps.jobs, config: deps.config, providers });
+    const service = walletServiceFor(deps);
     await walletRoutes(service)(app, deps);
     if (deps.config.paymentProvider === 'sandbox') await sandboxRoutes(app, deps.db);
     const verification = createVerification({ db: deps.db, providers });

@@ -58,7 +58,7 @@ const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':'
  * (authorizing `acme.com` allows `pay.acme.com`, never `evilacme.com`; IP addresses match exactly).
  * Ports are not part of the match.
  */
-export function checkRedirectUrl(raw: string, authorizedHosts: string[]): string {
+export function checkRedirectUrl(raw: string, authorizedHosts: string[], ownOrigin?: string): string {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -68,10 +68,20 @@ export function checkRedirectUrl(raw: string, authorizedHosts: string[]): string
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !url.hostname || raw.length > 2048) {
     throw invalidField('redirect_url', MESSAGES.redirectInvalid);
   }
+  // The service's own PUBLIC_URL origin is always allowed (the web console's Top up returns there).
+  if (ownOrigin && url.origin === ownOrigin) return url.toString();
   const host = bareHost(url.hostname);
   const allowed = authorizedHosts.map(bareHost).some((authorized) => host === authorized || (!isIpLiteral(authorized) && host.endsWith(`.${authorized}`)));
   if (!allowed) throw invalidField('redirect_url', MESSAGES.redirectNotAuthorized);
   return url.toString();
+}
+
+function safeOrigin(publicUrl: string): string | undefined {
+  try {
+    return new URL(publicUrl).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `WT-` and 24 hex characters: unique, unguessable, and valid as a Paystack reference. */
@@ -82,12 +92,13 @@ export function newReference(): string {
 export interface WalletServiceDeps {
   db: Db;
   jobs: JobQueue;
-  config: Pick<Config, 'walletVerifyDelaySeconds'>;
+  config: Pick<Config, 'walletVerifyDelaySeconds' | 'publicUrl'>;
   providers: Providers;
 }
 
 export function createWalletService(deps: WalletServiceDeps) {
   const { db, jobs, config, providers } = deps;
+  const ownOrigin = safeOrigin(config.publicUrl);
 
   return {
     /** W1: validate, write the pending row and its verification job together, then ask the provider for a checkout URL. */
@@ -97,7 +108,7 @@ export function createWalletService(deps: WalletServiceDeps) {
       const email = String(input.customer_email).trim();
       if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw invalidField('customer_email', MESSAGES.emailInvalid);
       const amountKobo = parseAmount(input.amount);
-      const redirectUrl = checkRedirectUrl(String(input.redirect_url), await walletRepo.redirectHosts(db, companyId));
+      const redirectUrl = checkRedirectUrl(String(input.redirect_url), await walletRepo.redirectHosts(db, companyId), ownOrigin);
 
       const provider = providers.current;
       const reference = newReference();
@@ -130,16 +141,21 @@ export function createWalletService(deps: WalletServiceDeps) {
       return { status: 'success' as const, balance: decimalToNumber(await walletRepo.balance(db, companyId)), currency: 'NGN' as const };
     },
 
-    /** Ledger entries, newest first (web console). */
-    async listEntries(companyId: number, page = 1, perPage = 50) {
-      const rows = await walletRepo.listEntries(db, companyId, perPage, (page - 1) * perPage);
-      return rows.map(serializeEntry);
+    /** Balance as an exact decimal string (`"1500.50"`), for pages that format naira themselves. */
+    async balanceDecimal(companyId: number): Promise<string> {
+      return walletRepo.balance(db, companyId);
     },
 
-    /** Top-up transactions, newest first (web console). */
+    /** Ledger entries, newest first (web console); `amount_decimal` is the exact string. */
+    async listEntries(companyId: number, page = 1, perPage = 50) {
+      const rows = await walletRepo.listEntries(db, companyId, perPage, (page - 1) * perPage);
+      return rows.map((row) => ({ ...serializeEntry(row), amount_decimal: row.amount }));
+    },
+
+    /** Top-up transactions, newest first (web console); `amount_decimal` is the exact string. */
     async listTransactions(companyId: number, page = 1, perPage = 50) {
       const rows: WalletTransactionRow[] = await walletRepo.listTransactions(db, companyId, perPage, (page - 1) * perPage);
-      return rows.map(serializeTransaction);
+      return rows.map((row) => ({ ...serializeTransaction(row), amount_decimal: row.amount }));
     },
   };
 }
