@@ -6,7 +6,9 @@ import { authRoutes } from './auth.routes.js';
 import { html } from './html.js';
 import { plainPage } from './layout.js';
 import { onboardingRoutes } from './onboarding.routes.js';
+import { overviewRoutes } from './overview.routes.js';
 import { securityRoutes } from './security.routes.js';
+import { settingsRoutes } from './settings.routes.js';
 import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.plugin.js';
 
 async function webRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -22,6 +24,8 @@ async function webRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
         );
         await authRoutes(consoleScope, ctx);
         await securityRoutes(consoleScope, ctx);
+        await settingsRoutes(consoleScope, ctx);
+        await overviewRoutes(consoleScope, ctx);
       },
       { prefix: '/console' },
     );

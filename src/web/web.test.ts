@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, users, webSessions } from '../db/schema/index.js';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
+import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies, signIn } from '../../test/helpers/web.js';
 import { escapeHtml, html, naira } from './html.js';
 import { SIGN_IN_MESSAGES } from './session.js';
@@ -14,7 +14,7 @@ let acme: TestCompany;
 let admin: Awaited<ReturnType<typeof createAdmin>>;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({ walletVerifyDelaySeconds: 0 });
   acme = await createCompany(ctx.db, { name: 'Acme <b>Foods</b>' });
   admin = await createAdmin(ctx.db, acme.id, { firstName: 'Ada', lastName: 'Obi', personalEmail: 'ada@personal.test' });
 });
@@ -406,5 +406,166 @@ describe('onboarding page', () => {
       expect(res.headers['content-type']).toContain('text/html');
       expect(res.body).not.toContain('<script>');
     }
+  });
+});
+
+describe('settings', () => {
+  it('manages e-mail domains, user types, roles and redirect domains through the vocabulary service', async () => {
+    const company = await createCompany(ctx.db);
+    const owner = await createAdmin(ctx.db, company.id);
+    const client = await signIn(ctx.app, owner.email);
+    let res = await client.get('/console/settings');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(company.domain);
+    expect(res.body).toContain('primary');
+    for (const name of ['Full-time', 'Intern', 'super-admin', 'finance']) expect(res.body).toContain(name);
+
+    for (const [kind, value] of [
+      ['domains', 'Staff.Example.NG'],
+      ['user-types', 'Consultant'],
+      ['roles', 'auditor'],
+      ['redirect-domains', 'pay.example.com'],
+    ]) {
+      res = await client.post('/console/settings/vocabulary/add', { kind, value });
+      expect(res.statusCode).toBe(303);
+    }
+    res = await client.get('/console/settings?done=added');
+    for (const value of ['staff.example.ng', 'Consultant', 'auditor', 'pay.example.com', 'Added.']) expect(res.body).toContain(value);
+
+    res = await client.post('/console/settings/vocabulary/add', { kind: 'domains', value: 'not a domain' });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('is not a valid host name.');
+    res = await client.post('/console/settings/vocabulary/add', { kind: 'domains', value: acme.domain });
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('is already used by another company.');
+    res = await client.post('/console/settings/vocabulary/add', { kind: 'roles', value: '   ' });
+    expect(res.statusCode).toBe(422);
+    res = await client.post('/console/settings/vocabulary/add', { kind: 'planets', value: 'x' });
+    expect(res.statusCode).toBe(400);
+
+    expect((await client.post('/console/settings/vocabulary/remove', { kind: 'user-types', value: 'Intern' })).statusCode).toBe(303);
+    expect((await client.post('/console/settings/vocabulary/remove', { kind: 'redirect-domains', value: 'pay.example.com' })).statusCode).toBe(303);
+    res = await client.post('/console/settings/vocabulary/remove', { kind: 'user-types', value: 'Full-time' });
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('cannot be removed');
+    res = await client.post('/console/settings/vocabulary/remove', { kind: 'roles', value: 'admin' });
+    expect(res.statusCode).toBe(409);
+    res = await client.post('/console/settings/vocabulary/remove', { kind: 'domains', value: company.domain });
+    expect(res.statusCode).toBe(409);
+    res = await client.get('/console/settings');
+    expect(res.body).not.toContain('>Intern<');
+    expect(res.body).not.toContain('pay.example.com');
+
+    // Another company's vocabulary is untouched.
+    const other = await signIn(ctx.app, admin.email);
+    expect((await other.get('/console/settings')).body).not.toContain('staff.example.ng');
+    expect((await client.post('/console/settings/vocabulary/add', { _csrf: other.csrf, kind: 'roles', value: 'x' })).statusCode).toBe(403);
+  });
+
+  it('edits payroll contribution settings with explanations, and refuses invalid values without saving', async () => {
+    const company = await createCompany(ctx.db);
+    const owner = await createAdmin(ctx.db, company.id);
+    const client = await signIn(ctx.app, owner.email);
+    let res = await client.get('/console/settings');
+    expect(res.body).toContain('Pension Reform Act 2014');
+    expect(res.body).toMatch(/id="basic_percentage" name="basic_percentage" type="text" inputmode="decimal" value="40"/);
+
+    res = await client.post('/console/settings/payroll', { tax_regime: 'nta2025', basic_percentage: '50', nhis_enabled: 'true', nhf_rate: '2.50' });
+    expect(res.statusCode).toBe(303);
+    const settings = await ctx.app.inject({ method: 'GET', url: `/api/contribution-settings/${company.id}`, headers: company.auth });
+    expect(settings.json().data).toMatchObject({ tax_regime: 'nta2025', basic_percentage: '50', nhis_enabled: 'true', nhf_rate: '2.5' });
+
+    res = await client.post('/console/settings/payroll', { basic_percentage: 'abc', tax_regime: 'pita' });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('The basic_percentage must be a number from 0 to 100');
+    expect(res.body).toContain('value="abc"');
+    res = await client.post('/console/settings/payroll', { housing_percentage: '45' });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('must not add up to more than 100');
+    const after = await ctx.app.inject({ method: 'GET', url: `/api/contribution-settings/${company.id}`, headers: company.auth });
+    expect(after.json().data).toMatchObject({ tax_regime: 'nta2025', basic_percentage: '50', housing_percentage: '30' });
+  });
+});
+
+describe('overview pages', () => {
+  it('lists employees with paging and status badges, only of the signed-in company', async () => {
+    const company = await createCompany(ctx.db);
+    const owner = await createAdmin(ctx.db, company.id, { firstName: 'Olu', lastName: 'Owner' });
+    await createUsers(ctx.db, company.id, Array.from({ length: 27 }, (_, i) => ({ firstName: `Worker${i}`, lastName: 'Zed', isActive: i % 3 !== 0, baseSalary: '1234567.89' })));
+    const [suspended] = await createUsers(ctx.db, company.id, [{ firstName: 'Sus', lastName: 'Pended' }]);
+    await ctx.db.update(users).set({ isSuspended: true }).where(eq(users.id, suspended.id));
+    await createUsers(ctx.db, acme.id, [{ firstName: 'Foreign', lastName: 'Person' }]);
+    const client = await signIn(ctx.app, owner.email);
+
+    let res = await client.get('/console/employees');
+    expect(res.statusCode).toBe(200);
+    expect((res.body.match(/<tr><td>/g) ?? []).length).toBe(25);
+    expect(res.body).toContain('Page 1 of 2 · 29 employees');
+    expect(res.body).toContain('₦1,234,567.89');
+    expect(res.body).toContain('badge ok">Active');
+    expect(res.body).toContain('badge warn">Invited');
+    expect(res.body).not.toContain('Foreign');
+    res = await client.get('/console/employees?page=2');
+    expect((res.body.match(/<tr><td>/g) ?? []).length).toBe(4);
+    expect(res.body).toContain('badge bad">Suspended');
+    expect((await client.get('/console/employees?page=0')).statusCode).toBe(400);
+    expect((await client.get('/console')).body).toContain('<p class="figure">29</p>');
+  });
+
+  it('tops up the wallet through the sandbox checkout and shows balance and ledger in naira', async () => {
+    const company = await createCompany(ctx.db);
+    const owner = await createAdmin(ctx.db, company.id);
+    const client = await signIn(ctx.app, owner.email);
+    let res = await client.get('/console/wallet');
+    expect(res.body).toContain('₦0.00');
+
+    res = await client.post('/console/wallet/top-up', { amount: '50', customer_email: owner.email });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('value="50"');
+    res = await client.post('/console/wallet/top-up', { amount: '1,500,000.50', customer_email: 'nope' });
+    expect(res.statusCode).toBe(422);
+
+    res = await client.post('/console/wallet/top-up', { amount: '1,500,000.50', customer_email: owner.email });
+    expect(res.statusCode).toBe(303);
+    const checkout = res.headers.location as string;
+    expect(checkout).toMatch(/^http:\/\/payroll\.test\/sandbox\/checkout\/WT-[0-9A-F]{24}$/);
+    const reference = checkout.split('/').pop() as string;
+    res = await client.get('/console/wallet');
+    expect(res.body).toContain(reference);
+    expect(res.body).toContain('badge warn">Pending');
+
+    const pay = await ctx.app.inject({ method: 'POST', url: new URL(checkout).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=success' });
+    expect(pay.headers.location).toBe(`http://payroll.test/console/wallet?reference=${reference}`);
+    await ctx.app.deps.jobs.runDue();
+    res = await client.get(`/console/wallet?reference=${reference}`);
+    expect(res.body).toContain(`Top-up ${reference} is paid and credited.`);
+    expect(res.body).toContain('₦1,500,000.50');
+    expect(res.body).toContain('badge ok">Paid');
+
+    // Another company's reference is not found.
+    const stranger = await signIn(ctx.app, admin.email);
+    expect((await stranger.get(`/console/wallet?reference=${reference}`)).body).toContain('was not found for this company');
+  });
+
+  it('lists invoices awaiting approval with naira amounts', async () => {
+    const company = await createCompany(ctx.db);
+    const owner = await createAdmin(ctx.db, company.id);
+    const [employee] = await createUsers(ctx.db, company.id, [{ firstName: 'Claim', lastName: 'Ant' }]);
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/invoices',
+      headers: company.auth,
+      payload: { user_email: employee.email, description: 'Dental <care>', service_date: '2026-01-10', provider_name: 'Smile Clinic', total_amount: 250000.5, amount_requested: 200000, category_name: 'Health' },
+    });
+    expect(created.statusCode).toBe(201);
+    const client = await signIn(ctx.app, owner.email);
+    const res = await client.get('/console/invoices');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(created.json().invoice.transaction_id);
+    expect(res.body).toContain('Dental &lt;care&gt;');
+    expect(res.body).toContain('₦250,000.50');
+    expect(res.body).toContain('₦200,000.00');
+    expect(res.body).toContain('Waiting for manager');
+    expect((await client.get('/console')).body).toContain('₦0.00');
   });
 });

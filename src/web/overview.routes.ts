@@ -1,0 +1,203 @@
+// Overview pages: the dashboard, employees, wallet (balance, ledger, Top up through the provider's
+// checkout) and invoices awaiting approval. Every figure comes from the features' services.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { createInvoicesService } from '../modules/invoices/invoices.service.js';
+import { createUsersService } from '../modules/users/users.service.js';
+import { walletServiceFor } from '../modules/wallet/wallet.module.js';
+import { typed } from '../platform/deps.js';
+import { DomainError } from '../platform/errors.js';
+import { type Html, html, naira, when } from './html.js';
+import { csrfField, type Flash, page } from './layout.js';
+import { requireSession, sendHtml, type WebContext } from './web.plugin.js';
+import type { SessionRow } from './web.repo.js';
+
+export const EMPLOYEES_PER_PAGE = 25;
+
+type Badge = [cls: string, label: string];
+
+export function employeeBadge(user: { is_active: boolean; is_suspended?: boolean; onboarding_completed: number | boolean }): Badge {
+  if (user.is_suspended) return ['bad', 'Suspended'];
+  if (user.is_active) return ['ok', 'Active'];
+  if (!user.onboarding_completed) return ['warn', 'Invited'];
+  return ['off', 'Inactive'];
+}
+
+const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
+
+const TX_BADGE: Record<string, Badge> = { success: ['ok', 'Paid'], pending: ['warn', 'Pending'], failed: ['bad', 'Failed'] };
+const APPROVAL_LABEL: Record<string, Badge> = {
+  pending: ['warn', 'Waiting for manager'],
+  manager_approved: ['info', 'Waiting for finance'],
+  approved: ['ok', 'Approved'],
+  rejected: ['bad', 'Rejected'],
+  denied: ['bad', 'Denied'],
+};
+
+function pager(base: string, params: Record<string, string | undefined>, pageNo: number, lastPage: number, total: number, noun: string): Html {
+  const link = (n: number) => {
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v) search.set(k, v);
+    search.set('page', String(n));
+    return `${base}?${search.toString()}`;
+  };
+  return html`<nav class="pager" aria-label="Pages">
+  ${pageNo > 1 ? html`<a href="${link(pageNo - 1)}" rel="prev">← Previous</a>` : ''}
+  <span>Page ${pageNo} of ${lastPage} · ${total} ${noun}</span>
+  ${pageNo < lastPage ? html`<a href="${link(pageNo + 1)}" rel="next">Next →</a>` : ''}
+</nav>`;
+}
+
+export async function overviewRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  const app = typed(root);
+  const guard = requireSession(ctx);
+  const usersService = createUsersService(ctx.deps);
+  const wallet = walletServiceFor(ctx.deps);
+  const invoices = createInvoicesService(ctx.deps);
+
+  app.get('/', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
+    const session = request.webSession as SessionRow;
+    const [people, balance, awaiting] = await Promise.all([
+      usersService.list(session.companyId, { page: 1, per_page: 1 }),
+      wallet.balanceDecimal(session.companyId),
+      invoices.awaitingApproval(session.companyId, 100),
+    ]);
+    const body = html`<div class="grid">
+  <section class="card"><h2>Employees</h2><p class="figure">${people.totalResults}</p><a href="/console/employees">See employees</a></section>
+  <section class="card"><h2>Wallet balance</h2><p class="figure">${naira(balance)}</p><a href="/console/wallet">Wallet and top-ups</a></section>
+  <section class="card"><h2>Invoices awaiting approval</h2><p class="figure">${awaiting.length >= 100 ? '100+' : awaiting.length}</p><a href="/console/invoices">Review invoices</a></section>
+  <section class="card"><h2>Payroll</h2><p>Payroll runs with their paystubs and totals.</p><a href="/console/payroll">See payroll runs</a></section>
+  <section class="card"><h2>API access</h2><p>${session.companyApiAccess ? 'Enabled' : 'Disabled by the operator'}.</p><a href="/console/security/api">Manage the API token</a></section>
+</div>`;
+    return sendHtml(reply, page({ title: 'Overview', session, section: 'overview', body }));
+  });
+
+  app.get(
+    '/employees',
+    { schema: { hide: true, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }) }, preHandler: guard },
+    async (request, reply) => {
+      const session = request.webSession as SessionRow;
+      const pageNo = request.query.page ?? 1;
+      const result = await usersService.list(session.companyId, { page: pageNo, per_page: EMPLOYEES_PER_PAGE });
+      const lastPage = Math.max(1, Math.ceil(result.totalResults / EMPLOYEES_PER_PAGE));
+      const rows = result.Resources;
+      const body = html`${
+        rows.length === 0
+          ? html`<p>${result.totalResults === 0 ? 'No employees yet. Add them through the API (POST /api/users) or a bulk CSV upload.' : 'No employees on this page.'}</p>`
+          : html`<div class="table-wrap"><table>
+  <caption>Employees, by employee number</caption>
+  <thead><tr><th scope="col">Employee</th><th scope="col">Name</th><th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
+  <tbody>${rows.map(
+    (u) => html`<tr><td>${u.employee_id}</td><td>${u.first_name} ${u.last_name}</td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}</td></tr>`,
+  )}</tbody>
+</table></div>`
+      }${pager('/console/employees', {}, pageNo, lastPage, result.totalResults, 'employees')}`;
+      return sendHtml(reply, page({ title: 'Employees', session, section: 'employees', body }));
+    },
+  );
+
+  async function walletPage(session: SessionRow, flash: Flash = {}, form: { amount?: string; email?: string } = {}) {
+    const [balance, entries, transactions] = await Promise.all([
+      wallet.balanceDecimal(session.companyId),
+      wallet.listEntries(session.companyId, 1, 50),
+      wallet.listTransactions(session.companyId, 1, 20),
+    ]);
+    const body = html`<div class="grid">
+<section class="card" aria-labelledby="balance-heading"><h2 id="balance-heading">Balance</h2><p class="figure">${naira(balance)}</p><p class="muted">The sum of the ledger below; top-ups are credited once the provider confirms the payment.</p></section>
+<section class="card" aria-labelledby="topup-heading"><h2 id="topup-heading">Top up</h2>
+<form method="post" action="/console/wallet/top-up">
+  ${csrfField(session.csrfToken)}
+  <label for="amount">Amount in naira <span class="hint">From ₦100 to ₦100,000,000, up to 2 decimal places</span></label>
+  <input id="amount" name="amount" type="text" inputmode="decimal" required value="${form.amount ?? ''}">
+  <label for="customer_email">Payer e-mail <span class="hint">The provider sends the receipt here</span></label>
+  <input id="customer_email" name="customer_email" type="email" required value="${form.email ?? session.email}">
+  <button type="submit">Top up</button>
+</form>
+<p class="muted">You will be taken to the payment provider's checkout, then back here.</p></section>
+</div>
+<h2>Ledger</h2>
+${
+  entries.length === 0
+    ? html`<p>No ledger entries yet.</p>`
+    : html`<div class="table-wrap"><table><caption>Latest 50 ledger entries, newest first</caption>
+<thead><tr><th scope="col">Date</th><th scope="col">Kind</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
+<tbody>${entries.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${e.kind.replace(/_/g, ' ')}</td><td>${e.transaction_reference ?? '—'}</td><td class="num">${naira(e.amount_decimal)}</td></tr>`)}</tbody></table></div>`
+}
+<h2>Top-ups</h2>
+${
+  transactions.length === 0
+    ? html`<p>No top-ups yet.</p>`
+    : html`<div class="table-wrap"><table><caption>Latest 20 top-ups, newest first</caption>
+<thead><tr><th scope="col">Started</th><th scope="col">Reference</th><th scope="col">Payer</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
+<tbody>${transactions.map(
+  (t) => html`<tr><td>${when(t.created_at)}</td><td>${t.transaction_reference}</td><td>${t.customer_email ?? '—'}</td><td class="num">${naira(t.amount_decimal)}</td><td>${badge(TX_BADGE[t.status] ?? ['off', t.status])}</td></tr>`,
+)}</tbody></table></div>`
+}`;
+    return page({ title: 'Wallet', session, section: 'wallet', body, flash });
+  }
+
+  app.get(
+    '/wallet',
+    { schema: { hide: true, querystring: Type.Object({ reference: Type.Optional(Type.String({ maxLength: 100 })) }) }, preHandler: guard },
+    async (request, reply) => {
+      const session = request.webSession as SessionRow;
+      let flash: Flash = {};
+      if (request.query.reference) {
+        // Back from the checkout: say where that top-up stands (another company's reference is simply unknown).
+        try {
+          const status = await wallet.transactionStatus(session.companyId, request.query.reference);
+          flash =
+            status.transaction_status === 'success'
+              ? { notice: `Top-up ${request.query.reference} is paid and credited.` }
+              : status.transaction_status === 'failed'
+                ? { error: `Top-up ${request.query.reference} failed or was cancelled; nothing was charged to the wallet.` }
+                : { notice: `Top-up ${request.query.reference} is being verified with the provider; the balance updates once it is confirmed.` };
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          flash = { error: 'That top-up reference was not found for this company.' };
+        }
+      }
+      return sendHtml(reply, await walletPage(session, flash));
+    },
+  );
+
+  app.post(
+    '/wallet/top-up',
+    {
+      schema: {
+        hide: true,
+        body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })), amount: Type.Optional(Type.String({ maxLength: 40 })), customer_email: Type.Optional(Type.String({ maxLength: 320 })) }),
+      },
+      preHandler: guard,
+    },
+    async (request, reply) => {
+      const session = request.webSession as SessionRow;
+      const amount = (request.body.amount ?? '').replace(/[₦,\s]/g, '');
+      const email = request.body.customer_email ?? '';
+      try {
+        const result = await wallet.topUp(session.companyId, { amount, customer_email: email, redirect_url: `${ctx.deps.config.publicUrl}/console/wallet` }, request.log);
+        return reply.redirect(result.checkoutUrl, 303);
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code === 'internal') throw error;
+        const message = Object.values(error.fields ?? {}).flat().join(' ') || error.message;
+        return sendHtml(reply, await walletPage(session, { error: message }, { amount: request.body.amount, email }), 422);
+      }
+    },
+  );
+
+  app.get('/invoices', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
+    const session = request.webSession as SessionRow;
+    const rows = await invoices.awaitingApproval(session.companyId, 100);
+    const body = html`<p class="muted">Benefit and expense claims waiting for a manager's or finance's decision, oldest first. Decisions are made through the invoices API (I5, I6).</p>
+${
+  rows.length === 0
+    ? html`<p>No invoices are awaiting approval.</p>`
+    : html`<div class="table-wrap"><table><caption>Invoices awaiting approval</caption>
+<thead><tr><th scope="col">Invoice</th><th scope="col">Employee</th><th scope="col">Description</th><th scope="col">Service date</th><th scope="col" class="num">Requested</th><th scope="col" class="num">Total</th><th scope="col">Waiting for</th></tr></thead>
+<tbody>${rows.map(
+  (i) => html`<tr><td>${i.transaction_id}</td><td>${i.user_email}</td><td>${i.description}<br><span class="muted">${i.category_name}${i.subcategory_name ? ` · ${i.subcategory_name}` : ''} · ${i.provider_name}</span></td><td>${i.service_date}</td><td class="num">${naira(i.amount_requested)}</td><td class="num">${naira(i.total_amount)}</td><td>${badge(APPROVAL_LABEL[i.approval_status] ?? ['off', i.approval_status])}</td></tr>`,
+)}</tbody></table></div>`
+}`;
+    return sendHtml(reply, page({ title: 'Invoices awaiting approval', session, section: 'invoices', body }));
+  });
+}
