@@ -1,0 +1,196 @@
+// All SQL of the invoices feature. Every method takes the company id first; an invoice of another
+// company (or a deleted one) is simply not found. State changes are single conditional UPDATEs
+// (`... WHERE approval_status = 'manager_approved' RETURNING`), so of two concurrent approvals or
+// payments only one can apply; the loser gets no row back and the service explains why.
+import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { invoicePayments, invoices } from '../../db/schema/index.js';
+import { koboToString } from './invoices.money.js';
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type NewInvoice = typeof invoices.$inferInsert;
+
+/** I1 `sort` allow-list: request value → column. Nothing from the request reaches SQL text. */
+export const SORT_COLUMNS = {
+  created_at: invoices.createdAt,
+  updated_at: invoices.updatedAt,
+  service_date: invoices.serviceDate,
+  total_amount: invoices.totalAmount,
+  amount_requested: invoices.amountRequested,
+  balance: invoices.balance,
+  status: invoices.status,
+  approval_status: invoices.approvalStatus,
+  provider_name: invoices.providerName,
+  category_name: invoices.categoryName,
+  transaction_id: invoices.transactionId,
+  id: invoices.id,
+} as const;
+export type SortColumn = keyof typeof SORT_COLUMNS;
+
+export interface ListFilter {
+  transactionId?: string;
+  status?: string;
+  approvalStatus?: string;
+  sort: SortColumn;
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+const live = (companyId: number, transactionId: string) =>
+  and(eq(invoices.companyId, companyId), eq(invoices.transactionId, transactionId), isNull(invoices.deletedAt));
+
+export const invoicesRepo = {
+  async list(executor: Executor, companyId: number, filter: ListFilter): Promise<{ rows: InvoiceRow[]; total: number }> {
+    const conditions: SQL[] = [eq(invoices.companyId, companyId), isNull(invoices.deletedAt)];
+    if (filter.transactionId !== undefined) conditions.push(eq(invoices.transactionId, filter.transactionId));
+    if (filter.status !== undefined) conditions.push(eq(invoices.status, filter.status));
+    if (filter.approvalStatus !== undefined) conditions.push(eq(invoices.approvalStatus, filter.approvalStatus));
+    const where = and(...conditions);
+    const direction = filter.order === 'asc' ? asc : desc;
+    const [rows, [{ value }]] = await Promise.all([
+      executor
+        .select()
+        .from(invoices)
+        .where(where)
+        // id breaks ties so that pages never overlap or skip rows.
+        .orderBy(direction(SORT_COLUMNS[filter.sort]), direction(invoices.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+      executor.select({ value: count() }).from(invoices).where(where),
+    ]);
+    return { rows, total: value };
+  },
+
+  async find(executor: Executor, companyId: number, transactionId: string, forUpdate = false): Promise<InvoiceRow | undefined> {
+    const query = executor.select().from(invoices).where(live(companyId, transactionId));
+    const [row] = forUpdate ? await query.for('update') : await query;
+    return row;
+  },
+
+  /** Invoices waiting for a manager or for finance, oldest first (the console's approval queue). */
+  async awaitingApproval(executor: Executor, companyId: number, limit: number): Promise<InvoiceRow[]> {
+    return executor
+      .select()
+      .from(invoices)
+      .where(
+        and(
+          eq(invoices.companyId, companyId),
+          isNull(invoices.deletedAt),
+          inArray(invoices.approvalStatus, ['pending', 'manager_approved']),
+        ),
+      )
+      .orderBy(asc(invoices.createdAt), asc(invoices.id))
+      .limit(limit);
+  },
+
+  /** A non-deleted user of the company by company or personal e-mail (either case). */
+  async findUserByEmail(executor: Executor, companyId: number, email: string): Promise<{ id: number; email: string } | undefined> {
+    const rows = await queryRows<{ id: number; email: string }>(
+      executor,
+      sql`SELECT id, email FROM users
+          WHERE company_id = ${companyId} AND deleted_at IS NULL AND (email = ${email} OR lower(personal_email) = ${email})
+          ORDER BY (email = ${email}) DESC, id LIMIT 1`,
+    );
+    return rows[0];
+  },
+
+  async insert(executor: Executor, companyId: number, values: Omit<NewInvoice, 'companyId'>): Promise<InvoiceRow> {
+    const [row] = await executor
+      .insert(invoices)
+      .values({ ...values, companyId })
+      .returning();
+    return row;
+  },
+
+  /** Field edits: only while no manager has decided. */
+  async updatePending(
+    executor: Executor,
+    companyId: number,
+    transactionId: string,
+    values: Partial<NewInvoice>,
+  ): Promise<InvoiceRow | undefined> {
+    const [row] = await executor
+      .update(invoices)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(live(companyId, transactionId), eq(invoices.approvalStatus, 'pending')))
+      .returning();
+    return row;
+  },
+
+  /** One payment: only on a finance-approved invoice, never more than the balance. */
+  async recordPayment(executor: Executor, companyId: number, transactionId: string, kobo: bigint): Promise<InvoiceRow | undefined> {
+    const amount = koboToString(kobo);
+    const [row] = await executor
+      .update(invoices)
+      .set({
+        amountPaid: sql`${invoices.amountPaid} + ${amount}::numeric`,
+        balance: sql`${invoices.balance} - ${amount}::numeric`,
+        status: sql`CASE WHEN ${invoices.balance} - ${amount}::numeric = 0 THEN 'paid' ELSE 'partially_paid' END`,
+        updatedAt: new Date(),
+      })
+      .where(and(live(companyId, transactionId), eq(invoices.approvalStatus, 'approved'), sql`${invoices.balance} >= ${amount}::numeric`))
+      .returning();
+    if (row) await executor.insert(invoicePayments).values({ invoiceId: row.id, companyId, amount });
+    return row;
+  },
+
+  /** I5: pending → manager_approved | rejected. */
+  async managerDecide(
+    executor: Executor,
+    companyId: number,
+    transactionId: string,
+    values: {
+      approvalStatus: 'manager_approved' | 'rejected';
+      managerEmail: string;
+      comment: string | null;
+      financeApproverEmail: string | null;
+    },
+  ): Promise<InvoiceRow | undefined> {
+    const [row] = await executor
+      .update(invoices)
+      .set({
+        approvalStatus: values.approvalStatus,
+        approvedByManagerEmail: values.managerEmail,
+        managerComment: values.comment,
+        financeApproverEmail: values.financeApproverEmail ?? sql`${invoices.financeApproverEmail}`,
+        managerDecidedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(live(companyId, transactionId), eq(invoices.approvalStatus, 'pending')))
+      .returning();
+    return row;
+  },
+
+  /** I6: manager_approved → approved (status pending: awaiting payment) | denied. */
+  async financeDecide(
+    executor: Executor,
+    companyId: number,
+    transactionId: string,
+    values: { approve: boolean; financeApproverEmail: string; comment: string | null },
+  ): Promise<InvoiceRow | undefined> {
+    const [row] = await executor
+      .update(invoices)
+      .set({
+        approvalStatus: values.approve ? 'approved' : 'denied',
+        status: values.approve ? 'pending' : sql`${invoices.status}`,
+        financeApproverEmail: values.financeApproverEmail,
+        financeComment: values.comment,
+        financeDecidedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(live(companyId, transactionId), eq(invoices.approvalStatus, 'manager_approved')))
+      .returning();
+    return row;
+  },
+
+  /** I7: soft delete, refused in the same statement for paid or partially paid invoices. */
+  async softDelete(executor: Executor, companyId: number, transactionId: string): Promise<boolean> {
+    const rows = await executor
+      .update(invoices)
+      .set({ deletedAt: new Date(), updatedAt: new Date() })
+      .where(and(live(companyId, transactionId), sql`${invoices.status} NOT IN ('paid', 'partially_paid')`))
+      .returning({ id: invoices.id });
+    return rows.length > 0;
+  },
+};

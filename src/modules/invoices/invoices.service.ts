@@ -1,0 +1,289 @@
+// Invoices (I1-I7, decisions.md §7): an employee's claim goes pending → manager_approved (or
+// rejected) → approved (or denied) by finance → paid in one or more payments. Every move is one
+// conditional UPDATE; when it finds no row, the current row tells which rule refused it.
+import crypto from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Db, Executor } from '../../db/client.js';
+import { addFieldError, conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
+import type { Mailer } from '../../platform/mail/outbox.js';
+import { uniqueViolation } from '../companies/db-errors.js';
+import { columnToKobo, koboToString } from './invoices.money.js';
+import { type InvoiceRow, invoicesRepo, type NewInvoice, SORT_COLUMNS, type SortColumn } from './invoices.repo.js';
+import { serializeInvoice } from './invoices.serializer.js';
+import {
+  checkRequestedWithinTotal,
+  validateCreate,
+  validateFinanceDecision,
+  validateManagerDecision,
+  validateUpdate,
+} from './invoices.validation.js';
+
+export const INVOICE_NOT_FOUND = 'Invoice not found.';
+export const PAID_NOT_DELETABLE = 'Paid or partially paid invoices cannot be deleted.';
+export const LOCKED_AFTER_REVIEW = 'Invoice details can only be changed while the invoice is pending manager approval.';
+export const NEEDS_MANAGER_APPROVAL = 'Invoice must be approved by a manager before finance approval.';
+export const FINANCE_ALREADY_DECIDED = 'Finance approval has already been decided for this invoice.';
+export const MANAGER_ALREADY_DECIDED = 'Invoice has already been reviewed by a manager.';
+export const PAYMENT_NEEDS_APPROVAL = 'Payments can only be recorded on invoices approved by finance.';
+export const ALREADY_PAID = 'Invoice is already fully paid.';
+
+export const INVOICE_STATUSES = ['unpaid', 'pending', 'partially_paid', 'paid'] as const;
+export const APPROVAL_STATUSES = ['pending', 'manager_approved', 'rejected', 'approved', 'denied'] as const;
+
+export interface InvoicesDeps {
+  db: Db;
+  config: Pick<Config, 'publicUrl'>;
+  mailer: Mailer;
+}
+
+export interface ListQuery {
+  transaction_id?: string;
+  status?: string;
+  approval_status?: string;
+  sort?: string;
+  order?: string;
+  per_page?: number;
+  page?: number;
+}
+
+/** `INV-20261123-7K2Q4F9X`: date for humans, 8 characters of a 32-letter alphabet (40 bits). */
+function newTransactionId(): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const bytes = crypto.randomBytes(8);
+  let suffix = '';
+  for (const byte of bytes) suffix += alphabet[byte & 31];
+  return `INV-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${suffix}`;
+}
+
+const ok = (message: string, invoice: InvoiceRow) => ({ message, invoice: serializeInvoice(invoice) });
+
+export function createInvoicesService(deps: InvoicesDeps) {
+  const { db, mailer, config } = deps;
+
+  async function mustFind(executor: Executor, companyId: number, transactionId: string): Promise<InvoiceRow> {
+    const row = await invoicesRepo.find(executor, companyId, transactionId);
+    if (!row) throw notFound(INVOICE_NOT_FOUND);
+    return row;
+  }
+
+  async function userOf(executor: Executor, companyId: number, email: string) {
+    const user = await invoicesRepo.findUserByEmail(executor, companyId, email);
+    if (!user) throw invalidField('user_email', 'The selected user email is invalid.');
+    return user;
+  }
+
+  return {
+    /** I1 */
+    async list(companyId: number, query: ListQuery) {
+      const fields: Record<string, string[]> = {};
+      const sort = query.sort ?? 'created_at';
+      const order = (query.order ?? 'desc').toLowerCase();
+      if (!(sort in SORT_COLUMNS)) addFieldError(fields, 'sort', 'The selected sort is invalid.');
+      if (order !== 'asc' && order !== 'desc') addFieldError(fields, 'order', 'The selected order is invalid.');
+      if (query.status !== undefined && !(INVOICE_STATUSES as readonly string[]).includes(query.status))
+        addFieldError(fields, 'status', 'The selected status is invalid.');
+      if (query.approval_status !== undefined && !(APPROVAL_STATUSES as readonly string[]).includes(query.approval_status)) {
+        addFieldError(fields, 'approval_status', 'The selected approval status is invalid.');
+      }
+      if (Object.keys(fields).length > 0) throw invalid(fields);
+      const perPage = query.per_page ?? 10;
+      const page = query.page ?? 1;
+      const { rows, total } = await invoicesRepo.list(db, companyId, {
+        transactionId: query.transaction_id || undefined,
+        status: query.status,
+        approvalStatus: query.approval_status,
+        sort: sort as SortColumn,
+        order: order as 'asc' | 'desc',
+        offset: (page - 1) * perPage,
+        limit: perPage,
+      });
+      return {
+        message: 'Invoices retrieved successfully.',
+        invoices: rows.map(serializeInvoice),
+        meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+      };
+    },
+
+    /** I2 */
+    async show(companyId: number, transactionId: string) {
+      return ok('Invoice retrieved successfully.', await mustFind(db, companyId, transactionId));
+    },
+
+    /** I3 */
+    async create(companyId: number, body: Record<string, unknown>) {
+      const { input, errors } = validateCreate(body);
+      if (Object.keys(errors).length > 0) throw invalid(errors);
+      const user = await userOf(db, companyId, input.userEmail as string);
+      const requested = koboToString(input.requestedKobo as bigint);
+      const values: Omit<NewInvoice, 'companyId'> = {
+        userId: user.id,
+        userEmail: user.email,
+        description: input.description as string,
+        serviceDate: input.serviceDate as string,
+        providerName: input.providerName as string,
+        totalAmount: koboToString(input.totalKobo as bigint),
+        amountRequested: requested,
+        amountPaid: '0',
+        balance: requested,
+        categoryName: input.categoryName as string,
+        subcategoryName: input.subcategoryName ?? null,
+        paymentMethod: input.paymentMethod ?? 'self',
+        relationshipManagerEmail: input.relationshipManagerEmail ?? null,
+        comment: input.comment ?? null,
+        transactionId: newTransactionId(),
+      };
+      // 40 random bits make a clash very unlikely; if one happens, draw again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return ok('Invoice created successfully.', await invoicesRepo.insert(db, companyId, values));
+        } catch (error) {
+          if (uniqueViolation(error) !== 'invoices_transaction_id_key' || attempt >= 5) throw error;
+          values.transactionId = newTransactionId();
+        }
+      }
+    },
+
+    /** I4: details while pending manager review; or one payment (`amount_paid`) once approved. */
+    async update(companyId: number, transactionId: string, body: Record<string, unknown>) {
+      const { input, paidKobo, errors } = validateUpdate(body);
+      const current = await mustFind(db, companyId, transactionId);
+      if (Object.keys(errors).length > 0) throw invalid(errors);
+      const editing = Object.keys(input).length > 0;
+      if (!editing && paidKobo === undefined) return ok('Invoice updated successfully.', current);
+
+      return db.transaction(async (tx) => {
+        let row = current;
+        if (editing) {
+          const locked = await invoicesRepo.find(tx, companyId, transactionId, true);
+          if (!locked) throw notFound(INVOICE_NOT_FOUND);
+          if (locked.approvalStatus !== 'pending') throw conflict(LOCKED_AFTER_REVIEW);
+          const total = input.totalKobo ?? columnToKobo(locked.totalAmount);
+          const requested = input.requestedKobo ?? columnToKobo(locked.amountRequested);
+          const fieldErrors: Record<string, string[]> = {};
+          checkRequestedWithinTotal(requested, total, fieldErrors);
+          if (Object.keys(fieldErrors).length > 0) throw invalid(fieldErrors);
+          const values: Partial<NewInvoice> = {
+            description: input.description,
+            serviceDate: input.serviceDate,
+            providerName: input.providerName,
+            categoryName: input.categoryName,
+            subcategoryName: input.subcategoryName,
+            paymentMethod: input.paymentMethod,
+            relationshipManagerEmail: input.relationshipManagerEmail,
+            comment: input.comment,
+          };
+          if (input.userEmail !== undefined) {
+            const user = await userOf(tx, companyId, input.userEmail);
+            values.userId = user.id;
+            values.userEmail = user.email;
+          }
+          if (input.totalKobo !== undefined) values.totalAmount = koboToString(total);
+          // Nothing is paid while pending, so the balance is the amount requested.
+          if (input.requestedKobo !== undefined) values.amountRequested = values.balance = koboToString(requested);
+          for (const key of Object.keys(values) as (keyof NewInvoice)[]) if (values[key] === undefined) delete values[key];
+          const updated = await invoicesRepo.updatePending(tx, companyId, transactionId, values);
+          if (!updated) throw conflict(LOCKED_AFTER_REVIEW);
+          row = updated;
+        }
+        if (paidKobo !== undefined) {
+          const paid = await invoicesRepo.recordPayment(tx, companyId, transactionId, paidKobo);
+          if (!paid) {
+            const now = await mustFind(tx, companyId, transactionId);
+            if (now.approvalStatus !== 'approved') throw conflict(PAYMENT_NEEDS_APPROVAL);
+            if (now.status === 'paid') throw conflict(ALREADY_PAID);
+            throw invalidField(
+              'amount_paid',
+              `The amount paid must not be greater than the balance of ${koboToString(columnToKobo(now.balance))}.`,
+            );
+          }
+          row = paid;
+        }
+        return ok('Invoice updated successfully.', row);
+      });
+    },
+
+    /** I5: the manager's decision; on approval, optionally e-mails the finance approver. */
+    async managerDecide(companyId: number, transactionId: string, body: Record<string, unknown>) {
+      const { input, errors } = validateManagerDecision(body);
+      const current = await mustFind(db, companyId, transactionId);
+      if (!input) throw invalid(errors);
+      // Four eyes: nobody approves their own claim.
+      if (input.managerEmail === current.userEmail)
+        throw invalidField('manager_email', 'The manager email must not be the email of the invoice’s employee.');
+      return db.transaction(async (tx) => {
+        const row = await invoicesRepo.managerDecide(tx, companyId, transactionId, {
+          approvalStatus: input.decision === 'approve' ? 'manager_approved' : 'rejected',
+          managerEmail: input.managerEmail,
+          comment: input.comment,
+          financeApproverEmail: input.financeApproverEmail,
+        });
+        if (!row) {
+          await mustFind(tx, companyId, transactionId);
+          throw conflict(MANAGER_ALREADY_DECIDED);
+        }
+        if (input.notifyFinance && input.decision === 'approve' && row.financeApproverEmail) {
+          await mailer.send(tx, {
+            companyId,
+            to: row.financeApproverEmail,
+            subject: `Invoice ${row.transactionId} awaits your finance approval`,
+            text: [
+              `Invoice ${row.transactionId} was approved by ${row.approvedByManagerEmail} and awaits your decision.`,
+              '',
+              `Employee: ${row.userEmail}`,
+              `Provider: ${row.providerName}`,
+              `Category: ${row.categoryName}${row.subcategoryName ? ` / ${row.subcategoryName}` : ''}`,
+              `Service date: ${row.serviceDate}`,
+              `Amount requested: NGN ${row.amountRequested} of NGN ${row.totalAmount}`,
+              row.managerComment ? `Manager's comment: ${row.managerComment}` : '',
+              '',
+              `Approve or deny it with PUT ${config.publicUrl}/api/invoices/${row.transactionId}/finance-approve.`,
+            ]
+              .filter((line, index, lines) => line !== '' || lines[index - 1] !== '')
+              .join('\n'),
+          });
+        }
+        return ok('Invoice approval updated successfully.', row);
+      });
+    },
+
+    /** I6: finance decides, only after a manager approved (409 otherwise). */
+    async financeDecide(companyId: number, transactionId: string, body: Record<string, unknown>) {
+      const { input, errors } = validateFinanceDecision(body);
+      const current = await mustFind(db, companyId, transactionId);
+      if (!input) throw invalid(errors);
+      if (input.financeApproverEmail === current.userEmail) {
+        throw invalidField('finance_approver_email', 'The finance approver email must not be the email of the invoice’s employee.');
+      }
+      if (current.approvedByManagerEmail && input.financeApproverEmail === current.approvedByManagerEmail) {
+        throw invalidField('finance_approver_email', 'The finance approver must be a different person from the approving manager.');
+      }
+      const row = await invoicesRepo.financeDecide(db, companyId, transactionId, {
+        approve: input.decision === 'approve',
+        financeApproverEmail: input.financeApproverEmail,
+        comment: input.comment,
+      });
+      if (!row) {
+        const now = await mustFind(db, companyId, transactionId);
+        throw conflict(
+          now.approvalStatus === 'approved' || now.approvalStatus === 'denied' ? FINANCE_ALREADY_DECIDED : NEEDS_MANAGER_APPROVAL,
+        );
+      }
+      return ok('Invoice approval updated successfully.', row);
+    },
+
+    /** I7 */
+    async destroy(companyId: number, transactionId: string) {
+      if (await invoicesRepo.softDelete(db, companyId, transactionId)) return { message: 'Invoice deleted successfully.' };
+      await mustFind(db, companyId, transactionId);
+      throw conflict(PAID_NOT_DELETABLE);
+    },
+
+    /** For the web console: invoices waiting for a manager or for finance, oldest first. */
+    async awaitingApproval(companyId: number, limit = 50) {
+      const rows = await invoicesRepo.awaitingApproval(db, companyId, limit);
+      return rows.map(serializeInvoice);
+    },
+  };
+}
+
+export type InvoicesService = ReturnType<typeof createInvoicesService>;

@@ -1,0 +1,234 @@
+// Input rules of I3-I6 (decisions.md §7). Every problem is reported at once as
+// {field: [message]}; types are already checked by the route schemas.
+import { addFieldError, type FieldErrors } from '../../platform/errors.js';
+import { isEmail } from '../companies/companies.validation.js';
+import { parseMoney } from './invoices.money.js';
+
+export const PAYMENT_METHODS = ['self', 'provider'] as const;
+type Body = Record<string, unknown>;
+
+const label = (field: string) => field.replace(/_/g, ' ');
+const MAX_TEXT = { description: 5000, comment: 5000 } as Record<string, number>;
+
+function rejectUnknown(body: Body, allowed: readonly string[], errors: FieldErrors): void {
+  for (const field of Object.keys(body)) {
+    if (field !== 'company_id' && !allowed.includes(field)) addFieldError(errors, field, `The ${label(field)} field is not allowed.`);
+  }
+}
+
+function given(body: Body, field: string): boolean {
+  return body[field] !== undefined;
+}
+
+/** A trimmed non-empty string, or a `required` error. */
+function requiredText(body: Body, field: string, errors: FieldErrors): string | undefined {
+  const value = typeof body[field] === 'string' ? (body[field] as string).trim() : '';
+  if (!value) {
+    addFieldError(errors, field, `The ${label(field)} field is required.`);
+    return undefined;
+  }
+  const max = MAX_TEXT[field] ?? 255;
+  if (value.length > max) {
+    addFieldError(errors, field, `The ${label(field)} field must not be greater than ${max} characters.`);
+    return undefined;
+  }
+  return value;
+}
+
+/** Optional text: undefined when absent, null when null or blank. */
+function optionalText(body: Body, field: string, errors: FieldErrors): string | null | undefined {
+  if (!given(body, field)) return undefined;
+  const value = typeof body[field] === 'string' ? (body[field] as string).trim() : '';
+  if (!value) return null;
+  const max = MAX_TEXT[field] ?? 255;
+  if (value.length > max) addFieldError(errors, field, `The ${label(field)} field must not be greater than ${max} characters.`);
+  return value;
+}
+
+function email(value: string | null | undefined, field: string, errors: FieldErrors): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  const lower = value.toLowerCase();
+  if (!isEmail(lower)) {
+    addFieldError(errors, field, `The ${label(field)} field must be a valid email address.`);
+    return undefined;
+  }
+  return lower;
+}
+
+function money(body: Body, field: string, errors: FieldErrors): bigint | undefined {
+  const parsed = parseMoney(body[field], label(field));
+  if ('error' in parsed) {
+    addFieldError(errors, field, parsed.error);
+    return undefined;
+  }
+  return parsed.kobo;
+}
+
+/** `YYYY-MM-DD`, a real calendar day, not after today (UTC): a claim is for a service received. */
+function serviceDate(body: Body, errors: FieldErrors): string | undefined {
+  const value = requiredText(body, 'service_date', errors);
+  if (value === undefined) return undefined;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const day = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
+  if (!day || day.toISOString().slice(0, 10) !== value) {
+    addFieldError(errors, 'service_date', 'The service date field must be a valid date in the format YYYY-MM-DD.');
+    return undefined;
+  }
+  if (value > new Date().toISOString().slice(0, 10)) {
+    addFieldError(errors, 'service_date', 'The service date field must be a date before or equal to today.');
+    return undefined;
+  }
+  return value;
+}
+
+function paymentMethod(body: Body, errors: FieldErrors): string | undefined {
+  if (!given(body, 'payment_method') || body.payment_method === null) return undefined;
+  const value = String(body.payment_method).trim();
+  if (!(PAYMENT_METHODS as readonly string[]).includes(value)) {
+    addFieldError(errors, 'payment_method', 'The selected payment method is invalid.');
+    return undefined;
+  }
+  return value;
+}
+
+export interface InvoiceFields {
+  userEmail?: string;
+  description?: string;
+  serviceDate?: string;
+  providerName?: string;
+  totalKobo?: bigint;
+  requestedKobo?: bigint;
+  categoryName?: string;
+  subcategoryName?: string | null;
+  paymentMethod?: string;
+  relationshipManagerEmail?: string | null;
+  comment?: string | null;
+}
+
+const EDITABLE = [
+  'user_email',
+  'description',
+  'service_date',
+  'provider_name',
+  'total_amount',
+  'amount_requested',
+  'category_name',
+  'subcategory_name',
+  'payment_method',
+  'relationship_manager_email',
+  'comment',
+] as const;
+
+/** I3: all required fields present and valid; `amount_requested` at most `total_amount`. */
+export function validateCreate(body: Body): { input: InvoiceFields; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  rejectUnknown(body, EDITABLE, errors);
+  const input: InvoiceFields = {
+    userEmail: email(requiredText(body, 'user_email', errors), 'user_email', errors) ?? undefined,
+    description: requiredText(body, 'description', errors),
+    serviceDate: serviceDate(body, errors),
+    providerName: requiredText(body, 'provider_name', errors),
+    totalKobo: given(body, 'total_amount') && body.total_amount !== null ? money(body, 'total_amount', errors) : undefined,
+    requestedKobo: given(body, 'amount_requested') && body.amount_requested !== null ? money(body, 'amount_requested', errors) : undefined,
+    categoryName: requiredText(body, 'category_name', errors),
+    subcategoryName: optionalText(body, 'subcategory_name', errors) ?? null,
+    paymentMethod: paymentMethod(body, errors) ?? 'self',
+    relationshipManagerEmail: email(optionalText(body, 'relationship_manager_email', errors), 'relationship_manager_email', errors) ?? null,
+    comment: optionalText(body, 'comment', errors) ?? null,
+  };
+  if (!given(body, 'total_amount') || body.total_amount === null)
+    addFieldError(errors, 'total_amount', 'The total amount field is required.');
+  if (!given(body, 'amount_requested') || body.amount_requested === null)
+    addFieldError(errors, 'amount_requested', 'The amount requested field is required.');
+  checkRequestedWithinTotal(input.requestedKobo, input.totalKobo, errors);
+  return { input, errors };
+}
+
+export function checkRequestedWithinTotal(requested: bigint | undefined, total: bigint | undefined, errors: FieldErrors): void {
+  if (requested !== undefined && total !== undefined && requested > total) {
+    addFieldError(errors, 'amount_requested', 'The amount requested field must be less than or equal to the total amount.');
+  }
+}
+
+/** I4: every editable field optional (a given one must be valid), plus `amount_paid` (one payment). */
+export function validateUpdate(body: Body): { input: InvoiceFields; paidKobo?: bigint; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  rejectUnknown(body, [...EDITABLE, 'amount_paid'], errors);
+  const input: InvoiceFields = {};
+  if (given(body, 'user_email')) input.userEmail = email(requiredText(body, 'user_email', errors), 'user_email', errors) ?? undefined;
+  if (given(body, 'description')) input.description = requiredText(body, 'description', errors);
+  if (given(body, 'service_date')) input.serviceDate = serviceDate(body, errors);
+  if (given(body, 'provider_name')) input.providerName = requiredText(body, 'provider_name', errors);
+  if (given(body, 'total_amount')) input.totalKobo = money(body, 'total_amount', errors);
+  if (given(body, 'amount_requested')) input.requestedKobo = money(body, 'amount_requested', errors);
+  if (given(body, 'category_name')) input.categoryName = requiredText(body, 'category_name', errors);
+  if (given(body, 'subcategory_name')) input.subcategoryName = optionalText(body, 'subcategory_name', errors);
+  if (given(body, 'payment_method')) {
+    input.paymentMethod = paymentMethod(body, errors);
+    if (body.payment_method === null) addFieldError(errors, 'payment_method', 'The selected payment method is invalid.');
+  }
+  if (given(body, 'relationship_manager_email')) {
+    input.relationshipManagerEmail = email(optionalText(body, 'relationship_manager_email', errors), 'relationship_manager_email', errors);
+  }
+  if (given(body, 'comment')) input.comment = optionalText(body, 'comment', errors);
+  const paidKobo = given(body, 'amount_paid') ? money(body, 'amount_paid', errors) : undefined;
+  return { input, paidKobo, errors };
+}
+
+export interface ManagerDecision {
+  managerEmail: string;
+  decision: 'approve' | 'reject';
+  comment: string | null;
+  notifyFinance: boolean;
+  financeApproverEmail: string | null;
+}
+
+/** I5 */
+export function validateManagerDecision(body: Body): { input?: ManagerDecision; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  rejectUnknown(body, ['manager_email', 'decision', 'comment', 'notify_finance', 'finance_approver_email'], errors);
+  const managerEmail = email(requiredText(body, 'manager_email', errors), 'manager_email', errors);
+  const decision = decisionOf(body, ['approve', 'reject'], errors);
+  const comment = optionalText(body, 'comment', errors) ?? null;
+  const notifyFinance = body.notify_finance === true;
+  const financeApproverEmail = email(optionalText(body, 'finance_approver_email', errors), 'finance_approver_email', errors) ?? null;
+  if (notifyFinance && decision === 'approve' && !financeApproverEmail && !errors.finance_approver_email) {
+    addFieldError(errors, 'finance_approver_email', 'The finance approver email field is required when notify finance is true.');
+  }
+  if (Object.keys(errors).length > 0) return { errors };
+  return {
+    errors,
+    input: {
+      managerEmail: managerEmail as string,
+      decision: decision as 'approve' | 'reject',
+      comment,
+      notifyFinance,
+      financeApproverEmail,
+    },
+  };
+}
+
+export interface FinanceDecision {
+  financeApproverEmail: string;
+  decision: 'approve' | 'deny';
+  comment: string | null;
+}
+
+/** I6 */
+export function validateFinanceDecision(body: Body): { input?: FinanceDecision; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  rejectUnknown(body, ['finance_approver_email', 'decision', 'comment'], errors);
+  const financeApproverEmail = email(requiredText(body, 'finance_approver_email', errors), 'finance_approver_email', errors);
+  const decision = decisionOf(body, ['approve', 'deny'], errors);
+  const comment = optionalText(body, 'comment', errors) ?? null;
+  if (Object.keys(errors).length > 0) return { errors };
+  return { errors, input: { financeApproverEmail: financeApproverEmail as string, decision: decision as 'approve' | 'deny', comment } };
+}
+
+function decisionOf(body: Body, allowed: string[], errors: FieldErrors): string | undefined {
+  const value = typeof body.decision === 'string' ? body.decision.trim() : '';
+  if (!value) addFieldError(errors, 'decision', 'The decision field is required.');
+  else if (!allowed.includes(value)) addFieldError(errors, 'decision', 'The selected decision is invalid.');
+  else return value;
+  return undefined;
+}
