@@ -7,6 +7,7 @@ import { html } from './html.js';
 import { plainPage } from './layout.js';
 import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
+import { payrollRoutes } from './payroll.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.plugin.js';
@@ -26,6 +27,7 @@ async function webRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
         await securityRoutes(consoleScope, ctx);
         await settingsRoutes(consoleScope, ctx);
         await overviewRoutes(consoleScope, ctx);
+        await payrollRoutes(consoleScope, ctx);
       },
       { prefix: '/console' },
     );

@@ -569,3 +569,42 @@ describe('overview pages', () => {
     expect((await client.get('/console')).body).toContain('₦0.00');
   });
 });
+
+describe('payroll runs', () => {
+  it('lists runs with exact totals and shows a run with its paystubs; other companies get 404', async () => {
+    const company = await createCompany(ctx.db);
+    const owner = await createAdmin(ctx.db, company.id);
+    const staff = await createUsers(ctx.db, company.id, [{ firstName: 'Pay', lastName: 'One' }, { firstName: 'Pay', lastName: 'Two' }]);
+    const run = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/paystubs',
+      headers: company.auth,
+      payload: {
+        paystubs: staff.map((user) => ({ id: String(user.id), pay_period_start: '2026-01-01', pay_period_end: '2026-01-31', taxable_income: 500000, reimbursements: 1000.5, other_allowances: 20000 })),
+      },
+    });
+    expect(run.statusCode).toBe(201);
+    const created = run.json().created_paystubs as { paystub: { transaction_id: string; gross_pay: number; net_pay: number } }[];
+    expect(created).toHaveLength(2);
+    const transactionId = created[0].paystub.transaction_id;
+    const client = await signIn(ctx.app, owner.email);
+
+    let res = await client.get('/console/payroll');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(transactionId);
+    expect(res.body).toContain(naira(String(created[0].paystub.gross_pay * 2)));
+
+    res = await client.get(`/console/payroll/${transactionId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Pay One');
+    expect(res.body).toContain('2026-01-01 to 2026-01-31');
+    expect(res.body).toContain('Run totals');
+    expect(res.body).toContain(naira((created[0].paystub.net_pay * 2).toFixed(2)));
+
+    const stranger = await signIn(ctx.app, admin.email);
+    res = await stranger.get(`/console/payroll/${transactionId}`);
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toContain('There is no payroll run with that id in your company.');
+    expect((await stranger.get('/console/payroll')).body).not.toContain(transactionId);
+  });
+});
