@@ -1,4 +1,5 @@
-import { integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, date, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -27,4 +28,147 @@ export const contributionSettings = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('contribution_settings_company_key').on(t.companyId)],
+);
+
+const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
+
+/** S6-S10. `name` is unique per company, case-insensitively. */
+export const customContributions = pgTable(
+  'custom_contributions',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    applyTo: text('apply_to').notNull(),
+    employeeResponsibility: boolean('employee_responsibility').notNull().default(false),
+    employerResponsibility: boolean('employer_responsibility').notNull().default(false),
+    employeeValue: money('employee_value'),
+    employerValue: money('employer_value'),
+    frequency: text('frequency'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('custom_contributions_company_name_key').on(t.companyId, sql`lower(${t.name})`),
+    index('custom_contributions_company_idx').on(t.companyId, t.id),
+  ],
+);
+
+/** A target names a user type or a user; none means every user of the company. */
+export const customContributionTargets = pgTable(
+  'custom_contribution_targets',
+  {
+    id: serial('id').primaryKey(),
+    customContributionId: integer('custom_contribution_id').notNull(),
+    userTypeId: integer('user_type_id'),
+    userId: integer('user_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('custom_contribution_targets_contribution_idx').on(t.customContributionId),
+    index('custom_contribution_targets_user_type_idx').on(t.userTypeId),
+    index('custom_contribution_targets_user_idx').on(t.userId),
+  ],
+);
+
+export const paystubs = pgTable(
+  'paystubs',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull(),
+    userId: integer('user_id').notNull(),
+    payPeriodStart: date('pay_period_start', { mode: 'string' }).notNull(),
+    payPeriodEnd: date('pay_period_end', { mode: 'string' }).notNull(),
+    taxableIncome: money('taxable_income').notNull(),
+    reimbursements: money('reimbursements').notNull(),
+    otherAllowances: money('other_allowances').notNull(),
+    grossPay: money('gross_pay').notNull(),
+    netPay: money('net_pay').notNull(),
+    taxWithheld: money('tax_withheld').notNull(),
+    pensionContribution: money('pension_contribution').notNull(),
+    nhfContribution: money('nhf_contribution').notNull(),
+    nhisContribution: money('nhis_contribution').notNull(),
+    otherDeductions: money('other_deductions').notNull(),
+    status: text('status').notNull().default('unpaid'),
+    transactionId: text('transaction_id').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('paystubs_user_period_key').on(t.userId, t.payPeriodStart, t.payPeriodEnd),
+    index('paystubs_company_idx').on(t.companyId, t.id.desc()),
+    index('paystubs_company_user_idx').on(t.companyId, t.userId, t.id.desc()),
+    index('paystubs_company_transaction_idx').on(t.companyId, t.transactionId, t.id.desc()),
+    index('paystubs_company_status_idx').on(t.companyId, t.status, t.id.desc()),
+  ],
+);
+
+/** The statutory record of one paystub (one per paystub). */
+export const contributions = pgTable(
+  'contributions',
+  {
+    id: serial('id').primaryKey(),
+    paystubId: integer('paystub_id').notNull(),
+    companyId: integer('company_id').notNull(),
+    employeeId: integer('employee_id').notNull(),
+    payPeriodStart: date('pay_period_start', { mode: 'string' }).notNull(),
+    payPeriodEnd: date('pay_period_end', { mode: 'string' }).notNull(),
+    employeePensionContribution: money('employee_pension_contribution').notNull(),
+    employerPensionContribution: money('employer_pension_contribution').notNull(),
+    nhfContribution: money('nhf_contribution').notNull(),
+    pitContribution: money('pit_contribution').notNull(),
+    nhisEmployeeContribution: money('nhis_employee_contribution').notNull(),
+    nhisEmployerContribution: money('nhis_employer_contribution').notNull(),
+    employerCost: money('employer_cost').notNull(),
+    taxRegime: text('tax_regime').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('contributions_paystub_key').on(t.paystubId),
+    index('contributions_company_idx').on(t.companyId, t.id),
+    index('contributions_employee_idx').on(t.employeeId, t.id),
+  ],
+);
+
+/** A custom contribution as applied to one paystub; kept when the custom contribution is deleted. */
+export const customContributionRecords = pgTable(
+  'custom_contribution_records',
+  {
+    id: serial('id').primaryKey(),
+    contributionId: integer('contribution_id').notNull(),
+    customContributionId: integer('custom_contribution_id'),
+    companyId: integer('company_id').notNull(),
+    userId: integer('user_id').notNull(),
+    name: text('name').notNull(),
+    employeeContribution: money('employee_contribution').notNull(),
+    employerContribution: money('employer_contribution').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('custom_contribution_records_contribution_idx').on(t.contributionId),
+    index('custom_contribution_records_custom_idx').on(t.customContributionId),
+    index('custom_contribution_records_user_idx').on(t.userId),
+    index('custom_contribution_records_company_idx').on(t.companyId),
+  ],
+);
+
+/** A one_time custom contribution applied to a user: written with the paystub, so it applies once. */
+export const customContributionApplications = pgTable(
+  'custom_contribution_applications',
+  {
+    customContributionId: integer('custom_contribution_id').notNull(),
+    userId: integer('user_id').notNull(),
+    paystubId: integer('paystub_id').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customContributionId, t.userId] }),
+    index('custom_contribution_applications_user_idx').on(t.userId),
+    index('custom_contribution_applications_paystub_idx').on(t.paystubId),
+  ],
 );

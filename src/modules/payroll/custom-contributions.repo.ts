@@ -1,0 +1,110 @@
+// All SQL of custom contributions and their targets. Every method takes companyId first.
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { customContributions, customContributionTargets, users, userTypes } from '../../db/schema/index.js';
+
+export type CustomContributionRow = typeof customContributions.$inferSelect;
+export type TargetRow = typeof customContributionTargets.$inferSelect;
+export type NewCustomContribution = Omit<typeof customContributions.$inferInsert, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>;
+
+export const customContributionsRepo = {
+  async list(executor: Executor, companyId: number): Promise<CustomContributionRow[]> {
+    return executor
+      .select()
+      .from(customContributions)
+      .where(eq(customContributions.companyId, companyId))
+      .orderBy(asc(customContributions.id));
+  },
+
+  async find(executor: Executor, companyId: number, id: number, lock = false): Promise<CustomContributionRow | undefined> {
+    const query = executor
+      .select()
+      .from(customContributions)
+      .where(and(eq(customContributions.companyId, companyId), eq(customContributions.id, id)));
+    const [row] = lock ? await query.for('update') : await query;
+    return row;
+  },
+
+  async nameTaken(executor: Executor, companyId: number, name: string, exceptId?: number): Promise<boolean> {
+    const rows = await queryRows<{ id: number }>(
+      executor,
+      sql`SELECT id FROM custom_contributions WHERE company_id = ${companyId} AND lower(name) = lower(${name})
+          ${exceptId ? sql`AND id <> ${exceptId}` : sql``} LIMIT 1`,
+    );
+    return rows.length > 0;
+  },
+
+  async insert(executor: Executor, companyId: number, values: NewCustomContribution): Promise<CustomContributionRow> {
+    const [row] = await executor
+      .insert(customContributions)
+      .values({ ...values, companyId })
+      .returning();
+    return row;
+  },
+
+  async update(executor: Executor, companyId: number, id: number, values: Partial<NewCustomContribution>): Promise<CustomContributionRow> {
+    const [row] = await executor
+      .update(customContributions)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(customContributions.companyId, companyId), eq(customContributions.id, id)))
+      .returning();
+    return row;
+  },
+
+  async delete(executor: Executor, companyId: number, id: number): Promise<boolean> {
+    const rows = await executor
+      .delete(customContributions)
+      .where(and(eq(customContributions.companyId, companyId), eq(customContributions.id, id)))
+      .returning({ id: customContributions.id });
+    return rows.length > 0;
+  },
+
+  /** Targets of the given contributions (which the caller already scoped to its company). */
+  async targets(executor: Executor, contributionIds: number[]): Promise<TargetRow[]> {
+    if (contributionIds.length === 0) return [];
+    return executor
+      .select()
+      .from(customContributionTargets)
+      .where(inArray(customContributionTargets.customContributionId, contributionIds))
+      .orderBy(asc(customContributionTargets.id));
+  },
+
+  async replaceTargets(executor: Executor, contributionId: number, userTypeIds: number[], userIds: number[]): Promise<void> {
+    await executor.delete(customContributionTargets).where(eq(customContributionTargets.customContributionId, contributionId));
+    const values = [
+      ...userTypeIds.map((userTypeId) => ({ customContributionId: contributionId, userTypeId, userId: null })),
+      ...userIds.map((userId) => ({ customContributionId: contributionId, userTypeId: null, userId })),
+    ];
+    if (values.length > 0) await executor.insert(customContributionTargets).values(values);
+  },
+
+  /** The company's user types with these names (case-insensitive). */
+  async userTypesNamed(executor: Executor, companyId: number, names: string[]): Promise<{ id: number; name: string }[]> {
+    if (names.length === 0) return [];
+    const lower = names.map((name) => name.toLowerCase());
+    return executor
+      .select({ id: userTypes.id, name: userTypes.name })
+      .from(userTypes)
+      .where(and(eq(userTypes.companyId, companyId), inArray(sql`lower(${userTypes.name})`, lower)));
+  },
+
+  /** The company's non-deleted users whose company or personal e-mail is one of these. */
+  async usersByEmail(
+    executor: Executor,
+    companyId: number,
+    emails: string[],
+  ): Promise<{ id: number; email: string; personalEmail: string }[]> {
+    if (emails.length === 0) return [];
+    const lower = emails.map((email) => email.toLowerCase());
+    return executor
+      .select({ id: users.id, email: users.email, personalEmail: users.personalEmail })
+      .from(users)
+      .where(
+        and(
+          eq(users.companyId, companyId),
+          isNull(users.deletedAt),
+          or(inArray(sql`lower(${users.email})`, lower), inArray(sql`lower(${users.personalEmail})`, lower)),
+        ),
+      );
+  },
+};

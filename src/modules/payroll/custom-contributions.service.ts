@@ -1,0 +1,197 @@
+// S6-S10: custom contributions and their targets (decisions.md §6).
+import type { Db, Tx } from '../../db/client.js';
+import { toKobo } from '../../payroll/money.js';
+import { DomainError, notFound } from '../../platform/errors.js';
+import { isoTimestamp, moneyString } from '../../platform/format.js';
+import {
+  type CustomContributionRow,
+  customContributionsRepo,
+  type NewCustomContribution,
+  type TargetRow,
+} from './custom-contributions.repo.js';
+import { uniqueViolation } from './payroll.shared.js';
+
+export const CUSTOM_NOT_FOUND = 'Custom contribution not found.';
+export const CUSTOM_UPDATE_NOT_FOUND = 'The company or contribution could not be found.';
+const NAME_TAKEN = 'The name has already been taken.';
+
+export interface CustomContributionInput {
+  name?: string;
+  type?: 'amount' | 'percentage';
+  apply_to?: 'gross_pay' | 'net_pay';
+  responsibility?: 'employee' | 'employer' | 'both';
+  employee_value?: number | null;
+  employer_value?: number | null;
+  frequency?: 'per_paystub' | 'one_time';
+  user_types?: string[];
+  users?: string[];
+  is_active?: boolean;
+}
+
+const invalid = (message: string) => new DomainError('validation', message);
+
+function serializeTarget(row: TargetRow) {
+  return {
+    id: row.id,
+    custom_contribution_id: row.customContributionId,
+    user_type_id: row.userTypeId,
+    user_id: row.userId,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+
+/** `asNumbers`: S8 returns the values as numbers (interface.md), reads return decimal strings. */
+export function serializeCustomContribution(row: CustomContributionRow, targets: TargetRow[], asNumbers = false) {
+  const value = (v: string | null) => (v === null ? null : asNumbers ? Number(v) : moneyString(v));
+  return {
+    id: row.id,
+    company_id: row.companyId,
+    name: row.name,
+    type: row.type,
+    apply_to: row.applyTo,
+    employee_responsibility: row.employeeResponsibility,
+    employer_responsibility: row.employerResponsibility,
+    employee_value: value(row.employeeValue),
+    employer_value: value(row.employerValue),
+    frequency: row.frequency,
+    is_active: row.isActive,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+    targets: targets.map(serializeTarget),
+  };
+}
+
+/** Checks one value against its type: percentages 0..100, amounts ≥ 0, both at most two decimals. */
+function checkValue(field: string, value: number | null | undefined, type: string): string {
+  if (value === null || value === undefined) throw invalid(`The ${field} field is required for this responsibility.`);
+  const kobo = toKobo(value);
+  if (kobo === null) {
+    throw invalid(value < 0 ? `The ${field} must be at least 0.` : `The ${field} must be a number with at most 2 decimal places.`);
+  }
+  if (type === 'percentage' && kobo > 10_000n) throw invalid(`The ${field} must be between 0 and 100 for a percentage.`);
+  if (kobo > 100_000_000_000_000n) throw invalid(`The ${field} is too large.`);
+  const text = String(kobo);
+  return `${text.slice(0, -2) || '0'}.${text.slice(-2).padStart(2, '0')}`;
+}
+
+function responsibilityOf(row: CustomContributionRow): 'employee' | 'employer' | 'both' {
+  if (row.employeeResponsibility && row.employerResponsibility) return 'both';
+  return row.employerResponsibility ? 'employer' : 'employee';
+}
+
+/** The merged, validated column values of a create (no `current`) or an update. */
+function columns(input: CustomContributionInput, current?: CustomContributionRow): NewCustomContribution {
+  const name = (input.name ?? current?.name ?? '').trim();
+  if (!name) throw invalid('The name field is required.');
+  const type = input.type ?? (current?.type as CustomContributionInput['type']);
+  const applyTo = input.apply_to ?? (current?.applyTo as CustomContributionInput['apply_to']);
+  const responsibility = input.responsibility ?? (current ? responsibilityOf(current) : undefined);
+  const frequency = input.frequency ?? (current?.frequency as CustomContributionInput['frequency']);
+  if (!type) throw invalid('The type field is required.');
+  if (!applyTo) throw invalid('The apply to field is required.');
+  if (!responsibility) throw invalid('The responsibility field is required.');
+  if (!frequency) throw invalid('The frequency field is required.');
+  const employee = responsibility !== 'employer';
+  const employer = responsibility !== 'employee';
+  const pick = (given: number | null | undefined, stored: string | null | undefined) =>
+    given !== undefined ? given : stored == null ? null : Number(stored);
+  return {
+    name,
+    type,
+    applyTo,
+    employeeResponsibility: employee,
+    employerResponsibility: employer,
+    // The party that is not responsible carries no value, so the engine never charges it.
+    employeeValue: employee ? checkValue('employee_value', pick(input.employee_value, current?.employeeValue), type) : null,
+    employerValue: employer ? checkValue('employer_value', pick(input.employer_value, current?.employerValue), type) : null,
+    frequency,
+    isActive: input.is_active ?? current?.isActive ?? true,
+  };
+}
+
+async function resolveTargets(tx: Tx, companyId: number, input: CustomContributionInput) {
+  const typeNames = [...new Set((input.user_types ?? []).map((name) => name.trim()))];
+  const emails = [...new Set((input.users ?? []).map((email) => email.trim().toLowerCase()))];
+  const types = await customContributionsRepo.userTypesNamed(tx, companyId, typeNames);
+  const people = await customContributionsRepo.usersByEmail(tx, companyId, emails);
+  const knownTypes = new Set(types.map((type) => type.name.toLowerCase()));
+  const missingType = typeNames.find((name) => !knownTypes.has(name.toLowerCase()));
+  if (missingType !== undefined) throw invalid(`The user type "${missingType}" does not exist for this company.`);
+  const knownEmails = new Set(people.flatMap((user) => [user.email.toLowerCase(), user.personalEmail.toLowerCase()]));
+  const missingEmail = emails.find((email) => !knownEmails.has(email));
+  if (missingEmail !== undefined) throw invalid(`No user with the e-mail "${missingEmail}" exists in this company.`);
+  return { userTypeIds: types.map((type) => type.id), userIds: [...new Set(people.map((user) => user.id))] };
+}
+
+function nameTaken(error: unknown): boolean {
+  return uniqueViolation(error) === 'custom_contributions_company_name_key';
+}
+
+export function createCustomContributionsService(deps: { db: Db }) {
+  const { db } = deps;
+  return {
+    async list(companyId: number) {
+      const rows = await customContributionsRepo.list(db, companyId);
+      const targets = await customContributionsRepo.targets(
+        db,
+        rows.map((row) => row.id),
+      );
+      return rows.map((row) =>
+        serializeCustomContribution(
+          row,
+          targets.filter((target) => target.customContributionId === row.id),
+        ),
+      );
+    },
+
+    async show(companyId: number, id: number | null) {
+      const row = id === null ? undefined : await customContributionsRepo.find(db, companyId, id);
+      if (!row) throw notFound(CUSTOM_NOT_FOUND);
+      return serializeCustomContribution(row, await customContributionsRepo.targets(db, [row.id]));
+    },
+
+    async create(companyId: number, input: CustomContributionInput) {
+      const values = columns(input);
+      try {
+        return await db.transaction(async (tx) => {
+          if (await customContributionsRepo.nameTaken(tx, companyId, values.name)) throw invalid(NAME_TAKEN);
+          const { userTypeIds, userIds } = await resolveTargets(tx, companyId, input);
+          const row = await customContributionsRepo.insert(tx, companyId, values);
+          await customContributionsRepo.replaceTargets(tx, row.id, userTypeIds, userIds);
+          return serializeCustomContribution(row, await customContributionsRepo.targets(tx, [row.id]), true);
+        });
+      } catch (error) {
+        if (nameTaken(error)) throw invalid(NAME_TAKEN);
+        throw error;
+      }
+    },
+
+    async update(companyId: number, id: number | null, input: CustomContributionInput) {
+      try {
+        return await db.transaction(async (tx) => {
+          const current = id === null ? undefined : await customContributionsRepo.find(tx, companyId, id, true);
+          if (!current) throw notFound(CUSTOM_UPDATE_NOT_FOUND);
+          const values = columns(input, current);
+          if (await customContributionsRepo.nameTaken(tx, companyId, values.name, current.id)) throw invalid(NAME_TAKEN);
+          // Either list present replaces the whole target set with exactly what this request names.
+          if (input.user_types !== undefined || input.users !== undefined) {
+            const { userTypeIds, userIds } = await resolveTargets(tx, companyId, input);
+            await customContributionsRepo.replaceTargets(tx, current.id, userTypeIds, userIds);
+          }
+          const row = await customContributionsRepo.update(tx, companyId, current.id, values);
+          return serializeCustomContribution(row, await customContributionsRepo.targets(tx, [row.id]));
+        });
+      } catch (error) {
+        if (nameTaken(error)) throw invalid(NAME_TAKEN);
+        throw error;
+      }
+    },
+
+    /** Records already on paystubs keep their name and amounts (their link is set to null). */
+    async remove(companyId: number, id: number | null) {
+      const deleted = id !== null && (await customContributionsRepo.delete(db, companyId, id));
+      if (!deleted) throw notFound(CUSTOM_NOT_FOUND);
+    },
+  };
+}

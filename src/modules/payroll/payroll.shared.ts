@@ -1,0 +1,40 @@
+// Small pieces shared by the payroll routes: error schema, SQL array literals, unique violations.
+import { Type } from 'typebox';
+
+export const ErrorSchema = Type.Object({ error: Type.String() });
+export const errorResponses = { '4xx': ErrorSchema, '5xx': ErrorSchema };
+
+/**
+ * A PostgreSQL array literal ('{1,2,"a b"}') passed as ONE text parameter and cast in SQL
+ * (`${pgArray(ids)}::int[]`): identical on PGlite and node-postgres, and one parameter however
+ * many rows, so batch statements stay far below the 65,535-parameter limit.
+ */
+export function pgArray(values: readonly (string | number | boolean | null)[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    const value = values[i];
+    if (value === null) out += 'NULL';
+    else if (typeof value === 'number' || typeof value === 'boolean') out += String(value);
+    else out += `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  }
+  return `${out}}`;
+}
+
+/** Name of the violated unique index (SQLSTATE 23505) on either driver, else undefined. */
+export function uniqueViolation(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown };
+    if (candidate.code === '23505') {
+      if (typeof candidate.constraint === 'string') return candidate.constraint;
+      const match = typeof candidate.message === 'string' ? /unique constraint "([^"]+)"/.exec(candidate.message) : null;
+      return match ? match[1] : 'unknown';
+    }
+    current = candidate.cause;
+  }
+  return undefined;
+}
+
+/** Numeric column text ("1234.5") → JSON number with two places (1234.5 prints as 1234.5). */
+export const num = (value: string | number | null): number => (value === null ? 0 : Number(value));

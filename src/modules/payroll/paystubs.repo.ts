@@ -1,0 +1,356 @@
+// All SQL of paystubs, their contribution records and the custom contribution records on them.
+// Batch statements take whole columns as single array parameters (unnest), so a 1,000-item run is
+// a handful of statements whatever its size. Every method takes companyId first.
+import { type SQL, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { pgArray } from './payroll.shared.js';
+import type { EmbeddedUserRow } from './paystubs.serializer.js';
+
+/** Serialises payroll runs of one company (one_time applications, duplicate checks). */
+const RUN_LOCK = 40_020;
+
+export interface PayrollContextRow {
+  payment_frequency: string;
+  settings_id: number | null;
+}
+
+export interface RunUserRow {
+  id: number;
+  user_type_id: number | null;
+  payment_frequency: string | null;
+  annual_rent_paid: string | null;
+  life_assurance_premium: string | null;
+}
+
+export interface ActiveCustomRow {
+  id: number;
+  name: string;
+  type: string;
+  apply_to: string;
+  employee_value: string | null;
+  employer_value: string | null;
+  frequency: string | null;
+  target_user_type_ids: number[] | null;
+  target_user_ids: number[] | null;
+}
+
+export interface PaystubRow {
+  id: number;
+  company_id: number;
+  user_id: number;
+  pay_period_start: string;
+  pay_period_end: string;
+  taxable_income: string;
+  reimbursements: string;
+  other_allowances: string;
+  gross_pay: string;
+  net_pay: string;
+  tax_withheld: string;
+  pension_contribution: string;
+  nhf_contribution: string;
+  nhis_contribution: string;
+  other_deductions: string;
+  status: string;
+  transaction_id: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export interface ContributionRow {
+  id: number;
+  paystub_id: number;
+  company_id: number;
+  employee_id: number;
+  pay_period_start: string;
+  pay_period_end: string;
+  employee_pension_contribution: string;
+  employer_pension_contribution: string;
+  nhf_contribution: string;
+  pit_contribution: string;
+  nhis_employee_contribution: string;
+  nhis_employer_contribution: string;
+  employer_cost: string;
+  tax_regime: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export interface RecordRow {
+  id: number;
+  contribution_id: number;
+  custom_contribution_id: number | null;
+  user_id: number;
+  name: string;
+  employee_contribution: string;
+  employer_contribution: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const PAYSTUB_COLUMNS =
+  sql.raw(`id, company_id, user_id, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
+  taxable_income::text AS taxable_income, reimbursements::text AS reimbursements, other_allowances::text AS other_allowances,
+  gross_pay::text AS gross_pay, net_pay::text AS net_pay, tax_withheld::text AS tax_withheld, pension_contribution::text AS pension_contribution,
+  nhf_contribution::text AS nhf_contribution, nhis_contribution::text AS nhis_contribution, other_deductions::text AS other_deductions,
+  status, transaction_id, created_at, updated_at`);
+const CONTRIBUTION_COLUMNS = sql.raw(`id, paystub_id, company_id, employee_id, pay_period_start::text AS pay_period_start,
+  pay_period_end::text AS pay_period_end, employee_pension_contribution::text AS employee_pension_contribution,
+  employer_pension_contribution::text AS employer_pension_contribution, nhf_contribution::text AS nhf_contribution,
+  pit_contribution::text AS pit_contribution, nhis_employee_contribution::text AS nhis_employee_contribution,
+  nhis_employer_contribution::text AS nhis_employer_contribution, employer_cost::text AS employer_cost, tax_regime, created_at, updated_at`);
+const RECORD_COLUMNS = sql.raw(`id, contribution_id, custom_contribution_id, user_id, name,
+  employee_contribution::text AS employee_contribution, employer_contribution::text AS employer_contribution, created_at, updated_at`);
+
+export interface PaystubFilters {
+  userId?: number;
+  transactionId?: string;
+  status?: string;
+}
+
+function where(companyId: number, filters: PaystubFilters): SQL {
+  const parts = [sql`company_id = ${companyId}`];
+  if (filters.userId !== undefined) parts.push(sql`user_id = ${filters.userId}`);
+  if (filters.transactionId !== undefined) parts.push(sql`transaction_id = ${filters.transactionId}`);
+  if (filters.status !== undefined) parts.push(sql`status = ${filters.status}`);
+  return sql.join(parts, sql` AND `);
+}
+
+export interface NewPaystub {
+  userId: number;
+  start: string;
+  end: string;
+  taxableIncome: string;
+  reimbursements: string;
+  otherAllowances: string;
+  grossPay: string;
+  netPay: string;
+  taxWithheld: string;
+  pension: string;
+  nhf: string;
+  nhis: string;
+  otherDeductions: string;
+}
+
+export interface NewContribution {
+  paystubId: number;
+  employeeId: number;
+  start: string;
+  end: string;
+  employeePension: string;
+  employerPension: string;
+  nhf: string;
+  pit: string;
+  nhisEmployee: string;
+  nhisEmployer: string;
+  employerCost: string;
+  regime: string;
+}
+
+export interface NewRecord {
+  contributionId: number;
+  customContributionId: number;
+  userId: number;
+  name: string;
+  employee: string;
+  employer: string;
+}
+
+const col = <T>(rows: T[], pick: (row: T) => string | number | null) => pgArray(rows.map(pick));
+
+export const paystubsRepo = {
+  async lockCompanyRuns(executor: Executor, companyId: number): Promise<void> {
+    await executor.execute(sql`SELECT pg_advisory_xact_lock(${RUN_LOCK}, ${companyId})`);
+  },
+
+  async context(executor: Executor, companyId: number): Promise<PayrollContextRow | undefined> {
+    const [row] = await queryRows<PayrollContextRow>(
+      executor,
+      sql`SELECT c.payment_frequency, s.id AS settings_id FROM companies c LEFT JOIN contribution_settings s ON s.company_id = c.id WHERE c.id = ${companyId}`,
+    );
+    return row;
+  },
+
+  async runUsers(executor: Executor, companyId: number, userIds: number[]): Promise<RunUserRow[]> {
+    if (userIds.length === 0) return [];
+    return queryRows<RunUserRow>(
+      executor,
+      sql`SELECT id, user_type_id, payment_frequency, annual_rent_paid::text AS annual_rent_paid, life_assurance_premium::text AS life_assurance_premium
+          FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL AND id = ANY(${pgArray(userIds)}::int[])`,
+    );
+  },
+
+  async activeCustoms(executor: Executor, companyId: number): Promise<ActiveCustomRow[]> {
+    return queryRows<ActiveCustomRow>(
+      executor,
+      sql`SELECT cc.id, cc.name, cc.type, cc.apply_to, cc.employee_value::text AS employee_value, cc.employer_value::text AS employer_value,
+                 cc.frequency,
+                 array_remove(array_agg(t.user_type_id), NULL) AS target_user_type_ids,
+                 array_remove(array_agg(t.user_id), NULL) AS target_user_ids
+          FROM custom_contributions cc LEFT JOIN custom_contribution_targets t ON t.custom_contribution_id = cc.id
+          WHERE cc.company_id = ${companyId} AND cc.is_active
+          GROUP BY cc.id ORDER BY cc.id`,
+    );
+  },
+
+  /** (custom contribution, user) pairs of one_time contributions already applied. */
+  async applied(
+    executor: Executor,
+    customIds: number[],
+    userIds: number[],
+  ): Promise<{ custom_contribution_id: number; user_id: number }[]> {
+    if (customIds.length === 0 || userIds.length === 0) return [];
+    return queryRows(
+      executor,
+      sql`SELECT custom_contribution_id, user_id FROM custom_contribution_applications
+          WHERE custom_contribution_id = ANY(${pgArray(customIds)}::int[]) AND user_id = ANY(${pgArray(userIds)}::int[])`,
+    );
+  },
+
+  /** Existing paystubs among these (user, start, end) triples. */
+  async existing(
+    executor: Executor,
+    keys: { userId: number; start: string; end: string }[],
+  ): Promise<{ user_id: number; pay_period_start: string; pay_period_end: string }[]> {
+    if (keys.length === 0) return [];
+    return queryRows(
+      executor,
+      sql`SELECT p.user_id, p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end
+          FROM unnest(${col(keys, (k) => k.userId)}::int[], ${col(keys, (k) => k.start)}::date[], ${col(keys, (k) => k.end)}::date[]) AS k(user_id, s, e)
+          JOIN paystubs p ON p.user_id = k.user_id AND p.pay_period_start = k.s AND p.pay_period_end = k.e`,
+    );
+  },
+
+  /** One multi-row INSERT; a row whose (user, period) already exists is skipped, not an error. */
+  async insertPaystubs(executor: Executor, companyId: number, transactionId: string, rows: NewPaystub[]): Promise<PaystubRow[]> {
+    if (rows.length === 0) return [];
+    return queryRows<PaystubRow>(
+      executor,
+      sql`INSERT INTO paystubs (company_id, transaction_id, status, user_id, pay_period_start, pay_period_end, taxable_income, reimbursements,
+            other_allowances, gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions)
+          SELECT ${companyId}, ${transactionId}, 'unpaid', * FROM unnest(
+            ${col(rows, (r) => r.userId)}::int[], ${col(rows, (r) => r.start)}::date[], ${col(rows, (r) => r.end)}::date[],
+            ${col(rows, (r) => r.taxableIncome)}::numeric[], ${col(rows, (r) => r.reimbursements)}::numeric[], ${col(rows, (r) => r.otherAllowances)}::numeric[],
+            ${col(rows, (r) => r.grossPay)}::numeric[], ${col(rows, (r) => r.netPay)}::numeric[], ${col(rows, (r) => r.taxWithheld)}::numeric[],
+            ${col(rows, (r) => r.pension)}::numeric[], ${col(rows, (r) => r.nhf)}::numeric[], ${col(rows, (r) => r.nhis)}::numeric[],
+            ${col(rows, (r) => r.otherDeductions)}::numeric[])
+          ON CONFLICT (user_id, pay_period_start, pay_period_end) DO NOTHING
+          RETURNING ${PAYSTUB_COLUMNS}`,
+    );
+  },
+
+  async insertContributions(executor: Executor, companyId: number, rows: NewContribution[]): Promise<ContributionRow[]> {
+    if (rows.length === 0) return [];
+    return queryRows<ContributionRow>(
+      executor,
+      sql`INSERT INTO contributions (company_id, paystub_id, employee_id, pay_period_start, pay_period_end, employee_pension_contribution,
+            employer_pension_contribution, nhf_contribution, pit_contribution, nhis_employee_contribution, nhis_employer_contribution,
+            employer_cost, tax_regime)
+          SELECT ${companyId}, * FROM unnest(
+            ${col(rows, (r) => r.paystubId)}::int[], ${col(rows, (r) => r.employeeId)}::int[], ${col(rows, (r) => r.start)}::date[],
+            ${col(rows, (r) => r.end)}::date[], ${col(rows, (r) => r.employeePension)}::numeric[], ${col(rows, (r) => r.employerPension)}::numeric[],
+            ${col(rows, (r) => r.nhf)}::numeric[], ${col(rows, (r) => r.pit)}::numeric[], ${col(rows, (r) => r.nhisEmployee)}::numeric[],
+            ${col(rows, (r) => r.nhisEmployer)}::numeric[], ${col(rows, (r) => r.employerCost)}::numeric[], ${col(rows, (r) => r.regime)}::text[])
+          RETURNING ${CONTRIBUTION_COLUMNS}`,
+    );
+  },
+
+  async insertRecords(executor: Executor, companyId: number, rows: NewRecord[]): Promise<RecordRow[]> {
+    if (rows.length === 0) return [];
+    return queryRows<RecordRow>(
+      executor,
+      sql`INSERT INTO custom_contribution_records (company_id, contribution_id, custom_contribution_id, user_id, name, employee_contribution, employer_contribution)
+          SELECT ${companyId}, * FROM unnest(
+            ${col(rows, (r) => r.contributionId)}::int[], ${col(rows, (r) => r.customContributionId)}::int[], ${col(rows, (r) => r.userId)}::int[],
+            ${col(rows, (r) => r.name)}::text[], ${col(rows, (r) => r.employee)}::numeric[], ${col(rows, (r) => r.employer)}::numeric[])
+          RETURNING ${RECORD_COLUMNS}`,
+    );
+  },
+
+  async insertApplications(executor: Executor, rows: { customContributionId: number; userId: number; paystubId: number }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await executor.execute(
+      sql`INSERT INTO custom_contribution_applications (custom_contribution_id, user_id, paystub_id)
+          SELECT * FROM unnest(${col(rows, (r) => r.customContributionId)}::int[], ${col(rows, (r) => r.userId)}::int[], ${col(rows, (r) => r.paystubId)}::int[])
+          ON CONFLICT DO NOTHING`,
+    );
+  },
+
+  async count(executor: Executor, companyId: number, filters: PaystubFilters): Promise<number> {
+    const [row] = await queryRows<{ total: number }>(
+      executor,
+      sql`SELECT count(*)::int AS total FROM paystubs WHERE ${where(companyId, filters)}`,
+    );
+    return row.total;
+  },
+
+  /** Newest first. */
+  async page(executor: Executor, companyId: number, filters: PaystubFilters, offset: number, limit: number): Promise<PaystubRow[]> {
+    return queryRows<PaystubRow>(
+      executor,
+      sql`SELECT ${PAYSTUB_COLUMNS} FROM paystubs WHERE ${where(companyId, filters)} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
+    );
+  },
+
+  async contributionsOfPaystubs(executor: Executor, companyId: number, paystubIds: number[]): Promise<ContributionRow[]> {
+    if (paystubIds.length === 0) return [];
+    return queryRows<ContributionRow>(
+      executor,
+      sql`SELECT ${CONTRIBUTION_COLUMNS} FROM contributions WHERE company_id = ${companyId} AND paystub_id = ANY(${pgArray(paystubIds)}::int[])`,
+    );
+  },
+
+  /** All contribution records of a company, or of one employee in it (S4, S5), oldest first. */
+  async contributions(executor: Executor, companyId: number, employeeId?: number): Promise<ContributionRow[]> {
+    return queryRows<ContributionRow>(
+      executor,
+      sql`SELECT ${CONTRIBUTION_COLUMNS} FROM contributions WHERE company_id = ${companyId}
+          ${employeeId === undefined ? sql`` : sql`AND employee_id = ${employeeId}`} ORDER BY id`,
+    );
+  },
+
+  async recordsOf(executor: Executor, companyId: number, contributionIds: number[]): Promise<RecordRow[]> {
+    if (contributionIds.length === 0) return [];
+    return queryRows<RecordRow>(
+      executor,
+      sql`SELECT ${RECORD_COLUMNS} FROM custom_contribution_records
+          WHERE company_id = ${companyId} AND contribution_id = ANY(${pgArray(contributionIds)}::int[]) ORDER BY id`,
+    );
+  },
+
+  /** The embedded `user` of P1: public fields only. */
+  async usersOf(executor: Executor, companyId: number, userIds: number[]) {
+    if (userIds.length === 0) return [];
+    return queryRows<EmbeddedUserRow>(
+      executor,
+      sql`SELECT u.id, u.employee_id, u.first_name, u.last_name, u.email, u.personal_email, u.unique_id, ut.name AS user_types,
+                 u.title, u.department, u.level, u.office_location, u.payment_frequency, u.is_active, u.company_id, u.deleted_at
+          FROM users u LEFT JOIN user_types ut ON ut.id = u.user_type_id
+          WHERE u.company_id = ${companyId} AND u.id = ANY(${pgArray(userIds)}::int[])`,
+    );
+  },
+
+  async userExists(executor: Executor, companyId: number, userId: number): Promise<boolean> {
+    const rows = await queryRows(
+      executor,
+      sql`SELECT 1 FROM users WHERE company_id = ${companyId} AND id = ${userId} AND deleted_at IS NULL`,
+    );
+    return rows.length > 0;
+  },
+
+  /** Payroll runs of a company, newest first (web console). */
+  async runs(executor: Executor, companyId: number, limit: number, offset: number) {
+    return queryRows<{
+      transaction_id: string;
+      paystubs: number;
+      gross_pay: string;
+      net_pay: string;
+      tax_withheld: string;
+      created_at: Date | string;
+    }>(
+      executor,
+      sql`SELECT transaction_id, count(*)::int AS paystubs, sum(gross_pay)::text AS gross_pay, sum(net_pay)::text AS net_pay,
+                 sum(tax_withheld)::text AS tax_withheld, min(created_at) AS created_at
+          FROM paystubs WHERE company_id = ${companyId} GROUP BY transaction_id ORDER BY max(id) DESC LIMIT ${limit} OFFSET ${offset}`,
+    );
+  },
+};

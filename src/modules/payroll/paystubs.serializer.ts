@@ -1,0 +1,113 @@
+// Wire shapes of paystubs, contribution records and custom contribution records. Amounts are JSON
+// numbers with two places (decisions.md §2): PostgreSQL numeric text → the double that prints as it.
+import { isoTimestamp } from '../../platform/format.js';
+
+const ts = (value: Date | string) => isoTimestamp(value) as string;
+
+import { num } from './payroll.shared.js';
+import type { ContributionRow, PaystubRow, RecordRow } from './paystubs.repo.js';
+
+export function serializePaystub(row: PaystubRow) {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    company_id: row.company_id,
+    pay_period_start: row.pay_period_start,
+    pay_period_end: row.pay_period_end,
+    taxable_income: num(row.taxable_income),
+    reimbursements: num(row.reimbursements),
+    other_allowances: num(row.other_allowances),
+    gross_pay: num(row.gross_pay),
+    net_pay: num(row.net_pay),
+    tax_withheld: num(row.tax_withheld),
+    pension_contribution: num(row.pension_contribution),
+    nhf_contribution: num(row.nhf_contribution),
+    nhis_contribution: num(row.nhis_contribution),
+    other_deductions: num(row.other_deductions),
+    status: row.status,
+    transaction_id: row.transaction_id,
+    created_at: ts(row.created_at),
+    updated_at: ts(row.updated_at),
+  };
+}
+
+export function serializeRecord(row: RecordRow) {
+  return {
+    id: row.id,
+    contribution_id: row.contribution_id,
+    custom_contribution_id: row.custom_contribution_id,
+    user_id: row.user_id,
+    name: row.name,
+    employee_contribution: num(row.employee_contribution),
+    employer_contribution: num(row.employer_contribution),
+    created_at: ts(row.created_at),
+    updated_at: ts(row.updated_at),
+  };
+}
+
+/** The statutory figures of one paystub (S4/S5 encode these as the `contribution_details` string). */
+export function statutoryFigures(row: ContributionRow) {
+  return {
+    employee_pension_contribution: num(row.employee_pension_contribution),
+    employer_pension_contribution: num(row.employer_pension_contribution),
+    nhf_contribution: num(row.nhf_contribution),
+    pit_contribution: num(row.pit_contribution),
+    nhis_employee_contribution: num(row.nhis_employee_contribution),
+    nhis_employer_contribution: num(row.nhis_employer_contribution),
+    employer_cost: num(row.employer_cost),
+    tax_regime: row.tax_regime,
+  };
+}
+
+export function serializeContribution(row: ContributionRow, records: RecordRow[]) {
+  return {
+    id: row.id,
+    paystub_id: row.paystub_id,
+    employee_id: row.employee_id,
+    company_id: row.company_id,
+    pay_period_start: row.pay_period_start,
+    pay_period_end: row.pay_period_end,
+    ...statutoryFigures(row),
+    custom_contribution_records: records.map(serializeRecord),
+    created_at: ts(row.created_at),
+    updated_at: ts(row.updated_at),
+  };
+}
+
+/** S4/S5 row: employee_id (the user's id), contribution_details (JSON string), records. */
+export function serializeContributionDetails(row: ContributionRow, records: RecordRow[]) {
+  return {
+    id: row.id,
+    paystub_id: row.paystub_id,
+    employee_id: row.employee_id,
+    pay_period_start: row.pay_period_start,
+    pay_period_end: row.pay_period_end,
+    contribution_details: JSON.stringify(statutoryFigures(row)),
+    custom_contribution_records: records.map(serializeRecord),
+    created_at: ts(row.created_at),
+  };
+}
+
+export interface EmbeddedUserRow {
+  id: number;
+  employee_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  personal_email: string;
+  unique_id: string;
+  user_types: string | null;
+  title: string | null;
+  department: string | null;
+  level: string | null;
+  office_location: string | null;
+  payment_frequency: string | null;
+  is_active: boolean;
+  company_id: number;
+  deleted_at: Date | string | null;
+}
+
+/** The `user` embedded in P1 items: identity and employment fields, never secrets. */
+export function serializeEmbeddedUser(row: EmbeddedUserRow) {
+  return { ...row, is_active: Boolean(row.is_active), deleted_at: isoTimestamp(row.deleted_at) };
+}

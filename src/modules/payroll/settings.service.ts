@@ -1,0 +1,154 @@
+// S1-S3: contribution settings. The API keeps every setting as a string (decisions.md §6); this
+// file is the one place that validates those strings and turns them into the engine's settings.
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.js';
+import { contributionSettings } from '../../db/schema/index.js';
+import type { EngineSettings, TaxRegimeSetting } from '../../payroll/engine.js';
+import { toRate } from '../../payroll/money.js';
+import { badRequest, DomainError, notFound } from '../../platform/errors.js';
+import { isoTimestamp } from '../../platform/format.js';
+import { descendantIds } from '../../platform/tenancy.js';
+
+export type SettingsRow = typeof contributionSettings.$inferSelect;
+
+export const SETTINGS_NOT_FOUND = 'Contribution settings not found.';
+export const NO_DATA = 'No data provided for update.';
+
+type Kind = 'regime' | 'percent' | 'boolean';
+/** API field → [row key, kind]. */
+const FIELDS: Record<string, [keyof SettingsRow, Kind]> = {
+  tax_regime: ['taxRegime', 'regime'],
+  basic_percentage: ['basicPercentage', 'percent'],
+  housing_percentage: ['housingPercentage', 'percent'],
+  transport_percentage: ['transportPercentage', 'percent'],
+  pension_enabled: ['pensionEnabled', 'boolean'],
+  employee_pension_rate: ['employeePensionRate', 'percent'],
+  employer_pension_rate: ['employerPensionRate', 'percent'],
+  nhf_enabled: ['nhfEnabled', 'boolean'],
+  nhf_rate: ['nhfRate', 'percent'],
+  nhis_enabled: ['nhisEnabled', 'boolean'],
+  nhis_employee_rate: ['nhisEmployeeRate', 'percent'],
+  nhis_employer_rate: ['nhisEmployerRate', 'percent'],
+};
+export const SETTING_FIELDS = Object.keys(FIELDS);
+const REGIMES = ['auto', 'pita', 'nta2025', 'none'];
+/** Echoed back by S2; a client may send the object back unchanged, so these are ignored. */
+const READ_ONLY = new Set(['id', 'company_id', 'created_at', 'updated_at']);
+
+const settingsError = (message: string) => new DomainError('validation', message);
+
+/** Validates one value; returns its canonical string. */
+function canonical(field: string, kind: Kind, raw: unknown): string {
+  const text = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined;
+  if (text === undefined) throw settingsError(`The ${field} must be a string.`);
+  if (kind === 'regime') {
+    const value = text.toLowerCase();
+    if (!REGIMES.includes(value)) throw settingsError(`The ${field} must be one of: ${REGIMES.join(', ')}.`);
+    return value;
+  }
+  if (kind === 'boolean') {
+    const value = text.toLowerCase();
+    if (value === 'true' || value === '1') return 'true';
+    if (value === 'false' || value === '0') return 'false';
+    throw settingsError(`The ${field} must be "true" or "false".`);
+  }
+  const rate = toRate(text);
+  if (rate === null || rate > 1_000_000n) throw settingsError(`The ${field} must be a number from 0 to 100 with at most 4 decimal places.`);
+  // Canonical decimal text without trailing zeros: "08.50" → "8.5".
+  const whole = rate / 10_000n;
+  const fraction = (rate % 10_000n).toString().padStart(4, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : `${whole}`;
+}
+
+/** Validates an S3 body against the current row; returns the changed columns. */
+export function validateSettingsUpdate(body: unknown, current: SettingsRow): Partial<SettingsRow> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest(NO_DATA);
+  const entries = Object.entries(body as Record<string, unknown>).filter(([field]) => !READ_ONLY.has(field));
+  if (entries.length === 0) throw badRequest(NO_DATA);
+  const changes: Record<string, string> = {};
+  for (const [field, raw] of entries) {
+    const spec = FIELDS[field];
+    if (!spec) throw settingsError(`The ${field} field is not a contribution setting.`);
+    changes[spec[0]] = canonical(field, spec[1], raw);
+  }
+  const merged = { ...current, ...changes } as SettingsRow;
+  const split =
+    (toRate(merged.basicPercentage) ?? 0n) + (toRate(merged.housingPercentage) ?? 0n) + (toRate(merged.transportPercentage) ?? 0n);
+  if (split > 1_000_000n) {
+    throw settingsError('The basic_percentage, housing_percentage and transport_percentage must not add up to more than 100.');
+  }
+  return changes as Partial<SettingsRow>;
+}
+
+export function serializeSettings(row: SettingsRow) {
+  const out: Record<string, unknown> = { id: row.id, company_id: row.companyId };
+  for (const [field, [key]] of Object.entries(FIELDS)) out[field] = row[key];
+  out.created_at = isoTimestamp(row.createdAt);
+  out.updated_at = isoTimestamp(row.updatedAt);
+  return out;
+}
+
+export function toEngineSettings(row: SettingsRow): EngineSettings {
+  return {
+    taxRegime: row.taxRegime as TaxRegimeSetting,
+    basicPercentage: row.basicPercentage,
+    housingPercentage: row.housingPercentage,
+    transportPercentage: row.transportPercentage,
+    pensionEnabled: row.pensionEnabled === 'true',
+    employeePensionRate: row.employeePensionRate,
+    employerPensionRate: row.employerPensionRate,
+    nhfEnabled: row.nhfEnabled === 'true',
+    nhfRate: row.nhfRate,
+    nhisEnabled: row.nhisEnabled === 'true',
+    nhisEmployeeRate: row.nhisEmployeeRate,
+    nhisEmployerRate: row.nhisEmployerRate,
+  };
+}
+
+export const settingsRepo = {
+  async find(executor: Executor, companyId: number): Promise<SettingsRow | undefined> {
+    const [row] = await executor.select().from(contributionSettings).where(eq(contributionSettings.companyId, companyId));
+    return row;
+  },
+  async listFor(executor: Executor, companyIds: number[]): Promise<SettingsRow[]> {
+    if (companyIds.length === 0) return [];
+    return executor
+      .select()
+      .from(contributionSettings)
+      .where(inArray(contributionSettings.companyId, companyIds))
+      .orderBy(contributionSettings.companyId);
+  },
+  async update(executor: Executor, companyId: number, changes: Partial<SettingsRow>): Promise<SettingsRow | undefined> {
+    const [row] = await executor
+      .update(contributionSettings)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(eq(contributionSettings.companyId, companyId))
+      .returning();
+    return row;
+  },
+};
+
+/** Also the web console's settings API (get / update for one company). */
+export function createSettingsService(deps: { db: Db }) {
+  const { db } = deps;
+  return {
+    /** S1: the caller's settings and those of every company below it. */
+    async listTree(companyId: number) {
+      const rows = await settingsRepo.listFor(db, await descendantIds(db, companyId));
+      return rows.map(serializeSettings);
+    },
+    async get(companyId: number) {
+      const row = await settingsRepo.find(db, companyId);
+      if (!row) throw notFound(SETTINGS_NOT_FOUND);
+      return serializeSettings(row);
+    },
+    async update(companyId: number, body: unknown) {
+      return db.transaction(async (tx) => {
+        const [current] = await tx.select().from(contributionSettings).where(eq(contributionSettings.companyId, companyId)).for('update');
+        if (!current) throw notFound(SETTINGS_NOT_FOUND);
+        const updated = await settingsRepo.update(tx, companyId, validateSettingsUpdate(body, current));
+        return serializeSettings(updated as SettingsRow);
+      });
+    },
+  };
+}
