@@ -85,6 +85,20 @@ export const walletRepo = {
     return rows.length > 0;
   },
 
+  /**
+   * A payment the provider confirmed after we had expired the top-up: it stays failed (no credit,
+   * states never go back), but is marked for reconciliation and shows in W2's failure_reason.
+   */
+  async markPaidAfterExpiry(db: Executor, reference: string, payload: unknown): Promise<boolean> {
+    const rows = await queryRows<{ id: number }>(
+      db,
+      sql`UPDATE wallet_transactions SET failure_reason = 'paid_after_expiry', updated_at = now(), provider_payload = ${JSON.stringify(payload ?? null)}::jsonb
+          WHERE reference = ${reference} AND status = 'failed' AND failure_reason = 'expired'
+          RETURNING id`,
+    );
+    return rows.length > 0;
+  },
+
   /** Balance as a decimal string: the sum of the ledger, never a stored figure. */
   async balance(db: Executor, companyId: number): Promise<string> {
     const rows = await queryRows<{ balance: string }>(

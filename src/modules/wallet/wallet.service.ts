@@ -38,6 +38,7 @@ const blank = (value: unknown) => value === undefined || value === null || (type
 
 function parseAmount(raw: number | string | undefined): bigint {
   if (blank(raw)) throw invalidField('amount', MESSAGES.amountRequired);
+  if (typeof raw === 'number' && !(raw >= 100 && raw <= 100_000_000)) throw invalidField('amount', MESSAGES.amountRange);
   // A JSON number prints as its shortest round-trip decimal, so 1500.1 reads as "1500.1", exactly.
   const text = typeof raw === 'number' ? String(raw) : String(raw).trim();
   if (!/^-?\d+(\.\d+)?$/.test(text)) throw invalidField('amount', MESSAGES.amountNotNumber);

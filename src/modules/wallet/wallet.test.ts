@@ -49,6 +49,8 @@ describe('W1 POST /api/wallet/top-up: validation, word for word, and no partial 
     ['an amount below 100', { ...valid, amount: 99.99 }, 'The amount must be between 100 and 100,000,000.'],
     ['an amount above 100,000,000', { ...valid, amount: 100_000_000.01 }, 'The amount must be between 100 and 100,000,000.'],
     ['a negative amount', { ...valid, amount: -500 }, 'The amount must be between 100 and 100,000,000.'],
+    ['a huge amount', { ...valid, amount: 1e21 }, 'The amount must be between 100 and 100,000,000.'],
+    ['an amount string with a comma', { ...valid, amount: '1,000' }, 'The amount must be a number.'],
     ['three decimals', { ...valid, amount: 100.123 }, 'The amount must have at most two decimal places.'],
     ['a non-numeric amount', { ...valid, amount: 'lots' }, 'The amount must be a number.'],
     ['a non-http redirect', { ...valid, redirect_url: 'javascript:alert(1)' }, 'The redirect URL must be a valid http or https URL.'],
@@ -233,6 +235,28 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
     const bad = await ctx.app.inject({ method: 'POST', url: `/sandbox/checkout/${ref}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=maybe' });
     expect(bad.statusCode).toBe(400);
     expect((await transactionRow(ctx.db, ref)).status).toBe('pending');
+  });
+});
+
+describe('W1 with an Idempotency-Key, and the OpenAPI document', () => {
+  it('replays the first response and creates one transaction for a retried request', async () => {
+    const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
+    const request = () =>
+      ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: { ...company.auth, 'idempotency-key': 'k-1' }, payload: { ...valid, redirect_url: 'https://pay.example/' } });
+    const first = await request();
+    const second = await request();
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    const rows = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM wallet_transactions WHERE company_id = ${company.id}`);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('documents W1, both W2 paths and the balance, and hides the sandbox and webhook routes', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/api/wallet/top-up', '/api/wallet/transaction/status', '/api/wallet/check-transaction-status', '/api/wallet/balance']) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+    expect(Object.keys(doc.paths).some((path) => path.startsWith('/sandbox') || path.startsWith('/webhooks'))).toBe(false);
   });
 });
 

@@ -49,6 +49,17 @@ export function createVerification(deps: { db: Db; providers: Providers }) {
     return { outcome: await apply(row, result, log), row, attempts };
   }
 
+  /** Webhook for a top-up we already expired: if the provider confirms it was paid after all, flag it for reconciliation. */
+  async function checkLatePayment(row: WalletTransactionRow, log: FastifyBaseLogger): Promise<boolean> {
+    const provider = providers.get(row.provider);
+    if (!provider || row.status !== 'failed' || row.failureReason !== 'expired') return false;
+    const result = await provider.verify(row.reference);
+    if (result.status !== 'success') return false;
+    const flagged = await walletRepo.markPaidAfterExpiry(db, row.reference, result.raw);
+    if (flagged) log.error({ reference: row.reference, companyId: row.companyId, amount: row.amount }, 'payment confirmed after the top-up expired: reconcile (refund or credit by hand)');
+    return flagged;
+  }
+
   /** The `wallet.verify` job: settle, or look again later while pending, failing after 24 h. */
   async function verifyJob(reference: string, log: FastifyBaseLogger): Promise<JobOutcome> {
     const { outcome, row, attempts } = await verifyOnce(reference, log);
@@ -63,7 +74,7 @@ export function createVerification(deps: { db: Db; providers: Providers }) {
     return { retryInSeconds: Math.max(1, Math.min(pendingBackoff(attempts), left)) };
   }
 
-  return { verifyOnce, verifyJob };
+  return { verifyOnce, verifyJob, checkLatePayment };
 }
 
 export type Verification = ReturnType<typeof createVerification>;

@@ -35,10 +35,15 @@ export function webhookRoutes(deps: { config: Config; db: Db; jobs: JobQueue; ve
         return { received: true };
       }
       const row = await walletRepo.findForVerification(db, reference);
-      if (!row || row.provider !== 'paystack' || row.status !== 'pending') return { received: true };
+      if (!row || row.provider !== 'paystack' || row.status === 'success') return { received: true };
       try {
+        if (row.status === 'failed') {
+          await verification.checkLatePayment(row, request.log);
+          return { received: true };
+        }
         await verification.verifyOnce(reference, request.log);
       } catch (error) {
+        if (row.status !== 'pending') throw error;
         // Paystack could not confirm right now: let the durable job look again at once.
         request.log.warn({ err: error, reference }, 'webhook verification failed; queued a verification job');
         await jobs.enqueue(db, WALLET_VERIFY, { reference });
