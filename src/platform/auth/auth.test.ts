@@ -18,7 +18,7 @@ const get = (headers: Record<string, string> = {}, url = '/api/users') => ctx.ap
 
 describe('authentication', () => {
   it('answers 401 {error: "Unauthorized"} without, with a malformed and with an unknown token', async () => {
-    for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer pk_nope' }]) {
+    for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer pk_nope' }] as Record<string, string>[]) {
       const res = await get(headers);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'Unauthorized' });
