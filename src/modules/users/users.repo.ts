@@ -1,7 +1,7 @@
 // All SQL of the users feature. Every method takes the company id first: another company's user
 // is simply not found.
-import { aliasedTable, and, asc, count, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { aliasedTable, and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
 import { users, userTypes } from '../../db/schema/index.js';
 
 const manager = aliasedTable(users, 'manager');
@@ -52,4 +52,92 @@ export const usersRepo = {
       .limit(1);
     return row;
   },
+
+  async findManyByIds(executor: Executor, companyId: number, ids: number[]): Promise<UserWithNames[]> {
+    if (ids.length === 0) return [];
+    return selectUsers(executor).where(and(eq(users.companyId, companyId), inArray(users.id, ids), isNull(users.deletedAt)));
+  },
+
+  /** The live user row (no joins), locked for the rest of the transaction. */
+  async lockById(executor: Executor, companyId: number, id: number): Promise<UserRow | undefined> {
+    const [row] = await executor
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, companyId), eq(users.id, id), isNull(users.deletedAt)))
+      .for('update')
+      .limit(1);
+    return row;
+  },
+
+  /**
+   * Applies many partial updates in ONE statement (U4, re-invites, bulk update). An absent field
+   * keeps the stored value; the onboarding token is replaced only when `reset_token` is true.
+   * Returns the ids that were updated (live users of this company only).
+   */
+  async patchMany(executor: Executor, companyId: number, patches: UserPatch[]): Promise<number[]> {
+    if (patches.length === 0) return [];
+    const rows = await queryRows<{ id: number }>(
+      executor,
+      sql`UPDATE users AS u SET
+            first_name = COALESCE(v.first_name, u.first_name),
+            last_name = COALESCE(v.last_name, u.last_name),
+            email = COALESCE(v.email, u.email),
+            personal_email = COALESCE(v.personal_email, u.personal_email),
+            domain_id = COALESCE(v.domain_id, u.domain_id),
+            user_type_id = COALESCE(v.user_type_id, u.user_type_id),
+            title = COALESCE(v.title, u.title),
+            department = COALESCE(v.department, u.department),
+            office_location = COALESCE(v.office_location, u.office_location),
+            base_salary = COALESCE(v.base_salary, u.base_salary),
+            allowances = COALESCE(v.allowances, u.allowances),
+            start_date = COALESCE(v.start_date, u.start_date),
+            manager_id = COALESCE(v.manager_id, u.manager_id),
+            bank_name = COALESCE(v.bank_name, u.bank_name),
+            account_number = COALESCE(v.account_number, u.account_number),
+            password_hash = COALESCE(v.password_hash, u.password_hash),
+            document_paths = COALESCE(v.document_paths, u.document_paths),
+            roles = CASE WHEN v.roles IS NULL THEN u.roles ELSE ARRAY(SELECT jsonb_array_elements_text(v.roles)) END,
+            is_active = COALESCE(v.is_active, u.is_active),
+            onboarding_completed = COALESCE(v.onboarding_completed, u.onboarding_completed),
+            onboarding_token = CASE WHEN v.reset_token THEN v.onboarding_token ELSE u.onboarding_token END,
+            token_expires_at = CASE WHEN v.reset_token THEN v.token_expires_at ELSE u.token_expires_at END,
+            updated_at = now()
+          FROM jsonb_to_recordset(${JSON.stringify(patches)}::jsonb) AS v(
+            id int, first_name text, last_name text, email text, personal_email text, domain_id int, user_type_id int,
+            title text, department text, office_location text, base_salary numeric, allowances numeric, start_date date,
+            manager_id int, bank_name text, account_number text, password_hash text, document_paths jsonb, roles jsonb,
+            is_active boolean, onboarding_completed boolean, reset_token boolean, onboarding_token text, token_expires_at timestamptz)
+          WHERE u.id = v.id AND u.company_id = ${companyId} AND u.deleted_at IS NULL
+          RETURNING u.id`,
+    );
+    return rows.map((row) => row.id);
+  },
 };
+
+/** One row of `patchMany`; snake_case because it is shipped to PostgreSQL as JSON. */
+export interface UserPatch {
+  id: number;
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  personal_email?: string;
+  domain_id?: number;
+  user_type_id?: number;
+  title?: string;
+  department?: string;
+  office_location?: string;
+  base_salary?: string;
+  allowances?: string;
+  start_date?: string;
+  manager_id?: number;
+  bank_name?: string;
+  account_number?: string;
+  password_hash?: string;
+  document_paths?: string[];
+  roles?: string[];
+  is_active?: boolean;
+  onboarding_completed?: boolean;
+  reset_token?: boolean;
+  onboarding_token?: string | null;
+  token_expires_at?: string | null;
+}

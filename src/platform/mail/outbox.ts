@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/client.js';
-import { outbox } from '../../db/schema/index.js';
+import { jobs as jobsTable, outbox } from '../../db/schema/index.js';
 import { exponentialBackoff, type JobDefinition, type JobQueue } from '../jobs/queue.js';
 
 export interface MailMessage {
@@ -20,6 +20,8 @@ export const MAIL_DELIVER = 'mail.deliver';
 export interface Mailer {
   /** Writes the message and its delivery job; call inside the causing transaction. */
   send(executor: Executor, message: MailMessage): Promise<number>;
+  /** Like `send` for many messages: one outbox insert and one job insert (bulk imports). */
+  sendMany(executor: Executor, messages: MailMessage[]): Promise<number[]>;
 }
 
 export function createMailer(jobs: JobQueue): Mailer {
@@ -31,6 +33,18 @@ export function createMailer(jobs: JobQueue): Mailer {
         .returning({ id: outbox.id });
       await jobs.enqueue(executor, MAIL_DELIVER, { outboxId: row.id });
       return row.id;
+    },
+    async sendMany(executor, messages) {
+      if (messages.length === 0) return [];
+      const rows = await executor
+        .insert(outbox)
+        .values(messages.map((m) => ({ companyId: m.companyId ?? null, to: m.to, subject: m.subject, text: m.text, html: m.html })))
+        .returning({ id: outbox.id });
+      const runAt = new Date();
+      await executor
+        .insert(jobsTable)
+        .values(rows.map((row) => ({ kind: MAIL_DELIVER, payload: { outboxId: row.id }, runAt, maxAttempts: 12 })));
+      return rows.map((row) => row.id);
     },
   };
 }

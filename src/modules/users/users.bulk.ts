@@ -1,0 +1,100 @@
+// U8/U9: the CSV rows go through the same checks and the same batch cores as U3/U4, in chunks of
+// CHUNK rows: one transaction per chunk (a chunk's users, e-mails and jobs commit together), a
+// few batched queries per chunk, never one per row. A crash leaves each row applied or absent.
+import type { FieldErrors } from '../../platform/errors.js';
+import { type CreateDeps, createUsers } from './users.create.js';
+import { type CsvRow, toColumnErrors } from './users.csv.js';
+import { checkCreate, checkUpdate, type CreateValues } from './users.fields.js';
+import { usersByEmail } from './users.lookup.js';
+import { type UpdateItem, updateUsers } from './users.update.js';
+
+export const CHUNK = 500;
+
+export interface BulkOptions {
+  dryRun: boolean;
+  notify: boolean;
+}
+
+interface Success {
+  row: number;
+  id: number | null;
+  email: string;
+}
+interface Failure {
+  row: number;
+  errors: FieldErrors;
+}
+
+function report(kind: 'create' | 'update', total: number, successes: Success[], failures: Failure[], dryRun: boolean) {
+  const status = failures.length === 0 ? 'success' : successes.length === 0 ? 'failed' : 'partial';
+  const verb = kind === 'create' ? 'created' : 'updated';
+  const messages = {
+    success: `All users were ${verb} successfully.`,
+    partial: `Some users were ${verb}; see failures.`,
+    failed: `No users were ${verb}; see failures.`,
+  };
+  const dry = { success: 'Dry run: every row is valid. Nothing was saved.', partial: 'Dry run: some rows are invalid. Nothing was saved.', failed: 'Dry run: no row is valid. Nothing was saved.' };
+  successes.sort((a, b) => a.row - b.row);
+  failures.sort((a, b) => a.row - b.row);
+  return {
+    status,
+    message: (dryRun ? dry : messages)[status],
+    summary: `${successes.length} of ${total} rows succeeded.`,
+    successes,
+    failures,
+  };
+}
+
+export async function bulkCreate(deps: CreateDeps, companyId: number, rows: CsvRow[], options: BulkOptions) {
+  const successes: Success[] = [];
+  const failures: Failure[] = [];
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const valid: { line: number; value: CreateValues }[] = [];
+    for (const { line, record } of rows.slice(start, start + CHUNK)) {
+      const checked = checkCreate({ ...record, is_active: false, notify: options.notify });
+      if (checked.ok) valid.push({ line, value: checked.value });
+      else failures.push({ row: line, errors: toColumnErrors(checked.errors) });
+    }
+    if (valid.length === 0) continue;
+    const results = await createUsers(deps, companyId, valid.map((v) => v.value), options.dryRun);
+    results.forEach((result, i) => {
+      const row = valid[i].line;
+      if (result.ok) successes.push({ row, id: result.id, email: result.email });
+      else failures.push({ row, errors: toColumnErrors(result.errors) });
+    });
+  }
+  return report('create', rows.length, successes, failures, options.dryRun);
+}
+
+export async function bulkUpdate(deps: CreateDeps, companyId: number, rows: CsvRow[], options: BulkOptions) {
+  const successes: Success[] = [];
+  const failures: Failure[] = [];
+  const seen = new Set<string>();
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const chunk = rows.slice(start, start + CHUNK);
+    const keys = chunk.map(({ record }) => (record.email ?? '').trim().toLowerCase());
+    const found = await usersByEmail(deps.db, companyId, keys.filter(Boolean));
+    const items: { line: number; item: UpdateItem }[] = [];
+    chunk.forEach(({ line, record }, i) => {
+      const key = keys[i];
+      const errors: FieldErrors = {};
+      if (!key) errors.email = ['The email field is required.'];
+      else if (seen.has(key)) errors.email = ['The email appears more than once in this file.'];
+      else if (!found.has(key)) errors.email = ['No user with this email exists in the company.'];
+      seen.add(key);
+      // Passwords are never taken from files; the update template has no such column anyway.
+      const checked = checkUpdate({ ...record, notify: options.notify });
+      if (!checked.ok) Object.assign(errors, checked.errors);
+      if (Object.keys(errors).length > 0 || !checked.ok) return void failures.push({ row: line, errors: toColumnErrors(errors) });
+      items.push({ line, item: { id: (found.get(key) as { id: number }).id, values: checked.value } });
+    });
+    if (items.length === 0) continue;
+    const results = await updateUsers(deps, companyId, items.map((v) => v.item), options.dryRun);
+    results.forEach((result, i) => {
+      const row = items[i].line;
+      if (result.ok) successes.push({ row, id: result.id, email: result.email });
+      else failures.push({ row, errors: toColumnErrors(result.errors) });
+    });
+  }
+  return report('update', rows.length, successes, failures, options.dryRun);
+}

@@ -1,0 +1,157 @@
+// CSV layout of U8/U9/U12/U13 (decisions.md §5): UTF-8 with or without BOM, CRLF/LF/CR, the
+// instruction row optional, headers matched case-insensitively ("start_date (YYYY-MM-DD)" is
+// "start_date"), at most 10,000 data rows. The parse is streamed (csv-parse) over the bounded
+// upload; nothing is written until the whole file is known to be within the limits.
+import { Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import { type FieldErrors, invalid } from '../../platform/errors.js';
+
+export const MAX_ROWS = 10_000;
+export const MAX_CSV_BYTES = 5 * 1024 * 1024;
+
+export const INSTRUCTION_ROW =
+  'Instructions: start_date must use the format YYYY-MM-DD; format the account_number column as text to keep leading zeros.';
+export const IMPORT_HEADER = [
+  'first_name',
+  'last_name',
+  'personal_email',
+  'domain',
+  'user_types',
+  'title',
+  'base_salary',
+  'department',
+  'allowances',
+  'office_location',
+  'start_date (YYYY-MM-DD)',
+  'manager',
+  'bank_name',
+  'account_number',
+];
+export const UPDATE_HEADER = ['email', ...IMPORT_HEADER];
+
+/** The template bytes: instruction row, header row, CRLF line ends (RFC 4180). */
+export const templateCsv = (header: string[]) => `${INSTRUCTION_ROW}\r\n${header.join(',')}\r\n`;
+
+export type CsvKind = 'create' | 'update';
+
+/** CSV column (normalised) → request field of U3/U4. Aliases accept the JSON field names too. */
+const COLUMN_FIELDS: Record<string, string> = {
+  email: 'email',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  personal_email: 'personal_email',
+  domain: 'domain_name',
+  domain_name: 'domain_name',
+  user_types: 'user_types',
+  user_type: 'user_types',
+  title: 'title',
+  base_salary: 'base_salary',
+  department: 'department',
+  allowances: 'allowances',
+  office_location: 'office_location',
+  start_date: 'start_date',
+  manager: 'manager_email',
+  manager_email: 'manager_email',
+  bank_name: 'bank_name',
+  account_number: 'account_number',
+};
+const FIELD_COLUMNS: Record<string, string> = { domain_name: 'domain', manager_email: 'manager' };
+
+const REQUIRED: Record<CsvKind, string[]> = {
+  create: ['first_name', 'last_name', 'personal_email', 'domain_name', 'user_types', 'start_date'],
+  update: ['email'],
+};
+
+/** Row errors are reported under the file's column names (`domain`, `manager`). */
+export function toColumnErrors(errors: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const column = FIELD_COLUMNS[field] ?? field;
+    out[column] = messages.map((m) => (FIELD_COLUMNS[field] ? m.replace(field.replace(/_/g, ' '), column) : m));
+  }
+  return out;
+}
+
+const normalise = (header: string) =>
+  header
+    .trim()
+    .toLowerCase()
+    .replace(/\s*\(.*\)\s*$/, '')
+    .replace(/\s+/g, '_');
+
+const fileError = (message: string) => invalid({ users_csv: [message] });
+
+export interface CsvRow {
+  /** 1-based line number in the file where the record starts. */
+  line: number;
+  record: Record<string, string>;
+}
+
+export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow[]> {
+  if (data.length === 0) throw fileError('The users csv file is empty.');
+  if (data.length > MAX_CSV_BYTES) throw fileError('The users csv field must not be greater than 5120 kilobytes.');
+  if (data.includes(0)) throw fileError('The users csv field must be a file of type: csv, txt.');
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    throw fileError('The users csv file must be UTF-8 encoded.');
+  }
+  const body = data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf ? data.subarray(3) : data;
+
+  const parser = Readable.from([body]).pipe(
+    parse({ info: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] }),
+  );
+  let columns: (string | undefined)[] | undefined;
+  let headerSeen = 0;
+  const rows: CsvRow[] = [];
+  // Line numbers: a record starts where the previous one ended, after any blank lines.
+  let offset = 0;
+  let line = 1;
+  const startLine = (end: number) => {
+    while (offset < body.length && (body[offset] === 0x0a || body[offset] === 0x0d)) {
+      if (body[offset] === 0x0a || (body[offset] === 0x0d && body[offset + 1] !== 0x0a)) line++;
+      offset++;
+    }
+    const start = line;
+    for (; offset < end; offset++) if (body[offset] === 0x0a || (body[offset] === 0x0d && body[offset + 1] !== 0x0a)) line++;
+    return start;
+  };
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
+      const at = startLine(info.bytes);
+      if (record.every((cell) => cell.trim() === '')) continue;
+      if (!columns) {
+        headerSeen++;
+        const names = record.map((cell) => COLUMN_FIELDS[normalise(cell)]);
+        const key = REQUIRED[kind][0];
+        if (!names.includes(key)) {
+          // The first row may be the instruction row; the header must come by the second.
+          if (headerSeen === 1) continue;
+          throw fileError(`The users csv file must have a header row with the columns: ${missing(kind, names).join(', ')}.`);
+        }
+        const lacking = missing(kind, names);
+        if (lacking.length > 0) throw fileError(`The users csv file is missing the columns: ${lacking.join(', ')}.`);
+        const defined = names.filter(Boolean);
+        if (new Set(defined).size !== defined.length) throw fileError('The users csv file has duplicate columns.');
+        columns = names;
+        continue;
+      }
+      if (rows.length >= MAX_ROWS) throw fileError(`The users csv file must not contain more than ${MAX_ROWS} rows.`);
+      const fields: Record<string, string> = {};
+      columns.forEach((field, index) => {
+        if (field && record[index] !== undefined) fields[field] = record[index];
+      });
+      rows.push({ line: at, record: fields });
+    }
+  } catch (error) {
+    parser.destroy();
+    if (error instanceof CsvError) throw fileError(`The users csv file is not valid CSV: ${error.message}`);
+    throw error;
+  }
+  if (!columns) throw fileError(`The users csv file must have a header row with the columns: ${REQUIRED[kind].map(columnOf).join(', ')}.`);
+  if (rows.length === 0) throw fileError('The users csv file contains no data rows.');
+  return rows;
+}
+
+const columnOf = (field: string) => FIELD_COLUMNS[field] ?? field;
+const missing = (kind: CsvKind, names: (string | undefined)[]) => REQUIRED[kind].filter((f) => !names.includes(f)).map(columnOf);

@@ -1,0 +1,65 @@
+// Onboarding documents (U4): PDF, PNG or JPEG, recognised by their first bytes (the client's
+// file name and content type are not trusted), at most 5 MiB each, stored under
+// DATA_DIR/documents/<company>/<user>/. `document_paths` holds paths relative to DATA_DIR.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FieldErrors } from '../../platform/errors.js';
+
+export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
+
+export interface UploadedFile {
+  data: Buffer;
+  truncated: boolean;
+}
+
+export function sniffDocument(data: Buffer): 'pdf' | 'png' | 'jpg' | undefined {
+  if (data.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
+  if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpg';
+  return undefined;
+}
+
+/** Laravel-like messages per file (`documents.0`), or undefined when every file is acceptable. */
+export function checkDocuments(files: UploadedFile[]): FieldErrors | undefined {
+  const errors: FieldErrors = {};
+  files.forEach((file, index) => {
+    const field = `documents.${index}`;
+    if (file.truncated || file.data.length > MAX_DOCUMENT_BYTES) {
+      errors[field] = [`The ${field} field must not be greater than 5120 kilobytes.`];
+    } else if (file.data.length === 0 || !sniffDocument(file.data)) {
+      errors[field] = [`The ${field} field must be a file of type: pdf, png, jpg, jpeg.`];
+    }
+  });
+  return Object.keys(errors).length > 0 ? errors : undefined;
+}
+
+/** Writes the files; returns their DATA_DIR-relative paths. */
+export async function storeDocuments(dataDir: string, companyId: number, userId: number, files: UploadedFile[]): Promise<string[]> {
+  const relativeDir = path.join('documents', String(companyId), String(userId));
+  await fs.mkdir(path.join(dataDir, relativeDir), { recursive: true });
+  const stored: string[] = [];
+  for (const file of files) {
+    const relative = path.join(relativeDir, `${crypto.randomUUID()}.${sniffDocument(file.data)}`);
+    // Write then rename: a crash never leaves a half-written file under its final name.
+    const target = path.join(dataDir, relative);
+    await fs.writeFile(`${target}.part`, file.data);
+    await fs.rename(`${target}.part`, target);
+    stored.push(relative.split(path.sep).join('/'));
+  }
+  return stored;
+}
+
+/** Removes stored files (missing ones are fine) and the user's folder when it is empty. */
+export async function deleteDocuments(dataDir: string, paths: string[]): Promise<void> {
+  const root = path.resolve(dataDir, 'documents');
+  const dirs = new Set<string>();
+  for (const relative of paths) {
+    const absolute = path.resolve(dataDir, relative);
+    // Never follow a stored path outside DATA_DIR/documents.
+    if (!absolute.startsWith(root + path.sep)) continue;
+    await fs.rm(absolute, { force: true });
+    dirs.add(path.dirname(absolute));
+  }
+  for (const dir of dirs) await fs.rmdir(dir).catch(() => undefined);
+}

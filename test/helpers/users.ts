@@ -1,0 +1,97 @@
+// Helpers for the users tests: multipart bodies for app.inject and CSV files in the template layout.
+import crypto from 'node:crypto';
+
+export interface FormFile {
+  field: string;
+  filename: string;
+  contentType?: string;
+  data: Buffer | string;
+}
+
+/** A multipart/form-data payload with text fields and files, for `app.inject`. */
+export function multipart(fields: Record<string, string>, files: FormFile[] = []) {
+  const boundary = `----users${crypto.randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  for (const file of files) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      Buffer.isBuffer(file.data) ? file.data : Buffer.from(file.data),
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export const IMPORT_COLUMNS = [
+  'first_name',
+  'last_name',
+  'personal_email',
+  'domain',
+  'user_types',
+  'title',
+  'base_salary',
+  'department',
+  'allowances',
+  'office_location',
+  'start_date (YYYY-MM-DD)',
+  'manager',
+  'bank_name',
+  'account_number',
+];
+
+export interface CsvUser {
+  first_name?: string;
+  last_name?: string;
+  personal_email?: string;
+  domain?: string;
+  user_types?: string;
+  title?: string;
+  base_salary?: string;
+  department?: string;
+  allowances?: string;
+  office_location?: string;
+  start_date?: string;
+  manager?: string;
+  bank_name?: string;
+  account_number?: string;
+  email?: string;
+}
+
+const cell = (value: string | undefined) => (value === undefined ? '' : /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+/** A CSV in the template layout (instruction row optional, LF or CRLF). */
+export function usersCsv(rows: CsvUser[], options: { update?: boolean; instruction?: boolean; eol?: string; bom?: boolean } = {}): string {
+  const eol = options.eol ?? '\n';
+  const columns = options.update ? ['email', ...IMPORT_COLUMNS] : IMPORT_COLUMNS;
+  const keys = columns.map((c) => c.replace(/ \(.*\)$/, ''));
+  const lines: string[] = [];
+  if (options.instruction !== false) lines.push('Instructions: start_date must use the format YYYY-MM-DD');
+  lines.push(columns.join(','));
+  for (const row of rows) lines.push(keys.map((k) => cell((row as Record<string, string | undefined>)[k])).join(','));
+  return `${options.bom ? '\ufeff' : ''}${lines.join(eol)}${eol}`;
+}
+
+/** `count` valid import rows for a company domain. */
+export function generatedUsers(count: number, domain: string, tag = crypto.randomBytes(3).toString('hex')): CsvUser[] {
+  return Array.from({ length: count }, (_, i) => ({
+    first_name: `Bulk${tag}`,
+    last_name: `Person${i}`,
+    personal_email: `bulk.${tag}.${i}@personal.test`,
+    domain,
+    user_types: 'Full-time',
+    title: 'Engineer',
+    base_salary: '250000.00',
+    department: 'Engineering',
+    allowances: '15000.50',
+    office_location: 'Lagos',
+    start_date: '2024-02-01',
+    bank_name: 'Bank',
+    account_number: '0012345678',
+  }));
+}
