@@ -25,7 +25,10 @@ export interface FakePaystack {
 }
 
 export function paystackVerified(reference: string, status: string, amountKobo: number, currency = 'NGN'): FakeVerify {
-  return { kind: 'json', body: { status: true, message: 'Verification successful', data: { reference, status, amount: amountKobo, currency, id: 1 } } };
+  return {
+    kind: 'json',
+    body: { status: true, message: 'Verification successful', data: { reference, status, amount: amountKobo, currency, id: 1 } },
+  };
 }
 
 export async function startFakePaystack(secret = `sk_test_${crypto.randomBytes(8).toString('hex')}`): Promise<FakePaystack> {
@@ -55,7 +58,15 @@ export async function startFakePaystack(secret = `sk_test_${crypto.randomBytes(8
           res,
           fake.initialize ?? {
             kind: 'json',
-            body: { status: true, message: 'Authorization URL created', data: { authorization_url: `https://checkout.paystack.test/${input.reference}`, access_code: 'ac', reference: input.reference } },
+            body: {
+              status: true,
+              message: 'Authorization URL created',
+              data: {
+                authorization_url: `https://checkout.paystack.test/${input.reference}`,
+                access_code: 'ac',
+                reference: input.reference,
+              },
+            },
           },
         );
       }
@@ -85,12 +96,17 @@ export function paystackSignature(secret: string, body: string): string {
 }
 
 export async function allowRedirectHosts(db: Executor, companyId: number, hosts: string[]): Promise<void> {
-  await db.insert(redirectDomains).values(hosts.map((host) => ({ companyId, host }))).onConflictDoNothing();
+  await db
+    .insert(redirectDomains)
+    .values(hosts.map((host) => ({ companyId, host })))
+    .onConflictDoNothing();
 }
 
 /** Makes every pending wallet.verify job due now (instead of waiting for the delay). */
 export async function makeVerifyJobsDue(db: Executor): Promise<void> {
-  await db.execute(sql`UPDATE jobs SET run_at = now() - interval '1 second' WHERE kind = 'wallet.verify' AND done_at IS NULL AND failed_at IS NULL`);
+  await db.execute(
+    sql`UPDATE jobs SET run_at = now() - interval '1 second' WHERE kind = 'wallet.verify' AND done_at IS NULL AND failed_at IS NULL`,
+  );
 }
 
 export async function ledgerFor(db: Executor, companyId: number) {
@@ -101,7 +117,13 @@ export async function ledgerFor(db: Executor, companyId: number) {
 }
 
 export async function transactionRow(db: Executor, reference: string) {
-  const rows = await queryRows<{ status: string; failure_reason: string | null; verify_attempts: number; checkout_url: string | null; amount: string }>(
+  const rows = await queryRows<{
+    status: string;
+    failure_reason: string | null;
+    verify_attempts: number;
+    checkout_url: string | null;
+    amount: string;
+  }>(
     db,
     sql`SELECT status, failure_reason, verify_attempts, checkout_url, amount::text AS amount FROM wallet_transactions WHERE reference = ${reference}`,
   );

@@ -24,7 +24,12 @@ let acme: TestCompany;
 
 beforeAll(async () => {
   fake = await startFakePaystack();
-  ctx = await createTestApp({ paymentProvider: 'paystack', paystackSecretKey: fake.secret, paystackBaseUrl: fake.url, walletVerifyDelaySeconds: 120 });
+  ctx = await createTestApp({
+    paymentProvider: 'paystack',
+    paystackSecretKey: fake.secret,
+    paystackBaseUrl: fake.url,
+    walletVerifyDelaySeconds: 120,
+  });
   acme = await createCompany(ctx.db, { redirectDomains: ['acme.example'] });
 });
 afterAll(async () => {
@@ -42,11 +47,21 @@ const webhook = (app: TestContext['app'], payload: unknown, signature?: string) 
   return app.inject({
     method: 'POST',
     url: '/webhooks/paystack',
-    headers: { 'content-type': 'application/json', ...(signature === undefined ? { 'x-paystack-signature': paystackSignature(fake.secret, text) } : signature ? { 'x-paystack-signature': signature } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(signature === undefined
+        ? { 'x-paystack-signature': paystackSignature(fake.secret, text) }
+        : signature
+          ? { 'x-paystack-signature': signature }
+          : {}),
+    },
     payload: text,
   });
 };
-const chargeSuccess = (reference: string, amount = 500025) => ({ event: 'charge.success', data: { reference, amount, currency: 'NGN', status: 'success' } });
+const chargeSuccess = (reference: string, amount = 500025) => ({
+  event: 'charge.success',
+  data: { reference, amount, currency: 'NGN', status: 'success' },
+});
 
 describe('Paystack adapter against a fake server', () => {
   // A generous timeout where an answer is expected (the machine is shared), a short one to test timeouts.
@@ -54,13 +69,25 @@ describe('Paystack adapter against a fake server', () => {
 
   it('initializes with the secret key, amount in kobo, e-mail, reference and callback URL', async () => {
     fake.requests.length = 0;
-    const { checkoutUrl } = await provider().initialize({ reference: 'R-1', amountKobo: 123456n, currency: 'NGN', email: 'a@b.test', callbackUrl: 'https://acme.example/back' });
+    const { checkoutUrl } = await provider().initialize({
+      reference: 'R-1',
+      amountKobo: 123456n,
+      currency: 'NGN',
+      email: 'a@b.test',
+      callbackUrl: 'https://acme.example/back',
+    });
     expect(checkoutUrl).toBe('https://checkout.paystack.test/R-1');
     const [request] = fake.requests;
     expect(request.method).toBe('POST');
     expect(request.url).toBe('/transaction/initialize');
     expect(request.headers.authorization).toBe(`Bearer ${fake.secret}`);
-    expect(JSON.parse(request.body)).toEqual({ amount: '123456', currency: 'NGN', email: 'a@b.test', reference: 'R-1', callback_url: 'https://acme.example/back' });
+    expect(JSON.parse(request.body)).toEqual({
+      amount: '123456',
+      currency: 'NGN',
+      email: 'a@b.test',
+      reference: 'R-1',
+      callback_url: 'https://acme.example/back',
+    });
   });
 
   it('verifies by reference and maps statuses, amounts in kobo', async () => {
@@ -84,7 +111,10 @@ describe('Paystack adapter against a fake server', () => {
     ['a 502 with HTML', { kind: 'raw', httpStatus: 502, text: '<html>Bad gateway</html>' }],
     ['malformed JSON', { kind: 'raw', httpStatus: 200, text: '{"status": true, "data": {' }],
     ['an unexpected shape', { kind: 'json', body: { status: true, data: null } }],
-    ['an unknown status', { kind: 'json', body: { status: true, data: { reference: 'R-x', status: 'weird', amount: 1, currency: 'NGN' } } }],
+    [
+      'an unknown status',
+      { kind: 'json', body: { status: true, data: { reference: 'R-x', status: 'weird', amount: 1, currency: 'NGN' } } },
+    ],
     ['success without an amount', { kind: 'json', body: { status: true, data: { reference: 'R-x', status: 'success', currency: 'NGN' } } }],
     ['a different reference', paystackVerified('R-other', 'success', 100)],
     ['a 401 (bad key)', { kind: 'json', httpStatus: 401, body: { status: false, message: 'Invalid key' } }],
@@ -104,7 +134,15 @@ describe('Paystack adapter against a fake server', () => {
       { kind: 'json', httpStatus: 400, body: { status: false, message: 'Invalid email' } },
     ] as const) {
       fake.initialize = answer;
-      await expect(provider(300).initialize({ reference: 'R-2', amountKobo: 10000n, currency: 'NGN', email: 'a@b.test', callbackUrl: 'https://x.test' })).rejects.toBeInstanceOf(ProviderError);
+      await expect(
+        provider(300).initialize({
+          reference: 'R-2',
+          amountKobo: 10000n,
+          currency: 'NGN',
+          email: 'a@b.test',
+          callbackUrl: 'https://x.test',
+        }),
+      ).rejects.toBeInstanceOf(ProviderError);
     }
     fake.initialize = undefined;
   });
@@ -250,20 +288,35 @@ describe('POST /webhooks/paystack', () => {
     expect(await transactionRow(ctx.db, ref)).toMatchObject({ status: 'failed', failure_reason: 'expired' });
     fake.verify.set(ref, paystackVerified(ref, 'success', 500025));
     expect((await webhook(ctx.app, chargeSuccess(ref))).statusCode).toBe(200);
-    const w2 = await ctx.app.inject({ method: 'GET', url: `/api/wallet/transaction/status?transaction_reference=${ref}`, headers: company.auth });
-    expect(w2.json()).toMatchObject({ transaction_status: 'failed', transaction: { status: 'failed', failure_reason: 'paid_after_expiry' } });
+    const w2 = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/wallet/transaction/status?transaction_reference=${ref}`,
+      headers: company.auth,
+    });
+    expect(w2.json()).toMatchObject({
+      transaction_status: 'failed',
+      transaction: { status: 'failed', failure_reason: 'paid_after_expiry' },
+    });
     expect(await ledgerFor(ctx.db, company.id)).toEqual([]);
   });
 
   it('leaves other routes on the normal JSON parser', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: { ...acme.auth, 'content-type': 'application/json' }, payload: '{"amount":' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/wallet/top-up',
+      headers: { ...acme.auth, 'content-type': 'application/json' },
+      payload: '{"amount":',
+    });
     expect(res.json()).toEqual({ status: 'error', message: 'Malformed JSON body.' });
   });
 });
 
 describe('exactly once under a race', () => {
   it('two instances’ jobs and two webhooks at the same moment credit once', async () => {
-    const second = await createTestApp({ paymentProvider: 'paystack', paystackSecretKey: fake.secret, paystackBaseUrl: fake.url }, ctx.testDb);
+    const second = await createTestApp(
+      { paymentProvider: 'paystack', paystackSecretKey: fake.secret, paystackBaseUrl: fake.url },
+      ctx.testDb,
+    );
     try {
       for (let round = 0; round < 3; round++) {
         const company = await createCompany(ctx.db, { redirectDomains: ['acme.example'] });

@@ -51,7 +51,12 @@ export async function sandboxRoutes(root: FastifyInstance, db: Db): Promise<void
     const summary = `<dl><dt>Amount</dt><dd>${naira(row.amount)}</dd><dt>Reference</dt><dd>${escapeHtml(row.reference)}</dd><dt>E-mail</dt><dd>${escapeHtml(row.customerEmail)}</dd></dl>`;
     if (outcome || row.status !== 'pending') {
       const state = outcome === 'success' || row.status === 'success' ? 'paid' : 'cancelled or failed';
-      return page(reply, 200, 'Payment closed', `<h1>This payment is already ${state}</h1>${summary}<p><a href="${escapeHtml(returnUrl(row.redirectUrl, row.reference))}">Return to the merchant</a></p>`);
+      return page(
+        reply,
+        200,
+        'Payment closed',
+        `<h1>This payment is already ${state}</h1>${summary}<p><a href="${escapeHtml(returnUrl(row.redirectUrl, row.reference))}">Return to the merchant</a></p>`,
+      );
     }
     return page(
       reply,
@@ -65,21 +70,17 @@ export async function sandboxRoutes(root: FastifyInstance, db: Db): Promise<void
     );
   });
 
-  app.post(
-    '/sandbox/checkout/:reference',
-    { schema: { hide: true, params: Params }, bodyLimit: 4096 },
-    async (request, reply) => {
-      const outcome = (request.body as Record<string, unknown> | undefined)?.outcome;
-      if (outcome !== 'success' && outcome !== 'failed') {
-        return page(reply, 400, 'Invalid choice', '<h1>Invalid choice</h1><p>Choose Pay or Cancel on the checkout page.</p>');
-      }
-      const row = await walletRepo.findForVerification(db, request.params.reference);
-      if (!row) return page(reply, 404, 'Payment not found', '<h1>Payment not found</h1><p>This checkout link is not valid.</p>');
-      // First choice wins; a double click or a later click on a closed payment only redirects.
-      if (row.status === 'pending') await walletRepo.recordSandboxOutcome(db, row.reference, outcome);
-      return reply.status(303).header('cache-control', 'no-store').redirect(returnUrl(row.redirectUrl, row.reference), 303);
-    },
-  );
+  app.post('/sandbox/checkout/:reference', { schema: { hide: true, params: Params }, bodyLimit: 4096 }, async (request, reply) => {
+    const outcome = (request.body as Record<string, unknown> | undefined)?.outcome;
+    if (outcome !== 'success' && outcome !== 'failed') {
+      return page(reply, 400, 'Invalid choice', '<h1>Invalid choice</h1><p>Choose Pay or Cancel on the checkout page.</p>');
+    }
+    const row = await walletRepo.findForVerification(db, request.params.reference);
+    if (!row) return page(reply, 404, 'Payment not found', '<h1>Payment not found</h1><p>This checkout link is not valid.</p>');
+    // First choice wins; a double click or a later click on a closed payment only redirects.
+    if (row.status === 'pending') await walletRepo.recordSandboxOutcome(db, row.reference, outcome);
+    return reply.status(303).header('cache-control', 'no-store').redirect(returnUrl(row.redirectUrl, row.reference), 303);
+  });
 }
 
 function returnUrl(redirectUrl: string, reference: string): string {

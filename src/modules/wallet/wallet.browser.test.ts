@@ -10,7 +10,16 @@ import { createCompany, type TestCompany } from '../../../test/helpers/factories
 import { makeVerifyJobsDue } from '../../../test/helpers/wallet.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function freePort(): Promise<number> {
   const server = http.createServer();
@@ -37,7 +46,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('sandbox checkout in a real browser', 
     // The company's own "thank you" page, on an authorized host.
     merchant = http.createServer((req, res) => {
       const reference = new URL(req.url ?? '/', 'http://x').searchParams.get('reference') ?? '';
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><title>Back at the shop</title><h1>Thank you</h1><p id="ref">${reference.replace(/[^\w-]/g, '')}</p></html>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!doctype html><html lang="en"><title>Back at the shop</title><h1>Thank you</h1><p id="ref">${reference.replace(/[^\w-]/g, '')}</p></html>`,
+        );
     });
     await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
     merchantBase = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
@@ -51,7 +64,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('sandbox checkout in a real browser', 
   });
 
   async function api(path: string, init: RequestInit = {}) {
-    const res = await fetch(`${base}${path}`, { ...init, headers: { authorization: company.auth.authorization, 'content-type': 'application/json', ...init.headers } });
+    const res = await fetch(`${base}${path}`, {
+      ...init,
+      headers: { authorization: company.auth.authorization, 'content-type': 'application/json', ...init.headers },
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
 
@@ -86,7 +102,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('sandbox checkout in a real browser', 
     await page.close();
 
     const final = await pollStatus(transactionReference, 'success');
-    expect(final).toMatchObject({ status: 'success', transaction_status: 'success', transaction: { transaction_reference: transactionReference, amount: 12345.67, status: 'success', type: 'top_up' } });
+    expect(final).toMatchObject({
+      status: 'success',
+      transaction_status: 'success',
+      transaction: { transaction_reference: transactionReference, amount: 12345.67, status: 'success', type: 'top_up' },
+    });
     expect((await api('/api/wallet/balance')).body).toEqual({ status: 'success', balance: 12345.67, currency: 'NGN' });
   });
 

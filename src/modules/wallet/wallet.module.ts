@@ -2,10 +2,10 @@
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { createProviders, type Providers } from './providers/index.js';
 import { sandboxRoutes } from './sandbox.routes.js';
-import { webhookRoutes } from './webhook.routes.js';
 import { walletRoutes } from './wallet.routes.js';
 import { createWalletService, type WalletService } from './wallet.service.js';
 import { createVerification, walletVerifyJob } from './wallet.verification.js';
+import { webhookRoutes } from './webhook.routes.js';
 
 // One provider set per app (deps object), shared by routes and the job.
 const providersByDeps = new WeakMap<AppDeps, Providers>();

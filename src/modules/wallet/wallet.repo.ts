@@ -68,7 +68,9 @@ export const walletRepo = {
           RETURNING company_id, amount::text AS amount`,
     );
     if (won.length === 0) return false;
-    await tx.insert(walletEntries).values({ companyId: won[0].company_id, amount: won[0].amount, kind: 'top_up', transactionReference: reference });
+    await tx
+      .insert(walletEntries)
+      .values({ companyId: won[0].company_id, amount: won[0].amount, kind: 'top_up', transactionReference: reference });
     return true;
   },
 

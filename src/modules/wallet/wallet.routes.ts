@@ -7,7 +7,10 @@ import type { TenancyMessages } from '../../platform/types.js';
 import type { WalletService } from './wallet.service.js';
 
 const COMPANY_NOT_FOUND = 'The company you are trying to access could not be found. Please verify the company ID and try again.';
-export const WALLET_TENANCY: TenancyMessages = { forbidden: "You do not have permission to access this company's wallet.", notFound: COMPANY_NOT_FOUND };
+export const WALLET_TENANCY: TenancyMessages = {
+  forbidden: "You do not have permission to access this company's wallet.",
+  notFound: COMPANY_NOT_FOUND,
+};
 // W2 has no company 404 of its own; decisions.md §2 gives it the endpoint's 404 message.
 export const TRANSACTIONS_TENANCY: TenancyMessages = {
   forbidden: "You do not have permission to access this company's transactions.",
@@ -15,7 +18,11 @@ export const TRANSACTIONS_TENANCY: TenancyMessages = {
 };
 
 const CompanyId = Type.Optional(Type.Union([Type.Integer(), Type.String()]));
-const ErrorSchema = Type.Object({ status: Type.Optional(Type.String()), message: Type.Optional(Type.String()), error: Type.Optional(Type.String()) });
+const ErrorSchema = Type.Object({
+  status: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+});
 
 const TransactionSchema = Type.Object({
   transaction_reference: Type.String(),
@@ -56,7 +63,9 @@ export function walletRoutes(service: WalletService) {
           tags: ['wallet'],
           summary: 'W1. Top up the wallet through the payment provider',
           body: Type.Object({
-            amount: Type.Optional(Type.Union([Type.Number(), Type.String()], { description: 'NGN, 100 to 100,000,000, at most 2 decimals' })),
+            amount: Type.Optional(
+              Type.Union([Type.Number(), Type.String()], { description: 'NGN, 100 to 100,000,000, at most 2 decimals' }),
+            ),
             customer_email: Type.Optional(Type.String()),
             redirect_url: Type.Optional(Type.String({ description: 'http(s) URL on a domain the company authorized' })),
             company_id: CompanyId,
@@ -103,7 +112,12 @@ export function walletRoutes(service: WalletService) {
     app.get(
       '/api/wallet/balance',
       {
-        config: { name: 'wallet.balance', family: 'wallet', tenancy: WALLET_TENANCY, internalMessage: 'An unexpected error occurred while reading the wallet balance.' },
+        config: {
+          name: 'wallet.balance',
+          family: 'wallet',
+          tenancy: WALLET_TENANCY,
+          internalMessage: 'An unexpected error occurred while reading the wallet balance.',
+        },
         schema: {
           tags: ['wallet'],
           summary: 'Wallet balance (sum of the ledger)',

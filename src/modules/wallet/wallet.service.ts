@@ -49,7 +49,11 @@ function parseAmount(raw: number | string | undefined): bigint {
 }
 
 function bareHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':');
@@ -72,7 +76,9 @@ export function checkRedirectUrl(raw: string, authorizedHosts: string[], ownOrig
   // The service's own PUBLIC_URL origin is always allowed (the web console's Top up returns there).
   if (ownOrigin && url.origin === ownOrigin) return url.toString();
   const host = bareHost(url.hostname);
-  const allowed = authorizedHosts.map(bareHost).some((authorized) => host === authorized || (!isIpLiteral(authorized) && host.endsWith(`.${authorized}`)));
+  const allowed = authorizedHosts
+    .map(bareHost)
+    .some((authorized) => host === authorized || (!isIpLiteral(authorized) && host.endsWith(`.${authorized}`)));
   if (!allowed) throw invalidField('redirect_url', MESSAGES.redirectNotAuthorized);
   return url.toString();
 }
@@ -114,7 +120,13 @@ export function createWalletService(deps: WalletServiceDeps) {
       const provider = providers.current;
       const reference = newReference();
       await db.transaction(async (tx) => {
-        await walletRepo.createPending(tx, companyId, { reference, amount: koboToDecimal(amountKobo), provider: provider.name, customerEmail: email, redirectUrl });
+        await walletRepo.createPending(tx, companyId, {
+          reference,
+          amount: koboToDecimal(amountKobo),
+          provider: provider.name,
+          customerEmail: email,
+          redirectUrl,
+        });
         await jobs.enqueue(tx, WALLET_VERIFY, { reference }, { delaySeconds: config.walletVerifyDelaySeconds });
       });
       let checkoutUrl: string;
@@ -122,7 +134,9 @@ export function createWalletService(deps: WalletServiceDeps) {
         ({ checkoutUrl } = await provider.initialize({ reference, amountKobo, currency: 'NGN', email, callbackUrl: redirectUrl }));
       } catch (error) {
         // The payer never got a checkout URL, so nothing can be paid: close the top-up, answer 500.
-        await walletRepo.failIfPending(db, reference, 'initialize_failed', { error: error instanceof Error ? error.message : String(error) });
+        await walletRepo.failIfPending(db, reference, 'initialize_failed', {
+          error: error instanceof Error ? error.message : String(error),
+        });
         log.error({ err: error, reference }, 'payment provider could not initialize a top-up');
         throw error;
       }

@@ -30,11 +30,18 @@ const topUp = (company: TestCompany, body: unknown, query = '') =>
   ctx.app.inject({ method: 'POST', url: `/api/wallet/top-up${query}`, headers: company.auth, payload: body as object });
 const status = (company: TestCompany, query: string, path = '/api/wallet/transaction/status') =>
   ctx.app.inject({ method: 'GET', url: `${path}?${query}`, headers: company.auth });
-const balance = async (company: TestCompany) => (await ctx.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth })).json();
-const countTransactions = async () => (await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM wallet_transactions`))[0].n;
+const balance = async (company: TestCompany) =>
+  (await ctx.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth })).json();
+const countTransactions = async () =>
+  (await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM wallet_transactions`))[0].n;
 
 async function pay(reference: string, outcome: 'success' | 'failed') {
-  return ctx.app.inject({ method: 'POST', url: `/sandbox/checkout/${reference}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `outcome=${outcome}` });
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${reference}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `outcome=${outcome}`,
+  });
 }
 
 describe('W1 POST /api/wallet/top-up: validation, word for word, and no partial writes', () => {
@@ -56,11 +63,31 @@ describe('W1 POST /api/wallet/top-up: validation, word for word, and no partial 
     ['a non-http redirect', { ...valid, redirect_url: 'javascript:alert(1)' }, 'The redirect URL must be a valid http or https URL.'],
     ['an ftp redirect', { ...valid, redirect_url: 'ftp://acme.example/x' }, 'The redirect URL must be a valid http or https URL.'],
     ['a relative redirect', { ...valid, redirect_url: '/done' }, 'The redirect URL must be a valid http or https URL.'],
-    ['credentials in the redirect', { ...valid, redirect_url: 'https://user:pw@acme.example/' }, 'The redirect URL must be a valid http or https URL.'],
-    ['an unauthorized host', { ...valid, redirect_url: 'https://evil.example/done' }, 'The redirect URL is not on a domain authorized for this company.'],
-    ['a look-alike host', { ...valid, redirect_url: 'https://evilacme.example/done' }, 'The redirect URL is not on a domain authorized for this company.'],
-    ['a host hidden behind @', { ...valid, redirect_url: 'https://acme.example@evil.example/' }, 'The redirect URL must be a valid http or https URL.'],
-    ["another company's host", { ...valid, redirect_url: 'https://other.example/done' }, 'The redirect URL is not on a domain authorized for this company.'],
+    [
+      'credentials in the redirect',
+      { ...valid, redirect_url: 'https://user:pw@acme.example/' },
+      'The redirect URL must be a valid http or https URL.',
+    ],
+    [
+      'an unauthorized host',
+      { ...valid, redirect_url: 'https://evil.example/done' },
+      'The redirect URL is not on a domain authorized for this company.',
+    ],
+    [
+      'a look-alike host',
+      { ...valid, redirect_url: 'https://evilacme.example/done' },
+      'The redirect URL is not on a domain authorized for this company.',
+    ],
+    [
+      'a host hidden behind @',
+      { ...valid, redirect_url: 'https://acme.example@evil.example/' },
+      'The redirect URL must be a valid http or https URL.',
+    ],
+    [
+      "another company's host",
+      { ...valid, redirect_url: 'https://other.example/done' },
+      'The redirect URL is not on a domain authorized for this company.',
+    ],
   ];
   it.each(cases)('answers 400 {status:"error"} for %s', async (_name, body, message) => {
     const before = await countTransactions();
@@ -77,7 +104,12 @@ describe('W1 POST /api/wallet/top-up: validation, word for word, and no partial 
   });
 
   it('answers malformed JSON with 400 in the wallet shape', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: { ...acme.auth, 'content-type': 'application/json' }, payload: '{"amount":' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/wallet/top-up',
+      headers: { ...acme.auth, 'content-type': 'application/json' },
+      payload: '{"amount":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ status: 'error', message: 'Malformed JSON body.' });
   });
@@ -172,7 +204,13 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
       const json = w2.json();
       expect(json.status).toBe('success');
       expect(json.transaction_status).toBe('success');
-      expect(json.transaction).toMatchObject({ transaction_reference: ref, amount: 2500.75, status: 'success', type: 'top_up', currency: 'NGN' });
+      expect(json.transaction).toMatchObject({
+        transaction_reference: ref,
+        amount: 2500.75,
+        status: 'success',
+        type: 'top_up',
+        currency: 'NGN',
+      });
       expect(json.transaction.completed_at).toMatch(/Z$/);
     }
     expect(await balance(company)).toEqual({ status: 'success', balance: 2500.75, currency: 'NGN' });
@@ -232,7 +270,12 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
     expect((await ctx.app.inject({ method: 'GET', url: '/sandbox/checkout/WT-NOPE' })).statusCode).toBe(404);
     expect((await pay('WT-NOPE', 'success')).statusCode).toBe(404);
     const { transactionReference: ref } = (await topUp(acme, valid)).json();
-    const bad = await ctx.app.inject({ method: 'POST', url: `/sandbox/checkout/${ref}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=maybe' });
+    const bad = await ctx.app.inject({
+      method: 'POST',
+      url: `/sandbox/checkout/${ref}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=maybe',
+    });
     expect(bad.statusCode).toBe(400);
     expect((await transactionRow(ctx.db, ref)).status).toBe('pending');
   });
@@ -242,18 +285,31 @@ describe('W1 with an Idempotency-Key, and the OpenAPI document', () => {
   it('replays the first response and creates one transaction for a retried request', async () => {
     const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
     const request = () =>
-      ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: { ...company.auth, 'idempotency-key': 'k-1' }, payload: { ...valid, redirect_url: 'https://pay.example/' } });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/wallet/top-up',
+        headers: { ...company.auth, 'idempotency-key': 'k-1' },
+        payload: { ...valid, redirect_url: 'https://pay.example/' },
+      });
     const first = await request();
     const second = await request();
     expect(second.statusCode).toBe(200);
     expect(second.json()).toEqual(first.json());
-    const rows = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM wallet_transactions WHERE company_id = ${company.id}`);
+    const rows = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS n FROM wallet_transactions WHERE company_id = ${company.id}`,
+    );
     expect(rows[0].n).toBe(1);
   });
 
   it('documents W1, both W2 paths and the balance, and hides the sandbox and webhook routes', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    for (const path of ['/api/wallet/top-up', '/api/wallet/transaction/status', '/api/wallet/check-transaction-status', '/api/wallet/balance']) {
+    for (const path of [
+      '/api/wallet/top-up',
+      '/api/wallet/transaction/status',
+      '/api/wallet/check-transaction-status',
+      '/api/wallet/balance',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
     expect(Object.keys(doc.paths).some((path) => path.startsWith('/sandbox') || path.startsWith('/webhooks'))).toBe(false);
@@ -294,7 +350,8 @@ describe('W2 GET /api/wallet/transaction/status: errors', () => {
     expect(res.json()).toEqual({ status: 'error', message: TX_403 });
     res = await status(child, `transaction_reference=${ref}&company_id=${acme.id}`, '/api/wallet/check-transaction-status');
     expect(res.statusCode).toBe(403);
-    const childRef = (await topUp(acme, { ...valid, company_id: child.id, redirect_url: 'https://child.example/' })).json().transactionReference;
+    const childRef = (await topUp(acme, { ...valid, company_id: child.id, redirect_url: 'https://child.example/' })).json()
+      .transactionReference;
     res = await status(acme, `transaction_reference=${childRef}&company_id=${child.id}`);
     expect(res.statusCode).toBe(200);
     expect((await status(child, `transaction_reference=${childRef}`)).statusCode).toBe(200);
@@ -337,16 +394,32 @@ describe('restart in the middle of a pending verification', () => {
   it('runs the job on a new app built on the same database', async () => {
     const first = await createTestApp({ paymentProvider: 'sandbox', walletVerifyDelaySeconds: 300 }, ctx.testDb);
     const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
-    const res = await first.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: company.auth, payload: { ...valid, amount: 777, redirect_url: 'https://pay.example/' } });
+    const res = await first.app.inject({
+      method: 'POST',
+      url: '/api/wallet/top-up',
+      headers: company.auth,
+      payload: { ...valid, amount: 777, redirect_url: 'https://pay.example/' },
+    });
     const ref = res.json().transactionReference;
-    await first.app.inject({ method: 'POST', url: `/sandbox/checkout/${ref}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=success' });
+    await first.app.inject({
+      method: 'POST',
+      url: `/sandbox/checkout/${ref}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=success',
+    });
     await first.close();
 
     const second = await createTestApp({ paymentProvider: 'sandbox' }, ctx.testDb);
     try {
       await makeVerifyJobsDue(ctx.db);
       await second.app.deps.jobs.runDue(100);
-      const json = (await second.app.inject({ method: 'GET', url: `/api/wallet/transaction/status?transaction_reference=${ref}`, headers: company.auth })).json();
+      const json = (
+        await second.app.inject({
+          method: 'GET',
+          url: `/api/wallet/transaction/status?transaction_reference=${ref}`,
+          headers: company.auth,
+        })
+      ).json();
       expect(json.transaction_status).toBe('success');
       expect(await ledgerFor(ctx.db, company.id)).toHaveLength(1);
     } finally {

@@ -29,7 +29,10 @@ export function createVerification(deps: { db: Db; providers: Providers }) {
     const expected = parseKobo(row.amount);
     if (result.amountKobo !== expected || result.currency !== row.currency) {
       // Paid, but not what was asked: never credit. Kept failed with the provider's answer for reconciliation.
-      log.error({ reference: row.reference, expected: String(expected), got: String(result.amountKobo), currency: result.currency }, 'top-up amount or currency mismatch');
+      log.error(
+        { reference: row.reference, expected: String(expected), got: String(result.amountKobo), currency: result.currency },
+        'top-up amount or currency mismatch',
+      );
       const reason = result.currency !== row.currency ? 'currency_mismatch' : 'amount_mismatch';
       return (await walletRepo.failIfPending(db, row.reference, reason, result.raw)) ? 'failed' : 'already-settled';
     }
@@ -39,7 +42,10 @@ export function createVerification(deps: { db: Db; providers: Providers }) {
   }
 
   /** Asks the transaction's provider once and settles. Provider errors propagate (the caller retries). */
-  async function verifyOnce(reference: string, log: FastifyBaseLogger): Promise<{ outcome: SettleOutcome; row?: WalletTransactionRow; attempts: number }> {
+  async function verifyOnce(
+    reference: string,
+    log: FastifyBaseLogger,
+  ): Promise<{ outcome: SettleOutcome; row?: WalletTransactionRow; attempts: number }> {
     const row = await walletRepo.findForVerification(db, reference);
     if (!row || row.status !== 'pending') return { outcome: 'already-settled', row, attempts: row?.verifyAttempts ?? 0 };
     const provider = providers.get(row.provider);
@@ -56,7 +62,11 @@ export function createVerification(deps: { db: Db; providers: Providers }) {
     const result = await provider.verify(row.reference);
     if (result.status !== 'success') return false;
     const flagged = await walletRepo.markPaidAfterExpiry(db, row.reference, result.raw);
-    if (flagged) log.error({ reference: row.reference, companyId: row.companyId, amount: row.amount }, 'payment confirmed after the top-up expired: reconcile (refund or credit by hand)');
+    if (flagged)
+      log.error(
+        { reference: row.reference, companyId: row.companyId, amount: row.amount },
+        'payment confirmed after the top-up expired: reconcile (refund or credit by hand)',
+      );
     return flagged;
   }
 

@@ -4,11 +4,11 @@
 // by the pending state, so replays and duplicates change nothing.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { Db } from '../../db/client.js';
+import type { JobQueue } from '../../platform/jobs/queue.js';
 import { validPaystackSignature } from './providers/paystack.js';
-import { WALLET_VERIFY, type Verification } from './wallet.verification.js';
 import { walletRepo } from './wallet.repo.js';
+import { type Verification, WALLET_VERIFY } from './wallet.verification.js';
 
 export function webhookRoutes(deps: { config: Config; db: Db; jobs: JobQueue; verification: Verification }) {
   const { config, db, jobs, verification } = deps;
@@ -31,7 +31,12 @@ export function webhookRoutes(deps: { config: Config; db: Db; jobs: JobQueue; ve
       }
       const reference = event?.data?.reference;
       // Only charge events concern top-ups; anything else is acknowledged and ignored.
-      if (typeof event?.event !== 'string' || !event.event.startsWith('charge.') || typeof reference !== 'string' || reference.length > 100) {
+      if (
+        typeof event?.event !== 'string' ||
+        !event.event.startsWith('charge.') ||
+        typeof reference !== 'string' ||
+        reference.length > 100
+      ) {
         return { received: true };
       }
       const row = await walletRepo.findForVerification(db, reference);

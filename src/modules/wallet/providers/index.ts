@@ -16,7 +16,14 @@ export function createProviders(config: Config, db: Db, overrides: { paystackTim
   const all = new Map<string, PaymentProvider>();
   all.set('sandbox', createSandboxProvider({ db, publicUrl: config.publicUrl }));
   if (config.paystackSecretKey) {
-    all.set('paystack', createPaystackProvider({ secretKey: config.paystackSecretKey, baseUrl: config.paystackBaseUrl, timeoutMs: overrides.paystackTimeoutMs }));
+    all.set(
+      'paystack',
+      createPaystackProvider({
+        secretKey: config.paystackSecretKey,
+        baseUrl: config.paystackBaseUrl,
+        timeoutMs: overrides.paystackTimeoutMs,
+      }),
+    );
   }
   const current = all.get(config.paymentProvider);
   if (!current) throw new Error('PAYMENT_PROVIDER=paystack needs PAYSTACK_SECRET_KEY');

@@ -96,7 +96,12 @@ export function createPaystackProvider(options: PaystackOptions): PaymentProvide
       if (!status) throw new ProviderError(`Paystack reported an unknown status "${String(data.status)}"`);
       if (data.reference !== undefined && data.reference !== reference) throw new ProviderError('Paystack verified a different reference');
       const amount = data.amount;
-      const amountKobo = typeof amount === 'number' && Number.isSafeInteger(amount) ? BigInt(amount) : typeof amount === 'string' && /^\d+$/.test(amount) ? BigInt(amount) : null;
+      const amountKobo =
+        typeof amount === 'number' && Number.isSafeInteger(amount)
+          ? BigInt(amount)
+          : typeof amount === 'string' && /^\d+$/.test(amount)
+            ? BigInt(amount)
+            : null;
       if (status === 'success' && amountKobo === null) throw new ProviderError('Paystack reported success without a usable amount');
       return { status, amountKobo, currency: typeof data.currency === 'string' ? data.currency : null, raw: data };
     },
