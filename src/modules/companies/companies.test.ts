@@ -194,6 +194,19 @@ describe('C2 POST /api/companies', () => {
     );
     expect(admins[0].n).toBe(1);
 
+    // The same super admin e-mail under different domains: the advisory lock lets one through.
+    const email = `race.${Date.now()}@personal.test`;
+    const sameAdmin = await Promise.all(
+      [1, 2, 3].map(() => call(parent, 'POST', '/api/companies', companyBody({ personal_email: email }))),
+    );
+    expect(sameAdmin.map((r) => r.statusCode).sort()).toEqual([201, 422, 422]);
+    for (const r of sameAdmin.filter((x) => x.statusCode === 422)) {
+      expect(r.json()).toEqual({
+        error: 'Validation failed.',
+        messages: { personal_email: ['The personal email has already been taken.'] },
+      });
+    }
+
     const twins = await Promise.all([1, 2, 3].map(() => call(parent, 'POST', '/api/companies', companyBody({ name: 'Twin Ventures' }))));
     expect(twins.map((r) => r.statusCode)).toEqual([201, 201, 201]);
     const codes = twins.map((r) => r.json().company.code).sort();
@@ -246,6 +259,10 @@ describe('C1 GET /api/companies', () => {
   it('lists a descendant’s children through company_id, and nobody else’s', async () => {
     const child = await createChildViaApi(ctx.app, parent);
     const childAuth = await tokenFor(ctx.db, child);
+    // A new company is pending review and inactive: its own token is refused until activated.
+    const early = await call(childAuth, 'GET', '/api/companies');
+    expect(early.statusCode).toBe(403);
+    expect(early.json()).toEqual({ error: 'API access is disabled for this company.' });
     await call(parent, 'PATCH', `/api/companies/${child.id}/activate`);
     const grandchild = await createChildViaApi(ctx.app, childAuth);
     const res = await call(parent, 'GET', `/api/companies?company_id=${child.id}`);

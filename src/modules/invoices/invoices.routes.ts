@@ -46,7 +46,7 @@ const errors = { '4xx': InvoiceError, '5xx': InvoiceError };
 const CompanyId = Type.Optional(
   Type.Union([Type.Integer(), Type.String()], { description: 'Target company (default: the authenticated one)' }),
 );
-const Params = Type.Object({ transaction_id: Type.String({ maxLength: 64 }) });
+const Params = Type.Object({ transaction_id: Type.String() });
 // String first: Ajv's type coercion would otherwise turn a decimal string into a binary float.
 const Money = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Number()], { description }));
 const Str = (description?: string) => Type.Optional(Type.String({ description }));
