@@ -213,6 +213,21 @@ describe('C2 POST /api/companies', () => {
     expect(codes).toEqual(['TWINVENTUR', 'TWINVENTUR2', 'TWINVENTUR3']);
   });
 
+  it('replays an Idempotency-Key instead of creating a second company', async () => {
+    const before = await companyCount();
+    const headers = { ...parent.auth, 'idempotency-key': `c2-${Date.now()}` };
+    const body = companyBody();
+    const first = await ctx.app.inject({ method: 'POST', url: '/api/companies', headers, payload: body });
+    const second = await ctx.app.inject({ method: 'POST', url: '/api/companies', headers, payload: body });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.json()).toEqual(first.json());
+    expect(await companyCount()).toBe(before + 1);
+    const other = await ctx.app.inject({ method: 'POST', url: '/api/companies', headers, payload: companyBody() });
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toEqual({ error: 'Idempotency key reused with a different request.' });
+  });
+
   it('derives a free company e-mail when the address already exists elsewhere', async () => {
     const domain = `clash${Date.now()}.test`;
     // Another company may own the same e-mail domain name in its own domain list.
@@ -418,6 +433,17 @@ describe('C3-C6 and the descendant rule', () => {
     const store = await call(grandchild, 'POST', '/api/companies', companyBody());
     expect(store.statusCode).toBe(403);
     expect(store.json()).toEqual({ error: 'Access to this API is disabled for your company.' });
+    for (const [method, url] of [
+      ['GET', '/api/companies'],
+      ['GET', `/api/companies/${grandchild.id}`],
+      ['PUT', `/api/companies/${grandchild.id}`],
+      ['PATCH', `/api/companies/${grandchild.id}/deactivate`],
+      ['PATCH', `/api/companies/${grandchild.id}/activate`],
+    ] as const) {
+      const res = await call(grandchild, method, url, method === 'PUT' ? { name: 'x' } : undefined);
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json()).toEqual({ error: 'API access is disabled for this company.' });
+    }
     // The parent keeps acting on the deactivated child.
     expect((await call(parent, 'GET', `/api/users?company_id=${grandchild.id}`)).statusCode).toBe(200);
     expect((await call(parent, 'GET', `/api/companies/${grandchild.id}`)).json().is_active).toBe(false);
