@@ -29,6 +29,8 @@ function run(durationSeconds: number) {
 
 // A short warm-up first: the server's JIT and the database's caches settle before we measure.
 if (options.warmupSeconds > 0) await run(options.warmupSeconds);
+// Tells the parent when measuring starts, so that it samples the server's CPU time over this run only.
+process.stdout.write('MEASURING\n');
 const result = await run(options.durationSeconds);
 const codes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, Number(stats.count)]));
 process.stdout.write(

@@ -52,20 +52,24 @@ async function loadScenarios(): Promise<Scenario[]> {
   return scenarios.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
 }
 
-function formatTable(rows: Array<BenchRow & { ratio?: number }>): string {
-  const header = ['scenario', 'rate', 'unit', 'p99 ms', 'vs baseline', 'note'];
+type TableRow = BenchRow & { ratio?: number; cpuRatio?: number };
+
+function formatTable(rows: TableRow[]): string {
+  const header = ['scenario', 'rate', 'unit', 'p99 ms', 'vs baseline', 'CPU ms/req', 'CPU vs baseline', 'note'];
   const body = rows.map((row) => [
     row.scenario,
     Number.isFinite(row.rate) ? row.rate.toFixed(row.rate >= 100 ? 0 : 1) : 'n/a',
     row.unit,
     row.p99Ms === undefined ? '' : String(row.p99Ms),
     row.ratio === undefined ? '' : row.ratio.toFixed(2),
+    row.serverCpuMsPerRequest === undefined ? '' : row.serverCpuMsPerRequest.toFixed(3),
+    row.cpuRatio === undefined ? '' : row.cpuRatio.toFixed(2),
     row.note ?? '',
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column].length)));
   const line = (cells: string[]) =>
     cells
-      .map((cell, column) => (column === 1 || column === 3 || column === 4 ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+      .map((cell, column) => (column >= 1 && column !== 2 && column <= 6 ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
       .join('  ');
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(line)].join('\n');
 }
@@ -110,12 +114,10 @@ async function main(): Promise<void> {
   try {
     database = await openPostgres(databaseUrl, 4);
     await migrate(database);
-    const profileDir = path.join(resultsDir, 'profiles');
     server = await startNodeServer({
       script: 'src/server.ts',
       port: await freePort(),
       readyPath: '/readyz',
-      nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       env: {
         DATABASE_URL: databaseUrl,
         REDIS_URL: useRedis ? redisUrl : '',
@@ -132,6 +134,8 @@ async function main(): Promise<void> {
     const running = server;
     const db = database.db;
     let companies = 0;
+    // Server CPU per request of the last ctx.load, attached to the next req/s row reported.
+    let lastCpuMsPerRequest: number | undefined;
     const ctx: BenchContext = {
       baseUrl: running.baseUrl,
       database,
@@ -146,12 +150,17 @@ async function main(): Promise<void> {
       },
       async load(options) {
         const { path: requestPath, ...rest } = options;
-        return runLoad({ url: `${running.baseUrl}${requestPath}`, ...rest });
+        const result = await runLoad({ url: `${running.baseUrl}${requestPath}`, serverPid: running.pid, ...rest });
+        lastCpuMsPerRequest = result.cpuMsPerRequest;
+        return result;
       },
       async serverPeakRssMb() {
         return running.peakRss.takeMb();
       },
-      report(row) {
+      report(reported) {
+        const row = { ...reported };
+        if (row.unit === 'req/s' && row.serverCpuMsPerRequest === undefined) row.serverCpuMsPerRequest = lastCpuMsPerRequest;
+        lastCpuMsPerRequest = undefined;
         rows.push(row);
         console.error(
           `  ${row.scenario}: ${row.rate.toFixed(1)} ${row.unit}${row.p99Ms === undefined ? '' : `, p99 ${row.p99Ms} ms`}${row.note ? ` (${row.note})` : ''}`,
@@ -179,9 +188,13 @@ async function main(): Promise<void> {
   }
 
   const baseline = rows.find((row) => row.scenario === BASELINE_SCENARIO);
-  const table = rows.map((row) => ({
+  const table: TableRow[] = rows.map((row) => ({
     ...row,
     ratio: baseline && row.unit === 'req/s' && Number.isFinite(row.rate) ? row.rate / baseline.rate : undefined,
+    // Baseline CPU per request over this row's: what the throughput ratio would be if the server's
+    // own CPU were the only limit (it does not move with the machine's other load, unlike req/s).
+    cpuRatio:
+      baseline?.serverCpuMsPerRequest && row.serverCpuMsPerRequest ? baseline.serverCpuMsPerRequest / row.serverCpuMsPerRequest : undefined,
   }));
   console.log(formatTable(table));
   fs.mkdirSync(resultsDir, { recursive: true });
@@ -206,7 +219,7 @@ async function main(): Promise<void> {
   );
   console.log(`\nbench finished in ${seconds.toFixed(0)} s; results in ${path.relative(process.cwd(), file) || file}`);
   if (process.env.BENCH_CPU_PROF)
-    console.log(`server CPU profile in ${path.join(resultsDir, 'profiles')} (summarize: npx tsx bench/profile-summary.ts)`);
+    console.log(`CPU profiles in ${path.join(resultsDir, 'profiles')}/<process> (summarize: npx tsx bench/profile-summary.ts server)`);
   // Exit non-zero when a scenario failed or a figure is not trustworthy.
   if (rows.some((row) => !Number.isFinite(row.rate) || row.note?.startsWith('INVALID'))) process.exitCode = 1;
 }

@@ -17,6 +17,8 @@ export interface BenchRow {
   rate: number;
   unit: 'req/s' | 'rows/s' | 'paystubs/s';
   p99Ms?: number;
+  /** CPU time of the serving process per request (filled in by the runner after ctx.load). */
+  serverCpuMsPerRequest?: number;
   note?: string;
 }
 

@@ -1,7 +1,7 @@
 // Spawns bench/load-worker.ts for one autocannon run and returns its figures.
 import { spawn } from 'node:child_process';
 import type { LoadResult } from '../scenario.js';
-import { repoRoot } from './processes.js';
+import { cpuSeconds, repoRoot } from './processes.js';
 
 export interface LoadOptions {
   url: string;
@@ -10,12 +10,16 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  /** The server's pid: its CPU time over the measured run gives `cpuMsPerRequest`. */
+  serverPid?: number;
 }
 
 export interface DetailedLoadResult extends LoadResult {
   p50Ms: number;
   total: number;
   statusCodes: Record<string, number>;
+  /** Server CPU (user + system) per request over the measured run, when `serverPid` was given. */
+  cpuMsPerRequest?: number;
 }
 
 /** BENCH_DURATION_SECONDS / BENCH_WARMUP_SECONDS shorten every run (a quick smoke of the harness). */
@@ -44,8 +48,10 @@ export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
     });
     let stdout = '';
     let stderr = '';
+    let cpuAtStart: number | undefined;
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
+      if (cpuAtStart === undefined && options.serverPid && stdout.includes('MEASURING\n')) cpuAtStart = cpuSeconds(options.serverPid);
     });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
@@ -54,9 +60,14 @@ export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
     child.once('error', reject);
     child.once('exit', (code) => {
       clearTimeout(guard);
+      const cpuAtEnd = options.serverPid ? cpuSeconds(options.serverPid) : undefined;
       const line = stdout.trim().split('\n').pop();
-      if (code !== 0 || !line) return reject(new Error(`load worker exited with ${code}: ${stderr || stdout}`));
-      resolve(JSON.parse(line) as DetailedLoadResult);
+      if (code !== 0 || !line || line === 'MEASURING') return reject(new Error(`load worker exited with ${code}: ${stderr || stdout}`));
+      const result = JSON.parse(line) as DetailedLoadResult;
+      if (cpuAtStart !== undefined && cpuAtEnd !== undefined && result.total > 0) {
+        result.cpuMsPerRequest = ((cpuAtEnd - cpuAtStart) * 1000) / result.total;
+      }
+      resolve(result);
     });
   });
 }

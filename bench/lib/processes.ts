@@ -21,6 +21,15 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * With BENCH_CPU_PROF set, node flags that write a V8 CPU profile of the process into
+ * bench/results/profiles/<label>/ when it exits (summarize with bench/profile-summary.ts).
+ */
+export function profileArgs(label: string): string[] {
+  if (!process.env.BENCH_CPU_PROF) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${path.join(repoRoot, 'bench', 'results', 'profiles', label)}`];
+}
+
 export interface NodeProcess {
   child: ChildProcess;
   pid: number;
@@ -45,7 +54,8 @@ export async function startNodeServer(options: {
   nodeArgs?: string[];
   timeoutMs?: number;
 }): Promise<NodeProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+  const nodeArgs = options.nodeArgs ?? profileArgs(path.basename(options.script, '.ts'));
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', options.script], {
     cwd: repoRoot,
     env: { ...process.env, ...options.env, PORT: String(options.port), HOST: '127.0.0.1' } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,6 +103,18 @@ export async function startNodeServer(options: {
       return code;
     },
   };
+}
+
+/** CPU seconds (user + system, all threads) the process has used so far; Linux /proc only. */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 function statusField(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {

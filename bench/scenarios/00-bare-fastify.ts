@@ -21,13 +21,14 @@ const scenario: Scenario = {
       port: await freePort(),
     });
     try {
-      const result = await runLoad({ url: `${server.baseUrl}${PAGE_PATH}` });
+      const result = await runLoad({ url: `${server.baseUrl}${PAGE_PATH}`, serverPid: server.pid });
       const rss = server.peakRss.takeMb();
       ctx.report({
         scenario: 'bare Fastify, same payload (ceiling)',
         rate: result.requestsPerSecond,
         unit: 'req/s',
         p99Ms: result.p99Ms,
+        serverCpuMsPerRequest: result.cpuMsPerRequest,
         note: loadProblems(result) ?? `${fixture.pageBody.length} B body; peak RSS ${rss} MB`,
       });
     } finally {
