@@ -31,8 +31,16 @@ export async function startServer() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const force = setTimeout(() => {
+      console.error('shutdown took longer than 15 s: exiting anyway');
+      process.exit(1);
+    }, 15_000);
     force.unref();
+    // close() closes the connections that are idle when it starts, but a keep-alive connection
+    // whose request finishes later would stay open until its keep-alive timeout (72 s) and hold
+    // the shutdown past the 15 s limit: close such connections as soon as they go idle.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    sweep.unref();
     try {
       // close() stops accepting, waits for in-flight requests, then onClose stops the job loop.
       await app.close();
