@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.js';
 import { typed } from '../../platform/deps.js';
 import { koboToDecimal, parseKobo } from './money.js';
 import { walletRepo } from './wallet.repo.js';
+import { REFERENCE_SHAPE } from './wallet.service.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -39,13 +40,16 @@ button:focus-visible,a:focus-visible{outline:3px solid #1f5fbf;outline-offset:2p
 <body><main>${body}</main></body></html>`);
 }
 
-const Params = Type.Object({ reference: Type.String({ maxLength: 100 }) });
+const Params = Type.Object({ reference: Type.String() });
 
 export async function sandboxRoutes(root: FastifyInstance, db: Db): Promise<void> {
   const app = typed(root);
+  // Junk in the path (control characters, huge strings) is simply not a payment.
+  const find = (reference: string) =>
+    REFERENCE_SHAPE.test(reference) ? walletRepo.findForVerification(db, reference) : Promise.resolve(undefined);
 
   app.get('/sandbox/checkout/:reference', { schema: { hide: true, params: Params } }, async (request, reply) => {
-    const row = await walletRepo.findForVerification(db, request.params.reference);
+    const row = await find(request.params.reference);
     if (!row) return page(reply, 404, 'Payment not found', '<h1>Payment not found</h1><p>This checkout link is not valid.</p>');
     const outcome = await walletRepo.sandboxOutcome(db, row.reference);
     const summary = `<dl><dt>Amount</dt><dd>${naira(row.amount)}</dd><dt>Reference</dt><dd>${escapeHtml(row.reference)}</dd><dt>E-mail</dt><dd>${escapeHtml(row.customerEmail)}</dd></dl>`;
@@ -75,7 +79,7 @@ export async function sandboxRoutes(root: FastifyInstance, db: Db): Promise<void
     if (outcome !== 'success' && outcome !== 'failed') {
       return page(reply, 400, 'Invalid choice', '<h1>Invalid choice</h1><p>Choose Pay or Cancel on the checkout page.</p>');
     }
-    const row = await walletRepo.findForVerification(db, request.params.reference);
+    const row = await find(request.params.reference);
     if (!row) return page(reply, 404, 'Payment not found', '<h1>Payment not found</h1><p>This checkout link is not valid.</p>');
     // First choice wins; a double click or a later click on a closed payment only redirects.
     if (row.status === 'pending') await walletRepo.recordSandboxOutcome(db, row.reference, outcome);

@@ -91,6 +91,9 @@ function safeOrigin(publicUrl: string): string | undefined {
   }
 }
 
+/** What a reference can look like (ours and Paystack's alphabet); used to refuse junk before any query. */
+export const REFERENCE_SHAPE = /^[A-Za-z0-9._=-]{1,100}$/;
+
 /** `WT-` and 24 hex characters: unique, unguessable, and valid as a Paystack reference. */
 export function newReference(): string {
   return `WT-${crypto.randomBytes(12).toString('hex').toUpperCase()}`;
@@ -113,7 +116,8 @@ export function createWalletService(deps: WalletServiceDeps) {
       if (blank(input.customer_email)) throw invalidField('customer_email', MESSAGES.emailRequired);
       if (blank(input.redirect_url)) throw invalidField('redirect_url', MESSAGES.redirectRequired);
       const email = String(input.customer_email).trim();
-      if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw invalidField('customer_email', MESSAGES.emailInvalid);
+      if (email.length > 254 || !/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(email))
+        throw invalidField('customer_email', MESSAGES.emailInvalid);
       const amountKobo = parseAmount(input.amount);
       const redirectUrl = checkRedirectUrl(String(input.redirect_url), await walletRepo.redirectHosts(db, companyId), ownOrigin);
 
@@ -147,7 +151,9 @@ export function createWalletService(deps: WalletServiceDeps) {
     /** W2. Another company's reference is simply not found. */
     async transactionStatus(companyId: number, reference: string | undefined) {
       if (blank(reference)) throw badRequest(MESSAGES.referenceRequired);
-      const row = await walletRepo.findByReference(db, companyId, String(reference).trim());
+      const text = String(reference).trim();
+      // Anything that cannot be one of our references (control characters, huge strings) is not found, without a query.
+      const row = REFERENCE_SHAPE.test(text) ? await walletRepo.findByReference(db, companyId, text) : undefined;
       if (!row) throw notFound(MESSAGES.transactionNotFound);
       return { status: 'success' as const, transaction_status: row.status, transaction: serializeTransaction(row) };
     },

@@ -52,6 +52,7 @@ describe('W1 POST /api/wallet/top-up: validation, word for word, and no partial 
     ['no redirect URL', { amount: 500, customer_email: valid.customer_email }, 'Redirect URL is required for API requests.'],
     ['an empty body', {}, 'Customer email is required for API requests.'],
     ['an invalid e-mail', { ...valid, customer_email: 'not-an-email' }, 'The customer email must be a valid email address.'],
+    ['a NUL byte in the e-mail', { ...valid, customer_email: 'a\u0000b@x.test' }, 'The customer email must be a valid email address.'],
     ['no amount', { customer_email: valid.customer_email, redirect_url: valid.redirect_url }, 'The amount field is required.'],
     ['an amount below 100', { ...valid, amount: 99.99 }, 'The amount must be between 100 and 100,000,000.'],
     ['an amount above 100,000,000', { ...valid, amount: 100_000_000.01 }, 'The amount must be between 100 and 100,000,000.'],
@@ -268,6 +269,9 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
 
   it('sandbox page: unknown reference 404, invalid outcome 400', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/sandbox/checkout/WT-NOPE' })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: 'GET', url: '/sandbox/checkout/WT%00X' })).statusCode).toBe(404);
+    // Fastify refuses over-long path parameters itself (414); never a 500.
+    expect((await ctx.app.inject({ method: 'GET', url: `/sandbox/checkout/${'A'.repeat(500)}` })).statusCode).toBe(414);
     expect((await pay('WT-NOPE', 'success')).statusCode).toBe(404);
     const { transactionReference: ref } = (await topUp(acme, valid)).json();
     const bad = await ctx.app.inject({
@@ -337,6 +341,8 @@ describe('W2 GET /api/wallet/transaction/status: errors', () => {
       [child, `transaction_reference=${ref}`],
       [acme, `transaction_reference=${ref}&company_id=${child.id}`],
       [acme, `transaction_reference=${ref}&company_id=999999`],
+      [acme, 'transaction_reference=WT%00X'],
+      [acme, `transaction_reference=${'A'.repeat(5000)}`],
     ] as const) {
       const res = await status(company, query);
       expect(res.statusCode).toBe(404);
@@ -424,6 +430,36 @@ describe('restart in the middle of a pending verification', () => {
       expect(await ledgerFor(ctx.db, company.id)).toHaveLength(1);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('unexpected failures', () => {
+  it("answer 500 with each route's message in the wallet shape, without details", async () => {
+    const broken = await createTestApp({ paymentProvider: 'sandbox' });
+    try {
+      const company = await createCompany(broken.db, { redirectDomains: ['pay.example'] });
+      // Simulate a database fault on the wallet tables only.
+      await broken.db.execute(sql`ALTER TABLE wallet_transactions RENAME TO wallet_transactions_gone`);
+      await broken.db.execute(sql`ALTER TABLE wallet_entries RENAME TO wallet_entries_gone`);
+      let res = await broken.app.inject({
+        method: 'POST',
+        url: '/api/wallet/top-up',
+        headers: company.auth,
+        payload: { ...valid, redirect_url: 'https://pay.example/' },
+      });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ status: 'error', message: 'An unexpected error occurred while initiating the top-up.' });
+      for (const path of ['/api/wallet/transaction/status', '/api/wallet/check-transaction-status']) {
+        res = await broken.app.inject({ method: 'GET', url: `${path}?transaction_reference=WT-X`, headers: company.auth });
+        expect(res.statusCode).toBe(500);
+        expect(res.json()).toEqual({ status: 'error', message: 'An unexpected error occurred while checking the transaction status.' });
+      }
+      res = await broken.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ status: 'error', message: 'An unexpected error occurred while reading the wallet balance.' });
+    } finally {
+      await broken.close();
     }
   });
 });

@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import { validPaystackSignature } from './providers/paystack.js';
 import { walletRepo } from './wallet.repo.js';
+import { REFERENCE_SHAPE } from './wallet.service.js';
 import { type Verification, WALLET_VERIFY } from './wallet.verification.js';
 
 export function webhookRoutes(deps: { config: Config; db: Db; jobs: JobQueue; verification: Verification }) {
@@ -35,7 +36,7 @@ export function webhookRoutes(deps: { config: Config; db: Db; jobs: JobQueue; ve
         typeof event?.event !== 'string' ||
         !event.event.startsWith('charge.') ||
         typeof reference !== 'string' ||
-        reference.length > 100
+        !REFERENCE_SHAPE.test(reference)
       ) {
         return { received: true };
       }
