@@ -10,10 +10,11 @@ import { type Database, sql } from './db/client.js';
 import { modules } from './modules/index.js';
 import { AuthCache, createAuthenticator } from './platform/auth/authenticate.js';
 import type { AppDeps } from './platform/deps.js';
-import { registerErrorHandling } from './platform/error-handler.js';
+import { registerErrorHandling, serializeError } from './platform/error-handler.js';
 import { registerGetJsonBody } from './platform/get-body.js';
 import { registerIdempotency } from './platform/idempotency.js';
 import { JobQueue } from './platform/jobs/queue.js';
+import { serializeRequest } from './platform/logging.js';
 import { createMailer, mailDeliveryJob } from './platform/mail/outbox.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './platform/openapi.js';
@@ -28,9 +29,18 @@ export interface BuildOptions {
   logLevel?: string;
   /** Share one limiter store between apps (tests of several instances use Redis instead). */
   limiter?: RateLimitStore;
+  /** Where the JSON log lines go (default stdout); tests capture them to check what is logged. */
+  logStream?: { write(line: string): void };
 }
 
-export type App = FastifyInstance & { deps: AppDeps };
+/** A named /api route as registered (OpenAPI and isolation tests check them all). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  name: string;
+}
+
+export type App = FastifyInstance & { deps: AppDeps; routeCatalog: RouteEntry[] };
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
@@ -38,6 +48,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     logger: {
       level: options.logLevel ?? config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.password_confirmation'],
+      serializers: { err: serializeError, req: serializeRequest },
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -51,6 +63,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const authCache = new AuthCache();
   const deps: AppDeps = { config, database, db: database.db, jobs, mailer: createMailer(jobs), authCache, limiter };
   (app as unknown as App).deps = deps;
+  const routeCatalog: RouteEntry[] = [];
+  (app as unknown as App).routeCatalog = routeCatalog;
+  app.addHook('onRoute', (route) => {
+    const name = route.config?.name;
+    if (!name) return;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeCatalog.push({ method, url: route.url, name });
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -1,6 +1,6 @@
 // The one mapping from errors to HTTP responses. 5xx details are logged, never sent.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorFamily, type FieldErrors } from './errors.js';
+import { addFieldError, DomainError, type ErrorFamily, type FieldErrors } from './errors.js';
 
 const STATUS: Record<DomainError['code'], number> = {
   bad_request: 400,
@@ -90,7 +90,7 @@ export function fieldsFromValidation(error: FastifyError): FieldErrors {
       default:
         message = `The ${label} field is invalid.`;
     }
-    (fields[field] ??= []).includes(message) || fields[field].push(message);
+    if (!fields[field]?.includes(message)) addFieldError(fields, field, message);
   }
   return fields;
 }
@@ -104,6 +104,28 @@ function describeType(type: string): string {
   return 'a string';
 }
 
+/**
+ * Errors as logged. Drizzle puts a failed query's parameters into the message ("params: ..."), and
+ * those can be password hashes, tokens' hashes or personal data: they are cut before logging.
+ */
+export function serializeError(error: unknown): { type: string; message: string; stack: string; [key: string]: unknown } {
+  const scrub = (text: string | undefined) => (text ?? '').replace(/\nparams: [^\n]*/g, '\nparams: [redacted]');
+  const plain = (value: unknown, depth: number): { type: string; message: string; stack: string; [key: string]: unknown } => {
+    if (!(value instanceof Error)) return { type: typeof value, message: scrub(String(value)), stack: '' };
+    const out: { type: string; message: string; stack: string; [key: string]: unknown } = {
+      type: value.name,
+      message: scrub(value.message),
+      stack: scrub(value.stack),
+    };
+    const extra = value as Error & { code?: unknown; statusCode?: unknown; cause?: unknown };
+    if (extra.code !== undefined) out.code = extra.code;
+    if (extra.statusCode !== undefined) out.statusCode = extra.statusCode;
+    if (extra.cause !== undefined && depth < 3) out.cause = plain(extra.cause, depth + 1);
+    return out;
+  };
+  return plain(error, 0);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const family = familyOf(request);
@@ -112,9 +134,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       domain = error;
     } else if (error.validation) {
       const override = request.routeOptions?.config?.badRequestMessage;
-      domain = override
-        ? new DomainError('bad_request', override)
-        : new DomainError('validation', '', fieldsFromValidation(error));
+      domain = override ? new DomainError('bad_request', override) : new DomainError('validation', '', fieldsFromValidation(error));
       if (!override) {
         const fields = domain.fields ?? {};
         domain = new DomainError('validation', Object.values(fields)[0]?.[0] ?? 'The given data was invalid.', fields);
@@ -122,11 +142,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
     } else if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400)) {
       domain = new DomainError('bad_request', 'Malformed JSON body.');
     } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
-      return reply.status(413).send(family === 'wallet' ? { status: 'error', message: 'Request body too large.' } : { error: 'Request body too large.' });
+      return reply
+        .status(413)
+        .send(family === 'wallet' ? { status: 'error', message: 'Request body too large.' } : { error: 'Request body too large.' });
     } else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) {
       domain = new DomainError('bad_request', 'Unsupported content type.');
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      domain = new DomainError(error.statusCode === 404 ? 'not_found' : 'bad_request', error.statusCode === 404 ? 'Not found.' : 'Bad request.');
+      domain = new DomainError(
+        error.statusCode === 404 ? 'not_found' : 'bad_request',
+        error.statusCode === 404 ? 'Not found.' : 'Bad request.',
+      );
     } else {
       request.log.error({ err: error }, 'unhandled error');
       const message = request.routeOptions?.config?.internalMessage ?? 'Internal server error.';

@@ -11,7 +11,10 @@ export function registerGetJsonBody(app: FastifyInstance): void {
     const type = request.headers['content-type'] ?? '';
     const length = Number(request.headers['content-length'] ?? 0);
     if (!type.includes('application/json') || !(length > 0)) return payload;
-    if (length > LIMIT) throw badRequest('Request body too large.');
+    if (length > LIMIT) {
+      // Same answer as an oversized POST body: the error handler turns this into the 413 shape.
+      throw Object.assign(new Error('Request body too large.'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of payload) chunks.push(Buffer.from(chunk));
     try {

@@ -21,7 +21,9 @@ function requestHash(request: FastifyRequest): string {
   const body = request.body;
   // Multipart bodies are read by the handler as a stream; their length stands in for the content.
   const content =
-    body !== undefined && !(body && typeof body === 'object' && 'file' in body) ? JSON.stringify(body) : `len:${request.headers['content-length'] ?? ''}`;
+    body !== undefined && !(body && typeof body === 'object' && 'file' in body)
+      ? JSON.stringify(body)
+      : `len:${request.headers['content-length'] ?? ''}`;
   return crypto.createHash('sha256').update(`${request.method} ${request.url}\n${content}`).digest('hex');
 }
 
@@ -34,13 +36,26 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const hash = requestHash(request);
     await db
       .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEEP_HOURS})`)));
-    const claimed = await db.insert(idempotencyKeys).values({ companyId, key, requestHash: hash }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+      .where(
+        and(
+          eq(idempotencyKeys.companyId, companyId),
+          eq(idempotencyKeys.key, key),
+          lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEEP_HOURS})`),
+        ),
+      );
+    const claimed = await db
+      .insert(idempotencyKeys)
+      .values({ companyId, key, requestHash: hash })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
     if (claimed.length > 0) {
       request.idempotencyKey = key;
       return;
     }
-    const [existing] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)));
+    const [existing] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)));
     if (!existing || existing.requestHash !== hash) throw conflict('Idempotency key reused with a different request.');
     if (existing.statusCode === null) throw conflict('A request with this Idempotency-Key is still in progress.');
     reply.header('Idempotent-Replayed', 'true');
@@ -56,7 +71,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       // Nothing was done (or it was rolled back): let the client retry with the same key.
       await db.delete(idempotencyKeys).where(where);
     } else {
-      await db.update(idempotencyKeys).set({ statusCode: reply.statusCode, responseBody: typeof payload === 'string' ? payload : String(payload ?? '') }).where(where);
+      await db
+        .update(idempotencyKeys)
+        .set({ statusCode: reply.statusCode, responseBody: typeof payload === 'string' ? payload : String(payload ?? '') })
+        .where(where);
     }
     return payload;
   });

@@ -1,6 +1,6 @@
 // Prometheus metrics: request count and latency by route and status (GET /metrics).
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 export function registerMetrics(app: FastifyInstance): Registry {
   const registry = new Registry();

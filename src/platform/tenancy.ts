@@ -23,7 +23,9 @@ export function requestedCompanyId(request: FastifyRequest, messages: TenancyMes
   const fromQuery = parseCompanyId((request.query as Record<string, unknown> | undefined)?.company_id, 'field');
   const body = request.body;
   const fromBody =
-    body && typeof body === 'object' && !Buffer.isBuffer(body) ? parseCompanyId((body as Record<string, unknown>).company_id, 'field') : undefined;
+    body && typeof body === 'object' && !Buffer.isBuffer(body)
+      ? parseCompanyId((body as Record<string, unknown>).company_id, 'field')
+      : undefined;
   if (fromQuery !== undefined && fromBody !== undefined && fromQuery !== fromBody) {
     throw badRequest('The company_id in the query and in the body differ.');
   }

@@ -89,8 +89,9 @@ describe('company vocabulary', () => {
 
   it('manages redirect domains (add, remove, replace)', async () => {
     const a = await createCompany(testDb.database.db);
-    await vocab.addRedirectDomains(a.id, ['LOCALHOST', 'shop.example.com']);
-    expect((await vocab.profile(a.id)).redirectDomains).toEqual(['localhost', 'shop.example.com']);
+    await vocab.addRedirectDomains(a.id, ['LOCALHOST', 'shop.example.com', '127.0.0.1']);
+    expect((await vocab.profile(a.id)).redirectDomains).toEqual(['localhost', 'shop.example.com', '127.0.0.1']);
+    expect((await rejection(vocab.addRedirectDomains(a.id, ['300.1.1.1']))).code).toBe('validation');
     await vocab.removeRedirectDomain(a.id, 'localhost');
     expect((await rejection(vocab.removeRedirectDomain(a.id, 'localhost'))).code).toBe('not_found');
     expect(await vocab.setRedirectDomains(a.id, ['a.example.com', 'b.example.com'])).toEqual(['a.example.com', 'b.example.com']);

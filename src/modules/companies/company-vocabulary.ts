@@ -1,6 +1,7 @@
 // A company's vocabulary: the e-mail domains, user types, roles and wallet redirect hosts it may use,
 // plus the two operator switches (plan, API access). Shared by the operator API (/admin), the CLI and
 // the web console so that every path applies the same validation and the same "in use" protection.
+import { isIPv4 } from 'node:net';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { type Db, type Executor, queryRows } from '../../db/client.js';
 import { companies, companyDomains, redirectDomains, roles, userTypes } from '../../db/schema/index.js';
@@ -19,8 +20,8 @@ export interface CompanyProfile {
 }
 
 // RFC 1123 host names: labels of 1-63 letters/digits/hyphens, no leading/trailing hyphen, at most
-// 253 characters. E-mail domains need at least one dot; redirect hosts may also be `localhost`
-// (developers point top-up redirects at a local page).
+// 253 characters. E-mail domains need at least one dot; redirect hosts may also be `localhost` or an
+// IPv4 address (developers point top-up redirects at a local page).
 const LABEL = '(?!-)[a-z0-9-]{1,63}(?<!-)';
 const DOTTED_HOST = new RegExp(`^${LABEL}(\\.${LABEL})+$`);
 const NAME_MAX = 100;
@@ -34,7 +35,7 @@ export function isValidDomain(host: string): boolean {
 }
 
 export function isValidRedirectHost(host: string): boolean {
-  return host === 'localhost' || isValidDomain(host);
+  return host === 'localhost' || isIPv4(host) || isValidDomain(host);
 }
 
 /** Trims, lower-cases and validates host names; all failures are reported together under `field`. */

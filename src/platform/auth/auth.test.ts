@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiTokens, companies } from '../../db/schema/index.js';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { apiTokens, companies } from '../../db/schema/index.js';
 import { scopeAllows } from './tokens.js';
 
 let ctx: TestContext;
@@ -30,14 +30,22 @@ describe('authentication', () => {
   it('accepts a valid token and sends every rate-limit header', async () => {
     const res = await get(acme.auth);
     expect(res.statusCode).toBe(200);
-    for (const name of ['x-ratelimit-limit-endpoint', 'x-ratelimit-remaining-endpoint', 'x-ratelimit-limit-global', 'x-ratelimit-remaining-global']) {
+    for (const name of [
+      'x-ratelimit-limit-endpoint',
+      'x-ratelimit-remaining-endpoint',
+      'x-ratelimit-limit-global',
+      'x-ratelimit-remaining-global',
+    ]) {
       expect(Number(res.headers[name])).toBeGreaterThanOrEqual(0);
     }
   });
 
   it('expires a token unused for the TTL with 401 "Token expired", and it stays expired', async () => {
     const company = await createCompany(ctx.db);
-    await ctx.db.update(apiTokens).set({ lastUsedAt: new Date(Date.now() - 3601_000) }).where(eq(apiTokens.companyId, company.id));
+    await ctx.db
+      .update(apiTokens)
+      .set({ lastUsedAt: new Date(Date.now() - 3601_000) })
+      .where(eq(apiTokens.companyId, company.id));
     const res = await get(company.auth);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: 'Token expired' });

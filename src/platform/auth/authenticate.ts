@@ -35,7 +35,14 @@ export class AuthCache {
   }
 }
 
-const SENSITIVE_DEFAULT = new Set(['wallet.top-up', 'users.bulk-create', 'users.bulk-update', 'companies.store', 'paystubs.store', 'invoices.finance-approve']);
+const SENSITIVE_DEFAULT = new Set([
+  'wallet.top-up',
+  'users.bulk-create',
+  'users.bulk-update',
+  'companies.store',
+  'paystubs.store',
+  'invoices.finance-approve',
+]);
 
 function setHeaders(reply: FastifyReply, endpoint: BucketResult, global: BucketResult): void {
   reply.header('X-RateLimit-Limit-Endpoint', endpoint.limit);
@@ -70,7 +77,16 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
 
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const routeName = request.routeOptions.config.name;
-    if (!routeName) return;
+    if (!routeName) {
+      // An unknown /api path is probing: it costs a unit of the per-IP bucket of failed
+      // authentication and carries its headers, like every other /api response.
+      if (request.is404 && /^\/api(\/|\?|$)/.test(request.url)) {
+        const bucket = await limiter.take('unauth', request.ip, config.rateLimit.unauthenticated);
+        setHeaders(reply, bucket, bucket);
+        if (!bucket.allowed) throw tooMany(bucket);
+      }
+      return;
+    }
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) return failAuthentication(request, reply, unauthorized());
@@ -86,7 +102,10 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
     const now = Date.now();
     if (record.expiredAt || now - record.lastUsedAt.getTime() > ttlMs) {
       if (!record.expiredAt) {
-        await db.update(apiTokens).set({ expiredAt: new Date(now) }).where(eq(apiTokens.id, record.id));
+        await db
+          .update(apiTokens)
+          .set({ expiredAt: new Date(now) })
+          .where(eq(apiTokens.id, record.id));
         cache.clear();
       }
       return failAuthentication(request, reply, unauthorized('Token expired'));
@@ -94,14 +113,20 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
 
     const sensitive = request.routeOptions.config.sensitive ?? SENSITIVE_DEFAULT.has(routeName);
     const [endpoint, global] = await Promise.all([
-      limiter.take('endpoint', `${record.id}:${request.ip}:${routeName}`, sensitive ? config.rateLimit.sensitive : config.rateLimit.endpoint),
+      limiter.take(
+        'endpoint',
+        `${record.id}:${request.ip}:${routeName}`,
+        sensitive ? config.rateLimit.sensitive : config.rateLimit.endpoint,
+      ),
       limiter.take('global', `${record.companyId}:${request.ip}`, planLimit(config, record.plan)),
     ]);
     setHeaders(reply, endpoint, global);
     if (!endpoint.allowed || !global.allowed) throw tooMany(endpoint, global);
 
     if (!record.companyActive || !record.apiAccess) {
-      throw forbidden(routeName === 'companies.store' ? 'Access to this API is disabled for your company.' : 'API access is disabled for this company.');
+      throw forbidden(
+        routeName === 'companies.store' ? 'Access to this API is disabled for your company.' : 'API access is disabled for this company.',
+      );
     }
     if (!scopeAllows(record.scopes, routeName)) throw forbidden('This token is not allowed to access this endpoint.');
 
@@ -113,5 +138,7 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
 
     request.caller = { companyId: record.companyId, tokenId: record.id, scopes: record.scopes, plan: record.plan };
     request.log = request.log.child({ companyId: record.companyId, route: routeName });
+    // Fastify writes "request completed" through reply.log: give it the same bindings.
+    reply.log = request.log;
   };
 }

@@ -6,15 +6,47 @@ import type { Executor } from '../../db/client.js';
 import { apiTokens, companies } from '../../db/schema/index.js';
 
 export const ROUTE_NAMES = [
-  'users.index', 'users.show', 'users.store', 'users.update', 'users.deactivate', 'users.activate', 'users.destroy',
-  'users.bulk-create', 'users.bulk-update', 'users.suspend', 'users.unsuspend', 'users.import-template', 'users.update-template',
-  'paystubs.index', 'paystubs.store',
-  'contribution-settings.index', 'contribution-settings.show', 'contribution-settings.update',
-  'contributions.company', 'contributions.user',
-  'custom-contributions.index', 'custom-contributions.show', 'custom-contributions.store', 'custom-contributions.update', 'custom-contributions.destroy',
-  'companies.index', 'companies.store', 'companies.show', 'companies.update', 'companies.deactivate', 'companies.activate',
-  'invoices.index', 'invoices.show', 'invoices.store', 'invoices.update', 'invoices.approve', 'invoices.finance-approve', 'invoices.destroy',
-  'wallet.top-up', 'wallet.transaction-status', 'wallet.balance',
+  'users.index',
+  'users.show',
+  'users.store',
+  'users.update',
+  'users.deactivate',
+  'users.activate',
+  'users.destroy',
+  'users.bulk-create',
+  'users.bulk-update',
+  'users.suspend',
+  'users.unsuspend',
+  'users.import-template',
+  'users.update-template',
+  'paystubs.index',
+  'paystubs.store',
+  'contribution-settings.index',
+  'contribution-settings.show',
+  'contribution-settings.update',
+  'contributions.company',
+  'contributions.user',
+  'custom-contributions.index',
+  'custom-contributions.show',
+  'custom-contributions.store',
+  'custom-contributions.update',
+  'custom-contributions.destroy',
+  'companies.index',
+  'companies.store',
+  'companies.show',
+  'companies.update',
+  'companies.deactivate',
+  'companies.activate',
+  'invoices.index',
+  'invoices.show',
+  'invoices.store',
+  'invoices.update',
+  'invoices.approve',
+  'invoices.finance-approve',
+  'invoices.destroy',
+  'wallet.top-up',
+  'wallet.transaction-status',
+  'wallet.balance',
 ] as const;
 
 export function hashToken(token: string): string {
@@ -102,7 +134,13 @@ export async function findToken(executor: Executor, token: string): Promise<Toke
 /** The current (not revoked) token of a company, for the console's Security page. */
 export async function currentToken(executor: Executor, companyId: number) {
   const [row] = await executor
-    .select({ id: apiTokens.id, scopes: apiTokens.scopes, lastUsedAt: apiTokens.lastUsedAt, expiredAt: apiTokens.expiredAt, createdAt: apiTokens.createdAt })
+    .select({
+      id: apiTokens.id,
+      scopes: apiTokens.scopes,
+      lastUsedAt: apiTokens.lastUsedAt,
+      expiredAt: apiTokens.expiredAt,
+      createdAt: apiTokens.createdAt,
+    })
     .from(apiTokens)
     .where(and(eq(apiTokens.companyId, companyId), isNull(apiTokens.revokedAt)))
     .limit(1);

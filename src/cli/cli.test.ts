@@ -1,0 +1,198 @@
+// The `payroll` CLI, spawned as a real process (bin/payroll.js through tsx), in both modes: directly
+// on an embedded database in a temporary DATA_DIR, and over HTTP against a listening server.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/helpers/app.js';
+import { openPglite } from '../db/client.js';
+import { findToken } from '../platform/auth/tokens.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'bin/payroll.js');
+const ADMIN_TOKEN = 'cli-test-admin-token-abcdef0123456789';
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with a clean environment: no DATABASE_URL/PAYROLL_URL unless given. */
+function payroll(args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
+  const base = {
+    ...process.env,
+    DATABASE_URL: undefined,
+    PAYROLL_URL: undefined,
+    ADMIN_TOKEN: undefined,
+    REDIS_URL: undefined,
+    LOG_LEVEL: 'silent',
+  };
+  const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd: root, env: merged, timeout: 240_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const dirs: string[] = [];
+function tempDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('payroll CLI: usage', { timeout: 600_000 }, () => {
+  it('prints help with every command and exits 0', async () => {
+    const res = await payroll(['--help']);
+    expect(res.code).toBe(0);
+    for (const line of [
+      'payroll serve',
+      'payroll migrate',
+      'payroll company create',
+      'payroll company update',
+      'payroll token generate',
+      'payroll token revoke',
+      'payroll outbox',
+      'PAYROLL_URL',
+    ]) {
+      expect(res.stdout).toContain(line);
+    }
+  });
+
+  it('exits 2 with a message for unknown commands, unknown options and missing arguments', async () => {
+    for (const args of [['bogus'], ['company', 'create', '--nmae', 'x'], ['token', 'generate', '--company', 'abc']]) {
+      const res = await payroll(args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(/^payroll: /);
+    }
+  });
+});
+
+describe('payroll CLI: directly on an embedded database', { timeout: 600_000 }, () => {
+  // Each spawn opens PGlite on disk (seconds each), so this covers the direct path with few spawns;
+  // the HTTP tests below cover the remaining commands and the refusals.
+  it('migrates a fresh DATA_DIR, creates a company and replaces its token', async () => {
+    const dataDir = tempDataDir();
+    const env = { DATA_DIR: dataDir };
+    const migrated = await payroll(['migrate'], env);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toMatch(/Applied \d+ migration\(s\):\n {2}0001_foundation\.sql/);
+
+    const created = await payroll(
+      [
+        'company',
+        'create',
+        '--name',
+        'Acme Ltd',
+        '--domain',
+        'Acme.test',
+        '--plan',
+        'premium',
+        '--redirect-domain',
+        'localhost,shop.acme.test',
+        '--scopes',
+        'users.*',
+      ],
+      env,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const body = JSON.parse(created.stdout);
+    expect(body.company).toMatchObject({ id: 1, domain: 'acme.test', plan: 'premium', redirect_domains: ['localhost', 'shop.acme.test'] });
+    expect(body.scopes).toEqual(['users.*']);
+
+    const generated = await payroll(['token', 'generate', '--company', '1', '--scopes', 'all'], env);
+    expect(generated.code, generated.stderr).toBe(0);
+    const second = JSON.parse(generated.stdout);
+    expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+
+    const database = await openPglite(dataDir);
+    try {
+      expect((await findToken(database.db, body.token))?.revokedAt).toBeInstanceOf(Date);
+      const current = await findToken(database.db, second.token);
+      expect(current).toMatchObject({ companyId: 1, revokedAt: null, scopes: ['all'], apiAccess: true, plan: 'premium' });
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('payroll CLI: over HTTP', { timeout: 600_000 }, () => {
+  let ctx: TestContext;
+  let url: string;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ adminToken: ADMIN_TOKEN });
+    url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  }, 300_000);
+  afterAll(() => ctx?.close());
+
+  it('creates a company and regenerates its token through the operator API', async () => {
+    const env = { ADMIN_TOKEN, PAYROLL_URL: url };
+    const created = await payroll(['company', 'create', '--name', 'Remote Co', '--domain', 'remote.test'], env);
+    expect(created.code, created.stderr).toBe(0);
+    const { company, token } = JSON.parse(created.stdout);
+    const auth = (t: string) => ({ authorization: `Bearer ${t}` });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(token) })).statusCode).toBe(200);
+
+    const generated = await payroll(['token', 'generate', '--company', String(company.id), '--url', url], { ADMIN_TOKEN });
+    expect(generated.code, generated.stderr).toBe(0);
+    const next = JSON.parse(generated.stdout).token;
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(token) })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(next) })).statusCode).toBe(200);
+
+    const updated = await payroll(
+      [
+        'company',
+        'update',
+        '--company',
+        String(company.id),
+        '--api-access',
+        'off',
+        '--add-domain',
+        'mail.remote.test',
+        '--add-role',
+        'auditor',
+      ],
+      env,
+    );
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(JSON.parse(updated.stdout).company).toMatchObject({ api_access: false, domains: ['remote.test', 'mail.remote.test'] });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(next) })).statusCode).toBe(403);
+
+    const revoked = await payroll(['token', 'revoke', String(company.id)], env);
+    expect(JSON.parse(revoked.stdout)).toEqual({ message: 'Token revoked.' });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(next) })).statusCode).toBe(401);
+
+    const outbox = await payroll(['outbox', '--limit', '5'], env);
+    expect(outbox.code, outbox.stderr).toBe(0);
+    expect(JSON.parse(outbox.stdout)).toHaveProperty('messages');
+  });
+
+  it("reports the server's refusals and a missing ADMIN_TOKEN", async () => {
+    const wrong = await payroll(['outbox', '--url', url], { ADMIN_TOKEN: 'wrong' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe('payroll: HTTP 401: Unauthorized\n');
+    const invalid = await payroll(['company', 'update', '--company', '999999', '--plan', 'premium'], { ADMIN_TOKEN, PAYROLL_URL: url });
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toBe('payroll: HTTP 404: Company not found.\n');
+    const taken = await payroll(['company', 'create', '--name', 'Again', '--domain', 'remote.test'], { ADMIN_TOKEN, PAYROLL_URL: url });
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toBe('payroll: HTTP 409: The domain remote.test is already used by another company.\n');
+    const badScope = await payroll(['company', 'create', '--name', 'Again', '--domain', 'again.test', '--scopes', 'nope'], {
+      ADMIN_TOKEN,
+      PAYROLL_URL: url,
+    });
+    expect(badScope.stderr).toBe('payroll: HTTP 422: The scope "nope" is invalid.\n');
+    const missing = await payroll(['outbox', '--url', url]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('ADMIN_TOKEN');
+  });
+});

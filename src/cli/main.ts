@@ -1,0 +1,217 @@
+// `payroll`: serve, migrate, and the operator commands (decisions.md §9). Operator commands print the
+// operator API's JSON on stdout; errors go to stderr. Exit codes: 0 done, 1 refused or failed, 2 usage.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { DataDirLockedError } from '../db/data-dir-lock.js';
+import { openConfiguredDatabase, prepareDatabase } from '../runtime.js';
+import { CliError, directClient, httpClient, type OperatorClient } from './operator-client.js';
+
+export const HELP = `payroll - the Payroll API server and its operator tools
+
+Usage:
+  payroll serve                               start the HTTP server (same as npm start)
+  payroll migrate                             apply pending database migrations and exit
+  payroll company create --name <name> --domain <domain>
+          [--plan standard|premium|enterprise] [--payment-frequency weekly|bi-weekly|monthly]
+          [--user-type <name>]... [--role <name>]... [--redirect-domain <host>]... [--scopes a,b]
+                                              create a root company and print its API token (once)
+  payroll company update --company <id> [--plan <plan>] [--api-access on|off]
+          [--add-domain <domain>]... [--add-user-type <name>]... [--add-role <name>]...
+          [--redirect-domain <host>]... [--clear-redirect-domains]
+                                              change a company (redirect domains replace the list)
+  payroll token generate --company <id> [--scopes a,b]
+                                              issue a new API token; the previous one stops working
+  payroll token revoke --company <id>         revoke the company's API token
+  payroll outbox [--to <address>] [--limit <n>]
+                                              e-mails in the outbox, newest first
+
+Where the operator commands act:
+  --url <base> (or PAYROLL_URL) with ADMIN_TOKEN   over HTTP, through a running server's /admin API
+  otherwise                                        directly on the configured database: DATABASE_URL,
+                                                   or the embedded database in DATA_DIR (default ./data;
+                                                   not while a server is running on that DATA_DIR)
+
+Repeatable options also take comma-separated lists. Every environment setting of the server
+(DATA_DIR, DATABASE_URL, TOKEN_TTL_SECONDS, ...) applies. Options: -h, --help.
+`;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  url: { type: 'string' },
+  name: { type: 'string' },
+  domain: { type: 'string' },
+  plan: { type: 'string' },
+  'payment-frequency': { type: 'string' },
+  'user-type': { type: 'string', multiple: true },
+  role: { type: 'string', multiple: true },
+  'redirect-domain': { type: 'string', multiple: true },
+  'clear-redirect-domains': { type: 'boolean' },
+  scopes: { type: 'string', multiple: true },
+  company: { type: 'string' },
+  'api-access': { type: 'string' },
+  'add-domain': { type: 'string', multiple: true },
+  'add-user-type': { type: 'string', multiple: true },
+  'add-role': { type: 'string', multiple: true },
+  to: { type: 'string' },
+  limit: { type: 'string' },
+} as const;
+
+class UsageError extends Error {}
+
+type Values = ReturnType<typeof parse>['values'];
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Repeated options and comma-separated values, flattened; undefined when the option is absent. */
+function list(values: string[] | undefined): string[] | undefined {
+  if (!values) return undefined;
+  return values
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
+}
+
+function required(values: Values, name: 'name' | 'domain' | 'company'): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function companyId(values: Values, positional: string | undefined): number {
+  const raw = values.company ?? positional;
+  if (!raw) throw new UsageError('--company <id> is required');
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new UsageError(`--company must be a company id (a positive integer), got "${raw}"`);
+  return Number(raw);
+}
+
+function onOff(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (/^(on|true|yes|1)$/i.test(value)) return true;
+  if (/^(off|false|no|0)$/i.test(value)) return false;
+  throw new UsageError(`--api-access must be on or off, got "${value}"`);
+}
+
+async function operatorClient(values: Values): Promise<OperatorClient> {
+  const url = values.url ?? process.env.PAYROLL_URL;
+  if (url) {
+    const token = process.env.ADMIN_TOKEN;
+    if (!token) throw new UsageError("--url/PAYROLL_URL needs ADMIN_TOKEN in the environment (the server's operator token)");
+    return httpClient(url, token);
+  }
+  return directClient(loadConfig());
+}
+
+async function operator(values: Values, work: (client: OperatorClient) => Promise<unknown>): Promise<number> {
+  const client = await operatorClient(values);
+  try {
+    const result = await work(client);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } finally {
+    await client.close();
+  }
+}
+
+async function migrateCommand(): Promise<number> {
+  const config = loadConfig();
+  const opened = await openConfiguredDatabase(config);
+  try {
+    const applied = await prepareDatabase(opened.database);
+    process.stdout.write(
+      applied.length
+        ? `Applied ${applied.length} migration(s):\n${applied.map((name) => `  ${name}`).join('\n')}\n`
+        : 'Database is up to date.\n',
+    );
+    return 0;
+  } finally {
+    await opened.close();
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv);
+  const [command, sub, arg] = positionals;
+  if (values.help || !command || command === 'help') {
+    process.stdout.write(HELP);
+    return command || values.help ? 0 : 2;
+  }
+  switch (`${command}${sub ? ` ${sub}` : ''}`) {
+    case 'serve': {
+      const { startServer } = await import('../server.js');
+      await startServer();
+      return 0;
+    }
+    case 'migrate':
+      return migrateCommand();
+    case 'company create':
+      return operator(values, (client) =>
+        client.createCompany({
+          name: required(values, 'name'),
+          domain: required(values, 'domain'),
+          plan: values.plan,
+          payment_frequency: values['payment-frequency'],
+          user_types: list(values['user-type']),
+          roles: list(values.role),
+          redirect_domains: list(values['redirect-domain']),
+          scopes: list(values.scopes),
+        }),
+      );
+    case 'company update': {
+      const id = companyId(values, arg);
+      const redirects = values['clear-redirect-domains'] ? [] : list(values['redirect-domain']);
+      return operator(values, (client) =>
+        client.updateCompany(id, {
+          plan: values.plan,
+          api_access: onOff(values['api-access']),
+          add_domains: list(values['add-domain']),
+          add_user_types: list(values['add-user-type']),
+          add_roles: list(values['add-role']),
+          redirect_domains: redirects,
+        }),
+      );
+    }
+    case 'token generate': {
+      const id = companyId(values, arg);
+      return operator(values, (client) => client.generateToken(id, { scopes: list(values.scopes) }));
+    }
+    case 'token revoke': {
+      const id = companyId(values, arg);
+      return operator(values, (client) => client.revokeToken(id));
+    }
+    case 'outbox': {
+      const limit = values.limit === undefined ? undefined : Number(values.limit);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000))
+        throw new UsageError('--limit must be 1 to 1000');
+      return operator(values, (client) => client.listOutbox({ to: values.to, limit }));
+    }
+    default:
+      throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`payroll: ${error.message}\nRun "payroll --help" for usage.\n`);
+      return 2;
+    }
+    if (error instanceof DataDirLockedError) {
+      process.stderr.write(`payroll: ${error.message}\nTo change a running server, use --url <server> with ADMIN_TOKEN.\n`);
+      return 1;
+    }
+    if (error instanceof CliError) {
+      process.stderr.write(`payroll: ${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`payroll: ${(error as Error).stack ?? String(error)}\n`);
+    return 1;
+  }
+}

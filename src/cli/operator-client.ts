@@ -1,0 +1,97 @@
+// The two ways the CLI reaches the operator use cases: over HTTP to a running server's /admin API
+// (`--url`/PAYROLL_URL with ADMIN_TOKEN), or in-process through the same service on the configured
+// database (DATA_DIR or DATABASE_URL). Both return the operator API's JSON bodies.
+import type { Config } from '../config.js';
+import { type CreateCompanyInput, createAdminService, type OutboxQuery, type UpdateCompanyInput } from '../modules/admin/admin.service.js';
+import { AuthCache } from '../platform/auth/authenticate.js';
+import { DomainError } from '../platform/errors.js';
+import { openConfiguredDatabase, prepareDatabase } from '../runtime.js';
+
+export class CliError extends Error {}
+
+export interface OperatorClient {
+  createCompany(input: CreateCompanyInput): Promise<unknown>;
+  updateCompany(id: number, input: UpdateCompanyInput): Promise<unknown>;
+  generateToken(id: number, input: { scopes?: string[] }): Promise<unknown>;
+  revokeToken(id: number): Promise<unknown>;
+  listOutbox(query: OutboxQuery): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export function httpClient(baseUrl: string, adminToken: string): OperatorClient {
+  const base = baseUrl.replace(/\/+$/, '');
+  async function request(method: string, path: string, body?: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (error) {
+      throw new CliError(`cannot reach ${base}: ${(error as Error).message}`);
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : {};
+    } catch {
+      throw new CliError(`${method} ${path}: HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
+    }
+    if (!response.ok) {
+      const message = (json as { error?: unknown }).error;
+      const hint =
+        response.status === 404 && path.startsWith('/admin') && message === 'Not found.' ? ' (is ADMIN_TOKEN set on the server?)' : '';
+      throw new CliError(`HTTP ${response.status}: ${typeof message === 'string' ? message : text}${hint}`);
+    }
+    return json;
+  }
+  return {
+    createCompany: (input) => request('POST', '/admin/companies', input),
+    updateCompany: (id, input) => request('PATCH', `/admin/companies/${id}`, input),
+    generateToken: (id, input) => request('POST', `/admin/companies/${id}/token`, input),
+    revokeToken: (id) => request('DELETE', `/admin/companies/${id}/token`),
+    listOutbox: (query) => {
+      const params = new URLSearchParams();
+      if (query.to) params.set('to', query.to);
+      if (query.limit) params.set('limit', String(query.limit));
+      const qs = params.toString();
+      return request('GET', `/admin/outbox${qs ? `?${qs}` : ''}`);
+    },
+    close: async () => {},
+  };
+}
+
+/** Service errors become CLI errors with every field message. */
+async function explain<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof DomainError) {
+      const details = error.fields ? Object.values(error.fields).flat() : [error.message];
+      throw new CliError(details.join('\n'));
+    }
+    throw error;
+  }
+}
+
+export async function directClient(config: Config): Promise<OperatorClient> {
+  const opened = await openConfiguredDatabase(config);
+  try {
+    await prepareDatabase(opened.database);
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  // A server running elsewhere on the same PostgreSQL sees changes within its 1 s auth cache.
+  const service = createAdminService({ db: opened.database.db, authCache: new AuthCache(), config });
+  return {
+    createCompany: (input) => explain(service.createCompany(input)),
+    updateCompany: (id, input) => explain(service.updateCompany(id, input)),
+    generateToken: (id, input) => explain(service.generateToken(id, input)),
+    revokeToken: (id) => explain(service.revokeToken(id)),
+    listOutbox: (query) => explain(service.listOutbox(query)),
+    close: () => opened.close(),
+  };
+}
