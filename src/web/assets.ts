@@ -17,10 +17,10 @@ header.top .brand{font-weight:700;font-size:1.1rem;color:var(--brand-ink);text-d
 header.top .who{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap;font-size:.95rem}
 header.top button.link{background:none;border:1px solid rgba(255,255,255,.7);color:#fff;border-radius:4px;padding:.25rem .75rem;font:inherit;cursor:pointer}
 nav.main{background:#fff;border-bottom:1px solid var(--line);overflow-x:auto}
-nav.main ul{list-style:none;margin:0 auto;padding:0 1rem;display:flex;gap:.25rem;max-width:72rem}
+nav.main ul{list-style:none;margin:0 auto;padding:0 1rem;display:flex;gap:.25rem;max-width:80rem}
 nav.main a{display:block;padding:.75rem .9rem;color:var(--ink);text-decoration:none;border-bottom:3px solid transparent;white-space:nowrap}
 nav.main a[aria-current=page]{border-bottom-color:var(--brand);font-weight:600}
-main{max-width:72rem;margin:0 auto;padding:1.25rem 1rem 3rem}
+main{max-width:80rem;margin:0 auto;padding:1.25rem 1rem 3rem}
 h1{font-size:1.6rem;margin:.25rem 0 1rem}
 h2{font-size:1.2rem;margin:1.5rem 0 .75rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem 1.25rem;margin:0 0 1rem}
@@ -47,8 +47,9 @@ legend{font-weight:600;padding:0 .25rem}
 .table-wrap{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:8px;margin:0 0 1rem}
 table{border-collapse:collapse;width:100%;min-width:36rem}
 caption{text-align:left;padding:.75rem 1rem;font-weight:600}
-th,td{text-align:left;padding:.55rem .8rem;border-top:1px solid var(--line);vertical-align:top}
+th,td{text-align:left;padding:.5rem .65rem;border-top:1px solid var(--line);vertical-align:top}
 th{background:#f0f3f6;font-weight:600}
+td.nowrap{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tfoot td{font-weight:700;background:#f0f3f6}
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600;border:1px solid currentColor;white-space:nowrap}

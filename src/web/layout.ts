@@ -23,6 +23,7 @@ function head(title: string): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Payroll console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${CSS_PATH}">
 <script src="${JS_PATH}" defer></script>
 </head>`;

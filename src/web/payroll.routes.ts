@@ -75,9 +75,9 @@ ${
       const body = html`<p><a href="/console/payroll">← All payroll runs</a></p>
 <p>${result.total} paystub${result.total === 1 ? '' : 's'} in this run.</p>
 <div class="table-wrap"><table><caption>Paystubs of run ${transactionId}</caption>
-<thead><tr><th scope="col">Employee</th><th scope="col">Pay period</th><th scope="col" class="num">Gross</th><th scope="col" class="num">Tax</th><th scope="col" class="num">Pension</th><th scope="col" class="num">NHF</th><th scope="col" class="num">NHIS</th><th scope="col" class="num">Other deductions</th><th scope="col" class="num">Net pay</th><th scope="col">Status</th></tr></thead>
+<thead><tr><th scope="col">Employee</th><th scope="col">Pay period</th><th scope="col" class="num">Gross</th><th scope="col" class="num">Tax</th><th scope="col" class="num">Pension</th><th scope="col" class="num">NHF</th><th scope="col" class="num">NHIS</th><th scope="col" class="num">Other deduc&shy;tions</th><th scope="col" class="num">Net pay</th><th scope="col">Status</th></tr></thead>
 <tbody>${rows.map(
-  (row) => html`<tr><td>${name(row)}</td><td>${row.pay_period_start} to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(fromKobo(kobo(row[field])))}</td>`)}<td><span class="badge ${row.status === 'paid' ? 'ok' : 'warn'}">${row.status}</span></td></tr>`,
+  (row) => html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(fromKobo(kobo(row[field])))}</td>`)}<td><span class="badge ${row.status === 'paid' ? 'ok' : 'warn'}">${row.status}</span></td></tr>`,
 )}</tbody>
 <tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${rows.length} paystubs)`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(fromKobo(totals[field]))}</td>`)}<td></td></tr></tfoot>
 </table></div>

@@ -105,8 +105,9 @@ export function registerWebBasics(app: FastifyInstance, ctx: WebContext): void {
     );
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('X-Frame-Options', 'DENY');
-    // Onboarding links carry a secret in the path: never send it on as a Referer.
-    reply.header('Referrer-Policy', 'no-referrer');
+    // Onboarding links carry a secret in the path: never send it to another site as a Referer.
+    // (Not no-referrer: Chrome then sends `Origin: null` on our own form posts.)
+    reply.header('Referrer-Policy', 'same-origin');
     if (ctx.secure) reply.header('Strict-Transport-Security', 'max-age=31536000');
     // A cross-site POST is refused outright when the browser says where it comes from.
     const origin = request.headers.origin;
