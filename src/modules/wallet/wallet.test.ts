@@ -267,6 +267,13 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
     expect((await transactionRow(ctx.db, ref)).status).toBe('failed');
   });
 
+  it('finishes a malformed verification job without retrying it', async () => {
+    const id = await ctx.app.deps.jobs.enqueue(ctx.db, 'wallet.verify', { nope: true });
+    await ctx.app.deps.jobs.runDue(100);
+    const [job] = await queryRows<{ done_at: Date | null }>(ctx.db, sql`SELECT done_at FROM jobs WHERE id = ${id}`);
+    expect(job.done_at).not.toBeNull();
+  });
+
   it('sandbox page: unknown reference 404, invalid outcome 400', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/sandbox/checkout/WT-NOPE' })).statusCode).toBe(404);
     expect((await ctx.app.inject({ method: 'GET', url: '/sandbox/checkout/WT%00X' })).statusCode).toBe(404);

@@ -96,6 +96,13 @@ export function walletVerifyJob(verification: Verification): JobDefinition<{ ref
     // given up while the provider cannot answer; only a provider answer (or 24 h of "pending") settles it.
     maxAttempts: 500,
     backoffSeconds: exponentialBackoff(30, 3600),
-    handler: (payload, context) => verification.verifyJob(payload.reference, context.log),
+    handler: async (payload, context) => {
+      // A malformed payload can never succeed: record it and stop rather than retry for weeks.
+      if (typeof payload?.reference !== 'string') {
+        context.log.error({ payload }, 'wallet.verify job without a reference');
+        return;
+      }
+      return verification.verifyJob(payload.reference, context.log);
+    },
   };
 }
