@@ -2,7 +2,7 @@
 // code. One transaction per batch; all lookups batched; rows lost to a concurrent writer (same
 // personal e-mail, same derived company e-mail) are re-planned against the winner's row.
 import type { Db, Tx } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import type { users } from '../../db/schema/index.js';
 import { type FieldErrors, internal } from '../../platform/errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import type { CreateValues } from './users.fields.js';
@@ -154,10 +154,10 @@ async function createRound(
       isActive: p.input.isActive,
       onboardingCompleted: p.input.isActive,
       onboardingToken: p.input.isActive ? null : newOnboardingToken(),
-      tokenExpiresAt: p.input.isActive ? null : expiresAt,
+      tokenExpiresAt: p.input.isActive ? null : expiresAt.toISOString(),
     }));
     // DO NOTHING on any unique index: a row that lost a race is simply not returned and retried.
-    const inserted = await tx.insert(users).values(values).onConflictDoNothing().returning({ id: users.id, uniqueId: users.uniqueId });
+    const inserted = await usersRepo.insertMany(tx, companyId, values);
     const idByUnique = new Map(inserted.map((row) => [row.uniqueId, row.id]));
     fresh.forEach((p, i) => {
       const id = idByUnique.get(values[i].uniqueId);

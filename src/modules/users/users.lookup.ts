@@ -96,11 +96,15 @@ export async function deriveEmails(
           )})`,
   );
   const taken = new Set(rows.map((row) => row.email));
+  // Where the search for each address stopped, so many equal names stay linear, not quadratic.
+  const next = new Map<string, number>();
   return requests.map((request) => {
-    for (let n = 1; ; n++) {
+    const key = `${request.local}@${request.domain}`;
+    for (let n = next.get(key) ?? 1; ; n++) {
       const candidate = `${request.local}${n === 1 ? '' : n}@${request.domain}`;
       if (candidate === request.own || !taken.has(candidate)) {
         taken.add(candidate);
+        next.set(key, n + 1);
         return candidate;
       }
     }

@@ -3,8 +3,8 @@
 import { eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
-import type { Executor } from '../../db/client.js';
-import { jobs as jobsTable, outbox } from '../../db/schema/index.js';
+import { type Executor, queryRows, sql } from '../../db/client.js';
+import { outbox } from '../../db/schema/index.js';
 import { exponentialBackoff, type JobDefinition, type JobQueue } from '../jobs/queue.js';
 
 export interface MailMessage {
@@ -36,15 +36,22 @@ export function createMailer(jobs: JobQueue): Mailer {
     },
     async sendMany(executor, messages) {
       if (messages.length === 0) return [];
-      const rows = await executor
-        .insert(outbox)
-        .values(messages.map((m) => ({ companyId: m.companyId ?? null, to: m.to, subject: m.subject, text: m.text, html: m.html })))
-        .returning({ id: outbox.id });
-      const runAt = new Date();
-      await executor
-        .insert(jobsTable)
-        .values(rows.map((row) => ({ kind: MAIL_DELIVER, payload: { outboxId: row.id }, runAt, maxAttempts: 12 })));
-      return rows.map((row) => row.id);
+      // One statement, one JSON parameter: outbox rows and their delivery jobs together.
+      const payload = JSON.stringify(
+        messages.map((m) => ({ company_id: m.companyId ?? null, to: m.to, subject: m.subject, text: m.text, html: m.html ?? null })),
+      );
+      const rows = await queryRows<{ id: number }>(
+        executor,
+        sql`WITH m AS (
+              INSERT INTO outbox (company_id, "to", subject, text, html)
+              SELECT v.company_id, v."to", v.subject, v.text, v.html
+              FROM jsonb_to_recordset(${payload}::jsonb) AS v(company_id int, "to" text, subject text, text text, html text)
+              RETURNING id)
+            INSERT INTO jobs (kind, payload, run_at, max_attempts)
+            SELECT ${MAIL_DELIVER}, jsonb_build_object('outboxId', m.id), now(), 12 FROM m
+            RETURNING (payload->>'outboxId')::bigint AS id`,
+      );
+      return rows.map((row) => Number(row.id));
     },
   };
 }
