@@ -1,5 +1,9 @@
--- Payroll: custom contributions and their targets, paystubs, their contribution records and the
--- custom contribution records on them, and which one_time contributions a user has had.
+-- Payroll: custom contributions and their targets, paystubs (each carrying its contribution
+-- record: the two are one-to-one, so the contribution's id is the paystub's id), the custom
+-- contribution records on them, and which one_time contributions a user has had.
+-- The run writes thousands of child rows per request: child tables carry no foreign keys the
+-- run's own transaction already guarantees (each FK is a per-row trigger); S10 nulls
+-- custom_contribution_id itself. Every lookup column is indexed.
 CREATE TABLE custom_contributions (
   id serial PRIMARY KEY,
   company_id integer NOT NULL REFERENCES companies(id),
@@ -32,7 +36,7 @@ CREATE INDEX custom_contribution_targets_user_idx ON custom_contribution_targets
 
 CREATE TABLE paystubs (
   id serial PRIMARY KEY,
-  company_id integer NOT NULL REFERENCES companies(id),
+  company_id integer NOT NULL,
   user_id integer NOT NULL REFERENCES users(id),
   pay_period_start date NOT NULL,
   pay_period_end date NOT NULL,
@@ -46,45 +50,27 @@ CREATE TABLE paystubs (
   nhf_contribution numeric(18,2) NOT NULL,
   nhis_contribution numeric(18,2) NOT NULL,
   other_deductions numeric(18,2) NOT NULL,
+  employer_pension_contribution numeric(18,2) NOT NULL,
+  nhis_employer_contribution numeric(18,2) NOT NULL,
+  employer_cost numeric(18,2) NOT NULL,
+  tax_regime text NOT NULL,
   status text NOT NULL DEFAULT 'unpaid',
   transaction_id text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
+-- Duplicate (user, period) refused; also serves the user_id filter (few rows per user).
 CREATE UNIQUE INDEX paystubs_user_period_key ON paystubs (user_id, pay_period_start, pay_period_end);
 CREATE INDEX paystubs_company_idx ON paystubs (company_id, id DESC);
-CREATE INDEX paystubs_company_user_idx ON paystubs (company_id, user_id, id DESC);
 CREATE INDEX paystubs_company_transaction_idx ON paystubs (company_id, transaction_id, id DESC);
 CREATE INDEX paystubs_company_status_idx ON paystubs (company_id, status, id DESC);
 
-CREATE TABLE contributions (
-  id serial PRIMARY KEY,
-  paystub_id integer NOT NULL REFERENCES paystubs(id),
-  company_id integer NOT NULL REFERENCES companies(id),
-  employee_id integer NOT NULL REFERENCES users(id),
-  pay_period_start date NOT NULL,
-  pay_period_end date NOT NULL,
-  employee_pension_contribution numeric(18,2) NOT NULL,
-  employer_pension_contribution numeric(18,2) NOT NULL,
-  nhf_contribution numeric(18,2) NOT NULL,
-  pit_contribution numeric(18,2) NOT NULL,
-  nhis_employee_contribution numeric(18,2) NOT NULL,
-  nhis_employer_contribution numeric(18,2) NOT NULL,
-  employer_cost numeric(18,2) NOT NULL,
-  tax_regime text NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  updated_at timestamptz NOT NULL DEFAULT now()
-);
-CREATE UNIQUE INDEX contributions_paystub_key ON contributions (paystub_id);
-CREATE INDEX contributions_company_idx ON contributions (company_id, id);
-CREATE INDEX contributions_employee_idx ON contributions (employee_id, id);
-
 CREATE TABLE custom_contribution_records (
   id serial PRIMARY KEY,
-  contribution_id integer NOT NULL REFERENCES contributions(id),
-  custom_contribution_id integer REFERENCES custom_contributions(id) ON DELETE SET NULL,
-  company_id integer NOT NULL REFERENCES companies(id),
-  user_id integer NOT NULL REFERENCES users(id),
+  contribution_id integer NOT NULL,
+  custom_contribution_id integer,
+  company_id integer NOT NULL,
+  user_id integer NOT NULL,
   name text NOT NULL,
   employee_contribution numeric(18,2) NOT NULL,
   employer_contribution numeric(18,2) NOT NULL,
@@ -93,13 +79,11 @@ CREATE TABLE custom_contribution_records (
 );
 CREATE INDEX custom_contribution_records_contribution_idx ON custom_contribution_records (contribution_id);
 CREATE INDEX custom_contribution_records_custom_idx ON custom_contribution_records (custom_contribution_id);
-CREATE INDEX custom_contribution_records_user_idx ON custom_contribution_records (user_id);
-CREATE INDEX custom_contribution_records_company_idx ON custom_contribution_records (company_id);
 
 CREATE TABLE custom_contribution_applications (
   custom_contribution_id integer NOT NULL REFERENCES custom_contributions(id) ON DELETE CASCADE,
-  user_id integer NOT NULL REFERENCES users(id),
-  paystub_id integer NOT NULL REFERENCES paystubs(id),
+  user_id integer NOT NULL,
+  paystub_id integer NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (custom_contribution_id, user_id)
 );

@@ -92,6 +92,11 @@ export const paystubs = pgTable(
     nhfContribution: money('nhf_contribution').notNull(),
     nhisContribution: money('nhis_contribution').notNull(),
     otherDeductions: money('other_deductions').notNull(),
+    // The paystub's contribution record (one-to-one; its id is the paystub's id).
+    employerPensionContribution: money('employer_pension_contribution').notNull(),
+    nhisEmployerContribution: money('nhis_employer_contribution').notNull(),
+    employerCost: money('employer_cost').notNull(),
+    taxRegime: text('tax_regime').notNull(),
     status: text('status').notNull().default('unpaid'),
     transactionId: text('transaction_id').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -100,41 +105,15 @@ export const paystubs = pgTable(
   (t) => [
     uniqueIndex('paystubs_user_period_key').on(t.userId, t.payPeriodStart, t.payPeriodEnd),
     index('paystubs_company_idx').on(t.companyId, t.id.desc()),
-    index('paystubs_company_user_idx').on(t.companyId, t.userId, t.id.desc()),
     index('paystubs_company_transaction_idx').on(t.companyId, t.transactionId, t.id.desc()),
     index('paystubs_company_status_idx').on(t.companyId, t.status, t.id.desc()),
   ],
 );
 
-/** The statutory record of one paystub (one per paystub). */
-export const contributions = pgTable(
-  'contributions',
-  {
-    id: serial('id').primaryKey(),
-    paystubId: integer('paystub_id').notNull(),
-    companyId: integer('company_id').notNull(),
-    employeeId: integer('employee_id').notNull(),
-    payPeriodStart: date('pay_period_start', { mode: 'string' }).notNull(),
-    payPeriodEnd: date('pay_period_end', { mode: 'string' }).notNull(),
-    employeePensionContribution: money('employee_pension_contribution').notNull(),
-    employerPensionContribution: money('employer_pension_contribution').notNull(),
-    nhfContribution: money('nhf_contribution').notNull(),
-    pitContribution: money('pit_contribution').notNull(),
-    nhisEmployeeContribution: money('nhis_employee_contribution').notNull(),
-    nhisEmployerContribution: money('nhis_employer_contribution').notNull(),
-    employerCost: money('employer_cost').notNull(),
-    taxRegime: text('tax_regime').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('contributions_paystub_key').on(t.paystubId),
-    index('contributions_company_idx').on(t.companyId, t.id),
-    index('contributions_employee_idx').on(t.employeeId, t.id),
-  ],
-);
-
-/** A custom contribution as applied to one paystub; kept when the custom contribution is deleted. */
+/**
+ * A custom contribution as applied to one paystub (`contribution_id` = the paystub's id); kept, with
+ * custom_contribution_id set to null, when the custom contribution is deleted.
+ */
 export const customContributionRecords = pgTable(
   'custom_contribution_records',
   {
@@ -152,8 +131,6 @@ export const customContributionRecords = pgTable(
   (t) => [
     index('custom_contribution_records_contribution_idx').on(t.contributionId),
     index('custom_contribution_records_custom_idx').on(t.customContributionId),
-    index('custom_contribution_records_user_idx').on(t.userId),
-    index('custom_contribution_records_company_idx').on(t.companyId),
   ],
 );
 

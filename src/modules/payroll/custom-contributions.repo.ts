@@ -1,7 +1,7 @@
 // All SQL of custom contributions and their targets. Every method takes companyId first.
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
-import { customContributions, customContributionTargets, users, userTypes } from '../../db/schema/index.js';
+import { customContributionRecords, customContributions, customContributionTargets, users, userTypes } from '../../db/schema/index.js';
 
 export type CustomContributionRow = typeof customContributions.$inferSelect;
 export type TargetRow = typeof customContributionTargets.$inferSelect;
@@ -51,12 +51,19 @@ export const customContributionsRepo = {
     return row;
   },
 
+  /** Run inside a transaction: deletes the contribution and unlinks its records. */
   async delete(executor: Executor, companyId: number, id: number): Promise<boolean> {
     const rows = await executor
       .delete(customContributions)
       .where(and(eq(customContributions.companyId, companyId), eq(customContributions.id, id)))
       .returning({ id: customContributions.id });
-    return rows.length > 0;
+    if (rows.length === 0) return false;
+    // Records already on paystubs stay, with their name and amounts; only the link goes.
+    await executor
+      .update(customContributionRecords)
+      .set({ customContributionId: null })
+      .where(eq(customContributionRecords.customContributionId, id));
+    return true;
   },
 
   /** Targets of the given contributions (which the caller already scoped to its company). */

@@ -190,7 +190,7 @@ export function createCustomContributionsService(deps: { db: Db }) {
 
     /** Records already on paystubs keep their name and amounts (their link is set to null). */
     async remove(companyId: number, id: number | null) {
-      const deleted = id !== null && (await customContributionsRepo.delete(db, companyId, id));
+      const deleted = id !== null && (await db.transaction((tx) => customContributionsRepo.delete(tx, companyId, id)));
       if (!deleted) throw notFound(CUSTOM_NOT_FOUND);
     },
   };

@@ -327,12 +327,17 @@ describe('P2 POST /api/paystubs', () => {
       nhf_contribution: 1000,
       net_pay: 109264.5,
     });
-    const [contribution] = await queryRows<Record<string, string>>(ctx.db, sql`SELECT * FROM contributions WHERE paystub_id = ${first.id}`);
-    expect(contribution).toMatchObject({
-      employee_id: staff[0].id,
+    const [stored] = await queryRows<Record<string, string>>(
+      ctx.db,
+      sql`SELECT user_id, company_id, employer_pension_contribution::text AS employer_pension, employer_cost::text AS employer_cost,
+                 tax_withheld::text AS tax, tax_regime FROM paystubs WHERE id = ${first.id}`,
+    );
+    expect(stored).toEqual({
+      user_id: staff[0].id,
       company_id: acme.id,
+      employer_pension: '45000.00',
       employer_cost: '545000.00',
-      pit_contribution: '65120.00',
+      tax: '65120.00',
       tax_regime: 'nta2025',
     });
   });
@@ -649,7 +654,7 @@ describe('S4-S5 contributions', () => {
     expect(res.statusCode).toBe(200);
     const { message, data } = res.json();
     expect(message).toBe('Contributions retrieved successfully');
-    expect(data.length).toBe(await count('contributions', sql`company_id = ${acme.id}`));
+    expect(data.length).toBe(await count('paystubs', sql`company_id = ${acme.id}`));
     const row = data.find((r: { employee_id: number }) => r.employee_id === staff[0].id);
     expect(JSON.parse(row.contribution_details)).toEqual({
       employee_pension_contribution: 36000,

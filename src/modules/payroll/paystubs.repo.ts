@@ -1,4 +1,5 @@
-// All SQL of paystubs, their contribution records and the custom contribution records on them.
+// All SQL of paystubs (each row is also the paystub's contribution record) and the custom
+// contribution records on them.
 // Batch statements take whole columns as single array parameters (unnest), so a 1,000-item run is
 // a handful of statements whatever its size. Every method takes companyId first.
 import { type SQL, sql } from 'drizzle-orm';
@@ -50,29 +51,27 @@ export interface PaystubRow {
   nhf_contribution: string;
   nhis_contribution: string;
   other_deductions: string;
+  employer_pension_contribution: string;
+  nhis_employer_contribution: string;
+  employer_cost: string;
+  tax_regime: string;
   status: string;
   transaction_id: string;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
-export interface ContributionRow {
+/** What a batch INSERT returns: only what the database decided (the rest is known already). */
+export interface InsertedRow {
   id: number;
-  paystub_id: number;
-  company_id: number;
-  employee_id: number;
-  pay_period_start: string;
-  pay_period_end: string;
-  employee_pension_contribution: string;
-  employer_pension_contribution: string;
-  nhf_contribution: string;
-  pit_contribution: string;
-  nhis_employee_contribution: string;
-  nhis_employer_contribution: string;
-  employer_cost: string;
-  tax_regime: string;
   created_at: Date | string;
   updated_at: Date | string;
+}
+
+export interface InsertedPaystub extends InsertedRow {
+  user_id: number;
+  pay_period_start: string;
+  pay_period_end: string;
 }
 
 export interface RecordRow {
@@ -92,12 +91,8 @@ const PAYSTUB_COLUMNS =
   taxable_income::text AS taxable_income, reimbursements::text AS reimbursements, other_allowances::text AS other_allowances,
   gross_pay::text AS gross_pay, net_pay::text AS net_pay, tax_withheld::text AS tax_withheld, pension_contribution::text AS pension_contribution,
   nhf_contribution::text AS nhf_contribution, nhis_contribution::text AS nhis_contribution, other_deductions::text AS other_deductions,
-  status, transaction_id, created_at, updated_at`);
-const CONTRIBUTION_COLUMNS = sql.raw(`id, paystub_id, company_id, employee_id, pay_period_start::text AS pay_period_start,
-  pay_period_end::text AS pay_period_end, employee_pension_contribution::text AS employee_pension_contribution,
-  employer_pension_contribution::text AS employer_pension_contribution, nhf_contribution::text AS nhf_contribution,
-  pit_contribution::text AS pit_contribution, nhis_employee_contribution::text AS nhis_employee_contribution,
-  nhis_employer_contribution::text AS nhis_employer_contribution, employer_cost::text AS employer_cost, tax_regime, created_at, updated_at`);
+  employer_pension_contribution::text AS employer_pension_contribution, nhis_employer_contribution::text AS nhis_employer_contribution,
+  employer_cost::text AS employer_cost, tax_regime, status, transaction_id, created_at, updated_at`);
 const RECORD_COLUMNS = sql.raw(`id, contribution_id, custom_contribution_id, user_id, name,
   employee_contribution::text AS employee_contribution, employer_contribution::text AS employer_contribution, created_at, updated_at`);
 
@@ -129,18 +124,7 @@ export interface NewPaystub {
   nhf: string;
   nhis: string;
   otherDeductions: string;
-}
-
-export interface NewContribution {
-  paystubId: number;
-  employeeId: number;
-  start: string;
-  end: string;
-  employeePension: string;
   employerPension: string;
-  nhf: string;
-  pit: string;
-  nhisEmployee: string;
   nhisEmployer: string;
   employerCost: string;
   regime: string;
@@ -221,48 +205,38 @@ export const paystubsRepo = {
   },
 
   /** One multi-row INSERT; a row whose (user, period) already exists is skipped, not an error. */
-  async insertPaystubs(executor: Executor, companyId: number, transactionId: string, rows: NewPaystub[]): Promise<PaystubRow[]> {
+  async insertPaystubs(executor: Executor, companyId: number, transactionId: string, rows: NewPaystub[]): Promise<InsertedPaystub[]> {
     if (rows.length === 0) return [];
-    return queryRows<PaystubRow>(
+    return queryRows<InsertedPaystub>(
       executor,
       sql`INSERT INTO paystubs (company_id, transaction_id, status, user_id, pay_period_start, pay_period_end, taxable_income, reimbursements,
-            other_allowances, gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions)
+            other_allowances, gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
+            employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime)
           SELECT ${companyId}, ${transactionId}, 'unpaid', * FROM unnest(
             ${col(rows, (r) => r.userId)}::int[], ${col(rows, (r) => r.start)}::date[], ${col(rows, (r) => r.end)}::date[],
             ${col(rows, (r) => r.taxableIncome)}::numeric[], ${col(rows, (r) => r.reimbursements)}::numeric[], ${col(rows, (r) => r.otherAllowances)}::numeric[],
             ${col(rows, (r) => r.grossPay)}::numeric[], ${col(rows, (r) => r.netPay)}::numeric[], ${col(rows, (r) => r.taxWithheld)}::numeric[],
             ${col(rows, (r) => r.pension)}::numeric[], ${col(rows, (r) => r.nhf)}::numeric[], ${col(rows, (r) => r.nhis)}::numeric[],
-            ${col(rows, (r) => r.otherDeductions)}::numeric[])
-          ON CONFLICT (user_id, pay_period_start, pay_period_end) DO NOTHING
-          RETURNING ${PAYSTUB_COLUMNS}`,
-    );
-  },
-
-  async insertContributions(executor: Executor, companyId: number, rows: NewContribution[]): Promise<ContributionRow[]> {
-    if (rows.length === 0) return [];
-    return queryRows<ContributionRow>(
-      executor,
-      sql`INSERT INTO contributions (company_id, paystub_id, employee_id, pay_period_start, pay_period_end, employee_pension_contribution,
-            employer_pension_contribution, nhf_contribution, pit_contribution, nhis_employee_contribution, nhis_employer_contribution,
-            employer_cost, tax_regime)
-          SELECT ${companyId}, * FROM unnest(
-            ${col(rows, (r) => r.paystubId)}::int[], ${col(rows, (r) => r.employeeId)}::int[], ${col(rows, (r) => r.start)}::date[],
-            ${col(rows, (r) => r.end)}::date[], ${col(rows, (r) => r.employeePension)}::numeric[], ${col(rows, (r) => r.employerPension)}::numeric[],
-            ${col(rows, (r) => r.nhf)}::numeric[], ${col(rows, (r) => r.pit)}::numeric[], ${col(rows, (r) => r.nhisEmployee)}::numeric[],
+            ${col(rows, (r) => r.otherDeductions)}::numeric[], ${col(rows, (r) => r.employerPension)}::numeric[],
             ${col(rows, (r) => r.nhisEmployer)}::numeric[], ${col(rows, (r) => r.employerCost)}::numeric[], ${col(rows, (r) => r.regime)}::text[])
-          RETURNING ${CONTRIBUTION_COLUMNS}`,
+          ON CONFLICT (user_id, pay_period_start, pay_period_end) DO NOTHING
+          RETURNING id, user_id, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end, created_at, updated_at`,
     );
   },
 
-  async insertRecords(executor: Executor, companyId: number, rows: NewRecord[]): Promise<RecordRow[]> {
+  async insertRecords(
+    executor: Executor,
+    companyId: number,
+    rows: NewRecord[],
+  ): Promise<(InsertedRow & { contribution_id: number; custom_contribution_id: number })[]> {
     if (rows.length === 0) return [];
-    return queryRows<RecordRow>(
+    return queryRows(
       executor,
       sql`INSERT INTO custom_contribution_records (company_id, contribution_id, custom_contribution_id, user_id, name, employee_contribution, employer_contribution)
           SELECT ${companyId}, * FROM unnest(
             ${col(rows, (r) => r.contributionId)}::int[], ${col(rows, (r) => r.customContributionId)}::int[], ${col(rows, (r) => r.userId)}::int[],
             ${col(rows, (r) => r.name)}::text[], ${col(rows, (r) => r.employee)}::numeric[], ${col(rows, (r) => r.employer)}::numeric[])
-          RETURNING ${RECORD_COLUMNS}`,
+          RETURNING id, contribution_id, custom_contribution_id, created_at, updated_at`,
     );
   },
 
@@ -291,20 +265,12 @@ export const paystubsRepo = {
     );
   },
 
-  async contributionsOfPaystubs(executor: Executor, companyId: number, paystubIds: number[]): Promise<ContributionRow[]> {
-    if (paystubIds.length === 0) return [];
-    return queryRows<ContributionRow>(
+  /** Paystubs (= contribution records) of a company, or of one employee in it (S4, S5), oldest first. */
+  async contributions(executor: Executor, companyId: number, employeeId?: number): Promise<PaystubRow[]> {
+    return queryRows<PaystubRow>(
       executor,
-      sql`SELECT ${CONTRIBUTION_COLUMNS} FROM contributions WHERE company_id = ${companyId} AND paystub_id = ANY(${pgArray(paystubIds)}::int[])`,
-    );
-  },
-
-  /** All contribution records of a company, or of one employee in it (S4, S5), oldest first. */
-  async contributions(executor: Executor, companyId: number, employeeId?: number): Promise<ContributionRow[]> {
-    return queryRows<ContributionRow>(
-      executor,
-      sql`SELECT ${CONTRIBUTION_COLUMNS} FROM contributions WHERE company_id = ${companyId}
-          ${employeeId === undefined ? sql`` : sql`AND employee_id = ${employeeId}`} ORDER BY id`,
+      sql`SELECT ${PAYSTUB_COLUMNS} FROM paystubs WHERE company_id = ${companyId}
+          ${employeeId === undefined ? sql`` : sql`AND user_id = ${employeeId}`} ORDER BY id`,
     );
   },
 

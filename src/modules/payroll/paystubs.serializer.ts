@@ -5,7 +5,7 @@ import { isoTimestamp } from '../../platform/format.js';
 const ts = (value: Date | string) => isoTimestamp(value) as string;
 
 import { num } from './payroll.shared.js';
-import type { ContributionRow, PaystubRow, RecordRow } from './paystubs.repo.js';
+import type { PaystubRow, RecordRow } from './paystubs.repo.js';
 
 export function serializePaystub(row: PaystubRow) {
   return {
@@ -46,24 +46,25 @@ export function serializeRecord(row: RecordRow) {
 }
 
 /** The statutory figures of one paystub (S4/S5 encode these as the `contribution_details` string). */
-export function statutoryFigures(row: ContributionRow) {
+export function statutoryFigures(row: PaystubRow) {
   return {
-    employee_pension_contribution: num(row.employee_pension_contribution),
+    employee_pension_contribution: num(row.pension_contribution),
     employer_pension_contribution: num(row.employer_pension_contribution),
     nhf_contribution: num(row.nhf_contribution),
-    pit_contribution: num(row.pit_contribution),
-    nhis_employee_contribution: num(row.nhis_employee_contribution),
+    pit_contribution: num(row.tax_withheld),
+    nhis_employee_contribution: num(row.nhis_contribution),
     nhis_employer_contribution: num(row.nhis_employer_contribution),
     employer_cost: num(row.employer_cost),
     tax_regime: row.tax_regime,
   };
 }
 
-export function serializeContribution(row: ContributionRow, records: RecordRow[]) {
+/** The paystub's contribution record: one-to-one with the paystub, so it shares its id. */
+export function serializeContribution(row: PaystubRow, records: RecordRow[]) {
   return {
     id: row.id,
-    paystub_id: row.paystub_id,
-    employee_id: row.employee_id,
+    paystub_id: row.id,
+    employee_id: row.user_id,
     company_id: row.company_id,
     pay_period_start: row.pay_period_start,
     pay_period_end: row.pay_period_end,
@@ -75,11 +76,11 @@ export function serializeContribution(row: ContributionRow, records: RecordRow[]
 }
 
 /** S4/S5 row: employee_id (the user's id), contribution_details (JSON string), records. */
-export function serializeContributionDetails(row: ContributionRow, records: RecordRow[]) {
+export function serializeContributionDetails(row: PaystubRow, records: RecordRow[]) {
   return {
     id: row.id,
-    paystub_id: row.paystub_id,
-    employee_id: row.employee_id,
+    paystub_id: row.id,
+    employee_id: row.user_id,
     pay_period_start: row.pay_period_start,
     pay_period_end: row.pay_period_end,
     contribution_details: JSON.stringify(statutoryFigures(row)),

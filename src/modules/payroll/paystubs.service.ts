@@ -1,7 +1,7 @@
 // P1/P2, S4/S5 and the console's payroll-run views. A P2 call is one payroll run: items are
 // validated one by one, computed by the pure engine with per-run constants, and every OK item is
-// written in ONE transaction with a few multi-row statements (paystubs, contribution records,
-// custom contribution records, one_time applications).
+// written in ONE transaction with two multi-row statements (paystubs, each carrying its contribution
+// record; custom contribution records) plus the one_time applications.
 import crypto from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import {
@@ -17,11 +17,13 @@ import { notFound } from '../../platform/errors.js';
 import { type FailedItem, type ValidItem, validateItem } from './paystubs.items.js';
 import {
   type ActiveCustomRow,
-  type NewContribution,
+  type InsertedRow,
   type NewPaystub,
   type NewRecord,
   type PaystubFilters,
+  type PaystubRow,
   paystubsRepo,
+  type RecordRow,
 } from './paystubs.repo.js';
 import {
   serializeContribution,
@@ -78,6 +80,35 @@ function planCustoms(rows: ActiveCustomRow[]): CustomPlan[] {
 }
 
 const k = koboToString;
+
+/** The stored row, rebuilt from what was inserted and what the database returned. */
+function paystubRow(companyId: number, transactionId: string, p: NewPaystub, meta: InsertedRow): PaystubRow {
+  return {
+    id: meta.id,
+    company_id: companyId,
+    user_id: p.userId,
+    pay_period_start: p.start,
+    pay_period_end: p.end,
+    taxable_income: p.taxableIncome,
+    reimbursements: p.reimbursements,
+    other_allowances: p.otherAllowances,
+    gross_pay: p.grossPay,
+    net_pay: p.netPay,
+    tax_withheld: p.taxWithheld,
+    pension_contribution: p.pension,
+    nhf_contribution: p.nhf,
+    nhis_contribution: p.nhis,
+    other_deductions: p.otherDeductions,
+    employer_pension_contribution: p.employerPension,
+    nhis_employer_contribution: p.nhisEmployer,
+    employer_cost: p.employerCost,
+    tax_regime: p.regime,
+    status: 'unpaid',
+    transaction_id: transactionId,
+    created_at: meta.created_at,
+    updated_at: meta.updated_at,
+  };
+}
 const key = (userId: number, start: string, end: string) => `${userId}|${start}|${end}`;
 
 export interface PaystubListQuery {
@@ -132,7 +163,6 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
         const rows: {
           item: ValidItem;
           paystub: NewPaystub;
-          contribution: Omit<NewContribution, 'paystubId'>;
           records: Omit<NewRecord, 'contributionId'>[];
           oneTime: number[];
         }[] = [];
@@ -193,16 +223,7 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
               nhf: k(f.nhf),
               nhis: k(f.nhis),
               otherDeductions: k(f.otherDeductions),
-            },
-            contribution: {
-              employeeId: user.id,
-              start: item.start,
-              end: item.end,
-              employeePension: k(f.pension),
               employerPension: k(f.employerPension),
-              nhf: k(f.nhf),
-              pit: k(f.taxWithheld),
-              nhisEmployee: k(f.nhis),
               nhisEmployer: k(f.nhisEmployer),
               employerCost: k(f.employerCost),
               regime: f.regime,
@@ -227,27 +248,31 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
         );
         const byKey = new Map(inserted.map((row) => [key(row.user_id, row.pay_period_start, row.pay_period_end), row]));
         const kept = rows.flatMap((row) => {
-          const paystub = byKey.get(key(row.paystub.userId, row.paystub.start, row.paystub.end));
-          if (!paystub) {
+          const meta = byKey.get(key(row.paystub.userId, row.paystub.start, row.paystub.end));
+          if (!meta) {
             failed.push({ index: row.item.index, id: row.item.rawId, errors: { pay_period_start: [DUPLICATE] } });
             return [];
           }
-          return [{ ...row, paystubRow: paystub }];
+          return [{ ...row, paystubRow: paystubRow(companyId, transactionId, row.paystub, meta) }];
         });
-        const contributions = await paystubsRepo.insertContributions(
-          tx,
-          companyId,
-          kept.map((row) => ({ ...row.contribution, paystubId: row.paystubRow.id })),
-        );
-        const contributionByPaystub = new Map(contributions.map((row) => [row.paystub_id, row]));
-        const records = await paystubsRepo.insertRecords(
-          tx,
-          companyId,
-          kept.flatMap((row) => {
-            const contributionId = (contributionByPaystub.get(row.paystubRow.id) as { id: number }).id;
-            return row.records.map((record) => ({ ...record, contributionId }));
-          }),
-        );
+        // The paystub row is also its contribution record, so records point at the paystub's id.
+        const newRecords = kept.flatMap((row) => row.records.map((record) => ({ ...record, contributionId: row.paystubRow.id })));
+        const recordMeta = await paystubsRepo.insertRecords(tx, companyId, newRecords);
+        const metaByKey = new Map(recordMeta.map((meta) => [`${meta.contribution_id}|${meta.custom_contribution_id}`, meta]));
+        const records: RecordRow[] = newRecords.map((record) => {
+          const meta = metaByKey.get(`${record.contributionId}|${record.customContributionId}`) as InsertedRow;
+          return {
+            id: meta.id,
+            contribution_id: record.contributionId,
+            custom_contribution_id: record.customContributionId,
+            user_id: record.userId,
+            name: record.name,
+            employee_contribution: record.employee,
+            employer_contribution: record.employer,
+            created_at: meta.created_at,
+            updated_at: meta.updated_at,
+          };
+        });
         await paystubsRepo.insertApplications(
           tx,
           kept.flatMap((row) =>
@@ -266,15 +291,11 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
         }
         return kept
           .sort((a, b) => a.item.index - b.item.index)
-          .map((row) => {
-            const contribution = contributionByPaystub.get(row.paystubRow.id);
-            return {
-              paystub: serializePaystub(row.paystubRow),
-              custom_contributions: (contribution ? (recordsByContribution.get(contribution.id) ?? []) : []).map(serializeRecord),
-            };
-          });
+          .map((row) => ({
+            paystub: serializePaystub(row.paystubRow),
+            custom_contributions: (recordsByContribution.get(row.paystubRow.id) ?? []).map(serializeRecord),
+          }));
       });
-
       failed.sort((a, b) => a.index - b.index);
       return {
         message: 'Paystub processing completed',
@@ -294,30 +315,22 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
         paystubsRepo.count(db, companyId, filters),
         paystubsRepo.page(db, companyId, filters, offset, perPage),
       ]);
-      const paystubIds = rows.map((row) => row.id);
-      const [users, contributions] = await Promise.all([
+      const [users, records] = await Promise.all([
         paystubsRepo.usersOf(db, companyId, [...new Set(rows.map((row) => row.user_id))]),
-        paystubsRepo.contributionsOfPaystubs(db, companyId, paystubIds),
+        paystubsRepo.recordsOf(
+          db,
+          companyId,
+          rows.map((row) => row.id),
+        ),
       ]);
-      const records = await paystubsRepo.recordsOf(
-        db,
-        companyId,
-        contributions.map((row) => row.id),
-      );
       const usersById = new Map(users.map((user) => [user.id, serializeEmbeddedUser(user)]));
-      const contributionByPaystub = new Map(
-        contributions.map((row) => [
-          row.paystub_id,
-          serializeContribution(
-            row,
-            records.filter((record) => record.contribution_id === row.id),
-          ),
-        ]),
-      );
       const data = rows.map((row) => ({
         ...serializePaystub(row),
         user: usersById.get(row.user_id) ?? null,
-        contribution: contributionByPaystub.get(row.id) ?? null,
+        contribution: serializeContribution(
+          row,
+          records.filter((record) => record.contribution_id === row.id),
+        ),
       }));
 
       const path = `${config.publicUrl.replace(/\/$/, '')}/api/paystubs`;
