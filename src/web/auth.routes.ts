@@ -4,7 +4,15 @@ import { Type } from 'typebox';
 import { typed } from '../platform/deps.js';
 import { type Html, html } from './html.js';
 import { plainPage } from './layout.js';
-import { anonymousCsrf, checkAnonymousCsrf, cookieOptions, requireSession, sendHtml, setSessionCookie, type WebContext } from './web.plugin.js';
+import {
+  anonymousCsrf,
+  checkAnonymousCsrf,
+  cookieOptions,
+  requireSession,
+  sendHtml,
+  setSessionCookie,
+  type WebContext,
+} from './web.plugin.js';
 
 /** Only paths inside the console are followed after sign-in (no open redirect). */
 export function safeNext(next: unknown): string {
@@ -38,7 +46,12 @@ export async function authRoutes(root: FastifyInstance, ctx: WebContext): Promis
 
   app.get(
     '/login',
-    { schema: { hide: true, querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 2000 })), signed_out: Type.Optional(Type.String()) }) } },
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 2000 })), signed_out: Type.Optional(Type.String()) }),
+      },
+    },
     async (request, reply) => {
       if (await ctx.sessions.resolve(request.cookies[ctx.cookieNames.session])) return reply.redirect(safeNext(request.query.next), 303);
       const csrf = anonymousCsrf(ctx, request, reply);
@@ -54,7 +67,11 @@ export async function authRoutes(root: FastifyInstance, ctx: WebContext): Promis
       const csrf = anonymousCsrf(ctx, request, reply);
       if (result.status === 429) reply.header('Retry-After', '900');
       const body = loginForm(csrf, { email, next }, result.message);
-      return sendHtml(reply, plainPage({ title: 'Sign in', body, flash: { error: html`<span id="login-error">${result.message}</span>` } }), result.status);
+      return sendHtml(
+        reply,
+        plainPage({ title: 'Sign in', body, flash: { error: html`<span id="login-error">${result.message}</span>` } }),
+        result.status,
+      );
     }
     setSessionCookie(ctx, reply, result.token);
     request.log.info({ userId: result.userId, companyId: result.companyId }, 'console sign-in');

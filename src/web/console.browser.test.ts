@@ -9,13 +9,22 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../db/schema/index.js';
-import { revokeTokens } from '../platform/auth/tokens.js';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
+import { users } from '../db/schema/index.js';
+import { revokeTokens } from '../platform/auth/tokens.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const PASSWORD = 'Lagos-Payroll-2026!';
 const ONBOARDING_TOKEN = 'onb_browser_0123456789abcdefghijklmnopqr';
 
@@ -53,7 +62,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
     await ctx.app.listen({ port, host: '127.0.0.1' });
     company = await createCompany(ctx.db, { name: 'Zenith Foods Ltd' });
     // As C2 or the operator leaves it: an inactive super admin with an onboarding link, and no token yet.
-    const [superAdmin] = await createUsers(ctx.db, company.id, [{ firstName: 'Amaka', lastName: 'Eze', roles: ['super-admin'], isActive: false, personalEmail: 'amaka@personal.test' }]);
+    const [superAdmin] = await createUsers(ctx.db, company.id, [
+      { firstName: 'Amaka', lastName: 'Eze', roles: ['super-admin'], isActive: false, personalEmail: 'amaka@personal.test' },
+    ]);
     superAdminEmail = superAdmin.email;
     await ctx.db
       .update(users)
@@ -64,7 +75,12 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
     await createUsers(
       ctx.db,
       company.id,
-      Array.from({ length: 12 }, (_, i) => ({ firstName: ['Chidi', 'Ngozi', 'Tunde', 'Bola', 'Emeka', 'Funmi'][i % 6], lastName: `Okafor${i}`, isActive: i % 4 !== 0, baseSalary: `${350000 + i * 12500}.50` })),
+      Array.from({ length: 12 }, (_, i) => ({
+        firstName: ['Chidi', 'Ngozi', 'Tunde', 'Bola', 'Emeka', 'Funmi'][i % 6],
+        lastName: `Okafor${i}`,
+        isActive: i % 4 !== 0,
+        baseSalary: `${350000 + i * 12500}.50`,
+      })),
     );
 
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
@@ -77,7 +93,6 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
   afterAll(async () => {
     await browser?.close();
     await ctx?.close();
-    // biome-ignore lint/suspicious/noConsole: where to look at the screenshots.
     console.log(`console screenshots: ${shots}`);
   });
 
@@ -180,19 +195,40 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
 
   it('shows every main page, presentable on a desktop and on a phone', async () => {
     // Something to show on payroll and invoices.
-    const token = (await ctx.db.transaction(async (tx) => (await import('../platform/auth/tokens.js')).issueToken(tx, company.id, ['all']))).token;
+    const token = (await ctx.db.transaction(async (tx) => (await import('../platform/auth/tokens.js')).issueToken(tx, company.id, ['all'])))
+      .token;
     ctx.app.deps.authCache.clear();
-    const people = ((await api(token, '/api/users?per_page=20')).body.Resources as { id: number; email: string; is_active: boolean }[]).filter((u) => u.is_active).slice(0, 6);
+    const people = ((await api(token, '/api/users?per_page=20')).body.Resources as { id: number; email: string; is_active: boolean }[])
+      .filter((u) => u.is_active)
+      .slice(0, 6);
     const run = await fetch(`${base}/api/paystubs`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ paystubs: people.map((u, i) => ({ id: String(u.id), pay_period_start: '2026-10-01', pay_period_end: '2026-10-31', taxable_income: 450000 + i * 25000, reimbursements: 5000, other_allowances: 30000 })) }),
+      body: JSON.stringify({
+        paystubs: people.map((u, i) => ({
+          id: String(u.id),
+          pay_period_start: '2026-10-01',
+          pay_period_end: '2026-10-31',
+          taxable_income: 450000 + i * 25000,
+          reimbursements: 5000,
+          other_allowances: 30000,
+        })),
+      }),
     });
     expect(run.status).toBe(201);
     const invoice = await fetch(`${base}/api/invoices`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ user_email: people[0].email, description: 'Eye test and glasses', service_date: '2026-10-12', provider_name: 'Clear Vision Opticians', total_amount: 185000, amount_requested: 150000, category_name: 'Health', subcategory_name: 'Optical' }),
+      body: JSON.stringify({
+        user_email: people[0].email,
+        description: 'Eye test and glasses',
+        service_date: '2026-10-12',
+        provider_name: 'Clear Vision Opticians',
+        total_amount: 185000,
+        amount_requested: 150000,
+        category_name: 'Health',
+        subcategory_name: 'Optical',
+      }),
     });
     expect(invoice.status).toBe(201);
 
@@ -231,12 +267,19 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
     // Every input has a label.
     await page.goto(`${base}/console/settings`);
     const unlabeled = await page.evaluate(() =>
-      [...document.querySelectorAll('input:not([type=hidden]), select')].filter((el) => !el.id || !document.querySelector(`label[for="${el.id}"]`)).map((el) => el.outerHTML),
+      [...document.querySelectorAll('input:not([type=hidden]), select')]
+        .filter((el) => !el.id || !document.querySelector(`label[for="${el.id}"]`))
+        .map((el) => el.outerHTML),
     );
     expect(unlabeled).toEqual([]);
 
     // A phone: nothing wider than the screen except inside scrollable tables.
-    const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, storageState: await context.storageState() });
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 740 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      storageState: await context.storageState(),
+    });
     const mobile = await phone.newPage();
     for (const url of ['/console/employees', '/console/security/api', '/console/wallet']) {
       await mobile.goto(`${base}${url}`);

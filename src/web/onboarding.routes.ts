@@ -43,9 +43,12 @@ export async function onboardingRoutes(root: FastifyInstance, ctx: WebContext): 
 
   app.get('/onboarding/:token', { schema: { hide: true, params: Params } }, async (request, reply) => {
     const link = await onboarding.find(request.params.token);
-    if (!link || link.state !== 'open') return deadLink(reply, link?.state === 'expired');
+    if (link?.state !== 'open') return deadLink(reply, link?.state === 'expired');
     const csrf = anonymousCsrf(ctx, request, reply);
-    return sendHtml(reply, plainPage({ title: 'Set your password', body: passwordForm(request.params.token, csrf, link.firstName, link.email) }));
+    return sendHtml(
+      reply,
+      plainPage({ title: 'Set your password', body: passwordForm(request.params.token, csrf, link.firstName, link.email) }),
+    );
   });
 
   app.post(
@@ -66,7 +69,7 @@ export async function onboardingRoutes(root: FastifyInstance, ctx: WebContext): 
     async (request, reply) => {
       const { token } = request.params;
       const link = await onboarding.find(token);
-      if (!link || link.state !== 'open') return deadLink(reply, link?.state === 'expired');
+      if (link?.state !== 'open') return deadLink(reply, link?.state === 'expired');
       try {
         await onboarding.complete(token, request.body.password ?? '', request.body.password_confirmation ?? '');
       } catch (error) {
@@ -74,10 +77,17 @@ export async function onboardingRoutes(root: FastifyInstance, ctx: WebContext): 
         if (error.code === 'validation') {
           const messages = Object.values(error.fields ?? {}).flat();
           const csrf = anonymousCsrf(ctx, request, reply);
-          const flash = { error: html`<span id="password-errors">Please fix the password:<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul></span>` };
-          return sendHtml(reply, plainPage({ title: 'Set your password', body: passwordForm(token, csrf, link.firstName, link.email, messages), flash }), 422);
+          const flash = {
+            error: html`<span id="password-errors">Please fix the password:<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul></span>`,
+          };
+          return sendHtml(
+            reply,
+            plainPage({ title: 'Set your password', body: passwordForm(token, csrf, link.firstName, link.email, messages), flash }),
+            422,
+          );
         }
-        if (error.code === 'not_found' || error.message === ONBOARDING_EXPIRED) return deadLink(reply, error.message === ONBOARDING_EXPIRED);
+        if (error.code === 'not_found' || error.message === ONBOARDING_EXPIRED)
+          return deadLink(reply, error.message === ONBOARDING_EXPIRED);
         throw error;
       }
       request.log.info({ userId: link.userId, companyId: link.companyId }, 'onboarding completed');

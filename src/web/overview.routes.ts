@@ -34,7 +34,14 @@ const APPROVAL_LABEL: Record<string, Badge> = {
   denied: ['bad', 'Denied'],
 };
 
-function pager(base: string, params: Record<string, string | undefined>, pageNo: number, lastPage: number, total: number, noun: string): Html {
+function pager(
+  base: string,
+  params: Record<string, string | undefined>,
+  pageNo: number,
+  lastPage: number,
+  total: number,
+  noun: string,
+): Html {
   const link = (n: number) => {
     const search = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v) search.set(k, v);
@@ -74,7 +81,10 @@ export async function overviewRoutes(root: FastifyInstance, ctx: WebContext): Pr
 
   app.get(
     '/employees',
-    { schema: { hide: true, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }) }, preHandler: guard },
+    {
+      schema: { hide: true, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }) },
+      preHandler: guard,
+    },
     async (request, reply) => {
       const session = request.webSession as SessionRow;
       const pageNo = request.query.page ?? 1;
@@ -88,7 +98,8 @@ export async function overviewRoutes(root: FastifyInstance, ctx: WebContext): Pr
   <caption>Employees, by employee number</caption>
   <thead><tr><th scope="col">Employee</th><th scope="col">Name</th><th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows.map(
-    (u) => html`<tr><td>${u.employee_id}</td><td>${u.first_name} ${u.last_name}</td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}</td></tr>`,
+    (u) =>
+      html`<tr><td>${u.employee_id}</td><td>${u.first_name} ${u.last_name}</td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}</td></tr>`,
   )}</tbody>
 </table></div>`
       }${pager('/console/employees', {}, pageNo, lastPage, result.totalResults, 'employees')}`;
@@ -130,8 +141,9 @@ ${
     : html`<div class="table-wrap"><table><caption>Latest 20 top-ups, newest first</caption>
 <thead><tr><th scope="col">Started</th><th scope="col">Reference</th><th scope="col">Payer</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
 <tbody>${transactions.map(
-  (t) => html`<tr><td>${when(t.created_at)}</td><td>${t.transaction_reference}</td><td>${t.customer_email ?? '—'}</td><td class="num">${naira(t.amount_decimal)}</td><td>${badge(TX_BADGE[t.status] ?? ['off', t.status])}</td></tr>`,
-)}</tbody></table></div>`
+        (t) =>
+          html`<tr><td>${when(t.created_at)}</td><td>${t.transaction_reference}</td><td>${t.customer_email ?? '—'}</td><td class="num">${naira(t.amount_decimal)}</td><td>${badge(TX_BADGE[t.status] ?? ['off', t.status])}</td></tr>`,
+      )}</tbody></table></div>`
 }`;
     return page({ title: 'Wallet', session, section: 'wallet', body, flash });
   }
@@ -151,7 +163,9 @@ ${
               ? { notice: `Top-up ${request.query.reference} is paid and credited.` }
               : status.transaction_status === 'failed'
                 ? { error: `Top-up ${request.query.reference} failed or was cancelled; nothing was charged to the wallet.` }
-                : { notice: `Top-up ${request.query.reference} is being verified with the provider; the balance updates once it is confirmed.` };
+                : {
+                    notice: `Top-up ${request.query.reference} is being verified with the provider; the balance updates once it is confirmed.`,
+                  };
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           flash = { error: 'That top-up reference was not found for this company.' };
@@ -166,7 +180,11 @@ ${
     {
       schema: {
         hide: true,
-        body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })), amount: Type.Optional(Type.String({ maxLength: 40 })), customer_email: Type.Optional(Type.String({ maxLength: 320 })) }),
+        body: Type.Object({
+          _csrf: Type.Optional(Type.String({ maxLength: 200 })),
+          amount: Type.Optional(Type.String({ maxLength: 40 })),
+          customer_email: Type.Optional(Type.String({ maxLength: 320 })),
+        }),
       },
       preHandler: guard,
     },
@@ -175,11 +193,18 @@ ${
       const amount = (request.body.amount ?? '').replace(/[₦,\s]/g, '');
       const email = request.body.customer_email ?? '';
       try {
-        const result = await wallet.topUp(session.companyId, { amount, customer_email: email, redirect_url: `${ctx.deps.config.publicUrl}/console/wallet` }, request.log);
+        const result = await wallet.topUp(
+          session.companyId,
+          { amount, customer_email: email, redirect_url: `${ctx.deps.config.publicUrl}/console/wallet` },
+          request.log,
+        );
         return reply.redirect(result.checkoutUrl, 303);
       } catch (error) {
         if (!(error instanceof DomainError) || error.code === 'internal') throw error;
-        const message = Object.values(error.fields ?? {}).flat().join(' ') || error.message;
+        const message =
+          Object.values(error.fields ?? {})
+            .flat()
+            .join(' ') || error.message;
         return sendHtml(reply, await walletPage(session, { error: message }, { amount: request.body.amount, email }), 422);
       }
     },
@@ -195,8 +220,9 @@ ${
     : html`<div class="table-wrap"><table><caption>Invoices awaiting approval</caption>
 <thead><tr><th scope="col">Invoice</th><th scope="col">Employee</th><th scope="col">Description</th><th scope="col">Service date</th><th scope="col" class="num">Requested</th><th scope="col" class="num">Total</th><th scope="col">Waiting for</th></tr></thead>
 <tbody>${rows.map(
-  (i) => html`<tr><td>${i.transaction_id}</td><td>${i.user_email}</td><td>${i.description}<br><span class="muted">${i.category_name}${i.subcategory_name ? ` · ${i.subcategory_name}` : ''} · ${i.provider_name}</span></td><td>${i.service_date}</td><td class="num">${naira(i.amount_requested)}</td><td class="num">${naira(i.total_amount)}</td><td>${badge(APPROVAL_LABEL[i.approval_status] ?? ['off', i.approval_status])}</td></tr>`,
-)}</tbody></table></div>`
+        (i) =>
+          html`<tr><td>${i.transaction_id}</td><td>${i.user_email}</td><td>${i.description}<br><span class="muted">${i.category_name}${i.subcategory_name ? ` · ${i.subcategory_name}` : ''} · ${i.provider_name}</span></td><td>${i.service_date}</td><td class="num">${naira(i.amount_requested)}</td><td class="num">${naira(i.total_amount)}</td><td>${badge(APPROVAL_LABEL[i.approval_status] ?? ['off', i.approval_status])}</td></tr>`,
+      )}</tbody></table></div>`
 }`;
     return sendHtml(reply, page({ title: 'Invoices awaiting approval', session, section: 'invoices', body }));
   });

@@ -12,11 +12,20 @@ import type { SessionRow } from './web.repo.js';
 
 const RUNS_PER_PAGE = 20;
 const PAYSTUBS_PER_PAGE = 50;
-const AMOUNTS = ['gross_pay', 'tax_withheld', 'pension_contribution', 'nhf_contribution', 'nhis_contribution', 'other_deductions', 'net_pay'] as const;
+const AMOUNTS = [
+  'gross_pay',
+  'tax_withheld',
+  'pension_contribution',
+  'nhf_contribution',
+  'nhis_contribution',
+  'other_deductions',
+  'net_pay',
+] as const;
 
 /** Kobo of a figure the API returns as a number already rounded to kobo (summed without floats). */
 const kobo = (value: number) => BigInt(Math.round(value * 100));
-const fromKobo = (value: bigint) => `${value < 0n ? '-' : ''}${(value < 0n ? -value : value) / 100n}.${((value < 0n ? -value : value) % 100n).toString().padStart(2, '0')}`;
+const fromKobo = (value: bigint) =>
+  `${value < 0n ? '-' : ''}${(value < 0n ? -value : value) / 100n}.${((value < 0n ? -value : value) % 100n).toString().padStart(2, '0')}`;
 
 export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
@@ -25,7 +34,10 @@ export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Pro
 
   app.get(
     '/payroll',
-    { schema: { hide: true, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }) }, preHandler: guard },
+    {
+      schema: { hide: true, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }) },
+      preHandler: guard,
+    },
     async (request, reply) => {
       const session = request.webSession as SessionRow;
       const pageNo = request.query.page ?? 1;
@@ -40,8 +52,9 @@ ${
     : html`<div class="table-wrap"><table><caption>Payroll runs, newest first</caption>
 <thead><tr><th scope="col">Run</th><th scope="col">Created</th><th scope="col" class="num">Paystubs</th><th scope="col" class="num">Gross pay</th><th scope="col" class="num">Tax withheld</th><th scope="col" class="num">Net pay</th></tr></thead>
 <tbody>${shown.map(
-  (run) => html`<tr><td><a href="/console/payroll/${encodeURIComponent(run.transaction_id)}">${run.transaction_id}</a></td><td>${when(run.created_at)}</td><td class="num">${run.paystubs}</td><td class="num">${naira(run.gross_pay)}</td><td class="num">${naira(run.tax_withheld)}</td><td class="num">${naira(run.net_pay)}</td></tr>`,
-)}</tbody></table></div>`
+        (run) =>
+          html`<tr><td><a href="/console/payroll/${encodeURIComponent(run.transaction_id)}">${run.transaction_id}</a></td><td>${when(run.created_at)}</td><td class="num">${run.paystubs}</td><td class="num">${naira(run.gross_pay)}</td><td class="num">${naira(run.tax_withheld)}</td><td class="num">${naira(run.net_pay)}</td></tr>`,
+      )}</tbody></table></div>`
 }
 <nav class="pager" aria-label="Pages">${pageNo > 1 ? html`<a href="/console/payroll?page=${pageNo - 1}" rel="prev">← Newer runs</a>` : ''}${more ? html`<a href="/console/payroll?page=${pageNo + 1}" rel="next">Older runs →</a>` : ''}</nav>`;
       return sendHtml(reply, page({ title: 'Payroll runs', session, section: 'payroll', body }));
@@ -66,7 +79,10 @@ ${
       // Another company's run, or none at all: not found, never leaked.
       if (result.total === 0) throw notFound('There is no payroll run with that id in your company.');
       const rows = result.data;
-      const totals = Object.fromEntries(AMOUNTS.map((field) => [field, rows.reduce((sum, row) => sum + kobo(row[field]), 0n)])) as Record<(typeof AMOUNTS)[number], bigint>;
+      const totals = Object.fromEntries(AMOUNTS.map((field) => [field, rows.reduce((sum, row) => sum + kobo(row[field]), 0n)])) as Record<
+        (typeof AMOUNTS)[number],
+        bigint
+      >;
       const single = result.last_page === 1;
       const name = (row: (typeof rows)[number]) => {
         const user = row.user as { first_name?: string; last_name?: string; email?: string } | null;
@@ -77,8 +93,9 @@ ${
 <div class="table-wrap"><table><caption>Paystubs of run ${transactionId}</caption>
 <thead><tr><th scope="col">Employee</th><th scope="col">Pay period</th><th scope="col" class="num">Gross</th><th scope="col" class="num">Tax</th><th scope="col" class="num">Pension</th><th scope="col" class="num">NHF</th><th scope="col" class="num">NHIS</th><th scope="col" class="num">Other deduc&shy;tions</th><th scope="col" class="num">Net pay</th><th scope="col">Status</th></tr></thead>
 <tbody>${rows.map(
-  (row) => html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(fromKobo(kobo(row[field])))}</td>`)}<td><span class="badge ${row.status === 'paid' ? 'ok' : 'warn'}">${row.status}</span></td></tr>`,
-)}</tbody>
+        (row) =>
+          html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(fromKobo(kobo(row[field])))}</td>`)}<td><span class="badge ${row.status === 'paid' ? 'ok' : 'warn'}">${row.status}</span></td></tr>`,
+      )}</tbody>
 <tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${rows.length} paystubs)`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(fromKobo(totals[field]))}</td>`)}<td></td></tr></tfoot>
 </table></div>
 ${

@@ -2,8 +2,8 @@
 // last use and expiry, never the token; Generate/Regenerate show the new token exactly once.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { currentToken, issueToken, isValidScope, ROUTE_NAMES, revokeTokens } from '../platform/auth/tokens.js';
 import { typed } from '../platform/deps.js';
-import { currentToken, isValidScope, issueToken, ROUTE_NAMES, revokeTokens } from '../platform/auth/tokens.js';
 import { type Html, html, when } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
 import { requireSession, sendHtml, type WebContext } from './web.plugin.js';
@@ -35,8 +35,8 @@ function scopeFieldset(selected: string[]): Html {
   ${PREFIXES.map(
     (prefix) => html`<fieldset>
     <legend>${prefix}</legend>
-    <div class="checks">${scopeCheckbox(`${prefix}.*`, has(`${prefix}.*`), `${prefix}.* — all ${prefix} endpoints`)}${ROUTE_NAMES.filter((name) =>
-      name.startsWith(`${prefix}.`),
+    <div class="checks">${scopeCheckbox(`${prefix}.*`, has(`${prefix}.*`), `${prefix}.* — all ${prefix} endpoints`)}${ROUTE_NAMES.filter(
+      (name) => name.startsWith(`${prefix}.`),
     ).map((name) => scopeCheckbox(name, has(name), name))}</div>
   </fieldset>`,
   )}
@@ -87,11 +87,15 @@ async function tokenPage(ctx: WebContext, session: SessionRow, options: { flash?
     <button type="submit">${token ? 'Regenerate token' : 'Generate token'}</button>
   </form>
 </section>
-${token ? html`<section class="card" aria-labelledby="invalidate-heading">
+${
+  token
+    ? html`<section class="card" aria-labelledby="invalidate-heading">
   <h2 id="invalidate-heading">Invalidate token</h2>
   <p>Invalidating stops the token at once; API calls with it are refused until you generate a new one.</p>
   <a class="button secondary" href="/console/security/api/invalidate">Invalidate token…</a>
-</section>` : ''}`;
+</section>`
+    : ''
+}`;
   return page({ title: 'Security · API', session, section: 'security', body, flash: options.flash });
 }
 
@@ -101,7 +105,9 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
   const app = typed(root);
   const guard = requireSession(ctx);
 
-  app.get('/security', { schema: { hide: true }, preHandler: guard }, async (_request, reply) => reply.redirect('/console/security/api', 303));
+  app.get('/security', { schema: { hide: true }, preHandler: guard }, async (_request, reply) =>
+    reply.redirect('/console/security/api', 303),
+  );
 
   app.get(
     '/security/api',
@@ -114,7 +120,16 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
 
   app.post(
     '/security/api/generate',
-    { schema: { hide: true, body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })), scopes: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 200 })) }) }, preHandler: guard },
+    {
+      schema: {
+        hide: true,
+        body: Type.Object({
+          _csrf: Type.Optional(Type.String({ maxLength: 200 })),
+          scopes: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 200 })),
+        }),
+      },
+      preHandler: guard,
+    },
     async (request, reply) => {
       const session = request.webSession as SessionRow;
       const { scopes, error } = normaliseScopes(request.body.scopes ?? []);
@@ -122,7 +137,13 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
       const issued = await ctx.deps.db.transaction((tx) => issueToken(tx, session.companyId, scopes));
       ctx.deps.authCache.clear();
       request.log.info({ companyId: session.companyId, userId: session.userId, tokenId: issued.id }, 'console: API token issued');
-      return sendHtml(reply, await tokenPage(ctx, session, { newToken: issued.token, flash: { notice: 'A new API token is ready. Any previous token no longer works.' } }));
+      return sendHtml(
+        reply,
+        await tokenPage(ctx, session, {
+          newToken: issued.token,
+          flash: { notice: 'A new API token is ready. Any previous token no longer works.' },
+        }),
+      );
     },
   );
 
@@ -145,7 +166,13 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
 
   app.post(
     '/security/api/invalidate',
-    { schema: { hide: true, body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })), confirm: Type.Optional(Type.String()) }) }, preHandler: guard },
+    {
+      schema: {
+        hide: true,
+        body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })), confirm: Type.Optional(Type.String()) }),
+      },
+      preHandler: guard,
+    },
     async (request, reply) => {
       const session = request.webSession as SessionRow;
       if (request.body.confirm !== 'yes') return reply.redirect('/console/security/api/invalidate', 303);

@@ -56,11 +56,17 @@ export function createSessionService(deps: { db: Db; config: Config }) {
       const counts = await webRepo.countFailures(db, [keys.account, keys.address], THROTTLE.windowSeconds);
       const account = counts[keys.account];
       const address = counts[keys.address];
-      const blocked = (account && account.count >= THROTTLE.perAccount ? account : undefined) ?? (address && address.count >= THROTTLE.perAddress ? address : undefined);
+      const blocked =
+        (account && account.count >= THROTTLE.perAccount ? account : undefined) ??
+        (address && address.count >= THROTTLE.perAddress ? address : undefined);
       if (blocked) {
         const freeAt = (blocked.oldest?.getTime() ?? Date.now()) + THROTTLE.windowSeconds * 1000;
         const minutes = Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000));
-        return { ok: false, status: 429, message: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` };
+        return {
+          ok: false,
+          status: 429,
+          message: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        };
       }
 
       const candidates = await webRepo.signInCandidates(db, identifier);

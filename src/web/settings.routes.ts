@@ -3,7 +3,7 @@
 // payroll settings service, each field with what it means for a paystub.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { createCompanyVocabularyService, type CompanyProfile } from '../modules/companies/company-vocabulary.js';
+import { type CompanyProfile, createCompanyVocabularyService } from '../modules/companies/company-vocabulary.js';
 import { createSettingsService } from '../modules/payroll/settings.service.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
@@ -15,22 +15,77 @@ import type { SessionRow } from './web.repo.js';
 type Kind = 'domains' | 'user-types' | 'roles' | 'redirect-domains';
 
 const LISTS: { kind: Kind; title: string; label: string; hint: string; key: keyof Omit<CompanyProfile, 'company'> }[] = [
-  { kind: 'domains', title: 'E-mail domains', label: 'New e-mail domain', hint: 'Company e-mails of employees are firstname.lastname@domain (for example staff.acme.ng).', key: 'domains' },
-  { kind: 'user-types', title: 'User types', label: 'New user type', hint: 'Kinds of employment, such as Full-time or Contract; custom contributions can target them.', key: 'userTypes' },
+  {
+    kind: 'domains',
+    title: 'E-mail domains',
+    label: 'New e-mail domain',
+    hint: 'Company e-mails of employees are firstname.lastname@domain (for example staff.acme.ng).',
+    key: 'domains',
+  },
+  {
+    kind: 'user-types',
+    title: 'User types',
+    label: 'New user type',
+    hint: 'Kinds of employment, such as Full-time or Contract; custom contributions can target them.',
+    key: 'userTypes',
+  },
   { kind: 'roles', title: 'Roles', label: 'New role', hint: 'super-admin and admin may sign in to this console.', key: 'roles' },
-  { kind: 'redirect-domains', title: 'Redirect domains for wallet top-ups', label: 'New redirect domain', hint: 'After paying, the payer is sent back to a redirect URL; only these hosts are accepted.', key: 'redirectDomains' },
+  {
+    kind: 'redirect-domains',
+    title: 'Redirect domains for wallet top-ups',
+    label: 'New redirect domain',
+    hint: 'After paying, the payer is sent back to a redirect URL; only these hosts are accepted.',
+    key: 'redirectDomains',
+  },
 ];
 
 /** Setting field → label and explanation (payroll-engine.md). */
 const PERCENT_FIELDS: { field: string; label: string; hint: string; enabledBy?: string }[] = [
-  { field: 'basic_percentage', label: 'Basic salary (% of taxable income)', hint: 'Share of each paystub’s taxable income that is basic salary; NHF and NHIS are computed on it.' },
-  { field: 'housing_percentage', label: 'Housing allowance (%)', hint: 'Share that is housing allowance; with basic and transport it forms the pension base.' },
-  { field: 'transport_percentage', label: 'Transport allowance (%)', hint: 'Share that is transport allowance. Basic + housing + transport may not exceed 100.' },
-  { field: 'employee_pension_rate', label: 'Employee pension rate (%)', hint: 'Pension Reform Act 2014: at least 8% of basic + housing + transport, deducted from pay.', enabledBy: 'pension_enabled' },
-  { field: 'employer_pension_rate', label: 'Employer pension rate (%)', hint: 'At least 10%, paid by the company on top of pay.', enabledBy: 'pension_enabled' },
-  { field: 'nhf_rate', label: 'National Housing Fund rate (%)', hint: 'Usually 2.5% of basic salary, deducted from pay.', enabledBy: 'nhf_enabled' },
-  { field: 'nhis_employee_rate', label: 'Health insurance, employee rate (%)', hint: 'NHIA contribution of the employee, percent of basic salary.', enabledBy: 'nhis_enabled' },
-  { field: 'nhis_employer_rate', label: 'Health insurance, employer rate (%)', hint: 'NHIA contribution of the company, percent of basic salary.', enabledBy: 'nhis_enabled' },
+  {
+    field: 'basic_percentage',
+    label: 'Basic salary (% of taxable income)',
+    hint: 'Share of each paystub’s taxable income that is basic salary; NHF and NHIS are computed on it.',
+  },
+  {
+    field: 'housing_percentage',
+    label: 'Housing allowance (%)',
+    hint: 'Share that is housing allowance; with basic and transport it forms the pension base.',
+  },
+  {
+    field: 'transport_percentage',
+    label: 'Transport allowance (%)',
+    hint: 'Share that is transport allowance. Basic + housing + transport may not exceed 100.',
+  },
+  {
+    field: 'employee_pension_rate',
+    label: 'Employee pension rate (%)',
+    hint: 'Pension Reform Act 2014: at least 8% of basic + housing + transport, deducted from pay.',
+    enabledBy: 'pension_enabled',
+  },
+  {
+    field: 'employer_pension_rate',
+    label: 'Employer pension rate (%)',
+    hint: 'At least 10%, paid by the company on top of pay.',
+    enabledBy: 'pension_enabled',
+  },
+  {
+    field: 'nhf_rate',
+    label: 'National Housing Fund rate (%)',
+    hint: 'Usually 2.5% of basic salary, deducted from pay.',
+    enabledBy: 'nhf_enabled',
+  },
+  {
+    field: 'nhis_employee_rate',
+    label: 'Health insurance, employee rate (%)',
+    hint: 'NHIA contribution of the employee, percent of basic salary.',
+    enabledBy: 'nhis_enabled',
+  },
+  {
+    field: 'nhis_employer_rate',
+    label: 'Health insurance, employer rate (%)',
+    hint: 'NHIA contribution of the company, percent of basic salary.',
+    enabledBy: 'nhis_enabled',
+  },
 ];
 const SWITCHES: { field: string; label: string; hint: string }[] = [
   { field: 'pension_enabled', label: 'Deduct pension', hint: 'Contributory pension for employees (Pension Reform Act 2014).' },
@@ -113,14 +168,22 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
 
   const failure = (error: unknown): string => {
     if (!(error instanceof DomainError) || error.code === 'internal') throw error;
-    return Object.values(error.fields ?? {}).flat().join(' ') || error.message;
+    return (
+      Object.values(error.fields ?? {})
+        .flat()
+        .join(' ') || error.message
+    );
   };
   const statusOf = (error: DomainError) => (error.code === 'not_found' ? 404 : error.code === 'conflict' ? 409 : 422);
 
   app.get(
     '/settings',
     { schema: { hide: true, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) }) }, preHandler: guard },
-    async (request, reply) => sendHtml(reply, await render(request.webSession as SessionRow, { notice: request.query.done ? DONE[request.query.done] : undefined })),
+    async (request, reply) =>
+      sendHtml(
+        reply,
+        await render(request.webSession as SessionRow, { notice: request.query.done ? DONE[request.query.done] : undefined }),
+      ),
   );
 
   const VocabularyBody = Type.Object({
@@ -132,7 +195,12 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
   app.post('/settings/vocabulary/add', { schema: { hide: true, body: VocabularyBody }, preHandler: guard }, async (request, reply) => {
     const session = request.webSession as SessionRow;
     const { kind, value } = request.body;
-    const add = { domains: vocabulary.addDomains, 'user-types': vocabulary.addUserTypes, roles: vocabulary.addRoles, 'redirect-domains': vocabulary.addRedirectDomains }[kind];
+    const add = {
+      domains: vocabulary.addDomains,
+      'user-types': vocabulary.addUserTypes,
+      roles: vocabulary.addRoles,
+      'redirect-domains': vocabulary.addRedirectDomains,
+    }[kind];
     try {
       if (!value.trim()) return sendHtml(reply, await render(session, { error: 'Enter a value to add.' }), 422);
       await add(session.companyId, [value]);
@@ -145,7 +213,12 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
   app.post('/settings/vocabulary/remove', { schema: { hide: true, body: VocabularyBody }, preHandler: guard }, async (request, reply) => {
     const session = request.webSession as SessionRow;
     const { kind, value } = request.body;
-    const remove = { domains: vocabulary.removeDomain, 'user-types': vocabulary.removeUserType, roles: vocabulary.removeRole, 'redirect-domains': vocabulary.removeRedirectDomain }[kind];
+    const remove = {
+      domains: vocabulary.removeDomain,
+      'user-types': vocabulary.removeUserType,
+      roles: vocabulary.removeRole,
+      'redirect-domains': vocabulary.removeRedirectDomain,
+    }[kind];
     try {
       await remove(session.companyId, value);
     } catch (error) {
@@ -160,7 +233,10 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
     {
       schema: {
         hide: true,
-        body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })), ...Object.fromEntries(settingFields.map((f) => [f, Type.Optional(Type.String({ maxLength: 50 }))])) }),
+        body: Type.Object({
+          _csrf: Type.Optional(Type.String({ maxLength: 200 })),
+          ...Object.fromEntries(settingFields.map((f) => [f, Type.Optional(Type.String({ maxLength: 50 }))])),
+        }),
       },
       preHandler: guard,
     },

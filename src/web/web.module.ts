@@ -21,7 +21,14 @@ async function webRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
     await scope.register(
       async (consoleScope) => {
         consoleScope.setNotFoundHandler((_request, reply) =>
-          sendHtml(reply, plainPage({ title: 'Not found', body: html`<p>There is no such page in the console.</p><p><a href="/console">Back to the console</a></p>` }), 404),
+          sendHtml(
+            reply,
+            plainPage({
+              title: 'Not found',
+              body: html`<p>There is no such page in the console.</p><p><a href="/console">Back to the console</a></p>`,
+            }),
+            404,
+          ),
         );
         await authRoutes(consoleScope, ctx);
         await securityRoutes(consoleScope, ctx);

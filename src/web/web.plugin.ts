@@ -124,7 +124,16 @@ export function registerWebBasics(app: FastifyInstance, ctx: WebContext): void {
     let status = 500;
     let message = 'Something went wrong on our side. Please try again; if it keeps happening, quote this reference to support.';
     if (error instanceof DomainError) {
-      status = { bad_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, validation: 422, rate_limited: 429, internal: 500 }[error.code];
+      status = {
+        bad_request: 400,
+        unauthorized: 401,
+        forbidden: 403,
+        not_found: 404,
+        conflict: 409,
+        validation: 422,
+        rate_limited: 429,
+        internal: 500,
+      }[error.code];
       message = error.message;
     } else if (error.validation) {
       status = 400;
@@ -136,7 +145,11 @@ export function registerWebBasics(app: FastifyInstance, ctx: WebContext): void {
     if (status >= 500) request.log.error({ err: error }, 'console error');
     const body = html`<p>${message}</p>${status >= 500 ? html`<p class="muted">Reference: <code>${request.id}</code></p>` : ''}<p><a href="/console">Back to the console</a></p>`;
     const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'That did not work';
-    return sendHtml(reply, request.webSession ? page({ title, session: request.webSession, section: 'overview', body }) : plainPage({ title, body }), status);
+    return sendHtml(
+      reply,
+      request.webSession ? page({ title, session: request.webSession, section: 'overview', body }) : plainPage({ title, body }),
+      status,
+    );
   });
 
   app.get(CSS_PATH, { schema: { hide: true } }, async (_request, reply) =>

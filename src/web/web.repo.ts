@@ -62,7 +62,10 @@ export const webRepo = {
   },
 
   async touchSession(executor: Executor, companyId: number, id: number, at: Date): Promise<void> {
-    await executor.update(webSessions).set({ lastSeenAt: at }).where(and(eq(webSessions.companyId, companyId), eq(webSessions.id, id)));
+    await executor
+      .update(webSessions)
+      .set({ lastSeenAt: at })
+      .where(and(eq(webSessions.companyId, companyId), eq(webSessions.id, id)));
   },
 
   async deleteSessionByHash(executor: Executor, tokenHash: string): Promise<void> {
@@ -102,9 +105,17 @@ export const webRepo = {
       .limit(10);
   },
 
-  async countFailures(executor: Executor, keyHashes: string[], windowSeconds: number): Promise<Record<string, { count: number; oldest: Date | null }>> {
+  async countFailures(
+    executor: Executor,
+    keyHashes: string[],
+    windowSeconds: number,
+  ): Promise<Record<string, { count: number; oldest: Date | null }>> {
     const rows = await executor
-      .select({ keyHash: webLoginFailures.keyHash, count: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${webLoginFailures.createdAt})` })
+      .select({
+        keyHash: webLoginFailures.keyHash,
+        count: sql<number>`count(*)::int`,
+        oldest: sql<Date | string | null>`min(${webLoginFailures.createdAt})`,
+      })
       .from(webLoginFailures)
       .where(
         and(
@@ -123,7 +134,12 @@ export const webRepo = {
     // Rows older than the window never count again.
     await executor
       .delete(webLoginFailures)
-      .where(and(inArray(webLoginFailures.keyHash, keyHashes), lt(webLoginFailures.createdAt, sql`now() - make_interval(secs => ${windowSeconds})`)));
+      .where(
+        and(
+          inArray(webLoginFailures.keyHash, keyHashes),
+          lt(webLoginFailures.createdAt, sql`now() - make_interval(secs => ${windowSeconds})`),
+        ),
+      );
   },
 
   async clearFailures(executor: Executor, keyHash: string): Promise<void> {

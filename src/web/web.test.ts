@@ -2,10 +2,10 @@
 // (console.browser.test.ts) drives the same pages in chromium.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, users, webSessions } from '../db/schema/index.js';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies, signIn } from '../../test/helpers/web.js';
+import { companies, users, webSessions } from '../db/schema/index.js';
 import { escapeHtml, html, naira } from './html.js';
 import { SIGN_IN_MESSAGES } from './session.js';
 
@@ -101,7 +101,11 @@ describe('sign-in', () => {
       const res = await secure.app.inject({
         method: 'POST',
         url: '/console/login',
-        headers: { cookie: mergeCookies('', page.headers['set-cookie']), 'content-type': 'application/x-www-form-urlencoded', origin: 'https://console.example' },
+        headers: {
+          cookie: mergeCookies('', page.headers['set-cookie']),
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: 'https://console.example',
+        },
         payload: formBody({ _csrf: csrfOf(page.body), email: admin.email, password: ADMIN_PASSWORD }),
       });
       expect(res.statusCode).toBe(303);
@@ -145,7 +149,11 @@ describe('sign-in', () => {
     await ctx.db.update(users).set({ isSuspended: true }).where(eq(users.id, suspended.id));
     expect((await postLogin(suspended.email, ADMIN_PASSWORD, '10.0.0.2')).statusCode).toBe(403);
 
-    const [noPassword] = await ctx.db.update(users).set({ passwordHash: null }).where(eq(users.id, (await createAdmin(ctx.db, acme.id)).id)).returning();
+    const [noPassword] = await ctx.db
+      .update(users)
+      .set({ passwordHash: null })
+      .where(eq(users.id, (await createAdmin(ctx.db, acme.id)).id))
+      .returning();
     expect((await postLogin(noPassword.email, ADMIN_PASSWORD, '10.0.0.2')).statusCode).toBe(401);
 
     const deleted = await createAdmin(ctx.db, acme.id);
@@ -173,11 +181,26 @@ describe('sign-in', () => {
   it('rejects a sign-in form without the CSRF secret or from another origin', async () => {
     const { cookie, csrf } = await loginPage();
     const headers = { cookie, 'content-type': 'application/x-www-form-urlencoded' };
-    let res = await ctx.app.inject({ method: 'POST', url: '/console/login', headers, payload: formBody({ email: admin.email, password: ADMIN_PASSWORD }) });
+    let res = await ctx.app.inject({
+      method: 'POST',
+      url: '/console/login',
+      headers,
+      payload: formBody({ email: admin.email, password: ADMIN_PASSWORD }),
+    });
     expect(res.statusCode).toBe(403);
-    res = await ctx.app.inject({ method: 'POST', url: '/console/login', headers: { 'content-type': headers['content-type'] }, payload: formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD }) });
+    res = await ctx.app.inject({
+      method: 'POST',
+      url: '/console/login',
+      headers: { 'content-type': headers['content-type'] },
+      payload: formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD }),
+    });
     expect(res.statusCode).toBe(403);
-    res = await ctx.app.inject({ method: 'POST', url: '/console/login', headers: { ...headers, origin: 'https://evil.test' }, payload: formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD }) });
+    res = await ctx.app.inject({
+      method: 'POST',
+      url: '/console/login',
+      headers: { ...headers, origin: 'https://evil.test' },
+      payload: formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD }),
+    });
     expect(res.statusCode).toBe(403);
   });
 
@@ -236,11 +259,17 @@ describe('sessions', () => {
     const temp = await createAdmin(ctx.db, acme.id);
     const client = await signIn(ctx.app, temp.email);
     expect((await client.get('/console/security/api')).statusCode).toBe(200);
-    await ctx.db.update(users).set({ roles: ['user'] }).where(eq(users.id, temp.id));
+    await ctx.db
+      .update(users)
+      .set({ roles: ['user'] })
+      .where(eq(users.id, temp.id));
     expect((await client.get('/console/security/api')).statusCode).toBe(303);
 
     const idle = await signIn(ctx.app, admin.email);
-    await ctx.db.update(webSessions).set({ lastSeenAt: new Date(Date.now() - 31 * 60_000) }).where(eq(webSessions.csrfToken, idle.csrf));
+    await ctx.db
+      .update(webSessions)
+      .set({ lastSeenAt: new Date(Date.now() - 31 * 60_000) })
+      .where(eq(webSessions.csrfToken, idle.csrf));
     expect((await idle.get('/console/security/api')).statusCode).toBe(303);
   });
 
@@ -337,7 +366,13 @@ describe('onboarding page', () => {
   async function invite(token: string, options: { expiresInMs?: number; roles?: string[] } = {}) {
     const [user] = await ctx.db
       .update(users)
-      .set({ onboardingToken: token, tokenExpiresAt: new Date(Date.now() + (options.expiresInMs ?? 7 * 86_400_000)), onboardingCompleted: false, isActive: false, passwordHash: null })
+      .set({
+        onboardingToken: token,
+        tokenExpiresAt: new Date(Date.now() + (options.expiresInMs ?? 7 * 86_400_000)),
+        onboardingCompleted: false,
+        isActive: false,
+        passwordHash: null,
+      })
       .where(eq(users.id, (await createAdmin(ctx.db, acme.id, { roles: options.roles ?? ['super-admin'], isActive: false })).id))
       .returning();
     return user;
@@ -349,7 +384,12 @@ describe('onboarding page', () => {
   }
 
   const submit = (token: string, cookie: string, form: Record<string, string>) =>
-    ctx.app.inject({ method: 'POST', url: `/onboarding/${token}`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: formBody(form) });
+    ctx.app.inject({
+      method: 'POST',
+      url: `/onboarding/${token}`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: formBody(form),
+    });
 
   it('sets the password, activates the user, completes onboarding, and the admin can sign in', async () => {
     const token = 'onb_ok_0123456789abcdefghijklmnopqrstuv';
@@ -367,7 +407,11 @@ describe('onboarding page', () => {
     expect(weak.body).toContain('The password field must contain at least one symbol.');
     expect(weak.body).toContain('The password field confirmation does not match.');
 
-    const forged = await submit(token, cookie, { _csrf: 'forged', password: 'New-Password-2026!', password_confirmation: 'New-Password-2026!' });
+    const forged = await submit(token, cookie, {
+      _csrf: 'forged',
+      password: 'New-Password-2026!',
+      password_confirmation: 'New-Password-2026!',
+    });
     expect(forged.statusCode).toBe(403);
     const [still] = await ctx.db.select().from(users).where(eq(users.id, user.id));
     expect(still.isActive).toBe(false);
@@ -385,7 +429,11 @@ describe('onboarding page', () => {
     const again = await openLink(token);
     expect(again.res.statusCode).toBe(404);
     expect(again.res.body).toContain('may have been used already');
-    const resubmit = await submit(token, cookie, { _csrf: csrf, password: 'New-Password-2026!', password_confirmation: 'New-Password-2026!' });
+    const resubmit = await submit(token, cookie, {
+      _csrf: csrf,
+      password: 'New-Password-2026!',
+      password_confirmation: 'New-Password-2026!',
+    });
     expect(resubmit.statusCode).toBe(404);
     expect((await signIn(ctx.app, user.email, 'New-Password-2026!')).csrf).toBeTruthy();
   });
@@ -444,7 +492,9 @@ describe('settings', () => {
     expect(res.statusCode).toBe(400);
 
     expect((await client.post('/console/settings/vocabulary/remove', { kind: 'user-types', value: 'Intern' })).statusCode).toBe(303);
-    expect((await client.post('/console/settings/vocabulary/remove', { kind: 'redirect-domains', value: 'pay.example.com' })).statusCode).toBe(303);
+    expect(
+      (await client.post('/console/settings/vocabulary/remove', { kind: 'redirect-domains', value: 'pay.example.com' })).statusCode,
+    ).toBe(303);
     res = await client.post('/console/settings/vocabulary/remove', { kind: 'user-types', value: 'Full-time' });
     expect(res.statusCode).toBe(409);
     expect(res.body).toContain('cannot be removed');
@@ -470,7 +520,12 @@ describe('settings', () => {
     expect(res.body).toContain('Pension Reform Act 2014');
     expect(res.body).toMatch(/id="basic_percentage" name="basic_percentage" type="text" inputmode="decimal" value="40"/);
 
-    res = await client.post('/console/settings/payroll', { tax_regime: 'nta2025', basic_percentage: '50', nhis_enabled: 'true', nhf_rate: '2.50' });
+    res = await client.post('/console/settings/payroll', {
+      tax_regime: 'nta2025',
+      basic_percentage: '50',
+      nhis_enabled: 'true',
+      nhf_rate: '2.50',
+    });
     expect(res.statusCode).toBe(303);
     const settings = await ctx.app.inject({ method: 'GET', url: `/api/contribution-settings/${company.id}`, headers: company.auth });
     expect(settings.json().data).toMatchObject({ tax_regime: 'nta2025', basic_percentage: '50', nhis_enabled: 'true', nhf_rate: '2.5' });
@@ -491,7 +546,11 @@ describe('overview pages', () => {
   it('lists employees with paging and status badges, only of the signed-in company', async () => {
     const company = await createCompany(ctx.db);
     const owner = await createAdmin(ctx.db, company.id, { firstName: 'Olu', lastName: 'Owner' });
-    await createUsers(ctx.db, company.id, Array.from({ length: 27 }, (_, i) => ({ firstName: `Worker${i}`, lastName: 'Zed', isActive: i % 3 !== 0, baseSalary: '1234567.89' })));
+    await createUsers(
+      ctx.db,
+      company.id,
+      Array.from({ length: 27 }, (_, i) => ({ firstName: `Worker${i}`, lastName: 'Zed', isActive: i % 3 !== 0, baseSalary: '1234567.89' })),
+    );
     const [suspended] = await createUsers(ctx.db, company.id, [{ firstName: 'Sus', lastName: 'Pended' }]);
     await ctx.db.update(users).set({ isSuspended: true }).where(eq(users.id, suspended.id));
     await createUsers(ctx.db, acme.id, [{ firstName: 'Foreign', lastName: 'Person' }]);
@@ -534,7 +593,12 @@ describe('overview pages', () => {
     expect(res.body).toContain(reference);
     expect(res.body).toContain('badge warn">Pending');
 
-    const pay = await ctx.app.inject({ method: 'POST', url: new URL(checkout).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=success' });
+    const pay = await ctx.app.inject({
+      method: 'POST',
+      url: new URL(checkout).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=success',
+    });
     expect(pay.headers.location).toBe(`http://payroll.test/console/wallet?reference=${reference}`);
     await ctx.app.deps.jobs.runDue();
     res = await client.get(`/console/wallet?reference=${reference}`);
@@ -555,7 +619,15 @@ describe('overview pages', () => {
       method: 'POST',
       url: '/api/invoices',
       headers: company.auth,
-      payload: { user_email: employee.email, description: 'Dental <care>', service_date: '2026-01-10', provider_name: 'Smile Clinic', total_amount: 250000.5, amount_requested: 200000, category_name: 'Health' },
+      payload: {
+        user_email: employee.email,
+        description: 'Dental <care>',
+        service_date: '2026-01-10',
+        provider_name: 'Smile Clinic',
+        total_amount: 250000.5,
+        amount_requested: 200000,
+        category_name: 'Health',
+      },
     });
     expect(created.statusCode).toBe(201);
     const client = await signIn(ctx.app, owner.email);
@@ -574,13 +646,23 @@ describe('payroll runs', () => {
   it('lists runs with exact totals and shows a run with its paystubs; other companies get 404', async () => {
     const company = await createCompany(ctx.db);
     const owner = await createAdmin(ctx.db, company.id);
-    const staff = await createUsers(ctx.db, company.id, [{ firstName: 'Pay', lastName: 'One' }, { firstName: 'Pay', lastName: 'Two' }]);
+    const staff = await createUsers(ctx.db, company.id, [
+      { firstName: 'Pay', lastName: 'One' },
+      { firstName: 'Pay', lastName: 'Two' },
+    ]);
     const run = await ctx.app.inject({
       method: 'POST',
       url: '/api/paystubs',
       headers: company.auth,
       payload: {
-        paystubs: staff.map((user) => ({ id: String(user.id), pay_period_start: '2026-01-01', pay_period_end: '2026-01-31', taxable_income: 500000, reimbursements: 1000.5, other_allowances: 20000 })),
+        paystubs: staff.map((user) => ({
+          id: String(user.id),
+          pay_period_start: '2026-01-01',
+          pay_period_end: '2026-01-31',
+          taxable_income: 500000,
+          reimbursements: 1000.5,
+          other_allowances: 20000,
+        })),
       },
     });
     expect(run.statusCode).toBe(201);

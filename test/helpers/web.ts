@@ -1,10 +1,10 @@
 // Console test helpers: administrators with a password, and signing in through the real form.
 import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import type { App } from '../../src/app.js';
 import type { Executor } from '../../src/db/client.js';
 import { users } from '../../src/db/schema/index.js';
 import { hashPassword } from '../../src/modules/users/users.passwords.js';
-import type { LightMyRequestResponse } from 'fastify';
-import type { App } from '../../src/app.js';
 import { createUsers, type TestUserInput } from './factories.js';
 
 export const ADMIN_PASSWORD = 'Correct-Horse-42!';
@@ -14,7 +14,8 @@ let cachedHash: Promise<string> | undefined;
 /** A user with a password (argon2id, hashed once per file); roles default to ["admin"]. */
 export async function createAdmin(db: Executor, companyId: number, input: TestUserInput & { password?: string } = {}) {
   const [user] = await createUsers(db, companyId, [{ roles: ['admin'], ...input }]);
-  const passwordHash = input.password ? await hashPassword(input.password) : await (cachedHash ??= hashPassword(ADMIN_PASSWORD));
+  if (!input.password && !cachedHash) cachedHash = hashPassword(ADMIN_PASSWORD);
+  const passwordHash = input.password ? await hashPassword(input.password) : await (cachedHash as Promise<string>);
   await db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
   return { ...user, passwordHash };
 }
