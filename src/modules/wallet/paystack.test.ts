@@ -17,6 +17,7 @@ import {
 import { queryRows } from '../../db/client.js';
 import { createPaystackProvider, validPaystackSignature } from './providers/paystack.js';
 import { ProviderError } from './providers/provider.js';
+import { WEBHOOK_BUDGET_MS } from './webhook.routes.js';
 
 let fake: FakePaystack;
 let ctx: TestContext;
@@ -298,6 +299,28 @@ describe('POST /webhooks/paystack', () => {
       transaction: { status: 'failed', failure_reason: 'paid_after_expiry' },
     });
     expect(await ledgerFor(ctx.db, company.id)).toEqual([]);
+  });
+
+  it('answers within its budget when Paystack is slow, hands over to the job, and still credits once', async () => {
+    const company = await createCompany(ctx.db, { redirectDomains: ['acme.example'] });
+    const ref = (await topUp(company)).json().transactionReference;
+    fake.verify.set(ref, { kind: 'hang', ms: 4500 });
+    const started = Date.now();
+    const res = await webhook(ctx.app, chargeSuccess(ref));
+    const took = Date.now() - started;
+    expect(res.statusCode).toBe(200);
+    expect(took).toBeGreaterThanOrEqual(WEBHOOK_BUDGET_MS - 50);
+    expect(took).toBeLessThan(4400);
+    expect(await verifyJobsFor(ctx.db, ref)).toHaveLength(2);
+    // The slow answer ('{}') arrives later and is a provider error: nothing settles from it.
+    await new Promise((resolve) => setTimeout(resolve, 1800));
+    expect((await transactionRow(ctx.db, ref)).status).toBe('pending');
+    fake.verify.set(ref, paystackVerified(ref, 'success', 500025));
+    await ctx.app.deps.jobs.runDue(100);
+    await makeVerifyJobsDue(ctx.db);
+    await ctx.app.deps.jobs.runDue(100);
+    expect((await transactionRow(ctx.db, ref)).status).toBe('success');
+    expect(await ledgerFor(ctx.db, company.id)).toHaveLength(1);
   });
 
   it('leaves other routes on the normal JSON parser', async () => {

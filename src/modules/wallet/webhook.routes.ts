@@ -11,6 +11,28 @@ import { walletRepo } from './wallet.repo.js';
 import { REFERENCE_SHAPE } from './wallet.service.js';
 import { type Verification, WALLET_VERIFY } from './wallet.verification.js';
 
+/** How long the webhook waits for Paystack's verify before handing over to the job. */
+export const WEBHOOK_BUDGET_MS = 3000;
+
+/** Resolves to the promise's outcome, or 'slow' once `ms` have passed (the promise keeps running). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | { error: unknown } | 'slow'> {
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<'slow'>((resolve) => {
+    timer = setTimeout(() => resolve('slow'), ms);
+  });
+  try {
+    return await Promise.race([
+      promise.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+      slow,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function webhookRoutes(deps: { config: Config; db: Db; jobs: JobQueue; verification: Verification }) {
   const { config, db, jobs, verification } = deps;
   return async (scope: FastifyInstance): Promise<void> => {
@@ -47,7 +69,11 @@ export function webhookRoutes(deps: { config: Config; db: Db; jobs: JobQueue; ve
           await verification.checkLatePayment(row, request.log);
           return { received: true };
         }
-        await verification.verifyOnce(reference, request.log);
+        // Verify inline for a prompt credit, but never keep Paystack waiting long: past the budget
+        // the durable job takes over and the in-flight check finishes on its own (both are guarded).
+        const outcome = await within(verification.verifyOnce(reference, request.log), WEBHOOK_BUDGET_MS);
+        if (outcome === 'slow') throw new Error(`provider verification took longer than ${WEBHOOK_BUDGET_MS} ms`);
+        if ('error' in outcome) throw outcome.error;
       } catch (error) {
         if (row.status !== 'pending') throw error;
         // Paystack could not confirm right now: let the durable job look again at once.
