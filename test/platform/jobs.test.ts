@@ -238,7 +238,7 @@ describe('outbox delivery over SMTP', () => {
     server = new SMTPServer({
       disabledCommands: ['AUTH', 'STARTTLS'],
       logger: false,
-      onRcptTo(address, _session, callback) {
+      onRcptTo(_address, _session, callback) {
         if (refuse) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
         callback();
       },
