@@ -16,7 +16,8 @@ export function pgArray(values: readonly (string | number | boolean | null)[]): 
     const value = values[i];
     if (value === null) out += 'NULL';
     else if (typeof value === 'number' || typeof value === 'boolean') out += String(value);
-    else out += `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    else if (value.includes('"') || value.includes('\\')) out += `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    else out += `"${value}"`;
   }
   return `${out}}`;
 }

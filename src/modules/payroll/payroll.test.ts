@@ -486,8 +486,10 @@ describe('P2 POST /api/paystubs', () => {
       frequency: 'per_paystub',
       user_types: ['Contract'],
     });
+    // Quotes, commas, braces, a backslash and Yoruba diacritics survive the batch insert's array literal.
+    const KIT = 'Kit "Ọ̀kan", {x} \\ 1';
     const signOn = await create({
-      name: 'Kit',
+      name: KIT,
       type: 'amount',
       apply_to: 'gross_pay',
       responsibility: 'employee',
@@ -515,7 +517,7 @@ describe('P2 POST /api/paystubs', () => {
     expect(res.statusCode).toBe(201);
     const [feb, jan, dos] = res.json().created_paystubs;
     const names = (row: { custom_contributions: { name: string }[] }) => row.custom_contributions.map((record) => record.name);
-    expect(names(jan)).toEqual(['Welfare', 'Kit']);
+    expect(names(jan)).toEqual(['Welfare', KIT]);
     expect(names(feb)).toEqual(['Welfare']);
     expect(names(dos)).toEqual(['Welfare', 'Contractor levy']);
     // PITA, T 500,000: tax 66,794.67, net before customs 392,205.33 (engine golden case "top band").
@@ -546,7 +548,7 @@ describe('P2 POST /api/paystubs', () => {
         ]),
     ).toEqual([
       ['Welfare', null],
-      ['Kit', signOn.id],
+      [KIT, signOn.id],
     ]);
     expect(contract.targets).toHaveLength(1);
   });

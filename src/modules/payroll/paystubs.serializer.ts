@@ -2,7 +2,16 @@
 // numbers with two places (decisions.md §2): PostgreSQL numeric text → the double that prints as it.
 import { isoTimestamp } from '../../platform/format.js';
 
-const ts = (value: Date | string) => isoTimestamp(value) as string;
+// Every row of one batch INSERT shares now(): remember the last conversion instead of redoing it
+// for each of the thousands of rows of a run.
+let lastValue: Date | string | undefined;
+let lastText = '';
+function ts(value: Date | string): string {
+  if (value instanceof Date ? lastValue instanceof Date && lastValue.getTime() === value.getTime() : value === lastValue) return lastText;
+  lastValue = value;
+  lastText = isoTimestamp(value) as string;
+  return lastText;
+}
 
 import { num } from './payroll.shared.js';
 import type { PaystubRow, RecordRow } from './paystubs.repo.js';
