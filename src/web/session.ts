@@ -93,6 +93,7 @@ export function createSessionService(deps: { db: Db; config: Config }) {
       const expiresAt = new Date(Date.now() + SESSION_MAX_SECONDS * 1000);
       await db.transaction(async (tx) => {
         await webRepo.deleteExpiredSessions(tx, matched.companyId, matched.id);
+        await webRepo.prune(tx, THROTTLE.windowSeconds);
         await webRepo.insertSession(tx, matched.companyId, { tokenHash: sha256(token), csrfToken, userId: matched.id, expiresAt });
         await webRepo.clearFailures(tx, keys.account);
       });

@@ -79,6 +79,19 @@ export const webRepo = {
       .where(and(eq(webSessions.companyId, companyId), eq(webSessions.userId, userId), lt(webSessions.expiresAt, sql`now()`)));
   },
 
+  /**
+   * Bounded housekeeping on every sign-in, across companies by nature: sessions past their hard
+   * expiry and failures older than the throttle window, at most `limit` rows of each per call.
+   */
+  async prune(executor: Executor, windowSeconds: number, limit = 200): Promise<void> {
+    await executor.execute(
+      sql`DELETE FROM web_sessions WHERE id IN (SELECT id FROM web_sessions WHERE expires_at < now() ORDER BY expires_at LIMIT ${limit})`,
+    );
+    await executor.execute(
+      sql`DELETE FROM web_login_failures WHERE id IN (SELECT id FROM web_login_failures WHERE created_at < now() - make_interval(secs => ${windowSeconds}) ORDER BY created_at LIMIT ${limit})`,
+    );
+  },
+
   /** Non-deleted users with a password whose company or personal e-mail is `identifier`. */
   async signInCandidates(executor: Executor, identifier: string) {
     const lowered = identifier.toLowerCase();

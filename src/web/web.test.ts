@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies, signIn } from '../../test/helpers/web.js';
-import { companies, users, webSessions } from '../db/schema/index.js';
+import { companies, users, webLoginFailures, webSessions } from '../db/schema/index.js';
 import { escapeHtml, html, naira } from './html.js';
 import { SIGN_IN_MESSAGES } from './session.js';
 
@@ -271,6 +271,20 @@ describe('sessions', () => {
       .set({ lastSeenAt: new Date(Date.now() - 31 * 60_000) })
       .where(eq(webSessions.csrfToken, idle.csrf));
     expect((await idle.get('/console/security/api')).statusCode).toBe(303);
+  });
+
+  it('prunes sessions past their expiry and failures past the window on sign-in', async () => {
+    const [old] = await ctx.db
+      .insert(webSessions)
+      .values({ tokenHash: 'f'.repeat(64), csrfToken: 'x', userId: admin.id, companyId: acme.id, expiresAt: new Date(Date.now() - 60_000) })
+      .returning();
+    const [failure] = await ctx.db
+      .insert(webLoginFailures)
+      .values({ keyHash: 'e'.repeat(64), createdAt: new Date(Date.now() - 16 * 60_000) })
+      .returning();
+    await signIn(ctx.app, admin.email);
+    expect(await ctx.db.select().from(webSessions).where(eq(webSessions.id, old.id))).toEqual([]);
+    expect(await ctx.db.select().from(webLoginFailures).where(eq(webLoginFailures.id, failure.id))).toEqual([]);
   });
 
   it('escapes company and user names on every page', async () => {

@@ -1,4 +1,4 @@
-// Tables of the web console (src/web), created by migrations/0050_web_console.sql. That migration
+// Tables of the web console (src/web), created by migrations/0050_web_console.sql (+ 0051). That migration
 // also adds two expression indexes on users (lower(email), lower(personal_email)) for sign-in.
 import { bigserial, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
@@ -33,5 +33,5 @@ export const webLoginFailures = pgTable(
     keyHash: text('key_hash').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('web_login_failures_key_idx').on(t.keyHash, t.createdAt)],
+  (t) => [index('web_login_failures_key_idx').on(t.keyHash, t.createdAt), index('web_login_failures_created_idx').on(t.createdAt)],
 );
