@@ -16,9 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.close());
 
-const tables = Object.values(schema)
-  .filter((value): value is PgTable => is(value, PgTable))
-  .map((table) => getTableConfig(table));
+const tables = (Object.values(schema) as unknown[]).filter((value) => is(value, PgTable)).map((table) => getTableConfig(table as PgTable));
 
 /** Drizzle's SQL type as information_schema names it (the families that matter for drift). */
 function normalizeType(type: string): string {
