@@ -29,7 +29,14 @@ const scenario: Scenario = {
     const fixture = await usersFixture(ctx);
     const { token, companyId, userIds } = fixture;
     const customs = [
-      { name: 'Bench welfare', type: 'percentage', apply_to: 'gross_pay', responsibility: 'employee', employee_value: 2, frequency: 'per_paystub' },
+      {
+        name: 'Bench welfare',
+        type: 'percentage',
+        apply_to: 'gross_pay',
+        responsibility: 'employee',
+        employee_value: 2,
+        frequency: 'per_paystub',
+      },
       {
         name: 'Bench co-op',
         type: 'percentage',

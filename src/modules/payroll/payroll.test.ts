@@ -553,6 +553,26 @@ describe('P2 POST /api/paystubs', () => {
     expect(contract.targets).toHaveLength(1);
   });
 
+  it('two concurrent runs with the same items create each paystub once', async () => {
+    const body = {
+      paystubs: [staff[0], staff[1], staff[3]].map((user) => ({
+        ...paystubItem(user.id, { pay_period_start: '2026-07-01', pay_period_end: '2026-07-31' }),
+        id: user.id, // an integer id is accepted too
+      })),
+    };
+    const [a, b] = await Promise.all([postPaystubs(ctx.app, acme, body), postPaystubs(ctx.app, acme, body)]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    const createdCount = a.json().created_paystubs.length + b.json().created_paystubs.length;
+    expect(createdCount).toBe(3);
+    const failures = [...a.json().failed_paystubs, ...b.json().failed_paystubs];
+    expect(failures).toHaveLength(3);
+    for (const failure of failures)
+      expect(failure.errors).toEqual({ pay_period_start: ['A paystub for this user and pay period already exists.'] });
+    expect(await count('paystubs', sql`pay_period_start = '2026-07-01' AND company_id = ${acme.id}`)).toBe(3);
+    const bad = await postPaystubs(ctx.app, acme, { company_id: 'abc', paystubs: body.paystubs });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('Idempotency-Key: a retried run creates nothing twice', async () => {
     const body = { paystubs: [paystubItem(staff[5].id, { pay_period_start: '2026-06-01', pay_period_end: '2026-06-30' })] };
     const headers = { 'idempotency-key': 'run-2026-06' };
