@@ -10,6 +10,12 @@ import { type UpdateItem, updateUsers } from './users.update.js';
 
 export const CHUNK = 500;
 
+/**
+ * Between chunks the event loop gets a turn. On PGlite every query is in-process work resolved
+ * through microtasks, so without this one import would starve every other request until it ends.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface BulkOptions {
   dryRun: boolean;
   notify: boolean;
@@ -49,6 +55,7 @@ export async function bulkCreate(deps: CreateDeps, companyId: number, rows: CsvR
   const successes: Success[] = [];
   const failures: Failure[] = [];
   for (let start = 0; start < rows.length; start += CHUNK) {
+    if (start > 0) await yieldToEventLoop();
     const valid: { line: number; value: CreateValues }[] = [];
     for (const { line, record } of rows.slice(start, start + CHUNK)) {
       const checked = checkCreate({ ...record, is_active: false, notify: options.notify });
@@ -71,6 +78,7 @@ export async function bulkUpdate(deps: CreateDeps, companyId: number, rows: CsvR
   const failures: Failure[] = [];
   const seen = new Set<string>();
   for (let start = 0; start < rows.length; start += CHUNK) {
+    if (start > 0) await yieldToEventLoop();
     const chunk = rows.slice(start, start + CHUNK);
     const keys = chunk.map(({ record }) => (record.email ?? '').trim().toLowerCase());
     const found = await usersByEmail(deps.db, companyId, keys.filter(Boolean));
