@@ -1,11 +1,11 @@
 // The HTTP platform end to end on one real app: OpenAPI and /docs, metrics, error shapes, request
 // ids, logs, idempotency keys, tenant isolation, and finally a 500 and /readyz on a dead database.
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { count } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
-import { companies } from '../../src/db/schema/index.js';
+import { companies, idempotencyKeys } from '../../src/db/schema/index.js';
 import { ROUTE_NAMES } from '../../src/platform/auth/tokens.js';
 import { createTestApp, type TestContext, testConfig } from '../helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
@@ -244,6 +244,35 @@ describe('Idempotency-Key on POST', () => {
     const res = await post('shared-key', 'a', other);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
     expect(runs).toBe(before + 2);
+  });
+
+  it('answers 409 while the first request is in progress, and takes over a claim abandoned by a crash', async () => {
+    await ctx.db.insert(idempotencyKeys).values({ companyId: acme.id, key: 'key-busy', requestHash: 'x' });
+    const hash = await post('key-busy', 'a');
+    expect(hash.statusCode).toBe(409);
+    expect(hash.json()).toEqual({ error: 'Idempotency key reused with a different request.' });
+    const [first] = await ctx.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.companyId, acme.id), eq(idempotencyKeys.key, 'key-1')));
+    await ctx.db.insert(idempotencyKeys).values({ companyId: acme.id, key: 'key-inflight', requestHash: first.requestHash });
+    const busy = await post('key-inflight', 'a');
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json()).toEqual({ error: 'A request with this Idempotency-Key is still in progress.' });
+    await ctx.db
+      .update(idempotencyKeys)
+      .set({ createdAt: new Date(Date.now() - 600_000) })
+      .where(and(eq(idempotencyKeys.companyId, acme.id), eq(idempotencyKeys.key, 'key-inflight')));
+    const before = runs;
+    expect((await post('key-inflight', 'a')).statusCode).toBe(201);
+    expect(runs).toBe(before + 1);
+    expect((await post('key-inflight', 'a')).headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('refuses an over-long key with 400', async () => {
+    const res = await post('k'.repeat(256), 'a');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'Idempotency-Key must be 1 to 255 characters.' });
   });
 
   it('does not store 5xx responses, so the retry runs', async () => {
