@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { createInvoicesService } from '../modules/invoices/invoices.service.js';
+import { createUserSearch, USER_STATUSES, type UserStatus } from '../modules/users/users.search.js';
 import { createUsersService } from '../modules/users/users.service.js';
 import { walletServiceFor } from '../modules/wallet/wallet.module.js';
 import { typed } from '../platform/deps.js';
@@ -59,6 +60,7 @@ export async function overviewRoutes(root: FastifyInstance, ctx: WebContext): Pr
   const app = typed(root);
   const guard = requireSession(ctx);
   const usersService = createUsersService(ctx.deps);
+  const userSearch = createUserSearch(ctx.deps);
   const wallet = walletServiceFor(ctx.deps);
   const invoices = createInvoicesService(ctx.deps);
 
@@ -82,27 +84,58 @@ export async function overviewRoutes(root: FastifyInstance, ctx: WebContext): Pr
   app.get(
     '/employees',
     {
-      schema: { hide: true, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }) },
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          q: Type.Optional(Type.String({ maxLength: 100 })),
+          status: Type.Optional(Type.Union([Type.Literal(''), ...USER_STATUSES.map((status) => Type.Literal(status))])),
+          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+        }),
+      },
       preHandler: guard,
     },
     async (request, reply) => {
       const session = request.webSession as SessionRow;
       const pageNo = request.query.page ?? 1;
-      const result = await usersService.list(session.companyId, { page: pageNo, per_page: EMPLOYEES_PER_PAGE });
-      const lastPage = Math.max(1, Math.ceil(result.totalResults / EMPLOYEES_PER_PAGE));
-      const rows = result.Resources;
-      const body = html`${
-        rows.length === 0
-          ? html`<p>${result.totalResults === 0 ? 'No employees yet. Add them through the API (POST /api/users) or a bulk CSV upload.' : 'No employees on this page.'}</p>`
-          : html`<div class="table-wrap"><table>
-  <caption>Employees, by employee number</caption>
+      const q = request.query.q?.trim() ?? '';
+      const status = (request.query.status || undefined) as UserStatus | undefined;
+      const result = await userSearch.search(session.companyId, {
+        q,
+        status,
+        offset: (pageNo - 1) * EMPLOYEES_PER_PAGE,
+        limit: EMPLOYEES_PER_PAGE,
+      });
+      const lastPage = Math.max(1, Math.ceil(result.total / EMPLOYEES_PER_PAGE));
+      const rows = result.users;
+      const filtered = q !== '' || status !== undefined;
+      const body = html`<form method="get" action="/console/employees" class="card" role="search">
+  <label for="q">Search employees <span class="hint">Name, company or personal e-mail, or employee number</span></label>
+  <input id="q" name="q" type="search" value="${q}">
+  <label for="status">Status</label>
+  <select id="status" name="status">
+    <option value="">Any status</option>
+    ${USER_STATUSES.map((value) => html`<option value="${value}"${status === value ? html` selected` : ''}>${value[0].toUpperCase()}${value.slice(1)}</option>`)}
+  </select>
+  <button type="submit">Search</button>${filtered ? html` <a class="button secondary" href="/console/employees">Clear</a>` : ''}
+</form>
+${
+  rows.length === 0
+    ? html`<p>${
+        filtered
+          ? 'No employees match this search.'
+          : result.total === 0
+            ? 'No employees yet. Add them through the API (POST /api/users) or a bulk CSV upload.'
+            : 'No employees on this page.'
+      }</p>`
+    : html`<div class="table-wrap"><table>
+  <caption>${filtered ? `Employees matching the search (${result.total})` : 'Employees, by employee number'}</caption>
   <thead><tr><th scope="col">Employee</th><th scope="col">Name</th><th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows.map(
     (u) =>
       html`<tr><td>${u.employee_id}</td><td>${u.first_name} ${u.last_name}</td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}</td></tr>`,
   )}</tbody>
 </table></div>`
-      }${pager('/console/employees', {}, pageNo, lastPage, result.totalResults, 'employees')}`;
+}${pager('/console/employees', { q, status }, pageNo, lastPage, result.total, 'employees')}`;
       return sendHtml(reply, page({ title: 'Employees', session, section: 'employees', body }));
     },
   );

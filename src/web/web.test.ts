@@ -582,6 +582,26 @@ describe('overview pages', () => {
     expect((res.body.match(/<tr><td>/g) ?? []).length).toBe(4);
     expect(res.body).toContain('badge bad">Suspended');
     expect((await client.get('/console/employees?page=0')).statusCode).toBe(400);
+
+    // Search by name, e-mail or employee number, and by status; % and _ are literal.
+    res = await client.get('/console/employees?q=worker1');
+    expect(res.body).toContain('Employees matching the search (11)');
+    res = await client.get(`/console/employees?q=${encodeURIComponent('sus pended')}`);
+    expect((res.body.match(/<tr><td>/g) ?? []).length).toBe(1);
+    res = await client.get('/console/employees?q=OLU.OWNER');
+    expect(res.body).toContain('Olu Owner');
+    res = await client.get('/console/employees?status=suspended');
+    expect((res.body.match(/<tr><td>/g) ?? []).length).toBe(1);
+    res = await client.get('/console/employees?status=invited&q=worker');
+    expect(res.body).toContain('Employees matching the search (9)');
+    expect(res.body).toContain('value="invited" selected');
+    res = await client.get('/console/employees?q=%25');
+    expect(res.body).toContain('No employees match this search.');
+    res = await client.get('/console/employees?q=Foreign');
+    expect(res.body).toContain('No employees match this search.');
+    expect((await client.get('/console/employees?status=deleted')).statusCode).toBe(400);
+    res = await client.get('/console/employees?q=worker&page=2');
+    expect(res.body).toContain('href="/console/employees?q=worker&amp;page=1"');
     expect((await client.get('/console')).body).toContain('<p class="figure">29</p>');
   });
 
