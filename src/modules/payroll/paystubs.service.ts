@@ -156,7 +156,7 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
         );
         const usersById = new Map(users.map((user) => [user.id, user]));
         const taken = new Set(existing.map((row) => key(row.user_id, row.pay_period_start, row.pay_period_end)));
-        const companyPeriods = PERIODS_PER_YEAR[context.payment_frequency] ?? 12;
+        const companyPeriods = PERIODS_PER_YEAR[context.payment_frequency.toLowerCase()] ?? 12;
 
         // Earliest pay_period_start first, so a one_time contribution lands on a user's first period.
         const ordered = [...valid].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.index - b.index));
@@ -194,7 +194,7 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
             taxableIncome: item.taxableIncome,
             reimbursements: item.reimbursements,
             otherAllowances: item.otherAllowances,
-            periodsPerYear: (user.payment_frequency && PERIODS_PER_YEAR[user.payment_frequency]) || companyPeriods,
+            periodsPerYear: (user.payment_frequency && PERIODS_PER_YEAR[user.payment_frequency.toLowerCase()]) || companyPeriods,
             annualRentPaid: user.annual_rent_paid === null ? null : (toKobo(user.annual_rent_paid) as Kobo),
             lifeAssurancePremium: user.life_assurance_premium === null ? null : (toKobo(user.life_assurance_premium) as Kobo),
             customs: applicable,
