@@ -220,7 +220,20 @@ describe('S6-S10 custom contributions', () => {
       expect([res.statusCode, res.json()]).toEqual([404, { error: 'Custom contribution not found.' }]);
     }
     expect((await call(stranger, 'GET', `/api/custom-contributions/${acme.id}/${fund.id}`)).statusCode).toBe(403);
-    expect((await call(stranger, 'GET', `/api/custom-contributions/${stranger.id}`)).json().data).toEqual([]);
+    // Another company's contribution id through our own path: 404 on read, update and delete, nothing changes.
+    const theirs = (await call(stranger, 'POST', `/api/custom-contributions/${stranger.id}`, { ...base, name: 'Theirs' })).json().data;
+    const viaUs = `/api/custom-contributions/${acme.id}/${theirs.id}`;
+    expect((await call(acme, 'GET', viaUs)).json()).toEqual({ error: 'Custom contribution not found.' });
+    expect((await call(acme, 'PUT', viaUs, { employee_value: 9 })).json()).toEqual({
+      error: 'The company or contribution could not be found.',
+    });
+    expect((await call(acme, 'DELETE', viaUs)).json()).toEqual({ error: 'Custom contribution not found.' });
+    expect((await call(stranger, 'GET', `/api/custom-contributions/${stranger.id}/${theirs.id}`)).json().data).toMatchObject({
+      employee_value: '2.00',
+    });
+    expect(
+      (await call(stranger, 'GET', `/api/custom-contributions/${stranger.id}`)).json().data.map((row: { name: string }) => row.name),
+    ).toEqual(['Theirs']);
   });
 
   it('S9 updates, replaces targets, re-validates the merged result; 404 message', async () => {
