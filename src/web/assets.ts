@@ -34,7 +34,7 @@ h2{font-size:1.2rem;margin:1.5rem 0 .75rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 .hint{display:block;font-weight:400;color:var(--muted);font-size:.9rem}
 input[type=text],input[type=email],input[type=password],input[type=search],input[type=number],input[type=url],select{width:100%;max-width:28rem;padding:.55rem .6rem;border:2px solid var(--ink);border-radius:4px;font:inherit;background:#fff;color:var(--ink)}
-select{max-width:40rem}
+select.wide{max-width:40rem}
 input[aria-invalid=true]{border-color:var(--danger)}
 button,.button{display:inline-block;background:var(--brand);color:#fff;border:2px solid var(--brand);border-radius:4px;padding:.5rem 1rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;margin:.75rem .5rem 0 0}
 button.secondary,.button.secondary{background:#fff;color:var(--brand)}

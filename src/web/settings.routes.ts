@@ -139,7 +139,7 @@ function payrollSection(session: SessionRow, settings: Record<string, unknown>):
   <form method="post" action="/console/settings/payroll">
     ${csrfField(session.csrfToken)}
     <label for="tax_regime">Income tax regime <span class="hint">Tax is computed on annual figures and withheld per pay period.</span></label>
-    <select id="tax_regime" name="tax_regime">${REGIMES.map(([v, label]) => html`<option value="${v}"${value('tax_regime') === v ? html` selected` : ''}>${label}</option>`)}</select>
+    <select id="tax_regime" name="tax_regime" class="wide">${REGIMES.map(([v, label]) => html`<option value="${v}"${value('tax_regime') === v ? html` selected` : ''}>${label}</option>`)}</select>
     ${SWITCHES.map(
       (s) => html`<fieldset><legend>${s.label}</legend><span class="hint">${s.hint}</span><div class="checks">
       <label for="${s.field}-yes"><input type="radio" id="${s.field}-yes" name="${s.field}" value="true"${value(s.field) === 'true' ? html` checked` : ''}> Yes</label>
