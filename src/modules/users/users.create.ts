@@ -13,7 +13,7 @@ import {
   emailLocalPart,
   loadVocabulary,
   newOnboardingToken,
-  newUniqueId,
+  randomIds,
   ONBOARDING_TTL_MS,
   uniqueViolation,
   usersByEmail,
@@ -131,6 +131,8 @@ async function createRound(
   const company = fresh.length > 0 ? await allocateEmployeeIds(tx, companyId, fresh.length) : { companyName: await companyName(tx, companyId), ids: [] };
 
   if (fresh.length > 0) {
+    const uniqueIds = randomIds(fresh.length, 12);
+    const tokens = randomIds(fresh.length, 32);
     const values = fresh.map((p, i) => ({
       companyId,
       employeeId: company.ids[i],
@@ -138,7 +140,7 @@ async function createRound(
       lastName: p.input.lastName,
       email: email(p),
       personalEmail: p.input.personalEmail,
-      uniqueId: newUniqueId(),
+      uniqueId: uniqueIds[i],
       userTypeId: p.refs.userTypeId,
       domainId: p.refs.domainId,
       title: p.input.title,
@@ -153,7 +155,7 @@ async function createRound(
       roles: p.input.roles,
       isActive: p.input.isActive,
       onboardingCompleted: p.input.isActive,
-      onboardingToken: p.input.isActive ? null : newOnboardingToken(),
+      onboardingToken: p.input.isActive ? null : tokens[i],
       tokenExpiresAt: p.input.isActive ? null : expiresAt.toISOString(),
     }));
     // DO NOTHING on any unique index: a row that lost a race is simply not returned and retried.

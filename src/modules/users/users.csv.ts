@@ -3,7 +3,7 @@
 // "start_date"), at most 10,000 data rows. The parse is streamed (csv-parse) over the bounded
 // upload; nothing is written until the whole file is known to be within the limits.
 import { Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
+import { CsvError, type Options, parse } from 'csv-parse';
 import { type FieldErrors, invalid } from '../../platform/errors.js';
 
 export const MAX_ROWS = 10_000;
@@ -96,29 +96,44 @@ export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow
   } catch {
     throw fileError('The users csv file must be UTF-8 encoded.');
   }
-  const body = data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf ? data.subarray(3) : data;
+  let body = data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf ? data.subarray(3) : data;
+  // An instruction row (one cell) before the header would make csv-parse build an error object
+  // for every following record (column count differs from the first record's): cut it off here.
+  let firstLine = 1;
+  const end = body.findIndex((byte) => byte === 0x0a || byte === 0x0d);
+  if (end > 0 && !body.subarray(0, end).toString('utf8').split(',').map((cell) => COLUMN_FIELDS[normalise(cell.replace(/"/g, ''))]).includes(REQUIRED[kind][0])) {
+    body = body.subarray(body[end] === 0x0d && body[end + 1] === 0x0a ? end + 2 : end + 1);
+    firstLine = 2;
+  }
 
+  // Line numbers: a record starts where the previous one ended, after any blank lines.
+  let offset = 0;
+  let line = firstLine;
+  const isBreak = (i: number) => body[i] === 0x0a || (body[i] === 0x0d && body[i + 1] !== 0x0a);
+  const startLine = (end: number) => {
+    while (offset < body.length && (body[offset] === 0x0a || body[offset] === 0x0d)) {
+      if (isBreak(offset)) line++;
+      offset++;
+    }
+    const start = line;
+    for (; offset < end; offset++) if (isBreak(offset)) line++;
+    return start;
+  };
+  // on_record reads the parser's live context (no per-record info snapshot: less garbage, less CPU).
   const parser = Readable.from([body]).pipe(
-    parse({ info: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] }),
+    parse({
+      relax_column_count: true,
+      skip_empty_lines: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      // The context carries `bytes` at runtime; the typings only describe the casting fields.
+      on_record: ((record: string[], context: { bytes: number }) => ({ record, at: startLine(context.bytes) })) as unknown as Options['on_record'],
+    }),
   );
   let columns: (string | undefined)[] | undefined;
   let headerSeen = 0;
   const rows: CsvRow[] = [];
-  // Line numbers: a record starts where the previous one ended, after any blank lines.
-  let offset = 0;
-  let line = 1;
-  const startLine = (end: number) => {
-    while (offset < body.length && (body[offset] === 0x0a || body[offset] === 0x0d)) {
-      if (body[offset] === 0x0a || (body[offset] === 0x0d && body[offset + 1] !== 0x0a)) line++;
-      offset++;
-    }
-    const start = line;
-    for (; offset < end; offset++) if (body[offset] === 0x0a || (body[offset] === 0x0d && body[offset + 1] !== 0x0a)) line++;
-    return start;
-  };
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
-      const at = startLine(info.bytes);
+    for await (const { record, at } of parser as AsyncIterable<{ record: string[]; at: number }>) {
       if (record.every((cell) => cell.trim() === '')) continue;
       if (!columns) {
         headerSeen++;
@@ -126,7 +141,7 @@ export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow
         const key = REQUIRED[kind][0];
         if (!names.includes(key)) {
           // The first row may be the instruction row; the header must come by the second.
-          if (headerSeen === 1) continue;
+          if (headerSeen === 1 && firstLine === 1) continue;
           throw fileError(`The users csv file must have a header row with the columns: ${missing(kind, names).join(', ')}.`);
         }
         const lacking = missing(kind, names);

@@ -133,6 +133,12 @@ export async function companyName(executor: Executor, companyId: number): Promis
   return row?.name ?? '';
 }
 
+/** `count` URL-safe random strings of `bytes` random bytes each, from one CSPRNG call. */
+export function randomIds(count: number, bytes: number): string[] {
+  const pool = crypto.randomBytes(count * bytes);
+  return Array.from({ length: count }, (_, i) => pool.subarray(i * bytes, (i + 1) * bytes).toString('base64url'));
+}
+
 /** 16 URL-safe characters (96 random bits). */
 export const newUniqueId = () => crypto.randomBytes(12).toString('base64url');
 /** 43 URL-safe characters (256 random bits). */
