@@ -10,17 +10,19 @@ export const errorResponses = { '4xx': ErrorSchema, '5xx': ErrorSchema };
  * many rows, so batch statements stay far below the 65,535-parameter limit.
  */
 export function pgArray(values: readonly (string | number | boolean | null)[]): string {
-  let out = '{';
+  const parts = new Array<string>(values.length);
   for (let i = 0; i < values.length; i++) {
-    if (i > 0) out += ',';
     const value = values[i];
-    if (value === null) out += 'NULL';
-    else if (typeof value === 'number' || typeof value === 'boolean') out += String(value);
-    else if (value.includes('"') || value.includes('\\')) out += `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-    else out += `"${value}"`;
+    if (value === null) parts[i] = 'NULL';
+    else if (typeof value !== 'string') parts[i] = String(value);
+    // Decimals, dates and plain words need no quotes (most of a run's cells); 'null' would read as NULL.
+    else if (SAFE_ELEMENT.test(value) && value.toLowerCase() !== 'null') parts[i] = value;
+    else parts[i] = `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   }
-  return `${out}}`;
+  return `{${parts.join(',')}}`;
 }
+
+const SAFE_ELEMENT = /^[0-9A-Za-z._-]+$/;
 
 /** Name of the violated unique index (SQLSTATE 23505) on either driver, else undefined. */
 export function uniqueViolation(error: unknown): string | undefined {
