@@ -12,7 +12,7 @@ export function isoTimestamp(value: Date | string | null | undefined): string | 
 export function moneyString(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   const [whole, fraction = ''] = value.split('.');
-  return `${whole}.${(fraction + '00').slice(0, 2)}`;
+  return `${whole}.${`${fraction}00`.slice(0, 2)}`;
 }
 
 /** `YYYY-MM-DD` of a date column (strings pass through). */

@@ -15,6 +15,7 @@ export interface JobContext {
 }
 
 /** What a handler may return: nothing (done) or a request to run again later without counting a failure. */
+// biome-ignore lint/suspicious/noConfusingVoidType: handlers are `async () => {}`, whose result type is void.
 export type JobOutcome = void | { retryInSeconds: number };
 
 export interface JobDefinition<P = Record<string, unknown>> {
