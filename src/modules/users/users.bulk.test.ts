@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox, users } from '../../db/schema/index.js';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { type CsvUser, generatedUsers, multipart, usersCsv } from '../../../test/helpers/users.js';
+import { outbox, users } from '../../db/schema/index.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
@@ -60,7 +60,9 @@ describe('U8 bulk create', () => {
     expect(res.json().successes.map((s: { row: number }) => s.row)).toEqual([2, 3, 4, 5]);
     const emails = await ctx.db.select().from(outbox).where(eq(outbox.companyId, acme.id));
     const created = await ctx.db.select().from(users).where(eq(users.id, res.json().successes[0].id));
-    expect(emails.some((m) => m.to === created[0].personalEmail && m.text.includes(`/onboarding/${created[0].onboardingToken}`))).toBe(true);
+    expect(emails.some((m) => m.to === created[0].personalEmail && m.text.includes(`/onboarding/${created[0].onboardingToken}`))).toBe(
+      true,
+    );
   });
 
   it('dry_run validates everything and writes nothing', async () => {
@@ -71,14 +73,22 @@ describe('U8 bulk create', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'partial', summary: '2 of 3 rows succeeded.' });
     expect(res.json().successes[0]).toMatchObject({ row: 3, id: null });
-    expect(res.json().failures).toEqual([{ row: 5, errors: { user_types: ['The user type entered does not exist for the specified company.'] } }]);
+    expect(res.json().failures).toEqual([
+      { row: 5, errors: { user_types: ['The user type entered does not exist for the specified company.'] } },
+    ]);
     expect(await countUsers(acme.id)).toBe(before);
   });
 
   it('reports an existing active personal e-mail and duplicates within the file as row failures; status failed', async () => {
     const [active] = await createUsers(ctx.db, acme.id, [{ isActive: true }]);
     const [row] = generatedUsers(1, acme.domain);
-    const res = await upload('/api/users/bulk-create', usersCsv([{ ...row, personal_email: active.personalEmail }, { ...row, first_name: '' }]));
+    const res = await upload(
+      '/api/users/bulk-create',
+      usersCsv([
+        { ...row, personal_email: active.personalEmail },
+        { ...row, first_name: '' },
+      ]),
+    );
     expect(res.json()).toMatchObject({ status: 'failed', summary: '0 of 2 rows succeeded.', successes: [] });
     expect(res.json().failures).toEqual([
       { row: 3, errors: { personal_email: ['User already exists and is active.'] } },
@@ -87,7 +97,9 @@ describe('U8 bulk create', () => {
     const dup = generatedUsers(2, acme.domain);
     dup[1].personal_email = dup[0].personal_email;
     const twice = await upload('/api/users/bulk-create', usersCsv(dup));
-    expect(twice.json().failures).toEqual([{ row: 4, errors: { personal_email: ['The personal email appears more than once in this file.'] } }]);
+    expect(twice.json().failures).toEqual([
+      { row: 4, errors: { personal_email: ['The personal email appears more than once in this file.'] } },
+    ]);
   });
 
   it('answers 422 {errors: {users_csv: [...]}} for missing, empty, binary, oversized and over-long files, and bad headers', async () => {
@@ -96,13 +108,30 @@ describe('U8 bulk create', () => {
       expect(res.json()).toEqual({ errors: { users_csv: [message] } });
     };
     await expect422(await upload('/api/users/bulk-create', 'x', {}, acme, 'other_field'), 'The users csv field is required.');
-    const notMultipart = await ctx.app.inject({ method: 'POST', url: '/api/users/bulk-create', headers: acme.auth, payload: { users_csv: 'a' } });
+    const notMultipart = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/bulk-create',
+      headers: acme.auth,
+      payload: { users_csv: 'a' },
+    });
     await expect422(notMultipart, 'The users csv field is required.');
     await expect422(await upload('/api/users/bulk-create', ''), 'The users csv file is empty.');
-    await expect422(await upload('/api/users/bulk-create', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00])), 'The users csv field must be a file of type: csv, txt.');
-    await expect422(await upload('/api/users/bulk-create', Buffer.from([0x61, 0xff, 0xfe, 0x0a])), 'The users csv file must be UTF-8 encoded.');
-    await expect422(await upload('/api/users/bulk-create', 'a,b\n1,2\n'), 'The users csv file must have a header row with the columns: first_name, last_name, personal_email, domain, user_types, start_date.');
-    await expect422(await upload('/api/users/bulk-create', 'first_name,last_name\nA,B\n'), 'The users csv file is missing the columns: personal_email, domain, user_types, start_date.');
+    await expect422(
+      await upload('/api/users/bulk-create', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00])),
+      'The users csv field must be a file of type: csv, txt.',
+    );
+    await expect422(
+      await upload('/api/users/bulk-create', Buffer.from([0x61, 0xff, 0xfe, 0x0a])),
+      'The users csv file must be UTF-8 encoded.',
+    );
+    await expect422(
+      await upload('/api/users/bulk-create', 'a,b\n1,2\n'),
+      'The users csv file must have a header row with the columns: first_name, last_name, personal_email, domain, user_types, start_date.',
+    );
+    await expect422(
+      await upload('/api/users/bulk-create', 'first_name,last_name\nA,B\n'),
+      'The users csv file is missing the columns: personal_email, domain, user_types, start_date.',
+    );
     await expect422(await upload('/api/users/bulk-create', usersCsv([])), 'The users csv file contains no data rows.');
     const big = `${usersCsv([])}${'x'.repeat(5 * 1024 * 1024)}`;
     await expect422(await upload('/api/users/bulk-create', big), 'The users csv field must not be greater than 5120 kilobytes.');
@@ -110,7 +139,10 @@ describe('U8 bulk create', () => {
     const many = usersCsv(generatedUsers(10_001, acme.domain));
     await expect422(await upload('/api/users/bulk-create', many), 'The users csv file must not contain more than 10000 rows.');
     expect(await countUsers(acme.id)).toBe(before);
-    await expect422(await upload('/api/users/bulk-create', `${usersCsv([])}"unclosed,quote\n`), expect.stringContaining('The users csv file is not valid CSV') as unknown as string);
+    await expect422(
+      await upload('/api/users/bulk-create', `${usersCsv([])}"unclosed,quote\n`),
+      expect.stringContaining('The users csv file is not valid CSV') as unknown as string,
+    );
   });
 
   it('answers 404 Target company not found. and 403 for a company that is not ours (query or form field)', async () => {
@@ -136,7 +168,10 @@ describe('U8 bulk create', () => {
     const seconds = (Date.now() - started) / 1000;
     expect(res.statusCode).toBe(200);
     expect(res.json().summary).toBe('10000 of 10000 rows succeeded.');
-    const stored = await ctx.db.select({ email: users.email, employeeId: users.employeeId }).from(users).where(eq(users.companyId, company.id));
+    const stored = await ctx.db
+      .select({ email: users.email, employeeId: users.employeeId })
+      .from(users)
+      .where(eq(users.companyId, company.id));
     expect(new Set(stored.map((u) => u.email)).size).toBe(10_000);
     expect(new Set(stored.map((u) => u.employeeId)).size).toBe(10_000);
     console.log(`bulk create on ${ctx.testDb.database.kind}: 10000 rows in ${seconds.toFixed(2)} s`);
@@ -145,7 +180,10 @@ describe('U8 bulk create', () => {
 
 describe('U9 bulk update', () => {
   it('updates by email, leaves empty cells unchanged, re-derives e-mail, reports unknown and duplicate emails', async () => {
-    const [a, b] = await createUsers(ctx.db, acme.id, [{ firstName: 'Upd', lastName: 'One' }, { firstName: 'Upd', lastName: 'Two' }]);
+    const [a, b] = await createUsers(ctx.db, acme.id, [
+      { firstName: 'Upd', lastName: 'One' },
+      { firstName: 'Upd', lastName: 'Two' },
+    ]);
     const rows: CsvUser[] = [
       { email: a.email, title: 'Director', base_salary: '999999.99' },
       { email: b.email.toUpperCase(), last_name: 'Renamed' },
@@ -167,7 +205,13 @@ describe('U9 bulk update', () => {
       { row: 5, errors: { email: ['No user with this email exists in the company.'] } },
       { row: 6, errors: { email: ['The email appears more than once in this file.'] } },
       { row: 7, errors: { email: ['The email field is required.'] } },
-      { row: 8, errors: { email: ['The email appears more than once in this file.'], start_date: ['The start date field must match the format Y-m-d.'] } },
+      {
+        row: 8,
+        errors: {
+          email: ['The email appears more than once in this file.'],
+          start_date: ['The start date field must match the format Y-m-d.'],
+        },
+      },
     ]);
     const [storedA] = await ctx.db.select().from(users).where(eq(users.id, a.id));
     expect(storedA).toMatchObject({ title: 'Director', baseSalary: '999999.99', firstName: 'Upd', lastName: 'One' });
@@ -180,7 +224,10 @@ describe('U9 bulk update', () => {
     const [mine] = await createUsers(ctx.db, acme.id, [{}]);
     const dry = await upload('/api/users/bulk-update?dry_run=true', usersCsv([{ email: mine.email, title: 'Dry' }], { update: true }));
     expect(dry.json().status).toBe('success');
-    const [stored] = await ctx.db.select().from(users).where(and(eq(users.id, mine.id)));
+    const [stored] = await ctx.db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, mine.id)));
     expect(stored.title).toBeNull();
     const missingKey = await upload('/api/users/bulk-update', usersCsv(generatedUsers(1, acme.domain)));
     expect(missingKey.statusCode).toBe(422);

@@ -4,7 +4,7 @@
 import type { FieldErrors } from '../../platform/errors.js';
 import { type CreateDeps, createUsers } from './users.create.js';
 import { type CsvRow, toColumnErrors } from './users.csv.js';
-import { checkCreate, checkUpdate, type CreateValues } from './users.fields.js';
+import { type CreateValues, checkCreate, checkUpdate } from './users.fields.js';
 import { usersByEmail } from './users.lookup.js';
 import { type UpdateItem, updateUsers } from './users.update.js';
 
@@ -39,7 +39,11 @@ function report(kind: 'create' | 'update', total: number, successes: Success[], 
     partial: `Some users were ${verb}; see failures.`,
     failed: `No users were ${verb}; see failures.`,
   };
-  const dry = { success: 'Dry run: every row is valid. Nothing was saved.', partial: 'Dry run: some rows are invalid. Nothing was saved.', failed: 'Dry run: no row is valid. Nothing was saved.' };
+  const dry = {
+    success: 'Dry run: every row is valid. Nothing was saved.',
+    partial: 'Dry run: some rows are invalid. Nothing was saved.',
+    failed: 'Dry run: no row is valid. Nothing was saved.',
+  };
   successes.sort((a, b) => a.row - b.row);
   failures.sort((a, b) => a.row - b.row);
   return {
@@ -63,7 +67,12 @@ export async function bulkCreate(deps: CreateDeps, companyId: number, rows: CsvR
       else failures.push({ row: line, errors: toColumnErrors(checked.errors) });
     }
     if (valid.length === 0) continue;
-    const results = await createUsers(deps, companyId, valid.map((v) => v.value), options.dryRun);
+    const results = await createUsers(
+      deps,
+      companyId,
+      valid.map((v) => v.value),
+      options.dryRun,
+    );
     results.forEach((result, i) => {
       const row = valid[i].line;
       if (result.ok) successes.push({ row, id: result.id, email: result.email });
@@ -93,11 +102,19 @@ export async function bulkUpdate(deps: CreateDeps, companyId: number, rows: CsvR
       // Passwords are never taken from files; the update template has no such column anyway.
       const checked = checkUpdate({ ...record, notify: options.notify });
       if (!checked.ok) Object.assign(errors, checked.errors);
-      if (Object.keys(errors).length > 0 || !checked.ok) return void failures.push({ row: line, errors: toColumnErrors(errors) });
+      if (Object.keys(errors).length > 0 || !checked.ok) {
+        failures.push({ row: line, errors: toColumnErrors(errors) });
+        return;
+      }
       items.push({ line, item: { id: (found.get(key) as { id: number }).id, values: checked.value } });
     });
     if (items.length === 0) continue;
-    const results = await updateUsers(deps, companyId, items.map((v) => v.item), options.dryRun);
+    const results = await updateUsers(
+      deps,
+      companyId,
+      items.map((v) => v.item),
+      options.dryRun,
+    );
     results.forEach((result, i) => {
       const row = items[i].line;
       if (result.ok) successes.push({ row, id: result.id, email: result.email });

@@ -9,11 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
-import { type Database, openPglite, queryRows } from '../../db/client.js';
-import { migrate } from '../../db/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { generatedUsers, usersCsv } from '../../../test/helpers/users.js';
+import { type Database, openPglite, queryRows } from '../../db/client.js';
+import { migrate } from '../../db/migrate.js';
 import { CHUNK } from './users.bulk.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -52,7 +52,9 @@ async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -110,7 +112,15 @@ it('keeps every row applied or absent when the server is killed mid-import', asy
   server = await startServer(port);
   const checkRows = async () =>
     withDatabase(async (db) => {
-      const users = await queryRows<{ id: number; email: string; employee_id: string; personal_email: string; onboarding_token: string | null; mails: number; with_link: number }>(
+      const users = await queryRows<{
+        id: number;
+        email: string;
+        employee_id: string;
+        personal_email: string;
+        onboarding_token: string | null;
+        mails: number;
+        with_link: number;
+      }>(
         db,
         sql`SELECT u.id, u.email, u.employee_id, u.personal_email, u.onboarding_token,
               (SELECT count(*) FROM outbox o WHERE o."to" = u.personal_email AND o.company_id = u.company_id)::int AS mails,

@@ -13,8 +13,8 @@ import {
   emailLocalPart,
   loadVocabulary,
   newOnboardingToken,
-  randomIds,
   ONBOARDING_TTL_MS,
+  randomIds,
   uniqueViolation,
   usersByEmail,
   usersByPersonalEmail,
@@ -89,8 +89,16 @@ async function createRound(
 ): Promise<number[]> {
   const rows = pending.map((index) => ({ index, input: inputs[index] }));
   const [managers, existing] = await Promise.all([
-    usersByEmail(tx, companyId, rows.flatMap(({ input }) => (input.managerEmail ? [input.managerEmail] : []))),
-    usersByPersonalEmail(tx, companyId, rows.map(({ input }) => input.personalEmail)),
+    usersByEmail(
+      tx,
+      companyId,
+      rows.flatMap(({ input }) => (input.managerEmail ? [input.managerEmail] : [])),
+    ),
+    usersByPersonalEmail(
+      tx,
+      companyId,
+      rows.map(({ input }) => input.personalEmail),
+    ),
   ]);
 
   const planned: { index: number; input: CreateValues; refs: Refs; needsEmail: boolean }[] = [];
@@ -105,7 +113,8 @@ async function createRound(
     } else {
       seen.add(input.personalEmail);
       const old = checked.refs.existing;
-      const needsEmail = !old || old.firstName !== input.firstName || old.lastName !== input.lastName || old.domainId !== checked.refs.domainId;
+      const needsEmail =
+        !old || old.firstName !== input.firstName || old.lastName !== input.lastName || old.domainId !== checked.refs.domainId;
       planned.push({ index, input, refs: checked.refs, needsEmail });
     }
   }
@@ -113,13 +122,18 @@ async function createRound(
   const derive = planned.filter((p) => p.needsEmail);
   const derived = await deriveEmails(
     tx,
-    derive.map((p) => ({ local: emailLocalPart(p.input.firstName, p.input.lastName), domain: p.input.domainName, own: p.refs.existing?.email })),
+    derive.map((p) => ({
+      local: emailLocalPart(p.input.firstName, p.input.lastName),
+      domain: p.input.domainName,
+      own: p.refs.existing?.email,
+    })),
   );
   const emailOf = new Map(derive.map((p, i) => [p.index, derived[i]]));
   const email = (p: (typeof planned)[number]) => emailOf.get(p.index) ?? (p.refs.existing as UserRow).email;
 
   if (dryRun) {
-    for (const p of planned) results[p.index] = { ok: true, id: p.refs.existing?.id ?? null, email: email(p), reinvited: Boolean(p.refs.existing) };
+    for (const p of planned)
+      results[p.index] = { ok: true, id: p.refs.existing?.id ?? null, email: email(p), reinvited: Boolean(p.refs.existing) };
     return [];
   }
 
@@ -128,7 +142,8 @@ async function createRound(
   const again = planned.filter((p) => p.refs.existing);
   const retry: number[] = [];
   const mails: MailMessage[] = [];
-  const company = fresh.length > 0 ? await allocateEmployeeIds(tx, companyId, fresh.length) : { companyName: await companyName(tx, companyId), ids: [] };
+  const company =
+    fresh.length > 0 ? await allocateEmployeeIds(tx, companyId, fresh.length) : { companyName: await companyName(tx, companyId), ids: [] };
 
   if (fresh.length > 0) {
     const uniqueIds = randomIds(fresh.length, 12);
@@ -163,7 +178,10 @@ async function createRound(
     const idByUnique = new Map(inserted.map((row) => [row.uniqueId, row.id]));
     fresh.forEach((p, i) => {
       const id = idByUnique.get(values[i].uniqueId);
-      if (id === undefined) return void retry.push(p.index);
+      if (id === undefined) {
+        retry.push(p.index);
+        return;
+      }
       results[p.index] = { ok: true, id, email: values[i].email, reinvited: false };
       if (p.input.notify) mails.push(mailFor(deps, { ...values[i], companyId }, company.companyName));
     });
@@ -203,7 +221,10 @@ async function createRound(
     }
     again.forEach((p, i) => {
       const patch = patches[i];
-      if (!updated.includes(patch.id)) return void retry.push(p.index);
+      if (!updated.includes(patch.id)) {
+        retry.push(p.index);
+        return;
+      }
       results[p.index] = { ok: true, id: patch.id, email: patch.email as string, reinvited: true };
       if (p.input.notify) {
         const person = { companyId, firstName: p.input.firstName, personalEmail: p.input.personalEmail, email: patch.email as string };
@@ -221,5 +242,7 @@ function mailFor(
   user: { companyId: number; firstName: string; personalEmail: string; email: string; onboardingToken: string | null },
   company: string,
 ): MailMessage {
-  return user.onboardingToken ? invitationMail(user, company, onboardingLink(deps.config.publicUrl, user.onboardingToken)) : welcomeMail(user, company);
+  return user.onboardingToken
+    ? invitationMail(user, company, onboardingLink(deps.config.publicUrl, user.onboardingToken))
+    : welcomeMail(user, company);
 }

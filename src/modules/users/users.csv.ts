@@ -101,7 +101,15 @@ export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow
   // for every following record (column count differs from the first record's): cut it off here.
   let firstLine = 1;
   const end = body.findIndex((byte) => byte === 0x0a || byte === 0x0d);
-  if (end > 0 && !body.subarray(0, end).toString('utf8').split(',').map((cell) => COLUMN_FIELDS[normalise(cell.replace(/"/g, ''))]).includes(REQUIRED[kind][0])) {
+  if (
+    end > 0 &&
+    !body
+      .subarray(0, end)
+      .toString('utf8')
+      .split(',')
+      .map((cell) => COLUMN_FIELDS[normalise(cell.replace(/"/g, ''))])
+      .includes(REQUIRED[kind][0])
+  ) {
     body = body.subarray(body[end] === 0x0d && body[end + 1] === 0x0a ? end + 2 : end + 1);
     firstLine = 2;
   }
@@ -126,7 +134,10 @@ export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow
       skip_empty_lines: true,
       record_delimiter: ['\r\n', '\n', '\r'],
       // The context carries `bytes` at runtime; the typings only describe the casting fields.
-      on_record: ((record: string[], context: { bytes: number }) => ({ record, at: startLine(context.bytes) })) as unknown as Options['on_record'],
+      on_record: ((record: string[], context: { bytes: number }) => ({
+        record,
+        at: startLine(context.bytes),
+      })) as unknown as Options['on_record'],
     }),
   );
   let columns: (string | undefined)[] | undefined;

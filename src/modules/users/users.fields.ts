@@ -120,7 +120,8 @@ class Reader {
     if (!Array.isArray(value)) return this.fail(field, `The ${label(field)} field must be an array.`);
     const names: string[] = [];
     for (const [index, item] of value.entries()) {
-      if (typeof item !== 'string' || item.trim() === '') return this.fail(`${field}.${index}`, `The ${field}.${index} field must be a string.`);
+      if (typeof item !== 'string' || item.trim() === '')
+        return this.fail(`${field}.${index}`, `The ${field}.${index} field must be a string.`);
       if (!names.includes(item.trim())) names.push(item.trim());
     }
     if (names.length === 0) return this.fail(field, `The ${label(field)} field must have at least 1 items.`);

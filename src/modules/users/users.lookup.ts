@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
-import { companies, companyDomains, roles, userTypes, users } from '../../db/schema/index.js';
+import { companies, companyDomains, roles, users, userTypes } from '../../db/schema/index.js';
 
 export const ONBOARDING_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -16,7 +16,10 @@ export interface Vocabulary {
 
 export async function loadVocabulary(executor: Executor, companyId: number): Promise<Vocabulary> {
   const [domainRows, typeRows, roleRows] = await Promise.all([
-    executor.select({ id: companyDomains.id, name: companyDomains.name }).from(companyDomains).where(eq(companyDomains.companyId, companyId)),
+    executor
+      .select({ id: companyDomains.id, name: companyDomains.name })
+      .from(companyDomains)
+      .where(eq(companyDomains.companyId, companyId)),
     executor.select({ id: userTypes.id, name: userTypes.name }).from(userTypes).where(eq(userTypes.companyId, companyId)),
     executor.select({ name: roles.name }).from(roles).where(eq(roles.companyId, companyId)),
   ]);
@@ -33,7 +36,11 @@ export interface ManagerRef {
 }
 
 /** Live users of the company by company e-mail (manager_email, bulk update keys). */
-export async function usersByEmail(executor: Executor, companyId: number, emails: string[]): Promise<Map<string, typeof users.$inferSelect>> {
+export async function usersByEmail(
+  executor: Executor,
+  companyId: number,
+  emails: string[],
+): Promise<Map<string, typeof users.$inferSelect>> {
   const unique = [...new Set(emails)];
   if (unique.length === 0) return new Map();
   const rows = await executor
@@ -80,10 +87,7 @@ const stemOf = (email: string) => {
  * same batch never get the same address. A concurrent writer can still take one first: the insert
  * or update then hits `users_email_key` and the caller retries.
  */
-export async function deriveEmails(
-  executor: Executor,
-  requests: { local: string; domain: string; own?: string }[],
-): Promise<string[]> {
+export async function deriveEmails(executor: Executor, requests: { local: string; domain: string; own?: string }[]): Promise<string[]> {
   if (requests.length === 0) return [];
   const stems = [...new Set(requests.map((r) => stemOf(`${r.local}@${r.domain}`)))];
   const rows = await queryRows<{ email: string }>(

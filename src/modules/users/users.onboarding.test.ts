@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema/index.js';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { users } from '../../db/schema/index.js';
 import { createOnboardingService, type OnboardingService } from './users.onboarding.js';
 import { hashPassword, validatePassword, verifyPassword } from './users.passwords.js';
 

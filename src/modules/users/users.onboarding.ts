@@ -26,8 +26,7 @@ export function createOnboardingService(deps: { db: Db }) {
   const { db } = deps;
 
   // Only a live (not deleted), not yet onboarded user matches its token.
-  const matches = (token: string) =>
-    and(eq(users.onboardingToken, token), isNull(users.deletedAt), eq(users.onboardingCompleted, false));
+  const matches = (token: string) => and(eq(users.onboardingToken, token), isNull(users.deletedAt), eq(users.onboardingCompleted, false));
 
   // Inside a transaction every query must use `tx`: PGlite has one connection, and a query on
   // `db` would wait forever for the transaction holding it.

@@ -7,8 +7,8 @@ import { createUserActions } from './users.actions.js';
 import { bulkCreate, bulkUpdate } from './users.bulk.js';
 import { type CsvKind, IMPORT_HEADER, parseUsersCsv, templateCsv, UPDATE_HEADER } from './users.csv.js';
 import { readMultipart, resolveFormCompany } from './users.multipart.js';
-import { CreateBody, SuspendBody, UnsuspendBody, UpdateBody } from './users.schemas-input.js';
 import { ErrorSchema, UserSchema } from './users.schemas.js';
+import { CreateBody, SuspendBody, UnsuspendBody, UpdateBody } from './users.schemas-input.js';
 import { createUsersService } from './users.service.js';
 import { createSuspensionService } from './users.suspension.js';
 
@@ -73,8 +73,14 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
   ] as const) {
     const body = templateCsv(kind === 'create' ? IMPORT_HEADER : UPDATE_HEADER);
     const filename = kind === 'create' ? 'users_import_template.csv' : 'users_update_template.csv';
-    app.get(url, { config: { name, tenancy: USERS_TENANCY }, schema: { tags, summary, querystring: Type.Object(CompanyQuery) } }, async (_request, reply) =>
-      reply.header('Content-Type', 'text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${filename}"`).send(body),
+    app.get(
+      url,
+      { config: { name, tenancy: USERS_TENANCY }, schema: { tags, summary, querystring: Type.Object(CompanyQuery) } },
+      async (_request, reply) =>
+        reply
+          .header('Content-Type', 'text/csv; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename="${filename}"`)
+          .send(body),
     );
   }
 
@@ -82,7 +88,13 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
     '/api/users/:id',
     {
       config: { name: 'users.show', tenancy: USERS_TENANCY },
-      schema: { tags, summary: 'U2. One user', params: IdParams, querystring: Type.Object(CompanyQuery), response: { 200: Type.Ref('User'), '4xx': ErrorSchema } },
+      schema: {
+        tags,
+        summary: 'U2. One user',
+        params: IdParams,
+        querystring: Type.Object(CompanyQuery),
+        response: { 200: Type.Ref('User'), '4xx': ErrorSchema },
+      },
     },
     async (request) => service.show(request.targetCompanyId as number, request.params.id),
   );
@@ -117,7 +129,13 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
   );
 
   const simple = [
-    ['patch', '/api/users/:id/deactivate', 'users.deactivate', 'U5. Deactivate a user', (c: number, id: number) => actions.deactivate(c, id)],
+    [
+      'patch',
+      '/api/users/:id/deactivate',
+      'users.deactivate',
+      'U5. Deactivate a user',
+      (c: number, id: number) => actions.deactivate(c, id),
+    ],
     ['patch', '/api/users/:id/activate', 'users.activate', 'U6. Activate a user', null],
     ['delete', '/api/users/:id', 'users.destroy', 'U7. Delete a user (soft)', (c: number, id: number) => actions.destroy(c, id)],
   ] as const;
@@ -161,7 +179,13 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
     '/api/users/:id/unsuspend',
     {
       config: { name: 'users.unsuspend', tenancy: USERS_TENANCY, family: 'settings' },
-      schema: { tags, summary: 'U11. End or move a suspension', params: IdParams, querystring: Type.Object(CompanyQuery), body: UnsuspendBody },
+      schema: {
+        tags,
+        summary: 'U11. End or move a suspension',
+        params: IdParams,
+        querystring: Type.Object(CompanyQuery),
+        body: UnsuspendBody,
+      },
     },
     async (request) => {
       const body = bodyOf(request);

@@ -45,10 +45,13 @@ export function suspensionEnd(input: SuspendInput, now = new Date()): { endsAt: 
     throw invalidInput('The selected suspension duration type is invalid.');
   }
   const clear = input.clear_roles;
-  if (clear !== undefined && clear !== null && typeof clear !== 'boolean') throw invalidInput('The clear roles field must be true or false.');
+  if (clear !== undefined && clear !== null && typeof clear !== 'boolean')
+    throw invalidInput('The clear roles field must be true or false.');
   const reason = input.suspension_reason;
-  if (reason !== undefined && reason !== null && typeof reason !== 'string') throw invalidInput('The suspension reason field must be a string.');
-  if (typeof reason === 'string' && reason.length > 1000) throw invalidInput('The suspension reason field must not be greater than 1000 characters.');
+  if (reason !== undefined && reason !== null && typeof reason !== 'string')
+    throw invalidInput('The suspension reason field must be a string.');
+  if (typeof reason === 'string' && reason.length > 1000)
+    throw invalidInput('The suspension reason field must not be greater than 1000 characters.');
   const base = { clearRoles: clear === true, reason: typeof reason === 'string' && reason.trim() !== '' ? reason.trim() : null };
 
   if (type === 'indefinite') return { ...base, endsAt: null };

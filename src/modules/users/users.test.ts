@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, jobs, outbox, users } from '../../db/schema/index.js';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { multipart } from '../../../test/helpers/users.js';
+import { companies, jobs, outbox, users } from '../../db/schema/index.js';
 import { verifyPassword } from './users.passwords.js';
 
 let ctx: TestContext;
@@ -53,12 +53,32 @@ const row = async (id: number) => (await ctx.db.select().from(users).where(eq(us
 
 describe('U3 create', () => {
   it('creates an inactive user with defaults, derived e-mail, employee id, unique id and an onboarding token', async () => {
-    const res = await call('POST', '/api/users', newUser({ first_name: 'Zoë', last_name: "O'Brien-Smith", base_salary: 250000.5, account_number: '0012345678', bank_name: 'GTB' }));
+    const res = await call(
+      'POST',
+      '/api/users',
+      newUser({ first_name: 'Zoë', last_name: "O'Brien-Smith", base_salary: 250000.5, account_number: '0012345678', bank_name: 'GTB' }),
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.message).toBe('User created successfully');
     expect(Object.keys(body.user).sort()).toEqual(
-      ['id', 'first_name', 'last_name', 'email', 'personal_email', 'company_id', 'title', 'department', 'manager_id', 'employee_id', 'unique_id', 'is_active', 'onboarding_completed', 'created_at', 'updated_at'].sort(),
+      [
+        'id',
+        'first_name',
+        'last_name',
+        'email',
+        'personal_email',
+        'company_id',
+        'title',
+        'department',
+        'manager_id',
+        'employee_id',
+        'unique_id',
+        'is_active',
+        'onboarding_completed',
+        'created_at',
+        'updated_at',
+      ].sort(),
     );
     expect(body.user.email).toBe(`zoe.o.brien.smith@${acme.domain}`);
     expect(body.user.employee_id).toMatch(new RegExp(`^${acme.code}-\\d{4}$`));
@@ -83,7 +103,10 @@ describe('U3 create', () => {
     const mails = await ctx.db.select().from(outbox).where(eq(outbox.to, stored.personalEmail));
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain(`http://payroll.test/onboarding/${stored.onboardingToken}`);
-    const [job] = await ctx.db.select().from(jobs).where(sql`${jobs.payload}->>'outboxId' = ${String(mails[0].id)}`);
+    const [job] = await ctx.db
+      .select()
+      .from(jobs)
+      .where(sql`${jobs.payload}->>'outboxId' = ${String(mails[0].id)}`);
     expect(job.kind).toBe('mail.deliver');
   });
 
@@ -102,13 +125,19 @@ describe('U3 create', () => {
     const first = await create({ first_name: 'Chi', last_name: 'Eze' });
     const second = await create({ first_name: 'Chi', last_name: 'Eze' });
     const third = await create({ first_name: 'CHI', last_name: 'eze' });
-    expect([first.email, second.email, third.email]).toEqual([`chi.eze@${acme.domain}`, `chi.eze2@${acme.domain}`, `chi.eze3@${acme.domain}`]);
+    expect([first.email, second.email, third.email]).toEqual([
+      `chi.eze@${acme.domain}`,
+      `chi.eze2@${acme.domain}`,
+      `chi.eze3@${acme.domain}`,
+    ]);
     await call('DELETE', `/api/users/${third.id}`);
     expect((await create({ first_name: 'Chi', last_name: 'Eze' })).email).toBe(`chi.eze4@${acme.domain}`);
   });
 
   it('numbers employees per company without repeats under concurrency', async () => {
-    const results = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/api/users', newUser({ first_name: 'Par', last_name: 'Allel' }))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => call('POST', '/api/users', newUser({ first_name: 'Par', last_name: 'Allel' }))),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
     const ids = results.map((r) => r.json().user.employee_id);
     const emails = results.map((r) => r.json().user.email);
@@ -120,7 +149,10 @@ describe('U3 create', () => {
     const body = newUser();
     const results = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/api/users', body)));
     expect(results.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
-    const rows = await ctx.db.select().from(users).where(and(eq(users.companyId, acme.id), eq(users.personalEmail, body.personal_email as string)));
+    const rows = await ctx.db
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, acme.id), eq(users.personalEmail, body.personal_email as string)));
     expect(rows).toHaveLength(1);
     expect(new Set(results.map((r) => r.json().user.id))).toEqual(new Set([rows[0].id]));
   });
@@ -157,8 +189,12 @@ describe('U3 create', () => {
     }
     // Another company's domain and manager are not ours.
     const foreign = await create({}, other);
-    expect((await call('POST', '/api/users', newUser({ domain_name: other.domain }))).json()).toEqual({ error: 'Domain name does not exist for the specified company.' });
-    expect((await call('POST', '/api/users', newUser({ manager_email: foreign.email }))).json()).toEqual({ error: 'Manager with specified email does not exist.' });
+    expect((await call('POST', '/api/users', newUser({ domain_name: other.domain }))).json()).toEqual({
+      error: 'Domain name does not exist for the specified company.',
+    });
+    expect((await call('POST', '/api/users', newUser({ manager_email: foreign.email }))).json()).toEqual({
+      error: 'Manager with specified email does not exist.',
+    });
   });
 
   it('resolves manager_email within the company and shows manager and manager_id', async () => {
@@ -184,7 +220,11 @@ describe('U3 create', () => {
         start_date: ['The start date field is required.'],
       },
     });
-    const bad = await call('POST', '/api/users', newUser({ personal_email: 'not-an-email', start_date: '2024-02-30', base_salary: '12.345', bank_name: 'GTB' }));
+    const bad = await call(
+      'POST',
+      '/api/users',
+      newUser({ personal_email: 'not-an-email', start_date: '2024-02-30', base_salary: '12.345', bank_name: 'GTB' }),
+    );
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error).toEqual({
       personal_email: ['The personal email field must be a valid email address.'],
@@ -201,7 +241,12 @@ describe('U3 create', () => {
   });
 
   it('answers 400 for malformed JSON and 403 for a company that is not ours; acts for a child company', async () => {
-    const malformed = await ctx.app.inject({ method: 'POST', url: '/api/users', headers: { ...acme.auth, 'content-type': 'application/json' }, payload: '{"first_name":' });
+    const malformed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { ...acme.auth, 'content-type': 'application/json' },
+      payload: '{"first_name":',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ error: 'Malformed JSON body.' });
     const forbidden = await call('POST', '/api/users', { ...newUser(), company_id: other.id });
@@ -218,7 +263,11 @@ describe('U3 create', () => {
 describe('U1/U2 read', () => {
   it('lists only live users of the target company, with both paging styles', async () => {
     const fresh = await createCompany(ctx.db);
-    await createUsers(ctx.db, fresh.id, Array.from({ length: 5 }, () => ({})));
+    await createUsers(
+      ctx.db,
+      fresh.id,
+      Array.from({ length: 5 }, () => ({})),
+    );
     const page = await call('GET', '/api/users?page=2&per_page=2', undefined, fresh);
     expect(page.statusCode).toBe(200);
     expect(page.json()).toMatchObject({ totalResults: 5, startIndex: 3, itemsPerPage: 2 });
@@ -267,7 +316,10 @@ describe('U4 update', () => {
       'The password field must contain at least one uppercase letter.',
       'The password field must contain at least one symbol.',
     ]);
-    const mismatch = await call('PUT', `/api/users/${user.id}`, { password: 'Correct-Horse-42', password_confirmation: 'Correct-Horse-43' });
+    const mismatch = await call('PUT', `/api/users/${user.id}`, {
+      password: 'Correct-Horse-42',
+      password_confirmation: 'Correct-Horse-43',
+    });
     expect(mismatch.json()).toEqual({ error: { password: ['The password field confirmation does not match.'] } });
     const ok = await call('PUT', `/api/users/${user.id}`, { password: 'Correct-Horse-42', password_confirmation: 'Correct-Horse-42' });
     expect(ok.statusCode).toBe(200);
@@ -317,7 +369,12 @@ describe('U4 update', () => {
       { field: 'documents', filename: 'cv.pdf', contentType: 'application/pdf', data: pdf },
       { field: 'documents', filename: 'id.png', contentType: 'image/png', data: png },
     ]);
-    const res = await ctx.app.inject({ method: 'PUT', url: `/api/users/${user.id}`, headers: { ...acme.auth, ...form.headers }, payload: form.payload });
+    const res = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/users/${user.id}`,
+      headers: { ...acme.auth, ...form.headers },
+      payload: form.payload,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const paths: string[] = res.json().user.document_paths;
     expect(paths).toHaveLength(2);
@@ -328,18 +385,35 @@ describe('U4 update', () => {
     }
 
     const fake = multipart({}, [{ field: 'documents', filename: 'cv.pdf', contentType: 'application/pdf', data: 'MZ not a pdf' }]);
-    const bad = await ctx.app.inject({ method: 'PUT', url: `/api/users/${user.id}`, headers: { ...acme.auth, ...fake.headers }, payload: fake.payload });
+    const bad = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/users/${user.id}`,
+      headers: { ...acme.auth, ...fake.headers },
+      payload: fake.payload,
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({ error: { 'documents.0': ['The documents.0 field must be a file of type: pdf, png, jpg, jpeg.'] } });
-    const big = multipart({}, [{ field: 'documents', filename: 'big.pdf', data: Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(5 * 1024 * 1024)]) }]);
-    const tooBig = await ctx.app.inject({ method: 'PUT', url: `/api/users/${user.id}`, headers: { ...acme.auth, ...big.headers }, payload: big.payload });
+    const big = multipart({}, [
+      { field: 'documents', filename: 'big.pdf', data: Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(5 * 1024 * 1024)]) },
+    ]);
+    const tooBig = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/users/${user.id}`,
+      headers: { ...acme.auth, ...big.headers },
+      payload: big.payload,
+    });
     expect(tooBig.statusCode).toBe(422);
     expect(tooBig.json()).toEqual({ error: { 'documents.0': ['The documents.0 field must not be greater than 5120 kilobytes.'] } });
     expect(fs.readdirSync(path.join(dataDir, 'documents', String(acme.id), String(user.id)))).toHaveLength(2);
 
     // A multipart company_id of another company is refused like a JSON one.
     const foreignForm = multipart({ company_id: String(other.id), title: 'x' });
-    const forbidden = await ctx.app.inject({ method: 'PUT', url: `/api/users/${user.id}`, headers: { ...acme.auth, ...foreignForm.headers }, payload: foreignForm.payload });
+    const forbidden = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/users/${user.id}`,
+      headers: { ...acme.auth, ...foreignForm.headers },
+      payload: foreignForm.payload,
+    });
     expect(forbidden.statusCode).toBe(403);
 
     expect((await call('DELETE', `/api/users/${user.id}`)).statusCode).toBe(200);
@@ -357,7 +431,9 @@ describe('U5-U7 activate, deactivate, delete', () => {
     expect(stored.isActive).toBe(true);
     expect(stored.onboardingCompleted).toBe(true);
     expect(stored.onboardingToken).toBeNull();
-    expect((await ctx.db.select().from(outbox).where(eq(outbox.to, stored.personalEmail))).map((m) => m.subject)).toEqual([expect.stringContaining('active')]);
+    expect((await ctx.db.select().from(outbox).where(eq(outbox.to, stored.personalEmail))).map((m) => m.subject)).toEqual([
+      expect.stringContaining('active'),
+    ]);
     const off = await call('PATCH', `/api/users/${user.id}/deactivate`);
     expect(off.json()).toEqual({ message: 'User deactivated successfully.' });
     stored = await row(user.id);
@@ -366,7 +442,11 @@ describe('U5-U7 activate, deactivate, delete', () => {
 
   it('answers 400 User ID is required., 404 for missing and foreign users, 403 for a foreign company', async () => {
     const foreign = await create({}, other);
-    for (const [method, suffix] of [['PATCH', '/deactivate'], ['PATCH', '/activate'], ['DELETE', '']] as const) {
+    for (const [method, suffix] of [
+      ['PATCH', '/deactivate'],
+      ['PATCH', '/activate'],
+      ['DELETE', ''],
+    ] as const) {
       const bad = await call(method, `/api/users/abc${suffix}`);
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toEqual({ error: 'User ID is required.' });
@@ -418,7 +498,12 @@ describe('U10/U11 suspension', () => {
 
   it('suspends for minutes with clear_roles, and the durable job restores the roles', async () => {
     const user = await create({ is_active: true, roles: ['admin', 'user'] });
-    const res = await suspend(user.id, { suspension_duration_type: 'minutes', suspension_duration_value: 30, clear_roles: true, suspension_reason: 'Audit' });
+    const res = await suspend(user.id, {
+      suspension_duration_type: 'minutes',
+      suspension_duration_value: 30,
+      clear_roles: true,
+      suspension_reason: 'Audit',
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.message).toBe('User suspended successfully.');
@@ -430,13 +515,19 @@ describe('U10/U11 suspension', () => {
     expect((await row(user.id)).isSuspended).toBe(true);
     // Make it due (as if 30 minutes passed) and run the job.
     await ctx.db.update(users).set({ suspensionEndsAt: sql`now() - interval '1 second'` }).where(eq(users.id, user.id));
-    await ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind = 'users.suspension-end' AND payload->>'userId' = ${String(user.id)}`);
+    await ctx.db.execute(
+      sql`UPDATE jobs SET run_at = now() WHERE kind = 'users.suspension-end' AND payload->>'userId' = ${String(user.id)}`,
+    );
     await ctx.app.deps.jobs.runDue(100);
     // The end moved (the row changed), so this stale job must not end it.
     expect((await row(user.id)).isSuspended).toBe(true);
     // A job for exactly the stored end does.
     const stored = await row(user.id);
-    await ctx.app.deps.jobs.enqueue(ctx.db, 'users.suspension-end', { companyId: acme.id, userId: user.id, endsAt: (stored.suspensionEndsAt as Date).toISOString() });
+    await ctx.app.deps.jobs.enqueue(ctx.db, 'users.suspension-end', {
+      companyId: acme.id,
+      userId: user.id,
+      endsAt: (stored.suspensionEndsAt as Date).toISOString(),
+    });
     await ctx.app.deps.jobs.runDue(100);
     const ended = await row(user.id);
     expect(ended.isSuspended).toBe(false);
@@ -453,7 +544,9 @@ describe('U10/U11 suspension', () => {
     const forever = await suspend(user.id, { suspension_duration_type: 'indefinite' });
     expect(forever.json().user.suspension_ends_at).toBeNull();
     // The older jobs (2 h, 2099) are stale now and never end the indefinite suspension.
-    await ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind = 'users.suspension-end' AND payload->>'userId' = ${String(user.id)}`);
+    await ctx.db.execute(
+      sql`UPDATE jobs SET run_at = now() WHERE kind = 'users.suspension-end' AND payload->>'userId' = ${String(user.id)}`,
+    );
     await ctx.app.deps.jobs.runDue(100);
     expect((await row(user.id)).isSuspended).toBe(true);
   });
@@ -481,11 +574,20 @@ describe('U10/U11 suspension', () => {
     const cases: [Json, string][] = [
       [{}, 'The suspension duration type field is required.'],
       [{ suspension_duration_type: 'weeks' }, 'The selected suspension duration type is invalid.'],
-      [{ suspension_duration_type: 'minutes' }, 'The suspension duration value field is required when suspension duration type is minutes.'],
+      [
+        { suspension_duration_type: 'minutes' },
+        'The suspension duration value field is required when suspension duration type is minutes.',
+      ],
       [{ suspension_duration_type: 'hours', suspension_duration_value: 0 }, 'The suspension duration value field must be at least 1.'],
       [{ suspension_duration_type: 'date' }, 'The suspension end at field is required when suspension duration type is date.'],
-      [{ suspension_duration_type: 'date', suspension_end_at: '2099-02-30 10:00:00' }, 'The suspension end at field must match the format Y-m-d H:i:s.'],
-      [{ suspension_duration_type: 'date', suspension_end_at: '2001-01-01 10:00:00' }, 'The suspension end at field must be a date after now.'],
+      [
+        { suspension_duration_type: 'date', suspension_end_at: '2099-02-30 10:00:00' },
+        'The suspension end at field must match the format Y-m-d H:i:s.',
+      ],
+      [
+        { suspension_duration_type: 'date', suspension_end_at: '2001-01-01 10:00:00' },
+        'The suspension end at field must be a date after now.',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await suspend(user.id, body);
@@ -496,14 +598,19 @@ describe('U10/U11 suspension', () => {
     const foreign = await create({}, other);
     expect((await suspend(foreign.id, { suspension_duration_type: 'indefinite' })).statusCode).toBe(404);
     expect((await unsuspend(foreign.id, { unsuspend_option: 'immediately' })).json()).toEqual({ error: 'User not found.' });
-    expect((await call('POST', `/api/users/${foreign.id}/suspend?company_id=${other.id}`, { suspension_duration_type: 'indefinite' })).statusCode).toBe(403);
+    expect(
+      (await call('POST', `/api/users/${foreign.id}/suspend?company_id=${other.id}`, { suspension_duration_type: 'indefinite' }))
+        .statusCode,
+    ).toBe(403);
   });
 });
 
 describe('U12/U13 templates', () => {
   it('serves the import and update templates byte for byte', async () => {
-    const header = 'first_name,last_name,personal_email,domain,user_types,title,base_salary,department,allowances,office_location,start_date (YYYY-MM-DD),manager,bank_name,account_number';
-    const instruction = 'Instructions: start_date must use the format YYYY-MM-DD; format the account_number column as text to keep leading zeros.';
+    const header =
+      'first_name,last_name,personal_email,domain,user_types,title,base_salary,department,allowances,office_location,start_date (YYYY-MM-DD),manager,bank_name,account_number';
+    const instruction =
+      'Instructions: start_date must use the format YYYY-MM-DD; format the account_number column as text to keep leading zeros.';
     const res = await call('GET', '/api/users/import-template');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');

@@ -7,7 +7,15 @@ import { type FieldErrors, internal } from '../../platform/errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import { DOMAIN_MISSING, MANAGER_MISSING, TYPE_MISSING } from './users.create.js';
 import type { UpdateValues } from './users.fields.js';
-import { companyName, deriveEmails, emailLocalPart, loadVocabulary, uniqueViolation, usersByEmail, usersByPersonalEmail } from './users.lookup.js';
+import {
+  companyName,
+  deriveEmails,
+  emailLocalPart,
+  loadVocabulary,
+  uniqueViolation,
+  usersByEmail,
+  usersByPersonalEmail,
+} from './users.lookup.js';
 import { detailsChangedMail } from './users.mail.js';
 import { type UserPatch, usersRepo } from './users.repo.js';
 
@@ -87,8 +95,16 @@ async function updateRound(
   const values = pending.map((index) => items[index].values);
   const [vocab, managers, owners] = await Promise.all([
     loadVocabulary(tx, companyId),
-    usersByEmail(tx, companyId, values.flatMap((v) => (v.managerEmail ? [v.managerEmail] : []))),
-    usersByPersonalEmail(tx, companyId, values.flatMap((v) => (v.personalEmail ? [v.personalEmail] : []))),
+    usersByEmail(
+      tx,
+      companyId,
+      values.flatMap((v) => (v.managerEmail ? [v.managerEmail] : [])),
+    ),
+    usersByPersonalEmail(
+      tx,
+      companyId,
+      values.flatMap((v) => (v.personalEmail ? [v.personalEmail] : [])),
+    ),
   ]);
 
   type Plan = { index: number; user: UserRow; patch: UserPatch; changed: string[]; local: string; domain: string; rederive: boolean };
@@ -130,13 +146,17 @@ async function updateRound(
         changed.push(name);
       }
     }
-    if (!sameMoney(user.baseSalary, v.baseSalary)) (patch.base_salary = v.baseSalary), changed.push('base_salary');
-    if (!sameMoney(user.allowances, v.allowances)) (patch.allowances = v.allowances), changed.push('allowances');
-    if (domain && domain.id !== user.domainId) (patch.domain_id = domain.id), changed.push('domain_name');
-    if (type && type.id !== user.userTypeId) (patch.user_type_id = type.id), changed.push('user_types');
-    if (manager && manager.id !== user.managerId) (patch.manager_id = manager.id), changed.push('manager_email');
-    if (item.passwordHash) (patch.password_hash = item.passwordHash), changed.push('password');
-    if (item.newDocuments?.length) (patch.document_paths = [...(user.documentPaths ?? []), ...item.newDocuments]), changed.push('documents');
+    const set = <K extends keyof UserPatch>(key: K, value: UserPatch[K], field: string) => {
+      patch[key] = value;
+      changed.push(field);
+    };
+    if (!sameMoney(user.baseSalary, v.baseSalary)) set('base_salary', v.baseSalary, 'base_salary');
+    if (!sameMoney(user.allowances, v.allowances)) set('allowances', v.allowances, 'allowances');
+    if (domain && domain.id !== user.domainId) set('domain_id', domain.id, 'domain_name');
+    if (type && type.id !== user.userTypeId) set('user_type_id', type.id, 'user_types');
+    if (manager && manager.id !== user.managerId) set('manager_id', manager.id, 'manager_email');
+    if (item.passwordHash) set('password_hash', item.passwordHash, 'password');
+    if (item.newDocuments?.length) set('document_paths', [...(user.documentPaths ?? []), ...item.newDocuments], 'documents');
     const domainName = domain?.name ?? user.email.split('@')[1];
     const rederive = Boolean(patch.first_name !== undefined || patch.last_name !== undefined || patch.domain_id !== undefined);
     plans.push({
@@ -152,7 +172,10 @@ async function updateRound(
 
   // Changing names or domain re-derives the company e-mail (the user's own address may be kept).
   const derive = plans.filter((p) => p.rederive);
-  const emails = await deriveEmails(tx, derive.map((p) => ({ local: p.local, domain: p.domain, own: p.user.email })));
+  const emails = await deriveEmails(
+    tx,
+    derive.map((p) => ({ local: p.local, domain: p.domain, own: p.user.email })),
+  );
   derive.forEach((p, i) => {
     if (emails[i] !== p.user.email) {
       p.patch.email = emails[i];
@@ -165,7 +188,13 @@ async function updateRound(
   if (!dryRun) {
     try {
       // Savepoint: a unique index lost to a concurrent writer re-plans instead of failing the batch.
-      updated = await tx.transaction((sp) => usersRepo.patchMany(sp, companyId, plans.map((p) => p.patch)));
+      updated = await tx.transaction((sp) =>
+        usersRepo.patchMany(
+          sp,
+          companyId,
+          plans.map((p) => p.patch),
+        ),
+      );
     } catch (error) {
       if (!uniqueViolation(error)) throw error;
       updated = [];
@@ -188,7 +217,9 @@ async function updateRound(
     };
     if (!dryRun && items[p.index].values.notify && p.changed.length > 0) {
       const to = p.patch.personal_email ?? p.user.personalEmail;
-      mails.push(detailsChangedMail({ companyId, firstName: p.patch.first_name ?? p.user.firstName, personalEmail: to, email }, company, p.changed));
+      mails.push(
+        detailsChangedMail({ companyId, firstName: p.patch.first_name ?? p.user.firstName, personalEmail: to, email }, company, p.changed),
+      );
     }
   }
   if (!dryRun) await deps.mailer.sendMany(tx, mails);
