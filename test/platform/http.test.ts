@@ -299,6 +299,28 @@ describe('tenant isolation of the users routes', () => {
     ]);
   });
 
+  it("refuses every users route that takes an id when the id is another company's", async () => {
+    const [victimUser] = await createUsers(ctx.db, other.id, [{ firstName: 'Target' }]);
+    const routes = ctx.app.routeCatalog.filter((route) => route.name.startsWith('users.') && route.url.includes(':id'));
+    expect(routes.length).toBeGreaterThanOrEqual(2);
+    await expectTenantIsolation(
+      ctx.app,
+      acme,
+      other,
+      routes.flatMap((route) => {
+        const url = route.url.replace(':id', String(victimUser.id));
+        const method = route.method as 'GET';
+        // With a body, schema validation may answer first (422/400): that reveals nothing about B.
+        const withBody = method !== 'GET' && method !== 'DELETE';
+        const expectStatus = withBody ? [400, 403, 404, 422] : [403, 404];
+        return [
+          { method, url, payload: withBody ? { first_name: 'Hacked' } : undefined, expect: expectStatus },
+          { method, url: `${url}?company_id=${other.id}`, payload: withBody ? { first_name: 'Hacked' } : undefined, expect: expectStatus },
+        ];
+      }),
+    );
+  });
+
   it('the check itself fails when a request succeeds', async () => {
     await expect(expectTenantIsolation(ctx.app, acme, other, [{ method: 'GET', url: '/api/users' }])).rejects.toThrow(/answered 200/);
   });
