@@ -164,7 +164,8 @@ export function suspensionEndJob(): JobDefinition<{ companyId: number; userId: n
             eq(users.companyId, companyId),
             isNull(users.deletedAt),
             eq(users.isSuspended, true),
-            sql`${users.suspensionEndsAt} = ${endsAt}::timestamptz`,
+            // Millisecond precision: the scheduled time went through a JS Date.
+            sql`date_trunc('milliseconds', ${users.suspensionEndsAt}) = date_trunc('milliseconds', ${endsAt}::timestamptz)`,
             sql`${users.suspensionEndsAt} <= now()`,
           ),
         );
