@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/app.js';
 import { ROUTE_NAMES } from '../../src/platform/auth/tokens.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
+import type { TestCompany } from '../helpers/factories.js';
 import { buildProbes, type Probe } from './probes.js';
 import { buildWorld, databaseFingerprint, type Victim, victimView, type World } from './world.js';
 
@@ -114,12 +115,17 @@ const changedTables = (before: Record<string, string>, after: Record<string, str
  * `state.last` is the database fingerprint before it; writes are checked after every non-GET probe
  * (a GET that writes is caught by the route's closing fingerprint).
  */
-async function runProbe(probe: Probe, ghost: Probe | undefined, state: { last: Record<string, string> }): Promise<string[]> {
+async function runProbe(
+  probe: Probe,
+  ghost: Probe | undefined,
+  state: { last: Record<string, string> },
+  caller: TestCompany = world.a.company,
+): Promise<string[]> {
   const problems: string[] = [];
   const label = `${probe.method} ${probe.url} [${key(probe)}]`;
   const victimCompanies = [world.victim.company, world.victim.child];
   const victimBefore = probe.mayWrite ? await databaseFingerprint(ctx.db, victimCompanies) : undefined;
-  const res = await send(probe, world.a.company.auth);
+  const res = await send(probe, caller.auth);
   const allow = probe.allow ?? [403, 404];
   if (!allow.includes(res.statusCode))
     problems.push(`${label}: answered ${res.statusCode}, expected one of ${allow.join('/')}: ${res.body.slice(0, 500)}`);
@@ -138,7 +144,7 @@ async function runProbe(probe: Probe, ghost: Probe | undefined, state: { last: R
     }
   }
   if (ghost && probe.compare !== false) {
-    const twin = await send(ghost, world.a.company.auth);
+    const twin = await send(ghost, caller.auth);
     const volatile = probe.volatile ?? [];
     const mine = dropVolatile(body, volatile);
     const theirs = dropVolatile(parse(unghost(twin.body, world.ghost, world.victim)), volatile);
@@ -163,10 +169,10 @@ async function runProbe(probe: Probe, ghost: Probe | undefined, state: { last: R
 }
 
 /** Runs probes in order; the closing fingerprint catches writes by GET probes. */
-async function runProbes(list: Probe[]): Promise<string[]> {
+async function runProbes(list: Probe[], caller?: TestCompany): Promise<string[]> {
   const state = { last: await databaseFingerprint(ctx.db) };
   const problems: string[] = [];
-  for (const probe of list) problems.push(...(await runProbe(probe, ghosts[probes.indexOf(probe)], state)));
+  for (const probe of list) problems.push(...(await runProbe(probe, caller ? undefined : ghosts[probes.indexOf(probe)], state, caller)));
   const changed = changedTables(state.last, await databaseFingerprint(ctx.db));
   if (changed.length) problems.push(`a GET probe of ${list[0]?.route} changed the database (tables ${changed.join(', ')})`);
   return problems;
@@ -215,6 +221,19 @@ describe('as company A, naming unrelated company B', () => {
       expect(await runProbes([probe as Probe])).toEqual([]);
     });
   }
+
+  it("A's child, naming its parent A wherever the matrix names company B, is refused too (the tree only reaches down)", async () => {
+    const A = world.a.company.id;
+    // The child's token works for the child itself, so the refusals below are about the target.
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: world.a.childCompany.auth })).statusCode).toBe(200);
+    const upward: Victim = { ...world.victim, company: A, child: A, companyRes: A, childRes: A };
+    const asChild = { ...world.a, company: world.a.childCompany };
+    const list = buildProbes(asChild, upward, [world.a.child], world.replays).filter((probe) =>
+      /company_id=B|B path|^B$|^B's child$/.test(probe.what),
+    );
+    expect(new Set(list.map((probe) => probe.route)).size).toBeGreaterThan(30);
+    expect(await runProbes(list, world.a.childCompany)).toEqual([]);
+  });
 
   it("B's data, read through B's own API, is unchanged by the whole matrix", async () => {
     expect(await victimView(ctx.app, world)).toEqual(viewBefore);

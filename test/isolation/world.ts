@@ -39,6 +39,8 @@ export interface Victim {
 export interface Attacker {
   company: TestCompany;
   child: number;
+  /** A's child with its own token (the upward check: a child never acts for its parent). */
+  childCompany: TestCompany;
   userId: number;
   userEmail: string;
   domain: string;
@@ -224,6 +226,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     a: {
       company: a,
       child: aChild.id,
+      childCompany: aChild,
       userId: aUser.id,
       userEmail: aUser.email,
       domain: a.domain,
