@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { paystubItem } from '../../helpers/payroll.js';
 import { generatedUsers, multipart, usersCsv } from '../../helpers/users.js';
-import { ALL_ITEMS_FAILED, csvUpload, EVERY_ROW_FAILED, type MatrixContext } from '../probes.js';
+import { ALL_ITEMS_FAILED, csvUpload, EVERY_ROW_FAILED, type Json, type MatrixContext } from '../probes.js';
 
 export function variantProbes(context: MatrixContext): void {
   const { v, A, add, row, plan, claim, replays } = context;
@@ -205,6 +205,79 @@ export function variantProbes(context: MatrixContext): void {
     method: 'GET',
     url: `/api/users/0${v.userId}`,
     allow: [400, 403, 404],
+  });
+
+  // ---------- filters that try to widen a list past A's company ----------
+  const onlyA = (rows: (body: Json) => { company_id: number }[]) => (body: Json) =>
+    expect(rows(body).every((row) => row.company_id === A)).toBe(true);
+  const paystubsOfA = onlyA((body) => body.data.data);
+  const invoicesOfA = onlyA((body) => body.invoices);
+  const widen = ["' OR '1'='1", '%', '%%', '*', "x' UNION SELECT NULL--", "unpaid' OR 1=1--"];
+  for (const [index, text] of widen.entries()) {
+    const q = encodeURIComponent(text);
+    const allow = [200, 400, 404, 422];
+    add({
+      route: 'paystubs.index',
+      what: `widening filter ${index + 1} on status`,
+      method: 'GET',
+      url: `/api/paystubs?status=${q}`,
+      allow,
+      check: paystubsOfA,
+    });
+    add({
+      route: 'paystubs.index',
+      what: `widening filter ${index + 1} on transaction_id`,
+      method: 'GET',
+      url: `/api/paystubs?transaction_id=${q}`,
+      allow,
+      check: paystubsOfA,
+    });
+    add({
+      route: 'invoices.index',
+      what: `widening filter ${index + 1} on transaction_id`,
+      method: 'GET',
+      url: `/api/invoices?transaction_id=${q}`,
+      allow,
+      check: invoicesOfA,
+    });
+    add({
+      route: 'invoices.index',
+      what: `widening filter ${index + 1} on status`,
+      method: 'GET',
+      url: `/api/invoices?status=${q}`,
+      allow,
+      check: invoicesOfA,
+    });
+    add({
+      route: 'invoices.index',
+      what: `widening sort ${index + 1}`,
+      method: 'GET',
+      url: `/api/invoices?sort=${q}&order=${q}`,
+      allow,
+      check: invoicesOfA,
+    });
+    add({
+      route: 'invoices.show',
+      what: `widening transaction id ${index + 1}`,
+      method: 'GET',
+      url: `/api/invoices/${q}`,
+      allow: [400, 404, 422],
+    });
+    add({
+      route: 'wallet.transaction-status',
+      what: `widening reference ${index + 1}`,
+      method: 'GET',
+      url: `/api/wallet/transaction/status?transaction_reference=${q}`,
+      allow: [400, 404],
+    });
+  }
+  add({
+    route: 'invoices.index',
+    what: 'sort by company_id',
+    method: 'GET',
+    url: '/api/invoices?sort=company_id&per_page=100',
+    allow: [200, 400, 422],
+    check: invoicesOfA,
   });
 
   // ---------- B's Idempotency-Keys ----------
