@@ -1,6 +1,6 @@
 // The one mapping from errors to HTTP responses. 5xx details are logged, never sent.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { addFieldError, DomainError, type ErrorFamily, type FieldErrors } from './errors.js';
+import { AccessError, addFieldError, DomainError, type ErrorFamily, type FieldErrors } from './errors.js';
 
 const STATUS: Record<DomainError['code'], number> = {
   bad_request: 400,
@@ -36,7 +36,7 @@ export function errorResponse(error: DomainError, family: ErrorFamily): { status
     }
   }
   const status = STATUS[error.code];
-  if (family === 'wallet' && status !== 401 && status !== 429) {
+  if (family === 'wallet' && status !== 401 && status !== 429 && !(error instanceof AccessError)) {
     return { status, body: { status: 'error', message: error.message } };
   }
   return { status, body: { error: error.message } };

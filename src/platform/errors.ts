@@ -36,6 +36,12 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * Refusals of the authentication layer (401, 429, and the API-access and scope 403s). decisions.md
+ * §3 gives them the `{error}` body on every endpoint, wallet routes included.
+ */
+export class AccessError extends DomainError {}
+
 export const badRequest = (message: string) => new DomainError('bad_request', message);
 export const unauthorized = (message = 'Unauthorized') => new DomainError('unauthorized', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);

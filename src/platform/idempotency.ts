@@ -2,6 +2,7 @@
 // replayed for 24 h; the same key with another request is a 409. The key is claimed before the
 // handler runs, so two concurrent retries cannot both execute.
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
@@ -15,23 +16,72 @@ const ABANDONED_SECONDS = 300;
 /** About one claim in PURGE_EVERY also deletes every expired key (indexed on created_at). */
 const PURGE_EVERY = 100;
 
+/** Multipart bodies up to this size are fingerprinted by content (the bulk CSV limit is 5 MiB). */
+const MULTIPART_DIGEST_LIMIT = 12 * 1024 * 1024;
+
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey?: string;
+    /** SHA-256 of a multipart body with its random boundary normalised (set in preParsing). */
+    multipartDigest?: string;
   }
 }
 
 function requestHash(request: FastifyRequest): string {
   const body = request.body;
-  // Multipart bodies are read by the handler as a stream; their length stands in for the content.
   const content =
-    body !== undefined && !(body && typeof body === 'object' && 'file' in body)
-      ? JSON.stringify(body)
-      : `len:${request.headers['content-length'] ?? ''}`;
+    request.multipartDigest !== undefined
+      ? `multipart:${request.multipartDigest}`
+      : body !== undefined
+        ? JSON.stringify(body)
+        : `len:${request.headers['content-length'] ?? ''}`;
   return crypto.createHash('sha256').update(`${request.method} ${request.url}\n${content}`).digest('hex');
 }
 
+/**
+ * Multipart bodies are streamed by their handlers, so their content is not known in preHandler.
+ * When a POST carries an Idempotency-Key, the (bounded) body is read here once, fingerprinted
+ * with the client's random boundary replaced, and handed on unchanged: a retry of the same file
+ * matches, a different file of the same length does not.
+ */
+function registerMultipartDigest(app: FastifyInstance): void {
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (request.method !== 'POST' || typeof request.headers[HEADER] !== 'string' || !request.caller) return payload;
+    const type = request.headers['content-type'] ?? '';
+    const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(type);
+    if (!type.toLowerCase().startsWith('multipart/') || !boundary) return payload;
+    if (Number(request.headers['content-length'] ?? 0) > MULTIPART_DIGEST_LIMIT) return payload;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of payload) {
+      const buffer = Buffer.from(chunk);
+      size += buffer.length;
+      if (size > MULTIPART_DIGEST_LIMIT) throw badRequest('Request body too large.');
+      chunks.push(buffer);
+    }
+    const raw = Buffer.concat(chunks);
+    const marker = Buffer.from(boundary[1] ?? boundary[2].trim());
+    const hash = crypto.createHash('sha256');
+    let from = 0;
+    for (let at = raw.indexOf(marker, from); at !== -1; at = raw.indexOf(marker, from)) {
+      hash.update(raw.subarray(from, at)).update('\u0000boundary\u0000');
+      from = at + marker.length;
+    }
+    hash.update(raw.subarray(from));
+    request.multipartDigest = hash.digest('hex');
+    // @fastify/multipart reads request.raw itself: give it the same bytes again, with everything
+    // else (headers, url, socket) still answered by the original message.
+    const original = request.raw;
+    const replay = Readable.from([raw]);
+    request.raw = new Proxy(replay, {
+      get: (target, property) => Reflect.get(property in target ? target : original, property),
+    }) as unknown as typeof original;
+    return Object.assign(Readable.from([]), { receivedEncodedLength: raw.length });
+  });
+}
+
 export function registerIdempotency(app: FastifyInstance, db: Db): void {
+  registerMultipartDigest(app);
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers[HEADER];
     if (request.method !== 'POST' || typeof key !== 'string' || !request.caller) return;

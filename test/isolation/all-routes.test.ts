@@ -280,9 +280,8 @@ describe('authentication and scopes on every named route', () => {
     for (const probe of perRoute()) {
       const other = probe.route === 'wallet.balance' ? world.scoped.usersIndexOnly : world.scoped.walletBalanceOnly;
       const res = await send(probe, other.auth);
-      // decisions.md §3 gives {error}; the platform renders every wallet error except 401/429 in the
-      // wallet family's {status: "error", message} shape (error-handler.ts). Same words either way.
-      const expected = probe.route.startsWith('wallet.') ? { status: 'error', message: SCOPE_DENIED } : { error: SCOPE_DENIED };
+      // decisions.md §3: refusals of the authentication layer are {error} on every route, wallet too.
+      const expected = { error: SCOPE_DENIED };
       if (res.statusCode !== 403 || res.body !== JSON.stringify(expected)) {
         problems.push(`${probe.method} ${probe.url}: ${res.statusCode} ${res.body}`);
       }

@@ -234,3 +234,35 @@ describe('U9 bulk update', () => {
     expect(missingKey.json()).toEqual({ errors: { users_csv: ['The users csv file must have a header row with the columns: email.'] } });
   });
 });
+
+describe('Idempotency-Key on a multipart upload', () => {
+  const send = (csv: string, key: string) => {
+    // A new random boundary every time, as a real client's retry would have.
+    const form = multipart({}, [{ field: 'users_csv', filename: 'users.csv', contentType: 'text/csv', data: csv }]);
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/bulk-create',
+      headers: { ...acme.auth, ...form.headers, 'idempotency-key': key },
+      payload: form.payload,
+    });
+  };
+
+  it('replays a retried file and refuses a different file of the same length', async () => {
+    const [a, b] = generatedUsers(2, acme.domain);
+    const fileA = usersCsv([{ ...a, first_name: 'Aaaa' }]);
+    const fileB = usersCsv([{ ...a, first_name: 'Bbbb' }]);
+    expect(fileA.length).toBe(fileB.length);
+    const before = await countUsers(acme.id);
+    const first = await send(fileA, 'bulk-key-1');
+    expect(first.json()).toMatchObject({ status: 'success' });
+    expect(first.statusCode).toBe(200);
+    const retry = await send(fileA, 'bulk-key-1');
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    const other = await send(fileB, 'bulk-key-1');
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toEqual({ error: 'Idempotency key reused with a different request.' });
+    expect(await countUsers(acme.id)).toBe(before + 1);
+    expect(b).toBeDefined();
+  });
+});

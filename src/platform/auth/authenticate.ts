@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { apiTokens } from '../../db/schema/index.js';
-import { DomainError, forbidden, unauthorized } from '../errors.js';
+import { AccessError, DomainError, unauthorized } from '../errors.js';
 import type { BucketResult, RateLimitStore } from '../ratelimit/limiter.js';
 import { findToken, scopeAllows, type TokenRecord } from './tokens.js';
 
@@ -124,11 +124,12 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
     if (!endpoint.allowed || !global.allowed) throw tooMany(endpoint, global);
 
     if (!record.companyActive || !record.apiAccess) {
-      throw forbidden(
+      throw new AccessError(
+        'forbidden',
         routeName === 'companies.store' ? 'Access to this API is disabled for your company.' : 'API access is disabled for this company.',
       );
     }
-    if (!scopeAllows(record.scopes, routeName)) throw forbidden('This token is not allowed to access this endpoint.');
+    if (!scopeAllows(record.scopes, routeName)) throw new AccessError('forbidden', 'This token is not allowed to access this endpoint.');
 
     if (now - record.lastUsedAt.getTime() >= touchEveryMs) {
       const touchedAt = new Date(now);
