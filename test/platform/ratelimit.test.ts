@@ -183,6 +183,33 @@ describe('failed authentication per IP', () => {
 });
 
 describe('the counter store', () => {
+  it('takes several buckets at once (one Redis round trip) with the same counters as take and peek', async () => {
+    const store = createRateLimitStore({ windowSeconds: 60, redisUrl: process.env.REDIS_URL, keyPrefix: `each${crypto.randomBytes(4).toString('hex')}` });
+    try {
+      const a = { bucket: 'endpoint', key: 'k1', limit: 3 };
+      const b = { bucket: 'global', key: 'k2', limit: 5 };
+      const first = await store.takeEach([a, b]);
+      expect(first.map((r) => [r.limit, r.remaining, r.allowed])).toEqual([
+        [3, 2, true],
+        [5, 4, true],
+      ]);
+      await store.take(a.bucket, a.key, a.limit);
+      expect((await store.peek(a.bucket, a.key, a.limit)).remaining).toBe(1);
+      const third = await store.takeEach([a, b]);
+      expect(third.map((r) => [r.remaining, r.allowed])).toEqual([
+        [0, true],
+        [3, true],
+      ]);
+      const refused = await store.takeEach([a, b]);
+      expect(refused[0]).toMatchObject({ remaining: 0, allowed: false });
+      expect(refused[0].retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(refused[0].retryAfterSeconds).toBeLessThanOrEqual(60);
+      expect(refused[1]).toMatchObject({ remaining: 2, allowed: true });
+    } finally {
+      await store.close();
+    }
+  });
+
   it(process.env.REDIS_URL ? 'is shared by two instances through Redis' : 'is process memory without REDIS_URL (not shared)', async () => {
     const who = await company('standard');
     const prefix = `shared${crypto.randomBytes(4).toString('hex')}`;

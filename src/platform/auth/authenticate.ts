@@ -112,13 +112,9 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
     }
 
     const sensitive = request.routeOptions.config.sensitive ?? SENSITIVE_DEFAULT.has(routeName);
-    const [endpoint, global] = await Promise.all([
-      limiter.take(
-        'endpoint',
-        `${record.id}:${request.ip}:${routeName}`,
-        sensitive ? config.rateLimit.sensitive : config.rateLimit.endpoint,
-      ),
-      limiter.take('global', `${record.companyId}:${request.ip}`, planLimit(config, record.plan)),
+    const [endpoint, global] = await limiter.takeEach([
+      { bucket: 'endpoint', key: `${record.id}:${request.ip}:${routeName}`, limit: sensitive ? config.rateLimit.sensitive : config.rateLimit.endpoint },
+      { bucket: 'global', key: `${record.companyId}:${request.ip}`, limit: planLimit(config, record.plan) },
     ]);
     setHeaders(reply, endpoint, global);
     if (!endpoint.allowed || !global.allowed) throw tooMany(endpoint, global);

@@ -11,8 +11,16 @@ export interface BucketResult {
   retryAfterSeconds: number;
 }
 
+export interface BucketRequest {
+  bucket: string;
+  key: string;
+  limit: number;
+}
+
 export interface RateLimitStore {
   take(bucket: string, key: string, limit: number): Promise<BucketResult>;
+  /** Takes one unit from each bucket; on Redis in one round trip (the per-request hot path). */
+  takeEach(requests: BucketRequest[]): Promise<BucketResult[]>;
   /** The bucket's state without taking a unit (an unused bucket is full). */
   peek(bucket: string, key: string, limit: number): Promise<BucketResult>;
   close(): Promise<void>;
@@ -27,12 +35,40 @@ function toResult(res: RateLimiterRes, limit: number, allowed: boolean): BucketR
   };
 }
 
+// The same fixed-window step as rate-limiter-flexible's own Redis script, for every key at once:
+// create the counter with the window as expiry if absent, add one, read the time left.
+const TAKE_EACH_LUA = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  redis.call('set', key, 0, 'EX', ARGV[1], 'NX')
+  local consumed = redis.call('incrby', key, 1)
+  local ttl = redis.call('pttl', key)
+  if ttl == -1 then
+    redis.call('expire', key, ARGV[1])
+    ttl = 1000 * ARGV[1]
+  end
+  out[2 * i - 1] = consumed
+  out[2 * i] = ttl
+end
+return out`;
+
+function fromCounter(consumed: number, msLeft: number, limit: number): BucketResult {
+  return {
+    limit,
+    remaining: Math.max(0, limit - consumed),
+    allowed: consumed <= limit,
+    retryAfterSeconds: Math.max(1, Math.ceil(Math.max(0, msLeft) / 1000)),
+  };
+}
+
 export function createRateLimitStore(options: { windowSeconds: number; redisUrl?: string; keyPrefix?: string }): RateLimitStore {
   const redis = options.redisUrl
     ? new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false })
     : undefined;
   const limiters = new Map<string, RateLimiterAbstract>();
   const prefix = options.keyPrefix ?? 'rl';
+  // Keys as rate-limiter-flexible names them (`<keyPrefix>:<key>`), so take, takeEach and peek agree.
+  const redisKey = ({ bucket, key, limit }: BucketRequest) => `${prefix}:${bucket}:${limit}:${key}`;
 
   function limiterFor(bucket: string, limit: number): RateLimiterAbstract {
     const id = `${bucket}:${limit}`;
@@ -45,15 +81,22 @@ export function createRateLimitStore(options: { windowSeconds: number; redisUrl?
     return limiter;
   }
 
+  async function take(bucket: string, key: string, limit: number): Promise<BucketResult> {
+    try {
+      const res = await limiterFor(bucket, limit).consume(key, 1);
+      return toResult(res, limit, true);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return toResult(rejection, limit, false);
+      throw rejection;
+    }
+  }
+
   return {
-    async take(bucket, key, limit) {
-      try {
-        const res = await limiterFor(bucket, limit).consume(key, 1);
-        return toResult(res, limit, true);
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return toResult(rejection, limit, false);
-        throw rejection;
-      }
+    take,
+    async takeEach(requests) {
+      if (!redis) return Promise.all(requests.map(({ bucket, key, limit }) => take(bucket, key, limit)));
+      const counters = (await redis.eval(TAKE_EACH_LUA, requests.length, ...requests.map(redisKey), options.windowSeconds)) as number[];
+      return requests.map((request, index) => fromCounter(counters[2 * index], counters[2 * index + 1], request.limit));
     },
     async peek(bucket, key, limit) {
       const res = await limiterFor(bucket, limit).get(key);
