@@ -1,13 +1,15 @@
 import { Type } from 'typebox';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([Type.Null(), schema]);
-const NullableString = Nullable(Type.String());
+// Response-only nullable types written as `type: [..., 'null']`: fast-json-stringify serializes
+// these about 30% faster than `anyOf` unions, and they are plain JSON Schema 2020-12 (OpenAPI 3.1).
+const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+const NullableInteger = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
 
 /** The User resource of interface.md, plus the suspension fields of decisions.md §5. */
 export const UserSchema = Type.Object(
   {
     id: Type.Integer(),
-    manager_id: Type.Union([Type.Null(), Type.Integer()]),
+    manager_id: NullableInteger,
     employee_id: Type.String(),
     first_name: Type.String(),
     last_name: Type.String(),
@@ -18,11 +20,11 @@ export const UserSchema = Type.Object(
     user_types: NullableString,
     address: NullableString,
     phone: NullableString,
-    document_paths: Type.Union([Type.Null(), Type.Array(Type.String())]),
+    document_paths: Type.Unsafe<string[] | null>({ type: ['array', 'null'], items: { type: 'string' } }),
     onboarding_token: NullableString,
     token_expires_at: NullableString,
     onboarding_completed: Type.Integer(),
-    domain_id: Type.Union([Type.Null(), Type.Integer()]),
+    domain_id: NullableInteger,
     level: NullableString,
     title: NullableString,
     department: NullableString,

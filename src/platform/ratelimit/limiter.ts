@@ -52,6 +52,8 @@ for i, key in ipairs(KEYS) do
 end
 return out`;
 
+type RedisWithTakeEach = Redis & { takeEachBucket(keyCount: number, ...args: (string | number)[]): Promise<unknown> };
+
 function fromCounter(consumed: number, msLeft: number, limit: number): BucketResult {
   return {
     limit,
@@ -65,6 +67,8 @@ export function createRateLimitStore(options: { windowSeconds: number; redisUrl?
   const redis = options.redisUrl
     ? new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false })
     : undefined;
+  // EVALSHA after the first call: the script is not sent (nor hashed by Redis) on every request.
+  redis?.defineCommand('takeEachBucket', { lua: TAKE_EACH_LUA });
   const limiters = new Map<string, RateLimiterAbstract>();
   const prefix = options.keyPrefix ?? 'rl';
   // Keys as rate-limiter-flexible names them (`<keyPrefix>:<key>`), so take, takeEach and peek agree.
@@ -95,7 +99,7 @@ export function createRateLimitStore(options: { windowSeconds: number; redisUrl?
     take,
     async takeEach(requests) {
       if (!redis) return Promise.all(requests.map(({ bucket, key, limit }) => take(bucket, key, limit)));
-      const counters = (await redis.eval(TAKE_EACH_LUA, requests.length, ...requests.map(redisKey), options.windowSeconds)) as number[];
+      const counters = (await (redis as RedisWithTakeEach).takeEachBucket(requests.length, ...requests.map(redisKey), options.windowSeconds)) as number[];
       return requests.map((request, index) => fromCounter(counters[2 * index], counters[2 * index + 1], request.limit));
     },
     async peek(bucket, key, limit) {
