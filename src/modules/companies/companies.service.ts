@@ -10,7 +10,7 @@ import { companiesRepo } from './companies.repo.js';
 import { serializeCompany } from './companies.serializer.js';
 import { validateCreate, validateUpdate } from './companies.validation.js';
 import { setupCompany } from './company-setup.js';
-import { uniqueViolation } from './db-errors.js';
+import { uniqueViolation } from '../../platform/db-errors.js';
 
 export const COMPANY_NOT_FOUND = 'Company not found or does not belong to the current company.';
 export const CANNOT_DEACTIVATE_SELF = 'A company cannot deactivate itself.';

@@ -9,7 +9,7 @@ import {
   type NewCustomContribution,
   type TargetRow,
 } from './custom-contributions.repo.js';
-import { uniqueViolation } from './payroll.shared.js';
+import { uniqueViolation } from '../../platform/db-errors.js';
 
 export const CUSTOM_NOT_FOUND = 'Custom contribution not found.';
 export const CUSTOM_UPDATE_NOT_FOUND = 'The company or contribution could not be found.';

@@ -24,20 +24,5 @@ export function pgArray(values: readonly (string | number | boolean | null)[]): 
 
 const SAFE_ELEMENT = /^[0-9A-Za-z._-]+$/;
 
-/** Name of the violated unique index (SQLSTATE 23505) on either driver, else undefined. */
-export function uniqueViolation(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const candidate = current as { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown };
-    if (candidate.code === '23505') {
-      if (typeof candidate.constraint === 'string') return candidate.constraint;
-      const match = typeof candidate.message === 'string' ? /unique constraint "([^"]+)"/.exec(candidate.message) : null;
-      return match ? match[1] : 'unknown';
-    }
-    current = candidate.cause;
-  }
-  return undefined;
-}
-
 /** Numeric column text ("1234.5") → JSON number with two places (1234.5 prints as 1234.5). */
 export const num = (value: string | number | null): number => (value === null ? 0 : Number(value));

@@ -3,6 +3,7 @@
 // personal e-mail, same derived company e-mail) are re-planned against the winner's row.
 import type { Db, Tx } from '../../db/client.js';
 import type { users } from '../../db/schema/index.js';
+import { uniqueViolation } from '../../platform/db-errors.js';
 import { type FieldErrors, internal } from '../../platform/errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import type { CreateValues } from './users.fields.js';
@@ -15,7 +16,6 @@ import {
   newOnboardingToken,
   ONBOARDING_TTL_MS,
   randomIds,
-  uniqueViolation,
   usersByEmail,
   usersByPersonalEmail,
   type Vocabulary,

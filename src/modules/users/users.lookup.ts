@@ -148,17 +148,3 @@ export const newUniqueId = () => crypto.randomBytes(12).toString('base64url');
 /** 43 URL-safe characters (256 random bits). */
 export const newOnboardingToken = () => crypto.randomBytes(32).toString('base64url');
 
-/** SQLSTATE 23505 name of the violated index, walking Drizzle's wrapped cause chain. */
-export function uniqueViolation(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const candidate = current as { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown };
-    if (candidate.code === '23505') {
-      if (typeof candidate.constraint === 'string') return candidate.constraint;
-      const match = typeof candidate.message === 'string' ? /unique constraint "([^"]+)"/.exec(candidate.message) : null;
-      return match ? match[1] : 'unknown';
-    }
-    current = candidate.cause;
-  }
-  return undefined;
-}

@@ -3,6 +3,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
+import { uniqueViolation } from '../../platform/db-errors.js';
 import { type FieldErrors, internal } from '../../platform/errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import { DOMAIN_MISSING, MANAGER_MISSING, TYPE_MISSING } from './users.create.js';
@@ -12,7 +13,6 @@ import {
   deriveEmails,
   emailLocalPart,
   loadVocabulary,
-  uniqueViolation,
   usersByEmail,
   usersByPersonalEmail,
 } from './users.lookup.js';
