@@ -2,39 +2,20 @@
 // complete an onboarding, sign in, generate / use / regenerate / invalidate the API token, visit
 // every main page (screenshots into a temp dir), keyboard and phone checks, sign out.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { users } from '../db/schema/index.js';
 import { revokeTokens } from '../platform/auth/tokens.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PASSWORD = 'Lagos-Payroll-2026!';
 const ONBOARDING_TOKEN = 'onb_browser_0123456789abcdefghijklmnopqr';
 
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let ctx: TestContext;
 let base: string;
@@ -83,7 +64,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
       })),
     );
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     context.setDefaultTimeout(30_000);

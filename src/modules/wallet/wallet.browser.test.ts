@@ -4,30 +4,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../../test/helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { makeVerifyJobsDue } from '../../../test/helpers/wallet.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let ctx: TestContext;
 let base: string;
@@ -55,7 +38,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('sandbox checkout in a real browser', 
     await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
     merchantBase = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
     company = await createCompany(ctx.db, { redirectDomains: ['127.0.0.1'] });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   });
   afterAll(async () => {
     await browser?.close();
