@@ -23,9 +23,7 @@ export async function migrate(database: Database): Promise<string[]> {
   );
   await database.db.transaction(async (tx) => {
     if (database.kind === 'postgres') await tx.execute(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-    const done = new Set(
-      (await queryRows<{ name: string }>(tx, sql`SELECT name FROM schema_migrations`)).map((row) => row.name),
-    );
+    const done = new Set((await queryRows<{ name: string }>(tx, sql`SELECT name FROM schema_migrations`)).map((row) => row.name));
     for (const name of migrationFiles()) {
       if (done.has(name)) continue;
       const text = fs.readFileSync(path.join(migrationsDir, name), 'utf8');

@@ -6,16 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
+import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { users } from '../db/schema/index.js';
 import { revokeTokens } from '../platform/auth/tokens.js';
 
 const PASSWORD = 'Lagos-Payroll-2026!';
 const ONBOARDING_TOKEN = 'onb_browser_0123456789abcdefghijklmnopqr';
-
 
 let ctx: TestContext;
 let base: string;

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../src/db/client.js';
-import { companies, companyDomains, userTypes, users } from '../../src/db/schema/index.js';
+import { companies, companyDomains, users, userTypes } from '../../src/db/schema/index.js';
 import { type NewCompany, setupCompany } from '../../src/modules/companies/company-setup.js';
 import { issueToken } from '../../src/platform/auth/tokens.js';
 

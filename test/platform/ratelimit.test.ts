@@ -184,7 +184,11 @@ describe('failed authentication per IP', () => {
 
 describe('the counter store', () => {
   it('takes several buckets at once (one Redis round trip) with the same counters as take and peek', async () => {
-    const store = createRateLimitStore({ windowSeconds: 60, redisUrl: process.env.REDIS_URL, keyPrefix: `each${crypto.randomBytes(4).toString('hex')}` });
+    const store = createRateLimitStore({
+      windowSeconds: 60,
+      redisUrl: process.env.REDIS_URL,
+      keyPrefix: `each${crypto.randomBytes(4).toString('hex')}`,
+    });
     try {
       const a = { bucket: 'endpoint', key: 'k1', limit: 3 };
       const b = { bucket: 'global', key: 'k2', limit: 5 };

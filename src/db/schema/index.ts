@@ -1,9 +1,9 @@
 // One Drizzle pg-core schema for PGlite and PostgreSQL. Each feature owns its file; the SQL that
 // creates its tables is in src/db/migrations (append-only, checked against this schema by a test).
 export * from './companies.js';
+export * from './invoices.js';
+export * from './payroll.js';
 export * from './platform.js';
 export * from './users.js';
-export * from './payroll.js';
-export * from './invoices.js';
 export * from './wallet.js';
 export * from './web.js';

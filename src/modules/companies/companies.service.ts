@@ -3,6 +3,7 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';
+import { uniqueViolation } from '../../platform/db-errors.js';
 import { addFieldError, type FieldErrors, forbidden, invalid, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { relation } from '../../platform/tenancy.js';
@@ -10,7 +11,6 @@ import { companiesRepo } from './companies.repo.js';
 import { serializeCompany } from './companies.serializer.js';
 import { validateCreate, validateUpdate } from './companies.validation.js';
 import { setupCompany } from './company-setup.js';
-import { uniqueViolation } from '../../platform/db-errors.js';
 
 export const COMPANY_NOT_FOUND = 'Company not found or does not belong to the current company.';
 export const CANNOT_DEACTIVATE_SELF = 'A company cannot deactivate itself.';

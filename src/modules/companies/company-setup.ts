@@ -29,8 +29,16 @@ export interface NewCompany {
 
 /** Upper-case letters and digits of the name, at most 10; a clash adds a number (ACME, ACME2). */
 export async function uniqueCompanyCode(executor: Executor, name: string): Promise<string> {
-  const base = (name.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 10) || 'CO').replace(/^$/, 'CO');
-  const taken = await queryRows<{ code: string }>(executor, sql`SELECT code FROM companies WHERE code = ${base} OR code ~ ${`^${base}[0-9]+$`}`);
+  const base = (
+    name
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, '')
+      .slice(0, 10) || 'CO'
+  ).replace(/^$/, 'CO');
+  const taken = await queryRows<{ code: string }>(
+    executor,
+    sql`SELECT code FROM companies WHERE code = ${base} OR code ~ ${`^${base}[0-9]+$`}`,
+  );
   const used = new Set(taken.map((row) => row.code));
   if (!used.has(base)) return base;
   for (let n = 2; ; n++) if (!used.has(`${base}${n}`)) return `${base}${n}`;
@@ -60,7 +68,9 @@ export async function setupCompany(executor: Executor, input: NewCompany) {
   await executor.insert(userTypes).values((input.userTypes ?? DEFAULT_USER_TYPES).map((name) => ({ companyId: company.id, name })));
   await executor.insert(roles).values((input.roles ?? DEFAULT_ROLES).map((name) => ({ companyId: company.id, name })));
   if (input.redirectDomains?.length) {
-    await executor.insert(redirectDomains).values(input.redirectDomains.map((host) => ({ companyId: company.id, host: host.toLowerCase() })));
+    await executor
+      .insert(redirectDomains)
+      .values(input.redirectDomains.map((host) => ({ companyId: company.id, host: host.toLowerCase() })));
   }
   await executor.insert(contributionSettings).values({ companyId: company.id });
   return company;

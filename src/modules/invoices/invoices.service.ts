@@ -4,9 +4,9 @@
 import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
+import { uniqueViolation } from '../../platform/db-errors.js';
 import { addFieldError, conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
-import { uniqueViolation } from '../../platform/db-errors.js';
 import { columnToKobo, koboToString } from './invoices.money.js';
 import { type InvoiceRow, invoicesRepo, type NewInvoice, SORT_COLUMNS, type SortColumn } from './invoices.repo.js';
 import { serializeInvoice } from './invoices.serializer.js';

@@ -1,6 +1,7 @@
 // S6-S10: custom contributions and their targets (decisions.md §6).
 import type { Db, Tx } from '../../db/client.js';
 import { toKobo } from '../../payroll/money.js';
+import { uniqueViolation } from '../../platform/db-errors.js';
 import { DomainError, notFound } from '../../platform/errors.js';
 import { isoTimestamp, moneyString } from '../../platform/format.js';
 import {
@@ -9,7 +10,6 @@ import {
   type NewCustomContribution,
   type TargetRow,
 } from './custom-contributions.repo.js';
-import { uniqueViolation } from '../../platform/db-errors.js';
 
 export const CUSTOM_NOT_FOUND = 'Custom contribution not found.';
 export const CUSTOM_UPDATE_NOT_FOUND = 'The company or contribution could not be found.';

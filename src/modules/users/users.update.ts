@@ -8,14 +8,7 @@ import { type FieldErrors, internal } from '../../platform/errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import { DOMAIN_MISSING, MANAGER_MISSING, TYPE_MISSING } from './users.create.js';
 import type { UpdateValues } from './users.fields.js';
-import {
-  companyName,
-  deriveEmails,
-  emailLocalPart,
-  loadVocabulary,
-  usersByEmail,
-  usersByPersonalEmail,
-} from './users.lookup.js';
+import { companyName, deriveEmails, emailLocalPart, loadVocabulary, usersByEmail, usersByPersonalEmail } from './users.lookup.js';
 import { detailsChangedMail } from './users.mail.js';
 import { type UserPatch, usersRepo } from './users.repo.js';
 

@@ -4,13 +4,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../../test/helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
+import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../../test/helpers/browser.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { makeVerifyJobsDue } from '../../../test/helpers/wallet.js';
-
-
 
 let ctx: TestContext;
 let base: string;

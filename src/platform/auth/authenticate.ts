@@ -113,7 +113,11 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
 
     const sensitive = request.routeOptions.config.sensitive ?? SENSITIVE_DEFAULT.has(routeName);
     const [endpoint, global] = await limiter.takeEach([
-      { bucket: 'endpoint', key: `${record.id}:${request.ip}:${routeName}`, limit: sensitive ? config.rateLimit.sensitive : config.rateLimit.endpoint },
+      {
+        bucket: 'endpoint',
+        key: `${record.id}:${request.ip}:${routeName}`,
+        limit: sensitive ? config.rateLimit.sensitive : config.rateLimit.endpoint,
+      },
       { bucket: 'global', key: `${record.companyId}:${request.ip}`, limit: planLimit(config, record.plan) },
     ]);
     setHeaders(reply, endpoint, global);

@@ -99,7 +99,11 @@ export function createRateLimitStore(options: { windowSeconds: number; redisUrl?
     take,
     async takeEach(requests) {
       if (!redis) return Promise.all(requests.map(({ bucket, key, limit }) => take(bucket, key, limit)));
-      const counters = (await (redis as RedisWithTakeEach).takeEachBucket(requests.length, ...requests.map(redisKey), options.windowSeconds)) as number[];
+      const counters = (await (redis as RedisWithTakeEach).takeEachBucket(
+        requests.length,
+        ...requests.map(redisKey),
+        options.windowSeconds,
+      )) as number[];
       return requests.map((request, index) => fromCounter(counters[2 * index], counters[2 * index + 1], request.limit));
     },
     async peek(bucket, key, limit) {
