@@ -55,8 +55,7 @@ export const users = pgTable(
     uniqueIndex('users_unique_id_key').on(t.uniqueId),
     uniqueIndex('users_onboarding_token_key').on(t.onboardingToken),
     index('users_manager_id_idx').on(t.managerId),
-    // 0010_users.sql: e-mail derivation (stem of every address, deleted ones too) and lookups by company e-mail.
+    // 0010_users.sql: e-mail derivation (stem of every address, deleted ones too).
     index('users_email_stem_idx').on(sql`(regexp_replace(split_part(email, '@', 1), '[0-9]+$', '') || '@' || split_part(email, '@', 2))`),
-    index('users_company_email_idx').on(t.companyId, t.email).where(sql`deleted_at IS NULL`),
   ],
 );

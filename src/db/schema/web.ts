@@ -1,5 +1,6 @@
 // Tables of the web console (src/web), created by migrations/0050_web_console.sql (+ 0051). That migration
-// also adds two expression indexes on users (lower(email), lower(personal_email)) for sign-in.
+// also adds the expression index users (lower(email)) for sign-in; lower(personal_email) is
+// users_personal_email_lower_idx (0030).
 import { bigserial, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });

@@ -4,7 +4,7 @@
 // a handful of statements whatever its size. Every method takes companyId first.
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
-import { pgArray } from './payroll.shared.js';
+import { pgArray } from '../../db/pg-array.js';
 import type { EmbeddedUserRow } from './paystubs.serializer.js';
 
 /** Serialises payroll runs of one company (one_time applications, duplicate checks). */

@@ -1,8 +1,10 @@
 // Batched lookups shared by create, update and the CSV import: one query per kind of lookup for a
-// whole chunk of rows, never one per row.
+// whole chunk of rows, never one per row. Lists go in as ONE array parameter (`= ANY($1)`), not
+// thousands of `IN ($1, $2, …)` parameters that Drizzle and PostgreSQL would each handle one by one.
 import crypto from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
 import { companies, companyDomains, roles, users, userTypes } from '../../db/schema/index.js';
 
 export const ONBOARDING_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -46,7 +48,7 @@ export async function usersByEmail(
   const rows = await executor
     .select()
     .from(users)
-    .where(and(eq(users.companyId, companyId), inArray(users.email, unique), isNull(users.deletedAt)));
+    .where(and(eq(users.companyId, companyId), sql`${users.email} = ANY(${pgArray(unique)}::text[])`, isNull(users.deletedAt)));
   return new Map(rows.map((row) => [row.email, row]));
 }
 
@@ -57,7 +59,7 @@ export async function usersByPersonalEmail(executor: Executor, companyId: number
   const rows = await executor
     .select()
     .from(users)
-    .where(and(eq(users.companyId, companyId), inArray(users.personalEmail, unique), isNull(users.deletedAt)));
+    .where(and(eq(users.companyId, companyId), sql`${users.personalEmail} = ANY(${pgArray(unique)}::text[])`, isNull(users.deletedAt)));
   return new Map(rows.map((row) => [row.personalEmail, row]));
 }
 
@@ -90,14 +92,16 @@ const stemOf = (email: string) => {
 export async function deriveEmails(executor: Executor, requests: { local: string; domain: string; own?: string }[]): Promise<string[]> {
   if (requests.length === 0) return [];
   const stems = [...new Set(requests.map((r) => stemOf(`${r.local}@${r.domain}`)))];
+  // One index probe per stem (users_email_stem_idx). `OFFSET 0` keeps the subquery a per-stem
+  // probe: flattened into `stem = ANY(…)`, a table never analyzed (a new database, the first
+  // minutes of a big import) is planned as a scan of every user with a regexp per row.
   const rows = await queryRows<{ email: string }>(
     executor,
-    sql`SELECT email FROM users
-        WHERE (regexp_replace(split_part(email, '@', 1), '[0-9]+$', '') || '@' || split_part(email, '@', 2))
-          IN (${sql.join(
-            stems.map((stem) => sql`${stem}`),
-            sql`, `,
-          )})`,
+    sql`SELECT taken.email FROM unnest(${pgArray(stems)}::text[]) AS s(stem)
+        CROSS JOIN LATERAL (
+          SELECT email FROM users
+          WHERE (regexp_replace(split_part(email, '@', 1), '[0-9]+$', '') || '@' || split_part(email, '@', 2)) = s.stem
+          OFFSET 0) AS taken`,
   );
   const taken = new Set(rows.map((row) => row.email));
   // Where the search for each address stopped, so many equal names stay linear, not quadratic.
@@ -147,4 +151,3 @@ export function randomIds(count: number, bytes: number): string[] {
 export const newUniqueId = () => crypto.randomBytes(12).toString('base64url');
 /** 43 URL-safe characters (256 random bits). */
 export const newOnboardingToken = () => crypto.randomBytes(32).toString('base64url');
-
