@@ -61,7 +61,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const limiter = options.limiter ?? createRateLimitStore({ windowSeconds: config.rateLimit.windowSeconds, redisUrl: config.redisUrl });
   const jobs = new JobQueue(database.db, app.log, config.jobPollMs);
   const authCache = new AuthCache();
-  const deps: AppDeps = { config, database, db: database.db, jobs, mailer: createMailer(jobs), authCache, limiter };
+  const deps: AppDeps = { config, database, db: database.db, jobs, mailer: createMailer(), authCache, limiter };
   (app as unknown as App).deps = deps;
   const routeCatalog: RouteEntry[] = [];
   (app as unknown as App).routeCatalog = routeCatalog;

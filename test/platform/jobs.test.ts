@@ -233,13 +233,15 @@ describe('outbox delivery over SMTP', () => {
   let port: number;
   const received: { to: string[]; raw: string }[] = [];
   let refuse = false;
+  const queues: JobQueue[] = [];
 
   beforeAll(async () => {
     server = new SMTPServer({
       disabledCommands: ['AUTH', 'STARTTLS'],
       logger: false,
-      onRcptTo(_address, _session, callback) {
-        if (refuse) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+      onRcptTo(address, _session, callback) {
+        if (refuse || address.address.startsWith('refused.'))
+          return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
         callback();
       },
       onData(stream, session, callback) {
@@ -254,12 +256,17 @@ describe('outbox delivery over SMTP', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.server.address() as AddressInfo).port;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(async () => {
+    // Stopping the queues closes their SMTP pools; the server then has no connection to wait for.
+    for (const q of queues) await q.stop();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
 
   function mailQueue(smtpUrl: string | undefined) {
     const q = queue();
+    queues.push(q);
     q.define(mailDeliveryJob(testConfig({ smtpUrl, mailFrom: 'Payroll <no-reply@payroll.test>' })));
-    return { q, mailer: createMailer(q) };
+    return { q, mailer: createMailer() };
   }
 
   async function outboxRow(id: number) {
@@ -298,7 +305,7 @@ describe('outbox delivery over SMTP', () => {
     const [job] = await db
       .select()
       .from(jobs)
-      .where(sql`payload->>'outboxId' = ${String(id)}`);
+      .where(sql`payload->'outboxIds' @> ${JSON.stringify([id])}::jsonb`);
     refuse = true;
     await q.runDue();
     let row = await outboxRow(id);
@@ -314,6 +321,70 @@ describe('outbox delivery over SMTP', () => {
     expect(row.sentAt).toBeInstanceOf(Date);
     expect(row.attempts).toBe(2);
     expect(received.filter((m) => m.to.includes('bola@example.test'))).toHaveLength(1);
+  });
+
+  it('queues one job per 100 messages of a batch and delivers each message exactly once', async () => {
+    const { q, mailer } = mailQueue(`smtp://127.0.0.1:${port}`);
+    const messages = Array.from({ length: 230 }, (_, i) => ({ to: `batch${i}@example.test`, subject: `Invite ${i}`, text: 'Join us' }));
+    const ids = await db.transaction((tx) => mailer.sendMany(tx, messages));
+    expect(ids).toHaveLength(230);
+    const queued = await db
+      .select()
+      .from(jobs)
+      .where(
+        sql`payload->'outboxIds' @> ${JSON.stringify([ids[0]])}::jsonb OR payload->'outboxIds' @> ${JSON.stringify([ids[229]])}::jsonb OR payload->'outboxIds' @> ${JSON.stringify([ids[150]])}::jsonb`,
+      )
+      .orderBy(jobs.id);
+    expect(queued.map((job) => (job.payload as { outboxIds: number[] }).outboxIds.length)).toEqual([100, 100, 30]);
+    expect(queued.flatMap((job) => (job.payload as { outboxIds: number[] }).outboxIds)).toEqual(ids);
+    // The ids come back in message order: the caller can pair them.
+    for (const [i, id] of [0, 117, 229].map((i) => [i, ids[i]])) expect((await outboxRow(id)).to).toBe(`batch${i}@example.test`);
+    while ((await q.runDue()) > 0);
+    for (let i = 0; i < 230; i++) expect(received.filter((m) => m.to.includes(`batch${i}@example.test`))).toHaveLength(1);
+    expect((await jobRow(queued[2].id)).doneAt).toBeInstanceOf(Date);
+  });
+
+  it('does not let a refused message hold back its batch; the retry sends only that one', async () => {
+    const { q, mailer } = mailQueue(`smtp://127.0.0.1:${port}`);
+    const ids = await db.transaction((tx) =>
+      mailer.sendMany(tx, [
+        { to: 'first.ok@example.test', subject: 'A', text: 'a' },
+        { to: 'refused.once@example.test', subject: 'B', text: 'b' },
+        { to: 'last.ok@example.test', subject: 'C', text: 'c' },
+      ]),
+    );
+    const [job] = await db
+      .select()
+      .from(jobs)
+      .where(sql`payload->'outboxIds' @> ${JSON.stringify([ids[1]])}::jsonb`);
+    await q.runDue();
+    expect((await outboxRow(ids[0])).sentAt).toBeInstanceOf(Date);
+    expect((await outboxRow(ids[2])).sentAt).toBeInstanceOf(Date);
+    expect(await outboxRow(ids[1])).toMatchObject({ sentAt: null, attempts: 1 });
+    expect((await outboxRow(ids[1])).lastError).toMatch(/Mailbox unavailable|550/);
+    const waiting = await jobRow(job.id);
+    expect(waiting).toMatchObject({ attempts: 1, doneAt: null, failedAt: null });
+    expect(waiting.lastError).toMatch(/^1 of 3 e-mails not delivered/);
+
+    // The address is fixed on the mail server side; the retry sends the one left, and only it.
+    await db.update(outbox).set({ to: 'fixed.once@example.test' }).where(eq(outbox.id, ids[1]));
+    await makeDue(job.id);
+    await q.runDue();
+    expect(await outboxRow(ids[1])).toMatchObject({ attempts: 2, lastError: null });
+    expect((await jobRow(job.id)).doneAt).toBeInstanceOf(Date);
+    for (const to of ['first.ok@', 'last.ok@', 'fixed.once@'])
+      expect(received.filter((m) => m.to.some((r) => r.startsWith(to)))).toHaveLength(1);
+  });
+
+  it('still delivers a job queued before batching (payload { outboxId })', async () => {
+    const { q } = mailQueue(`smtp://127.0.0.1:${port}`);
+    const [row] = await db.insert(outbox).values({ to: 'legacy@example.test', subject: 'Old job', text: 'x' }).returning();
+    await db
+      .insert(jobs)
+      .values({ kind: 'mail.deliver', payload: { outboxId: row.id }, runAt: new Date(Date.now() - 1000), maxAttempts: 12 });
+    await q.runDue();
+    expect((await outboxRow(row.id)).sentAt).toBeInstanceOf(Date);
+    expect(received.filter((m) => m.to.includes('legacy@example.test'))).toHaveLength(1);
   });
 
   it('retries when no SMTP server listens at all', async () => {

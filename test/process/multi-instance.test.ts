@@ -3,7 +3,6 @@
 // SMTP server, so a job run twice would be an e-mail delivered twice).
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -11,7 +10,6 @@ import { type Database, openPostgres, queryRows } from '../../src/db/client.js';
 import { migrationFiles } from '../../src/db/migrate.js';
 import { setupCompany } from '../../src/modules/companies/company-setup.js';
 import { issueToken } from '../../src/platform/auth/tokens.js';
-import { JobQueue } from '../../src/platform/jobs/queue.js';
 import { createMailer } from '../../src/platform/mail/outbox.js';
 import { freePort, killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
@@ -19,18 +17,6 @@ const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
 const START_MS = 150_000;
 const MESSAGES = 150;
-
-const silent = {
-  level: 'silent',
-  info() {},
-  warn() {},
-  error() {},
-  debug() {},
-  trace() {},
-  fatal() {},
-  silent() {},
-  child: () => silent,
-} as unknown as FastifyBaseLogger;
 
 describe.skipIf(!databaseUrl || !redisUrl)('two instances on one PostgreSQL and one Redis (needs DATABASE_URL and REDIS_URL)', () => {
   let admin: pg.Client;
@@ -135,7 +121,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('two instances on one PostgreSQL and 
   });
 
   test(`deliver ${MESSAGES} queued e-mails exactly once each, with both instances working the queue`, async () => {
-    const mailer = createMailer(new JobQueue(database.db, silent, 1000));
+    const mailer = createMailer();
     const subjects = Array.from({ length: MESSAGES }, (_, i) => `Payslip ready ${i + 1}`);
     await database.db.transaction(async (tx) => {
       for (const subject of subjects)

@@ -106,7 +106,7 @@ describe('U3 create', () => {
     const [job] = await ctx.db
       .select()
       .from(jobs)
-      .where(sql`${jobs.payload}->>'outboxId' = ${String(mails[0].id)}`);
+      .where(sql`${jobs.payload}->'outboxIds' @> ${JSON.stringify([mails[0].id])}::jsonb`);
     expect(job.kind).toBe('mail.deliver');
   });
 

@@ -24,6 +24,8 @@ export interface JobDefinition<P = Record<string, unknown>> {
   /** Seconds to wait before attempt `attempt + 1` after a failure. */
   backoffSeconds: (attempt: number) => number;
   handler: (payload: P, context: JobContext) => Promise<JobOutcome>;
+  /** Releases what the handler keeps open between jobs (an SMTP pool); called by `stop()`. */
+  close?: () => void;
 }
 
 export const exponentialBackoff =
@@ -84,6 +86,7 @@ export class JobQueue {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
+    for (const definition of this.definitions.values()) definition.close?.();
   }
 
   private schedule(ms: number): void {
