@@ -8,7 +8,7 @@ import { type CreateValues, checkCreate, checkUpdate } from './users.fields.js';
 import { usersByEmail } from './users.lookup.js';
 import { type UpdateItem, updateUsers } from './users.update.js';
 
-export const CHUNK = 500;
+export const CHUNK = 2000;
 
 /**
  * Between chunks the event loop gets a turn. On PGlite every query is in-process work resolved

@@ -2,6 +2,7 @@
 // is simply not found.
 import { aliasedTable, and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
 import { users, userTypes } from '../../db/schema/index.js';
 
 const manager = aliasedTable(users, 'manager');
@@ -94,37 +95,14 @@ export const usersRepo = {
   },
 
   /**
-   * Inserts many users in ONE statement with ONE JSON parameter (a 500-row chunk would otherwise
-   * need ~12,000 bind parameters). ON CONFLICT DO NOTHING on every unique index: a row lost to a
+   * Inserts many users in ONE statement: one array parameter per column, unnested into rows (a
+   * 2,000-row chunk would otherwise need ~46,000 bind parameters, or a JSON document repeating
+   * every key on every row). ON CONFLICT DO NOTHING on every unique index: a row lost to a
    * concurrent writer is just not returned, and the caller re-plans it.
    */
   async insertMany(executor: Executor, companyId: number, rows: NewUser[]): Promise<{ id: number; uniqueId: string }[]> {
     if (rows.length === 0) return [];
-    const payload = JSON.stringify(
-      rows.map((r) => ({
-        employee_id: r.employeeId,
-        first_name: r.firstName,
-        last_name: r.lastName,
-        email: r.email,
-        personal_email: r.personalEmail,
-        unique_id: r.uniqueId,
-        user_type_id: r.userTypeId,
-        domain_id: r.domainId,
-        title: r.title,
-        department: r.department,
-        office_location: r.officeLocation,
-        base_salary: r.baseSalary,
-        allowances: r.allowances,
-        start_date: r.startDate,
-        manager_id: r.managerId,
-        bank_name: r.bankName,
-        account_number: r.accountNumber,
-        roles: r.roles,
-        is_active: r.isActive,
-        onboarding_token: r.onboardingToken,
-        token_expires_at: r.tokenExpiresAt,
-      })),
-    );
+    const column = <K extends keyof NewUser>(key: K) => pgArray(rows.map((row) => row[key] as string | number | boolean | null));
     const inserted = await queryRows<{ id: number; unique_id: string }>(
       executor,
       sql`INSERT INTO users (company_id, employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id,
@@ -132,11 +110,17 @@ export const usersRepo = {
             account_number, roles, is_active, onboarding_completed, onboarding_token, token_expires_at)
           SELECT ${companyId}, v.employee_id, v.first_name, v.last_name, v.email, v.personal_email, v.unique_id, v.user_type_id,
             v.domain_id, v.title, v.department, v.office_location, v.base_salary, v.allowances, v.start_date, v.manager_id, v.bank_name,
-            v.account_number, ARRAY(SELECT jsonb_array_elements_text(v.roles)), v.is_active, v.is_active, v.onboarding_token, v.token_expires_at
-          FROM jsonb_to_recordset(${payload}::jsonb) AS v(employee_id text, first_name text, last_name text, email text,
-            personal_email text, unique_id text, user_type_id int, domain_id int, title text, department text, office_location text,
-            base_salary numeric, allowances numeric, start_date date, manager_id int, bank_name text, account_number text,
-            roles jsonb, is_active boolean, onboarding_token text, token_expires_at timestamptz)
+            v.account_number, v.roles::text[], v.is_active, v.is_active, v.onboarding_token, v.token_expires_at
+          FROM unnest(${column('employeeId')}::text[], ${column('firstName')}::text[], ${column('lastName')}::text[],
+            ${column('email')}::text[], ${column('personalEmail')}::text[], ${column('uniqueId')}::text[],
+            ${column('userTypeId')}::int[], ${column('domainId')}::int[], ${column('title')}::text[], ${column('department')}::text[],
+            ${column('officeLocation')}::text[], ${column('baseSalary')}::numeric[], ${column('allowances')}::numeric[],
+            ${column('startDate')}::date[], ${column('managerId')}::int[], ${column('bankName')}::text[], ${column('accountNumber')}::text[],
+            ${pgArray(rows.map((row) => pgArray(row.roles)))}::text[], ${column('isActive')}::boolean[],
+            ${column('onboardingToken')}::text[], ${column('tokenExpiresAt')}::timestamptz[])
+            AS v(employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id, domain_id, title, department,
+              office_location, base_salary, allowances, start_date, manager_id, bank_name, account_number, roles, is_active,
+              onboarding_token, token_expires_at)
           ON CONFLICT DO NOTHING
           RETURNING id, unique_id`,
     );
