@@ -1,10 +1,13 @@
-// On PostgreSQL (DATABASE_URL), one migrated template database per run; every test file clones it
+// Once per run: the compiled server for the process tests, and on PostgreSQL (DATABASE_URL) one
+// migrated template database; every test file clones it
 // into a database of its own and drops it after, so runs and files never collide.
 import crypto from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { buildDist } from '../scripts/build.mjs';
 import { openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
+import { TEST_DIST } from './helpers/server-build.js';
 
 function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
@@ -13,6 +16,8 @@ function withDatabase(url: string, name: string): string {
 }
 
 export default async function setup(project: TestProject) {
+  // The process tests start the compiled server, as `npm start` does.
+  await buildDist(TEST_DIST);
   const url = process.env.DATABASE_URL;
   if (!url) return;
   const run = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;

@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { buildDist } from '../../scripts/build.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -42,9 +44,31 @@ export interface NodeProcess {
 }
 
 /**
- * Starts `node --import tsx <script>` (the same loader `npm start` uses) with `env` on `port`, and
- * waits until `readyPath` answers 2xx. The script's own process, never a wrapper (npx, npm), so
- * that its pid is the server's and signals reach it.
+ * Every measured process runs compiled JavaScript, as `npm start` does: the real server is
+ * dist/server.js (scripts/build.mjs), a bare baseline is its own script bundled with the src/
+ * modules it borrows (packages stay in node_modules). No TypeScript loader in any of them, so
+ * their memory and CPU figures compare like with like.
+ */
+async function compiled(script: string): Promise<string> {
+  if (script === 'src/server.ts') return path.join(await buildDist(), 'server.js');
+  const outfile = path.join(repoRoot, 'bench', 'results', 'build', `${path.basename(script, '.ts')}.js`);
+  await build({
+    entryPoints: [path.join(repoRoot, script)],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/**
+ * Starts the compiled `script` (see `compiled`) with `env` on `port`, and waits until `readyPath`
+ * answers 2xx. The script's own process, never a wrapper (npx, npm), so that its pid is the
+ * server's and signals reach it.
  */
 export async function startNodeServer(options: {
   script: string;
@@ -55,7 +79,7 @@ export async function startNodeServer(options: {
   timeoutMs?: number;
 }): Promise<NodeProcess> {
   const nodeArgs = options.nodeArgs ?? profileArgs(path.basename(options.script, '.ts'));
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', options.script], {
+  const child = spawn(process.execPath, [...nodeArgs, await compiled(options.script)], {
     cwd: repoRoot,
     env: { ...process.env, ...options.env, PORT: String(options.port), HOST: '127.0.0.1' } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,12 +1,10 @@
-// Real server processes for the start-up, shutdown and multi-instance tests: `node --import tsx
-// src/server.ts` (what `npm start` runs, without the npm/tsx wrapper processes, so that the pid we
+// Real server processes for the start-up, shutdown and multi-instance tests: `node server.js` of
+// the compiled build (what `npm start` runs, without the npm wrapper process, so that the pid we
 // signal is the server's). Every process is bounded in time and killed by `killAll()`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot, SERVER_SCRIPT } from '../helpers/server-build.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const spawned = new Set<ChildProcess>();
 
 /** Settings a test process must not inherit from the test runner's environment. */
@@ -53,7 +51,7 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   for (const name of INHERITED_SETTINGS) delete childEnv[name];
   for (const name of Object.keys(childEnv)) if (name.startsWith('RATE_LIMIT_') || name.startsWith('VITEST')) delete childEnv[name];
   const serverPort = port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [SERVER_SCRIPT], {
     cwd: repoRoot,
     env: { ...childEnv, HOST: '127.0.0.1', PORT: String(serverPort), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

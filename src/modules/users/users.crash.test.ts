@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { SERVER_SCRIPT } from '../../../test/helpers/server-build.js';
 import { generatedUsers, usersCsv } from '../../../test/helpers/users.js';
 import { type Database, openPglite, queryRows } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
@@ -48,8 +49,8 @@ async function startServer(port: number): Promise<ChildProcess> {
   };
   if (testDb?.url) env.DATABASE_URL = testDb.url;
   else delete env.DATABASE_URL;
-  // `node --import tsx` (not npx/tsx, which fork a grandchild): SIGKILL must hit the server itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // `node server.js` of the compiled build (not npm start, which forks a child): SIGKILL must hit the server itself.
+  const child = spawn(process.execPath, [SERVER_SCRIPT], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`)
@@ -131,7 +132,7 @@ it('keeps every row applied or absent when the server is killed mid-import', asy
         db,
         sql`SELECT count(*)::int AS orphans FROM outbox o
             WHERE o.company_id = ${company.id}
-              AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = 'mail.deliver' AND (j.payload->>'outboxId')::bigint = o.id)`,
+              AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = 'mail.deliver' AND j.payload->'outboxIds' @> to_jsonb(ARRAY[o.id]))`,
       );
       return { users, orphans };
     });
