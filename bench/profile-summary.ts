@@ -34,8 +34,9 @@ function bucketOf(url: string, functionName: string): string {
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (modules) return modules[1];
   if (url.startsWith('node:')) return url.split('/')[0] === 'node:internal' ? 'node:internal' : url;
+  // The server runs compiled (dist/x.js, one file per src/x.ts): report it under its source name.
   const relative = url.replace(/^file:\/\//, '').replace(`${repoRoot}/`, '');
-  return relative;
+  return relative.replace(/^dist\/(.*)\.js$/, 'src/$1.ts');
 }
 
 const argument = process.argv[2] ?? 'server';
