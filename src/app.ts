@@ -57,6 +57,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  database.onIdleConnectionError((error) =>
+    app.log.warn({ err: error }, 'an idle database connection was lost; the pool opens a new one when needed'),
+  );
 
   const limiter = options.limiter ?? createRateLimitStore({ windowSeconds: config.rateLimit.windowSeconds, redisUrl: config.redisUrl });
   const jobs = new JobQueue(database.db, app.log, config.jobPollMs);

@@ -23,6 +23,12 @@ export interface Database {
   db: Db;
   /** Runs a multi-statement SQL script (migrations). */
   execScript(text: string): Promise<void>;
+  /**
+   * Where errors of idle pooled connections go (PostgreSQL restarted, a backend terminated by an
+   * administrator). The pool has already dropped such a connection and opens a new one on demand;
+   * an error event nobody listens to would instead crash the process.
+   */
+  onIdleConnectionError(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -42,6 +48,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     execScript: async (text) => {
       await client.exec(text);
     },
+    onIdleConnectionError: () => {},
     close: () => client.close(),
   };
 }
@@ -52,6 +59,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   const jit = /[?&]options=/.test(url) ? {} : { options: '-c jit=off' };
   const pool = new pg.Pool({ connectionString: url, max: poolSize, ...jit });
   await pool.query('SELECT 1');
+  let idleErrorListener: (error: Error) => void = () => {};
+  pool.on('error', (error) => idleErrorListener(error));
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
   return {
     kind: 'postgres',
@@ -59,8 +68,34 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     execScript: async (text) => {
       await pool.query(text);
     },
-    close: () => pool.end(),
+    onIdleConnectionError: (listener) => {
+      idleErrorListener = listener;
+    },
+    close: () => endPool(pool),
   };
+}
+
+/**
+ * `pool.end()` resolves once every client has been asked to end, before their connections have
+ * closed; a caller that then drops the database (tests) or exits would cut them mid-goodbye. Wait
+ * for every connection to be gone.
+ */
+async function endPool(pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount;
+  let removed = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const allRemoved = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      removed += 1;
+      if (removed >= open) resolve();
+    });
+    // A client whose connect failed leaves without a 'remove' event: never wait for it forever.
+    timer = setTimeout(resolve, 2_000);
+  });
+  await pool.end();
+  await allRemoved;
+  clearTimeout(timer);
 }
 
 /** Runs `fn` in one transaction; a thrown error rolls everything back. */
