@@ -14,7 +14,7 @@ import { registerErrorHandling, serializeError } from './platform/error-handler.
 import { registerGetJsonBody } from './platform/get-body.js';
 import { registerIdempotency } from './platform/idempotency.js';
 import { JobQueue } from './platform/jobs/queue.js';
-import { serializeRequest } from './platform/logging.js';
+import { createLogDestination, RequestLogController, serializeRequest } from './platform/logging.js';
 import { createMailer, mailDeliveryJob } from './platform/mail/outbox.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './platform/openapi.js';
@@ -44,13 +44,16 @@ export type App = FastifyInstance & { deps: AppDeps; routeCatalog: RouteEntry[] 
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
+  const logLevel = options.logLevel ?? config.logLevel;
+  const logDestination = options.logStream || logLevel === 'silent' ? undefined : createLogDestination(config.logBufferBytes);
   const app = Fastify({
     logger: {
-      level: options.logLevel ?? config.logLevel,
+      level: logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.password_confirmation'],
       serializers: { err: serializeError, req: serializeRequest },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      stream: options.logStream ?? logDestination?.stream,
     },
+    logController: new RequestLogController(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
@@ -111,6 +114,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addHook('onClose', async () => {
     await jobs.stop();
     if (!options.limiter) await limiter.close();
+    logDestination?.close();
   });
   return app as unknown as App;
 }

@@ -29,6 +29,8 @@ export interface Config {
   trustProxy: boolean;
   seedDemo: boolean;
   logLevel: string;
+  /** Log lines are written when this many bytes are waiting, or after at most a second; 0 writes each line at once. */
+  logBufferBytes: number;
   jobPollMs: number;
 }
 
@@ -89,6 +91,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
     trustProxy: bool(env, 'TRUST_PROXY', false),
     seedDemo: bool(env, 'SEED_DEMO', databaseUrl === undefined),
     logLevel: env.LOG_LEVEL || 'info',
+    logBufferBytes: int(env, 'LOG_BUFFER_BYTES', 8192, 0),
     jobPollMs: int(env, 'JOB_POLL_MS', 500, 10),
   };
   return { ...config, ...overrides, rateLimit: { ...config.rateLimit, ...overrides.rateLimit } };

@@ -1,7 +1,8 @@
 // What a request looks like in the logs. Secrets never reach them: the Authorization and Cookie
 // headers are not serialized at all, and secrets that clients put in URLs (a token in the query
 // string, the one-time onboarding link) are replaced before the line is written.
-import type { FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
 
 const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|password|password_confirmation|secret|signature|code)$/i;
 const SECRET_PATHS: RegExp[] = [/^(\/onboarding\/)[^/?#]+/];
@@ -31,4 +32,42 @@ export function serializeRequest(request: FastifyRequest): Record<string, unknow
     host: request.host,
     remoteAddress: request.ip,
   };
+}
+
+/**
+ * stdout for the logs. Every write is a system call, which costs more than the rest of a request's
+ * logging (docs/benchmarks.md), so lines wait in a buffer until `bufferBytes` have gathered or a
+ * second has passed. pino writes what is left when the process exits, crashes included; only a
+ * SIGKILL can lose the last second of lines.
+ */
+export function createLogDestination(bufferBytes: number): { stream: DestinationStream; close(): void } {
+  const stream = pino.destination(
+    bufferBytes > 0 ? { dest: 1, sync: false, minLength: bufferBytes, periodicFlush: 1000 } : { dest: 1, sync: false },
+  );
+  return {
+    stream,
+    close: () => {
+      try {
+        stream.flushSync();
+      } catch {
+        // Not open yet or already ended: nothing is waiting, and there is nowhere left to report it.
+      }
+    },
+  };
+}
+
+/**
+ * One line per request, written when it completes, with the method, URL, status and time: half the
+ * lines of Fastify's default pair, and the one that says how it ended. "incoming request" is kept
+ * at debug level for tracing a request that never completes.
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }

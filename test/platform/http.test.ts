@@ -180,6 +180,11 @@ describe('logs', () => {
       expect(completed.length).toBeGreaterThan(3);
       for (const record of completed) expect(record.reqId).toBeTruthy();
       expect(records.some((r) => r.companyId === acme.id && r.route === 'users.index' && r.msg === 'request completed')).toBe(true);
+      // One line per request, at completion, saying what was asked and how it ended.
+      expect(records.filter((r) => r.msg === 'incoming request')).toEqual([]);
+      expect(completed).toHaveLength(7);
+      expect(completed[0]).toMatchObject({ req: { method: 'GET', url: '/api/users' }, res: { statusCode: 200 } });
+      expect(typeof completed[0].responseTime).toBe('number');
     } finally {
       await logged.close();
     }

@@ -23,7 +23,7 @@ describe('npm start on a fresh DATA_DIR (embedded database)', () => {
   let token: string;
 
   beforeAll(async () => {
-    first = await startServerProcess({ DATA_DIR: dataDir });
+    first = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     await first.waitReady({ timeoutMs: START_MS });
   }, START_MS + 10_000);
 
@@ -50,6 +50,28 @@ describe('npm start on a fresh DATA_DIR (embedded database)', () => {
     expect(body.totalResults).toBe(0);
     const wrong = await fetch(`${first.baseUrl}/api/users`, { headers: { authorization: `Bearer ${token}x` } });
     expect(wrong.status).toBe(401);
+  });
+
+  test('logs one JSON line per request, buffered but on stdout within about a second, without the token', async () => {
+    const completed = () =>
+      first
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line))
+        .filter((record) => record.req?.url === '/api/users');
+    await expect.poll(() => completed().length, { timeout: 3_000, interval: 100 }).toBe(2);
+    const [ok, refused] = completed();
+    expect(ok).toMatchObject({ msg: 'request completed', route: 'users.index', req: { method: 'GET' }, res: { statusCode: 200 } });
+    expect(typeof ok.companyId).toBe('number');
+    expect(typeof ok.responseTime).toBe('number');
+    expect(refused.res.statusCode).toBe(401);
+    expect(first.output()).not.toContain('incoming request');
+    const logLines = first
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    expect(logLines.join('\n')).not.toContain(token);
   });
 
   test(
@@ -89,6 +111,8 @@ describe('npm start on a fresh DATA_DIR (embedded database)', () => {
     expect(await first.waitExit(20_000)).toBe(0);
     expect(response).toMatch(/^HTTP\/1\.1 404 /);
     expect(response).toContain('{"error":"Not found."}');
+    // Its log line, still in the buffer when the process exited, was written on the way out.
+    expect(first.output()).toMatch(/"url":"\/in-flight-probe".*"msg":"request completed"/);
     socket.destroy();
     expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
   }, 40_000);
