@@ -52,7 +52,7 @@ async function loadScenarios(): Promise<Scenario[]> {
   return scenarios.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
 }
 
-type TableRow = BenchRow & { ratio?: number; cpuRatio?: number };
+type TableRow = BenchRow;
 
 function formatTable(rows: TableRow[]): string {
   const header = ['scenario', 'rate', 'unit', 'p99 ms', 'vs baseline', 'CPU ms/req', 'CPU vs baseline', 'note'];
@@ -99,6 +99,7 @@ async function main(): Promise<void> {
   const cleanup = async () => {
     if (cleaned) return;
     cleaned = true;
+    for (const stop of runState.cleanups) await stop().catch(() => {});
     server?.peakRss.close();
     const code = await server?.stop();
     if (code !== undefined && code !== 0) console.error(`server exited with ${code}:\n${server?.output().slice(-2000)}`);
@@ -121,7 +122,8 @@ async function main(): Promise<void> {
       env: {
         DATABASE_URL: databaseUrl,
         REDIS_URL: useRedis ? redisUrl : '',
-        LOG_LEVEL: 'warn',
+        // Production's default level: one JSON line per request is part of the measured overhead.
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
         SEED_DEMO: 'false',
         RATE_LIMIT_ENDPOINT: HUGE,
         RATE_LIMIT_SENSITIVE: HUGE,
@@ -138,6 +140,7 @@ async function main(): Promise<void> {
     let lastCpuMsPerRequest: number | undefined;
     const ctx: BenchContext = {
       baseUrl: running.baseUrl,
+      serverPid: running.pid,
       database,
       async newCompany() {
         companies += 1;
@@ -190,11 +193,14 @@ async function main(): Promise<void> {
   const baseline = rows.find((row) => row.scenario === BASELINE_SCENARIO);
   const table: TableRow[] = rows.map((row) => ({
     ...row,
-    ratio: baseline && row.unit === 'req/s' && Number.isFinite(row.rate) ? row.rate / baseline.rate : undefined,
+    ratio: row.ratio ?? (baseline && row.unit === 'req/s' && Number.isFinite(row.rate) ? row.rate / baseline.rate : undefined),
     // Baseline CPU per request over this row's: what the throughput ratio would be if the server's
     // own CPU were the only limit (it does not move with the machine's other load, unlike req/s).
     cpuRatio:
-      baseline?.serverCpuMsPerRequest && row.serverCpuMsPerRequest ? baseline.serverCpuMsPerRequest / row.serverCpuMsPerRequest : undefined,
+      row.cpuRatio ??
+      (baseline?.serverCpuMsPerRequest && row.serverCpuMsPerRequest
+        ? baseline.serverCpuMsPerRequest / row.serverCpuMsPerRequest
+        : undefined),
   }));
   console.log(formatTable(table));
   fs.mkdirSync(resultsDir, { recursive: true });

@@ -19,12 +19,17 @@ export interface BenchRow {
   p99Ms?: number;
   /** CPU time of the serving process per request (filled in by the runner after ctx.load). */
   serverCpuMsPerRequest?: number;
+  /** Against the baseline; the runner divides by the baseline's row unless a scenario measured it itself. */
+  ratio?: number;
+  cpuRatio?: number;
   note?: string;
 }
 
 export interface BenchContext {
   /** `http://127.0.0.1:<port>` of the running server (separate process). */
   baseUrl: string;
+  /** The real server's process id (its CPU time is read from /proc). */
+  serverPid: number;
   /** Direct database access (same database as the server) for seeding. */
   database: Database;
   /** A fresh company with an API token with scope `all` on the enterprise plan. */

@@ -10,6 +10,7 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  warmupSeconds?: number;
   /** The server's pid: its CPU time over the measured run gives `cpuMsPerRequest`. */
   serverPid?: number;
 }
@@ -30,7 +31,7 @@ function envSeconds(name: string): number | undefined {
 
 export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
   const durationSeconds = envSeconds('BENCH_DURATION_SECONDS') ?? options.durationSeconds ?? 10;
-  const warmupSeconds = envSeconds('BENCH_WARMUP_SECONDS') ?? 2;
+  const warmupSeconds = envSeconds('BENCH_WARMUP_SECONDS') ?? options.warmupSeconds ?? 2;
   const workerOptions = {
     url: options.url,
     method: options.method ?? 'GET',

@@ -84,13 +84,15 @@ export async function startNodeServer(options: {
     env: { ...process.env, ...options.env, PORT: String(options.port), HOST: '127.0.0.1' } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // The server logs a line per request (LOG_LEVEL=info): read it all, as a log collector would,
+  // but keep only the tail for error reports.
   let output = '';
-  child.stdout?.on('data', (chunk) => {
+  const keep = (chunk: Buffer) => {
     output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
+    if (output.length > 256 * 1024) output = output.slice(-64 * 1024);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);

@@ -1,7 +1,14 @@
 // What the runner knows about the current run that the baseline scenarios need beyond BenchContext.
 export const BASELINE_SCENARIO = 'bare Fastify + Drizzle query (baseline)';
 
-export const runState = {
+export const runState: {
   /** Connection string of this run's fresh database (the bare-query baseline connects to it). */
-  databaseUrl: '',
-};
+  databaseUrl: string;
+  /**
+   * The bare-query baseline, left running after its own scenario so that users-list can alternate
+   * rounds between it and the real server (machine noise then hits both sides of each ratio).
+   */
+  baseline?: { url: string; pid: number };
+  /** Run by the runner after the last scenario (stops the processes scenarios left running). */
+  cleanups: (() => Promise<unknown>)[];
+} = { databaseUrl: '', cleanups: [] };

@@ -16,7 +16,12 @@ const scenario: Scenario = {
       env: { DATABASE_URL: runState.databaseUrl, BENCH_COMPANY_ID: String(fixture.companyId) },
       port: await freePort(),
     });
-    try {
+    // Kept running for users-list's alternating rounds; the runner stops it at the end.
+    runState.cleanups.push(async () => {
+      server.peakRss.close();
+      await server.stop();
+    });
+    {
       // Same answer as the real server, or the comparison means nothing.
       const body = await (await fetch(`${server.baseUrl}${PAGE_PATH}`)).text();
       if (body !== fixture.pageBody) throw new Error('the bare query server answers differently from GET /api/users');
@@ -30,9 +35,7 @@ const scenario: Scenario = {
         serverCpuMsPerRequest: result.cpuMsPerRequest,
         note: loadProblems(result) ?? `list + count of 10,000 users; peak RSS ${rss} MB`,
       });
-    } finally {
-      server.peakRss.close();
-      await server.stop();
+      runState.baseline = { url: `${server.baseUrl}${PAGE_PATH}`, pid: server.pid };
     }
   },
 };

@@ -1,6 +1,9 @@
-// The real server (separate process, authenticated, tenancy, rate-limited, logging at warn) on the
-// baseline's data: U1 first page and U2 of one user, in a company of 10,000 users.
+// The real server (separate process, authenticated, tenancy, rate-limited, logging one line per
+// request at info) on the baseline's data: U1 first page and U2 of one user, in a company of 10,000
+// users. Then alternating rounds of the baseline and U1 (bench/lib/paired.ts): the list's ratio.
 import { loadProblems } from '../lib/load.js';
+import { pairedRounds } from '../lib/paired.js';
+import { runState } from '../lib/run-state.js';
 import { FIXTURE_USERS, PAGE_PATH, usersFixture } from '../lib/users-fixture.js';
 import type { Scenario } from '../scenario.js';
 
@@ -29,6 +32,28 @@ const scenario: Scenario = {
       unit: 'req/s',
       p99Ms: show.p99Ms,
       note: loadProblems(show) ?? `server peak RSS ${await ctx.serverPeakRssMb()} MB`,
+    });
+
+    if (!runState.baseline) return; // BENCH_ONLY left the baseline out
+    const paired = await pairedRounds({
+      baseline: runState.baseline,
+      real: { url: `${ctx.baseUrl}${PAGE_PATH}`, pid: ctx.serverPid, headers },
+      rounds: Number(process.env.BENCH_PAIRED_ROUNDS || 5),
+      durationSeconds: 5,
+    });
+    const problems = paired.rounds.map((round) => loadProblems(round.baseline) ?? loadProblems(round.real)).find(Boolean);
+    ctx.report({
+      scenario: `GET ${PAGE_PATH}, ${paired.rounds.length} rounds alternating with the baseline`,
+      rate: paired.realRequestsPerSecond,
+      unit: 'req/s',
+      serverCpuMsPerRequest: paired.realCpuMsPerRequest,
+      ratio: paired.ratio,
+      cpuRatio: paired.cpuRatio,
+      note:
+        problems ??
+        `median of the rounds; ratio by round ${paired.rounds.map((round) => round.ratio.toFixed(2)).join(', ')} (baseline ${paired.rounds
+          .map((round) => round.baseline.requestsPerSecond.toFixed(0))
+          .join(', ')} req/s)`,
     });
   },
 };
