@@ -38,8 +38,8 @@ const scenario: Scenario = {
     const paired = await pairedRounds({
       baseline: runState.baseline,
       real: { url: `${ctx.baseUrl}${PAGE_PATH}`, pid: ctx.serverPid, headers },
-      rounds: Number(process.env.BENCH_PAIRED_ROUNDS || 5),
-      durationSeconds: 5,
+      rounds: Number(process.env.BENCH_PAIRED_ROUNDS || 9),
+      durationSeconds: 3,
     });
     const problems = paired.rounds.map((round) => loadProblems(round.baseline) ?? loadProblems(round.real)).find(Boolean);
     ctx.report({
