@@ -52,9 +52,7 @@ async function loadScenarios(): Promise<Scenario[]> {
   return scenarios.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
 }
 
-type TableRow = BenchRow;
-
-function formatTable(rows: TableRow[]): string {
+function formatTable(rows: BenchRow[]): string {
   const header = ['scenario', 'rate', 'unit', 'p99 ms', 'vs baseline', 'CPU ms/req', 'CPU vs baseline', 'note'];
   const body = rows.map((row) => [
     row.scenario,
@@ -191,7 +189,7 @@ async function main(): Promise<void> {
   }
 
   const baseline = rows.find((row) => row.scenario === BASELINE_SCENARIO);
-  const table: TableRow[] = rows.map((row) => ({
+  const table: BenchRow[] = rows.map((row) => ({
     ...row,
     ratio: row.ratio ?? (baseline && row.unit === 'req/s' && Number.isFinite(row.rate) ? row.rate / baseline.rate : undefined),
     // Baseline CPU per request over this row's: what the throughput ratio would be if the server's

@@ -38,11 +38,12 @@ export function serializeRequest(request: FastifyRequest): Record<string, unknow
  * stdout for the logs. Every write is a system call, which costs more than the rest of a request's
  * logging (docs/benchmarks.md), so lines wait in a buffer until `bufferBytes` have gathered or a
  * second has passed. pino writes what is left when the process exits, crashes included; only a
- * SIGKILL can lose the last second of lines.
+ * kill the process cannot catch (SIGKILL, the OOM killer) can lose the last second of lines.
+ * `fd` is stdout except in tests.
  */
-export function createLogDestination(bufferBytes: number): { stream: DestinationStream; close(): void } {
+export function createLogDestination(bufferBytes: number, fd = 1): { stream: DestinationStream; close(): void } {
   const stream = pino.destination(
-    bufferBytes > 0 ? { dest: 1, sync: false, minLength: bufferBytes, periodicFlush: 1000 } : { dest: 1, sync: false },
+    bufferBytes > 0 ? { dest: fd, sync: false, minLength: bufferBytes, periodicFlush: 1000 } : { dest: fd, sync: false },
   );
   return {
     stream,

@@ -3,7 +3,7 @@
 // query, and never raise an unhandled 'error' event, which would crash the server.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres, queryRows, sql } from '../../src/db/client.js';
+import { type Database, openPostgres, queryRows, sql } from '../../src/db/client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 let testDb: TestDatabase;
@@ -13,6 +13,14 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.close());
 
+/** Opens `count` pooled connections at once (each query holds one for 50 ms); returns their backend pids. */
+async function openConnections(database: Database, count: number): Promise<number[]> {
+  const rows = await Promise.all(
+    Array.from({ length: count }, () => queryRows<{ pid: number }>(database.db, sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`)),
+  );
+  return rows.map(([row]) => row.pid);
+}
+
 describe.skipIf(!process.env.DATABASE_URL)('pooled PostgreSQL connections', () => {
   it('survives idle connections being terminated and reconnects on the next query', async () => {
     const database = await openPostgres(testDb.url as string, 3);
@@ -20,11 +28,7 @@ describe.skipIf(!process.env.DATABASE_URL)('pooled PostgreSQL connections', () =
     database.onIdleConnectionError((error) => lost.push(error));
     try {
       // Three connections in the pool, all idle afterwards.
-      const pids = await Promise.all(
-        [1, 2, 3].map(
-          async () => (await queryRows<{ pid: number }>(database.db, sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`))[0].pid,
-        ),
-      );
+      const pids = await openConnections(database, 3);
       const admin = new pg.Client({ connectionString: testDb.url });
       await admin.connect();
       await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [[...new Set(pids)]]);
@@ -41,11 +45,7 @@ describe.skipIf(!process.env.DATABASE_URL)('pooled PostgreSQL connections', () =
 
   it('close() returns only after every connection has gone', async () => {
     const database = await openPostgres(testDb.url as string, 4);
-    const pids = await Promise.all(
-      [1, 2, 3, 4].map(
-        async () => (await queryRows<{ pid: number }>(database.db, sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`))[0].pid,
-      ),
-    );
+    const pids = await openConnections(database, 4);
     await database.close();
     const admin = new pg.Client({ connectionString: testDb.url });
     await admin.connect();

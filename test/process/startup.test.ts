@@ -53,11 +53,13 @@ describe('npm start on a fresh DATA_DIR (embedded database)', () => {
   });
 
   test('logs one JSON line per request, buffered but on stdout within about a second, without the token', async () => {
-    const completed = () =>
+    const logLines = () =>
       first
         .output()
         .split('\n')
-        .filter((line) => line.startsWith('{'))
+        .filter((line) => line.startsWith('{'));
+    const completed = () =>
+      logLines()
         .map((line) => JSON.parse(line))
         .filter((record) => record.req?.url === '/api/users');
     await expect.poll(() => completed().length, { timeout: 3_000, interval: 100 }).toBe(2);
@@ -67,11 +69,7 @@ describe('npm start on a fresh DATA_DIR (embedded database)', () => {
     expect(typeof ok.responseTime).toBe('number');
     expect(refused.res.statusCode).toBe(401);
     expect(first.output()).not.toContain('incoming request');
-    const logLines = first
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'));
-    expect(logLines.join('\n')).not.toContain(token);
+    expect(logLines().join('\n')).not.toContain(token);
   });
 
   test(

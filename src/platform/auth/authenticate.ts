@@ -1,6 +1,5 @@
 // Authentication for every named /api route (decisions.md §3-4): token → caller, sliding expiry
 // with lazy writes, rate limits, API access, scopes. Runs in onRequest, before body parsing.
-
 import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
