@@ -8,7 +8,7 @@ import { type Executor, queryRows } from '../../src/db/client.js';
 import { redirectDomains } from '../../src/db/schema/index.js';
 
 export type FakeVerify =
-  | { kind: 'json'; httpStatus?: number; body: unknown }
+  | { kind: 'json'; httpStatus?: number; body: unknown; delayMs?: number }
   | { kind: 'raw'; httpStatus: number; text: string }
   | { kind: 'hang'; ms: number };
 
@@ -24,7 +24,12 @@ export interface FakePaystack {
   close(): Promise<void>;
 }
 
-export function paystackVerified(reference: string, status: string, amountKobo: number, currency = 'NGN'): FakeVerify {
+export function paystackVerified(
+  reference: string,
+  status: string,
+  amountKobo: number,
+  currency = 'NGN',
+): Extract<FakeVerify, { kind: 'json' }> {
   return {
     kind: 'json',
     body: { status: true, message: 'Verification successful', data: { reference, status, amount: amountKobo, currency, id: 1 } },
@@ -41,7 +46,11 @@ export async function startFakePaystack(secret = `sk_test_${crypto.randomBytes(8
       return;
     }
     const text = answer.kind === 'raw' ? answer.text : JSON.stringify(answer.body);
-    res.writeHead(answer.httpStatus ?? 200, { 'content-type': 'application/json' }).end(text);
+    const answerNow = () => {
+      if (!res.destroyed) res.writeHead(answer.httpStatus ?? 200, { 'content-type': 'application/json' }).end(text);
+    };
+    if (answer.kind === 'json' && answer.delayMs) setTimeout(answerNow, answer.delayMs);
+    else answerNow();
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

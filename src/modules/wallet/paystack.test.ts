@@ -344,7 +344,9 @@ describe('exactly once under a race', () => {
       for (let round = 0; round < 3; round++) {
         const company = await createCompany(ctx.db, { redirectDomains: ['acme.example'] });
         const ref = (await topUp(company)).json().transactionReference;
-        fake.verify.set(ref, paystackVerified(ref, 'success', 500025));
+        // Answered after 200 ms, so every contender reads the top-up as pending and asks before
+        // any answer settles it: the race happens on every run, not only on a lucky one.
+        fake.verify.set(ref, { ...paystackVerified(ref, 'success', 500025), delayMs: 200 });
         // A second verify job for the same top-up, so each instance claims one.
         await ctx.app.deps.jobs.enqueue(ctx.db, 'wallet.verify', { reference: ref });
         await makeVerifyJobsDue(ctx.db);
