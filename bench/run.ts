@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type Database, openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { setupCompany } from '../src/modules/companies/company-setup.js';
+import { setupCompany } from '../src/modules/companies/index.js';
 import { issueToken } from '../src/platform/auth/tokens.js';
 import { runLoad } from './lib/load.js';
 import { freePort, type NodeProcess, repoRoot, startNodeServer } from './lib/processes.js';
@@ -119,6 +119,8 @@ async function main(): Promise<void> {
       readyPath: '/readyz',
       env: {
         DATABASE_URL: databaseUrl,
+        // Required with DATABASE_URL; the bench's wallet traffic uses the built-in checkout.
+        PAYMENT_PROVIDER: 'sandbox',
         REDIS_URL: useRedis ? redisUrl : '',
         // Production's default level: one JSON line per request is part of the measured overhead.
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',

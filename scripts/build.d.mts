@@ -1,2 +1,6 @@
-/** See build.mjs: compiles src/ to `outdir` (default dist/) and returns its absolute path. */
-export function buildDist(outdir?: string): Promise<string>;
+/** See build.mjs: where builds go by default (dist/builds). */
+export const BUILDS_DIR: string;
+/** See build.mjs: hash of the inputs of a build (its directory name). */
+export function sourceHash(): string;
+/** See build.mjs: the directory of the build of the current sources under `buildsDir`, compiled first if missing. */
+export function buildDist(buildsDir?: string): Promise<string>;

@@ -1,26 +1,30 @@
 // Builds the Fastify app: platform plugins first, then every feature module. The server, the tests
 // and the CLI all use this.
-import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 import { type Database, sql } from './db/client.js';
-import { modules } from './modules/index.js';
+import { type AppServices, createModules } from './modules/index.js';
 import { AuthCache, createAuthenticator } from './platform/auth/authenticate.js';
+import type { RouteName } from './platform/auth/tokens.js';
+import { closeSilentConnections } from './platform/connection-timeouts.js';
 import type { AppDeps } from './platform/deps.js';
 import { registerErrorHandling, serializeError } from './platform/error-handler.js';
+import type { ErrorFamily } from './platform/errors.js';
 import { registerGetJsonBody } from './platform/get-body.js';
 import { registerIdempotency } from './platform/idempotency.js';
+import { registerInputSafety } from './platform/input-safety.js';
 import { JobQueue } from './platform/jobs/queue.js';
-import { createLogDestination, RequestLogController, serializeRequest } from './platform/logging.js';
+import { createLogDestination, RequestLogController, requestId, serializeRequest } from './platform/logging.js';
 import { createMailer, mailDeliveryJob } from './platform/mail/outbox.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './platform/openapi.js';
 import { createRateLimitStore, type RateLimitStore } from './platform/ratelimit/limiter.js';
 import { resolveTargetCompany } from './platform/tenancy.js';
 import './platform/types.js';
+import { registerConsole } from './web/index.js';
 
 export interface BuildOptions {
   config: Config;
@@ -37,10 +41,16 @@ export interface BuildOptions {
 export interface RouteEntry {
   method: string;
   url: string;
-  name: string;
+  name: RouteName;
+  /** The route's error family and schema, so catalog-driven tests can build requests for it. */
+  family: ErrorFamily;
+  schema?: FastifySchema;
+  /** The route checks its query and body itself, with its documented messages (RouteConfig.ownInputChecks). */
+  ownInputChecks?: true;
 }
 
-export type App = FastifyInstance & { deps: AppDeps; routeCatalog: RouteEntry[] };
+/** `services`: every feature module's services, built once (the console and the seed use them). */
+export type App = FastifyInstance & { deps: AppDeps; services: AppServices; routeCatalog: RouteEntry[] };
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
@@ -54,12 +64,22 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       stream: options.logStream ?? logDestination?.stream,
     },
     logController: new RequestLogController(),
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: 1024 * 1024,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    // A client that sends its request slowly holds a connection (and its buffers) until cut off.
+    // Node checks the limits every connectionsCheckingInterval (30 s by default): every second, so
+    // that they hold to the second.
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    http: {
+      requestTimeout: config.requestTimeoutSeconds * 1000,
+      headersTimeout: config.headersTimeoutSeconds * 1000,
+      connectionsCheckingInterval: 1000,
+    },
+    requestIdHeader: false,
+    genReqId: requestId,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  closeSilentConnections(app.server, config.headersTimeoutSeconds * 1000);
   database.onIdleConnectionError((error) =>
     app.log.warn({ err: error }, 'an idle database connection was lost; the pool opens a new one when needed'),
   );
@@ -67,20 +87,38 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const limiter = options.limiter ?? createRateLimitStore({ windowSeconds: config.rateLimit.windowSeconds, redisUrl: config.redisUrl });
   const jobs = new JobQueue(database.db, app.log, config.jobPollMs);
   const authCache = new AuthCache();
-  const deps: AppDeps = { config, database, db: database.db, jobs, mailer: createMailer(), authCache, limiter };
-  (app as unknown as App).deps = deps;
+  const deps: AppDeps = {
+    config,
+    database,
+    db: database.db,
+    jobs,
+    mailer: createMailer({ perCompanyPerHour: config.mailPerCompanyPerHour }),
+    authCache,
+    limiter,
+  };
+  Object.assign(app, { deps });
   const routeCatalog: RouteEntry[] = [];
-  (app as unknown as App).routeCatalog = routeCatalog;
+  Object.assign(app, { routeCatalog });
   app.addHook('onRoute', (route) => {
     const name = route.config?.name;
     if (!name) return;
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routeCatalog.push({ method, url: route.url, name });
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD')
+        routeCatalog.push({
+          method,
+          url: route.url,
+          name,
+          family: route.config?.family ?? 'plain',
+          schema: route.schema,
+          ownInputChecks: route.config?.ownInputChecks,
+        });
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
   registerErrorHandling(app);
+  registerInputSafety(app);
   await registerOpenApi(app);
   registerMetrics(app);
   registerGetJsonBody(app);
@@ -105,10 +143,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   jobs.define(mailDeliveryJob(config));
+  const { modules, services } = createModules(deps);
+  Object.assign(app, { services });
   for (const feature of modules) {
-    for (const definition of feature.jobs?.(deps) ?? []) jobs.define(definition);
-    if (feature.routes) await feature.routes(app, deps);
+    for (const definition of feature.jobs) jobs.define(definition);
+    await feature.routes(app);
   }
+  // The console is composed here, over the modules' services: it is not a feature module.
+  await registerConsole(app, services, deps);
   await registerOpenApiRoutes(app);
 
   app.addHook('onClose', async () => {
@@ -116,5 +158,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     if (!options.limiter) await limiter.close();
     logDestination?.close();
   });
-  return app as unknown as App;
+  // Same objects as assigned above (hooks read them while the app is built); this puts them in the type.
+  return Object.assign(app, { deps, routeCatalog, services });
+}
+
+/**
+ * Fastify's trustProxy for TRUST_PROXY (config.ts). A hop count becomes "trust the nearest N
+ * addresses" (Fastify itself takes a number as "trust none"); the client is then the N-th entry of
+ * X-Forwarded-For from the right, whatever the client wrote to the left of it.
+ */
+function proxyTrust(setting: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  return (_address, hop) => hop < setting;
 }

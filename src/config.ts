@@ -1,5 +1,6 @@
 // Typed environment settings (decisions.md §1), parsed once. Tests build their own Config
 // through loadConfig(overrides) instead of mutating process.env.
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -9,6 +10,8 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   publicUrl: string;
+  /** PUBLIC_URL unset: the console accepts its forms from every loopback name of PORT. */
+  publicUrlIsDefault: boolean;
   adminToken: string | undefined;
   tokenTtlSeconds: number;
   rateLimit: {
@@ -19,14 +22,25 @@ export interface Config {
     premium: number;
     enterprise: number;
     unauthenticated: number;
+    /** C2 answers that say a domain, registration id or personal e-mail is taken, per company. */
+    takenAnswers: number;
   };
   paymentProvider: 'sandbox' | 'paystack';
   paystackSecretKey: string | undefined;
   paystackBaseUrl: string;
   walletVerifyDelaySeconds: number;
+  /** The sandbox transfer provider settles salary transfers this long after they are sent. */
+  sandboxTransferDelaySeconds: number;
   smtpUrl: string | undefined;
   mailFrom: string;
-  trustProxy: boolean;
+  /** Outbound e-mails per company per hour; more wait in the outbox for a later hour (platform/mail). */
+  mailPerCompanyPerHour: number;
+  /** Which peers may set X-Forwarded-For: none (false), the nearest N hops, or these addresses/CIDRs. */
+  trustProxy: false | number | string[];
+  /** Longest a client may take to send a whole request (headers and body). */
+  requestTimeoutSeconds: number;
+  /** Longest a client may take to send the request headers. */
+  headersTimeoutSeconds: number;
   seedDemo: boolean;
   logLevel: string;
   /** Log lines are written when this many bytes are waiting, or after at most a second; 0 writes each line at once. */
@@ -53,14 +67,47 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyAddress(entry: string): boolean {
+  if (PROXY_PRESETS.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * TRUST_PROXY: unset/false = the peer is the client; a number = that many proxies in front (each
+ * appends to X-Forwarded-For, so the client is that many entries from the right); true = 1; else a
+ * comma-separated list of proxy addresses or CIDRs. Trusting every hop (what `true` used to mean)
+ * would let a client pick its own IP by writing X-Forwarded-For and escape every per-IP limit.
+ */
+function trustProxy(env: Env): false | number | string[] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || /^(0|false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) return 1;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.every(proxyAddress)) return entries;
+  throw new Error(`TRUST_PROXY must be false, a number of proxies, or a comma-separated list of proxy addresses or CIDRs, got "${raw}"`);
+}
+
 function blankToUndefined(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
+export const PAYMENT_PROVIDER_REQUIRED =
+  'PAYMENT_PROVIDER must be set when DATABASE_URL is set: "paystack" for real payments (with PAYSTACK_SECRET_KEY), ' +
+  'or "sandbox" for a test deployment, where anyone holding a checkout link can complete a top-up without paying.';
+
 export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const databaseUrl = blankToUndefined(env.DATABASE_URL);
-  const provider = env.PAYMENT_PROVIDER ?? 'sandbox';
+  // The sandbox lets whoever holds a checkout link "pay": the default only on the embedded
+  // database; a PostgreSQL deployment must say which provider it means (decisions.md §1).
+  const provider = overrides.paymentProvider ?? blankToUndefined(env.PAYMENT_PROVIDER) ?? (databaseUrl ? undefined : 'sandbox');
+  if (provider === undefined) throw new Error(PAYMENT_PROVIDER_REQUIRED);
   if (provider !== 'sandbox' && provider !== 'paystack') {
     throw new Error(`PAYMENT_PROVIDER must be sandbox or paystack, got "${provider}"`);
   }
@@ -70,7 +117,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
     redisUrl: blankToUndefined(env.REDIS_URL),
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: '',
+    publicUrlIsDefault: true,
     adminToken: blankToUndefined(env.ADMIN_TOKEN),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 2_592_000, 1),
     rateLimit: {
@@ -81,18 +129,45 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
       premium: int(env, 'RATE_LIMIT_PREMIUM', 1000, 1),
       enterprise: int(env, 'RATE_LIMIT_ENTERPRISE', 5000, 1),
       unauthenticated: int(env, 'RATE_LIMIT_UNAUTHENTICATED', 60, 1),
+      takenAnswers: int(env, 'RATE_LIMIT_TAKEN_ANSWERS', 10, 1),
     },
     paymentProvider: provider,
     paystackSecretKey: blankToUndefined(env.PAYSTACK_SECRET_KEY),
     paystackBaseUrl: (env.PAYSTACK_BASE_URL || 'https://api.paystack.co').replace(/\/+$/, ''),
     walletVerifyDelaySeconds: int(env, 'WALLET_VERIFY_DELAY_SECONDS', 120),
+    sandboxTransferDelaySeconds: int(env, 'SANDBOX_TRANSFER_DELAY_SECONDS', 2),
     smtpUrl: blankToUndefined(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Payroll <no-reply@payroll.local>',
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    mailPerCompanyPerHour: int(env, 'MAIL_PER_COMPANY_PER_HOUR', 10_000, 1),
+    trustProxy: trustProxy(env),
+    requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1),
+    headersTimeoutSeconds: int(env, 'HEADERS_TIMEOUT_SECONDS', 10, 1),
     seedDemo: bool(env, 'SEED_DEMO', databaseUrl === undefined),
     logLevel: env.LOG_LEVEL || 'info',
     logBufferBytes: int(env, 'LOG_BUFFER_BYTES', 8192, 0),
     jobPollMs: int(env, 'JOB_POLL_MS', 500, 10),
   };
-  return { ...config, ...overrides, rateLimit: { ...config.rateLimit, ...overrides.rateLimit } };
+  const merged = { ...config, ...overrides, rateLimit: { ...config.rateLimit, ...overrides.rateLimit } };
+  // The default is the address the server listens on (README's http://127.0.0.1:3000, what the
+  // banner prints), not decisions.md's http://localhost:$PORT: a browser may resolve localhost to
+  // ::1 while the server listens on 127.0.0.1 only, and then every link handed out (checkout,
+  // onboarding) fails (seen in chromium). Unset, the console also accepts forms from every loopback
+  // name of the port (web.plugin.ts). Derived after overrides so an overridden port moves it too.
+  const publicUrl = overrides.publicUrl || blankToUndefined(env.PUBLIC_URL);
+  merged.publicUrl = (publicUrl ?? listeningUrl(merged.host, merged.port)).replace(/\/+$/, '');
+  merged.publicUrlIsDefault = publicUrl === undefined;
+  // Node refuses a headers timeout longer than the request timeout.
+  if (merged.headersTimeoutSeconds > merged.requestTimeoutSeconds) {
+    throw new Error(
+      `HEADERS_TIMEOUT_SECONDS (${merged.headersTimeoutSeconds}) must not exceed REQUEST_TIMEOUT_SECONDS (${merged.requestTimeoutSeconds})`,
+    );
+  }
+  return merged;
+}
+
+/** The URL of the listening address (a wildcard HOST is reached at 127.0.0.1). */
+export function listeningUrl(host: string, port: number): string {
+  const wildcard = host === '0.0.0.0' || host === '::' || host === '';
+  const name = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }

@@ -21,10 +21,12 @@ export async function startServer() {
   await prepareDatabase(opened.database);
   const app = await buildApp({ config, database: opened.database });
   if (config.seedDemo) {
-    const banner = await seedDemo(opened.database.db, config);
-    if (banner) process.stdout.write(`${banner}\n`);
+    const demo = await seedDemo(app);
+    if (demo) process.stdout.write(`${demo.banner}\n`);
   }
   await app.listen({ port: config.port, host: config.host });
+  // The embedded database has one process (DATA_DIR lock): claims left behind are a dead process's.
+  if (opened.database.kind === 'pglite') await app.deps.jobs.releaseAbandonedClaims();
   app.deps.jobs.start();
 
   let closing = false;
@@ -61,17 +63,20 @@ export async function startServer() {
  * V8 lets the old generation grow to up to 4x its live size before a full collection. A bulk import
  * promotes a few KB per row that die soon after, so RSS would climb ~100 MB above the live heap
  * (~60 MB). 1.5x keeps a 10,000-row import under ~210 MB at unchanged throughput (docs/benchmarks.md).
- * `node --heap-growing-percent=N dist/server.js` overrides it.
+ * `node --heap-growing-percent=N scripts/start.mjs` overrides it.
  */
 function boundHeapGrowth() {
   if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'))) v8.setFlagsFromString('--heap-growing-percent=50');
 }
 
-const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
-if (isMain) {
+/** The process entry: `node <build>/server.js` runs it directly, `npm start` through scripts/start.mjs. */
+export function main() {
   boundHeapGrowth();
   startServer().catch((error) => {
     console.error(error);
     process.exit(1);
   });
 }
+
+const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
+if (isMain) main();

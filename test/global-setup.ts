@@ -7,7 +7,6 @@ import type { TestProject } from 'vitest/node';
 import { buildDist } from '../scripts/build.mjs';
 import { openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { TEST_DIST } from './helpers/server-build.js';
 
 function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
@@ -17,7 +16,7 @@ function withDatabase(url: string, name: string): string {
 
 export default async function setup(project: TestProject) {
   // The process tests start the compiled server, as `npm start` does.
-  await buildDist(TEST_DIST);
+  project.provide('serverBuild', await buildDist());
   const url = process.env.DATABASE_URL;
   if (!url) return;
   const run = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
@@ -41,5 +40,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgTemplate: string;
     pgRun: string;
+    /** Directory of the compiled server (scripts/build.mjs) for the process tests. */
+    serverBuild: string;
   }
 }

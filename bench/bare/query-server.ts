@@ -16,7 +16,7 @@ app.get('/healthz', async () => ({ status: 'ok' }));
 app.get('/api/users', async (request) => {
   const perPage = Number((request.query as { per_page?: string }).per_page ?? 100);
   const [rows, total] = await Promise.all([usersRepo.list(db, companyId, 0, perPage), usersRepo.count(db, companyId)]);
-  return { Resources: rows.map(serializeUser), totalResults: total, startIndex: 1, itemsPerPage: rows.length };
+  return { Resources: rows.map((row) => serializeUser(row, true)), totalResults: total, startIndex: 1, itemsPerPage: rows.length };
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.on(

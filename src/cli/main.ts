@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
+import { errorMessage } from '../platform/guards.js';
 import { openConfiguredDatabase, prepareDatabase } from '../runtime.js';
 import { CliError, directClient, httpClient, type OperatorClient } from './operator-client.js';
 
@@ -64,7 +65,7 @@ function parse(argv: string[]) {
   try {
     return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(errorMessage(error));
   }
 }
 
@@ -211,7 +212,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`payroll: ${error.message}\n`);
       return 1;
     }
-    process.stderr.write(`payroll: ${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`payroll: ${(error instanceof Error && error.stack) || String(error)}\n`);
     return 1;
   }
 }

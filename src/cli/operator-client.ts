@@ -2,9 +2,11 @@
 // (`--url`/PAYROLL_URL with ADMIN_TOKEN), or in-process through the same service on the configured
 // database (DATA_DIR or DATABASE_URL). Both return the operator API's JSON bodies.
 import type { Config } from '../config.js';
-import { type CreateCompanyInput, createAdminService, type OutboxQuery, type UpdateCompanyInput } from '../modules/admin/admin.service.js';
+import { type CreateCompanyInput, createAdminService, type OutboxQuery, type UpdateCompanyInput } from '../modules/admin/index.js';
+import { createCompanyVocabularyService } from '../modules/companies/index.js';
 import { AuthCache } from '../platform/auth/authenticate.js';
 import { DomainError } from '../platform/errors.js';
+import { errorMessage, isRecord } from '../platform/guards.js';
 import { openConfiguredDatabase, prepareDatabase } from '../runtime.js';
 
 export class CliError extends Error {}
@@ -30,7 +32,7 @@ export function httpClient(baseUrl: string, adminToken: string): OperatorClient 
         signal: AbortSignal.timeout(30_000),
       });
     } catch (error) {
-      throw new CliError(`cannot reach ${base}: ${(error as Error).message}`);
+      throw new CliError(`cannot reach ${base}: ${errorMessage(error)}`);
     }
     const text = await response.text();
     let json: unknown;
@@ -40,7 +42,7 @@ export function httpClient(baseUrl: string, adminToken: string): OperatorClient 
       throw new CliError(`${method} ${path}: HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
     }
     if (!response.ok) {
-      const message = (json as { error?: unknown }).error;
+      const message = isRecord(json) ? json.error : undefined;
       const hint =
         response.status === 404 && path.startsWith('/admin') && message === 'Not found.' ? ' (is ADMIN_TOKEN set on the server?)' : '';
       throw new CliError(`HTTP ${response.status}: ${typeof message === 'string' ? message : text}${hint}`);
@@ -85,7 +87,9 @@ export async function directClient(config: Config): Promise<OperatorClient> {
     throw error;
   }
   // A server running elsewhere on the same PostgreSQL sees changes within its 1 s auth cache.
-  const service = createAdminService({ db: opened.database.db, authCache: new AuthCache(), config });
+  const authCache = new AuthCache();
+  const vocabulary = createCompanyVocabularyService({ db: opened.database.db, authCache });
+  const service = createAdminService({ db: opened.database.db, authCache, config, vocabulary });
   return {
     createCompany: (input) => explain(service.createCompany(input)),
     updateCompany: (id, input) => explain(service.updateCompany(id, input)),

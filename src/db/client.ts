@@ -1,5 +1,5 @@
 // The one place that knows whether we run on PGlite (embedded) or PostgreSQL. Everything above
-// this file sees a Drizzle PgDatabase and `withTx`.
+// this file sees a Drizzle PgDatabase (`db.transaction` for a transaction).
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -11,10 +11,18 @@ import pg from 'pg';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
+/**
+ * The raw-result shape both drivers share: pglite's `Results` and node-postgres' `QueryResult`
+ * each carry `rows`. Typing the HKT this way lets `execute<T>()` return typed rows.
+ */
+export interface RowsResultHKT extends PgQueryResultHKT {
+  type: RowsResult<this['row']>;
+}
+type RowsResult<Row> = { rows: Row[] };
 // biome-ignore lint/suspicious/noExplicitAny: the two drivers differ only in their result HKT.
-export type Db = PgDatabase<PgQueryResultHKT, Schema, any>;
+export type Db = PgDatabase<RowsResultHKT, Schema, any>;
 // biome-ignore lint/suspicious/noExplicitAny: see Db.
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, any>;
+export type Tx = PgTransaction<RowsResultHKT, Schema, any>;
 /** A repo method runs on the database or inside the caller's transaction. */
 export type Executor = Db | Tx;
 
@@ -41,7 +49,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   const client = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
     parsers: { 20: (value: string) => Number(value) },
   });
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db: Db = drizzlePglite({ client, schema });
   return {
     kind: 'pglite',
     db,
@@ -61,7 +69,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   await pool.query('SELECT 1');
   let idleErrorListener: (error: Error) => void = () => {};
   pool.on('error', (error) => idleErrorListener(error));
-  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+  const db: Db = drizzleNodePg({ client: pool, schema });
   return {
     kind: 'postgres',
     db,
@@ -98,15 +106,13 @@ async function endPool(pool: pg.Pool): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Runs `fn` in one transaction; a thrown error rolls everything back. */
-export function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(fn);
-}
-
-/** Raw rows of a SQL query; both drivers return `{ rows }`. */
+/**
+ * Raw rows of a SQL query; both drivers return `{ rows }`. The row type is the caller's word for
+ * what its SELECT list returns: this is the one place raw SQL meets the type system.
+ */
 export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {
-  const result = (await executor.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
+  const result = await executor.execute(query);
+  return result.rows as T[];
 }
 
 export { sql };

@@ -1,11 +1,37 @@
-// Every feature module, in the order they build on each other. Each wires itself.
-import type { FeatureModule } from '../platform/deps.js';
-import { webModule } from '../web/web.module.js';
-import { adminModule } from './admin/admin.module.js';
-import { companiesModule } from './companies/companies.module.js';
-import { invoicesModule } from './invoices/invoices.module.js';
-import { payrollModule } from './payroll/payroll.module.js';
-import { usersModule } from './users/users.module.js';
-import { walletModule } from './wallet/wallet.module.js';
+// Every feature module, built once, in the order they build on each other: a module that needs
+// another's service receives it here, never by importing that module's files. app.ts collects
+// their jobs, registers their routes and hands `AppServices` to the console.
+import type { AppDeps, FeatureModule } from '../platform/deps.js';
+import { createAdminModule } from './admin/index.js';
+import { createCompaniesModule } from './companies/index.js';
+import { createInvoicesModule } from './invoices/index.js';
+import { createPayrollModule } from './payroll/index.js';
+import { createPayrollRunsModule } from './payroll-runs/index.js';
+import { createUsersModule } from './users/index.js';
+import { createWalletModule } from './wallet/index.js';
 
-export const modules: FeatureModule[] = [usersModule, payrollModule, companiesModule, invoicesModule, walletModule, adminModule, webModule];
+export function createModules(deps: AppDeps) {
+  const users = createUsersModule(deps);
+  // Every P2 call records its run through the payroll-runs module (passed in: no import cycle).
+  const payrollRuns = createPayrollRunsModule(deps);
+  const payroll = createPayrollModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
+  const companies = createCompaniesModule(deps);
+  const invoices = createInvoicesModule(deps);
+  const wallet = createWalletModule(deps);
+  const admin = createAdminModule(deps, companies.services);
+  /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
+  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, admin];
+  const services = {
+    users: users.services,
+    payroll: payroll.services,
+    companies: companies.services,
+    invoices: invoices.services,
+    wallet: wallet.services,
+    payrollRuns: payrollRuns.services,
+    admin: admin.services,
+  };
+  return { modules, services };
+}
+
+/** Every module's services by module name: `app.services`, what the console and the seed use. */
+export type AppServices = ReturnType<typeof createModules>['services'];

@@ -1,18 +1,11 @@
 // Golden tables: every expected figure below was computed by hand from payroll-engine.md; the
 // arithmetic is in the comment of each row. Defaults: basic 40, housing 30, transport 20 (BHT 90 %),
 // employee pension 8 % of BHT (= 7.2 % of T), NHF 2.5 % of basic (= 1 % of T), so D = 8.2 % of GI
-// (10.2 % with NHIS at 5 % of basic = 2 % of T). Amounts in naira.
-import fc from 'fast-check';
+// (10.2 % with NHIS at 5 % of basic = 2 % of T). Amounts in naira. Properties over generated
+// inputs are in engine.properties.test.ts.
 import { describe, expect, test } from 'vitest';
-import {
-  type CustomContributionRule,
-  computePaystub,
-  DEFAULT_SETTINGS,
-  type EngineSettings,
-  type PaystubFigures,
-  prepareCustom,
-  prepareRun,
-} from './engine.js';
+import { computePaystub, prepareCustom, prepareRun } from './engine.js';
+import { type CustomContributionRule, DEFAULT_SETTINGS, type EngineSettings, type PaystubFigures } from './engine.types.js';
 import { divRound, koboToNumber, koboToString, toKobo, toRate } from './money.js';
 import { STATUTORY_TABLE, statutoryRowAt } from './statutory.js';
 
@@ -416,127 +409,5 @@ describe('engine edges', () => {
     expect(statutoryRowAt('2025-12-31').law.id).toBe('pita');
     expect(statutoryRowAt('2026-01-01').law.id).toBe('nta2025');
     expect(statutoryRowAt('2010-01-01')).toBe(STATUTORY_TABLE[0]);
-  });
-});
-
-// ---- properties over generated inputs ------------------------------------------------------
-
-const dateArb = fc
-  .date({ min: new Date('2023-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true })
-  .map((d) => d.toISOString().slice(0, 10));
-const koboArb = (max: number) => fc.bigInt({ min: 0n, max: BigInt(max) * 100n });
-const pctArb = fc.integer({ min: 0, max: 1_000_000 }).map((v) => (v / 10_000).toFixed(4)); // 0..100 with 4 places
-const settingsArb: fc.Arbitrary<EngineSettings> = fc.record({
-  taxRegime: fc.constantFrom('auto', 'pita', 'nta2025', 'none'),
-  basicPercentage: fc.integer({ min: 0, max: 60 }).map(String),
-  housingPercentage: fc.integer({ min: 0, max: 20 }).map(String),
-  transportPercentage: fc.integer({ min: 0, max: 20 }).map(String),
-  pensionEnabled: fc.boolean(),
-  employeePensionRate: pctArb.map((p) => (Number(p) / 5).toFixed(4)),
-  employerPensionRate: pctArb,
-  nhfEnabled: fc.boolean(),
-  nhfRate: fc.constantFrom('2.5', '0', '3.75'),
-  nhisEnabled: fc.boolean(),
-  nhisEmployeeRate: fc.constantFrom('5', '1.25'),
-  nhisEmployerRate: fc.constantFrom('10', '0'),
-}) as fc.Arbitrary<EngineSettings>;
-const customArb = fc.record({
-  type: fc.constantFrom<'amount' | 'percentage'>('amount', 'percentage'),
-  applyTo: fc.constantFrom<'gross_pay' | 'net_pay'>('gross_pay', 'net_pay'),
-  employee: fc.option(
-    fc.integer({ min: 0, max: 5000 }).map((v) => (v / 100).toFixed(2)),
-    { nil: null },
-  ),
-  employer: fc.option(
-    fc.integer({ min: 0, max: 5000 }).map((v) => (v / 100).toFixed(2)),
-    { nil: null },
-  ),
-});
-const inputArb = fc.record({
-  settings: settingsArb,
-  t: koboArb(20_000_000),
-  r: koboArb(100_000),
-  a: koboArb(500_000),
-  n: fc.constantFrom(12, 26, 52),
-  end: dateArb,
-  rent: fc.option(koboArb(10_000_000), { nil: null }),
-  life: fc.option(koboArb(2_000_000), { nil: null }),
-  customs: fc.array(customArb, { maxLength: 3 }),
-});
-type Input = typeof inputArb extends fc.Arbitrary<infer T> ? T : never;
-
-function compute(input: Input, t = input.t) {
-  return computePaystub(prepareRun(input.settings), {
-    payPeriodEnd: input.end,
-    taxableIncome: t,
-    reimbursements: input.r,
-    otherAllowances: input.a,
-    periodsPerYear: input.n,
-    annualRentPaid: input.rent,
-    lifeAssurancePremium: input.life,
-    customs: input.customs.map((c, i) =>
-      prepareCustom({ id: i, name: `c${i}`, type: c.type, applyTo: c.applyTo, employeeValue: c.employee, employerValue: c.employer }),
-    ),
-  });
-}
-
-describe('properties', () => {
-  test('net identity to the kobo, every figure ≥ 0', () => {
-    fc.assert(
-      fc.property(inputArb, (input) => {
-        const result = compute(input);
-        if (!result.ok) {
-          expect(result.errors).toEqual({ taxable_income: ['Deductions exceed pay.'] });
-          return;
-        }
-        const f = result.figures;
-        expect(f.netPay).toBe(f.grossPay - f.taxWithheld - f.pension - f.nhf - f.nhis - f.otherDeductions + input.r);
-        expect(f.otherDeductions).toBe(f.customs.reduce((sum, c) => sum + c.employee, 0n));
-        for (const value of [
-          f.grossPay,
-          f.taxWithheld,
-          f.pension,
-          f.employerPension,
-          f.nhf,
-          f.nhis,
-          f.nhisEmployer,
-          f.otherDeductions,
-          f.netPay,
-          f.employerCost,
-        ]) {
-          expect(value >= 0n).toBe(true);
-        }
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  test('tax is non-decreasing in taxable income', () => {
-    fc.assert(
-      fc.property(inputArb, koboArb(1_000_000), (input, extra) => {
-        const noCustoms = { ...input, customs: [] };
-        const low = compute(noCustoms);
-        const high = compute(noCustoms, input.t + extra);
-        if (low.ok && high.ok) expect(high.figures.taxWithheld >= low.figures.taxWithheld).toBe(true);
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  test('auto picks the regime by pay_period_end', () => {
-    fc.assert(
-      fc.property(inputArb, (input) => {
-        const result = compute({ ...input, settings: { ...input.settings, taxRegime: 'auto' }, customs: [], r: 10n ** 12n });
-        if (result.ok) expect(result.figures.regime).toBe(input.end < '2026-01-01' ? 'pita' : 'nta2025');
-      }),
-    );
-  });
-
-  test('same inputs, same figures', () => {
-    fc.assert(
-      fc.property(inputArb, (input) => {
-        expect(compute(input)).toEqual(compute(structuredClone(input)));
-      }),
-    );
   });
 });

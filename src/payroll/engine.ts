@@ -2,102 +2,24 @@
 // Annual figures are exact rationals held as BigInt in per-run "units" (a fraction of a kobo chosen
 // so that D, 1 % and 20 % of any base divide exactly); each period figure is rounded half-up to kobo
 // once, from its exact value. Tax is computed on the exact annual figures.
-import { divRound, type Kobo, RATE_SCALE, toKobo, toRate } from './money.js';
-import { lawNamed, STATUTORY_TABLE, type StatutoryRow, statutoryRowAt, type TaxLaw, type TaxLawId } from './statutory.js';
-
-export type TaxRegimeSetting = 'auto' | 'pita' | 'nta2025' | 'none';
-export type AppliedRegime = TaxLawId | 'none';
-
-/** The company's contribution settings, parsed (the API keeps them as strings). */
-export interface EngineSettings {
-  taxRegime: TaxRegimeSetting;
-  basicPercentage: string;
-  housingPercentage: string;
-  transportPercentage: string;
-  pensionEnabled: boolean;
-  employeePensionRate: string;
-  employerPensionRate: string;
-  nhfEnabled: boolean;
-  nhfRate: string;
-  nhisEnabled: boolean;
-  nhisEmployeeRate: string;
-  nhisEmployerRate: string;
-}
-
-export const DEFAULT_SETTINGS: EngineSettings = {
-  taxRegime: 'auto',
-  basicPercentage: '40',
-  housingPercentage: '30',
-  transportPercentage: '20',
-  pensionEnabled: true,
-  employeePensionRate: '8',
-  employerPensionRate: '10',
-  nhfEnabled: true,
-  nhfRate: '2.5',
-  nhisEnabled: false,
-  nhisEmployeeRate: '5',
-  nhisEmployerRate: '10',
-};
-
-/** A custom contribution as the engine needs it. A null value = that party is not responsible. */
-export interface CustomContributionRule {
-  id: number;
-  name: string;
-  type: 'amount' | 'percentage';
-  applyTo: 'gross_pay' | 'net_pay';
-  employeeValue: string | null;
-  employerValue: string | null;
-}
-
-export interface PreparedCustom {
-  id: number;
-  name: string;
-  percentage: boolean;
-  onGross: boolean;
-  /** Kobo (amount) or rate units (percentage); null = not responsible. */
-  employee: bigint | null;
-  employer: bigint | null;
-}
-
-export interface PaystubInput {
-  payPeriodEnd: string;
-  taxableIncome: Kobo;
-  reimbursements: Kobo;
-  otherAllowances: Kobo;
-  periodsPerYear: number;
-  annualRentPaid?: Kobo | null;
-  lifeAssurancePremium?: Kobo | null;
-  /** The custom contributions that apply to this paystub, in order. */
-  customs?: readonly PreparedCustom[];
-}
-
-export interface CustomFigure {
-  id: number;
-  name: string;
-  employee: Kobo;
-  employer: Kobo;
-}
-
-export interface PaystubFigures {
-  regime: AppliedRegime;
-  /** True when GI ≤ 12 × the minimum wage (no tax, no minimum tax). */
-  exempt: boolean;
-  grossPay: Kobo;
-  taxWithheld: Kobo;
-  pension: Kobo;
-  employerPension: Kobo;
-  nhf: Kobo;
-  nhis: Kobo;
-  nhisEmployer: Kobo;
-  otherDeductions: Kobo;
-  netPay: Kobo;
-  employerCost: Kobo;
-  customs: CustomFigure[];
-}
-
-export type PaystubResult = { ok: true; figures: PaystubFigures } | { ok: false; errors: Record<string, string[]> };
-
-export const DEDUCTIONS_EXCEED_PAY = 'Deductions exceed pay.';
+import { deductibleUnits } from './amendments.js';
+import { checkPeriodsPerYear, DEDUCTION_UNITS_PER_KOBO, EMPTY_YTD, periodOrdinal, taxDueToDate } from './cumulative.js';
+import {
+  type AppliedRegime,
+  type CustomContributionRule,
+  type CustomFigure,
+  DEDUCTIONS_EXCEED_PAY,
+  type EngineSettings,
+  type PaystubInput,
+  type PaystubResult,
+  PERIOD_TOO_EARLY,
+  type PreparedCustom,
+  type TaxMethod,
+  type TaxRegimeSetting,
+} from './engine.types.js';
+import { divRound, RATE_SCALE, toKobo, toRate } from './money.js';
+import { EARLIEST_PERIOD_END, lawNamed, STATUTORY_TABLE, type StatutoryRow, statutoryRowAt, type TaxLaw } from './statutory.js';
+import { annualTax100, type CompiledLaw, compileLaw } from './tax.js';
 
 const RATE2 = RATE_SCALE * RATE_SCALE; // denominator of a product of two rates
 
@@ -120,28 +42,6 @@ function fraction(k: bigint): Fraction {
 }
 const applyRounded = (amount: bigint, f: Fraction) => (f.num === 0n ? 0n : (2n * amount * f.num + f.den) / f.den2);
 
-interface CompiledLaw {
-  law: TaxLaw;
-  /** Cumulative upper bound of each band in units (null = open top). */
-  bounds: (bigint | null)[];
-  rates: bigint[];
-  craFloor: bigint;
-  rentCap: bigint;
-}
-
-/** 100 × the band tax (units) of `taxable` units: rates are whole percents, so this stays exact. */
-function bandTax100(law: CompiledLaw, taxable: bigint): bigint {
-  let tax = 0n;
-  let floor = 0n;
-  for (let i = 0; i < law.rates.length; i++) {
-    const bound = law.bounds[i];
-    if (bound === null || taxable <= bound) return tax + (taxable - floor) * law.rates[i];
-    tax += (bound - floor) * law.rates[i];
-    floor = bound;
-  }
-  return tax;
-}
-
 export interface PreparedRun {
   regime: TaxRegimeSetting;
   table: readonly StatutoryRow[];
@@ -159,26 +59,20 @@ export interface PreparedRun {
   deductionsPerKobo: bigint;
   laws: Map<TaxLaw, CompiledLaw>;
   rows: Map<string, StatutoryRow>;
+  settings: EngineSettings;
+  taxMethod: TaxMethod;
+  /** D ÷ N per kobo of T, in DEDUCTION_UNITS_PER_KOBO (the unreduced rate product × 156). */
+  periodDeductionsPerKobo: bigint;
+  /** The same run for employees without NHF (nhfApplies false), prepared on first use. */
+  withoutNhf?: PreparedRun;
 }
 
-function compileLaw(run: PreparedRun, law: TaxLaw): CompiledLaw {
+function compiledLaw(run: PreparedRun, law: TaxLaw): CompiledLaw {
   let hit = run.laws.get(law);
-  if (hit) return hit;
-  const naira = 100n * run.unit;
-  let top = 0n;
-  const bounds = law.bands.map((band) => {
-    if (band.width === null) return null;
-    top += band.width * naira;
-    return top;
-  });
-  hit = {
-    law,
-    bounds,
-    rates: law.bands.map((band) => band.ratePercent),
-    craFloor: (law.cra?.floor ?? 0n) * naira,
-    rentCap: (law.rentRelief?.cap ?? 0n) * naira,
-  };
-  run.laws.set(law, hit);
+  if (!hit) {
+    hit = compileLaw(law, run.unit);
+    run.laws.set(law, hit);
+  }
   return hit;
 }
 
@@ -207,6 +101,8 @@ export function prepareRun(settings: EngineSettings, table: readonly StatutoryRo
   const kNhis = settings.nhisEnabled ? basic * rate(settings.nhisEmployeeRate, 'nhis_employee_rate') : 0n;
   const kNhisEmployer = settings.nhisEnabled ? basic * rate(settings.nhisEmployerRate, 'nhis_employer_rate') : 0n;
   const deductions = fraction(kPension + kNhf + kNhis);
+  const taxMethod = settings.taxMethod ?? 'annualised';
+  if (taxMethod !== 'annualised' && taxMethod !== 'cumulative') throw new RangeError(`Invalid tax_method: ${taxMethod}`);
   return {
     regime: settings.taxRegime,
     table,
@@ -219,7 +115,16 @@ export function prepareRun(settings: EngineSettings, table: readonly StatutoryRo
     deductionsPerKobo: 100n * deductions.num,
     laws: new Map(),
     rows: new Map(),
+    settings,
+    taxMethod,
+    periodDeductionsPerKobo: (kPension + kNhf + kNhis) * (DEDUCTION_UNITS_PER_KOBO / RATE2),
   };
+}
+
+function runFor(run: PreparedRun, nhf: boolean | undefined): PreparedRun {
+  if (nhf !== false || run.nhf.num === 0n) return run;
+  run.withoutNhf ??= prepareRun({ ...run.settings, nhfEnabled: false }, run.table);
+  return run.withoutNhf;
 }
 
 export function prepareCustom(rule: CustomContributionRule): PreparedCustom {
@@ -230,44 +135,19 @@ export function prepareCustom(rule: CustomContributionRule): PreparedCustom {
   if ((rule.employeeValue !== null && employee === null) || (rule.employerValue !== null && employer === null)) {
     throw new RangeError(`Invalid value on custom contribution ${rule.id}`);
   }
-  return { id: rule.id, name: rule.name, percentage, onGross: rule.applyTo === 'gross_pay', employee, employer };
-}
-
-/** Which regime applies to a period ending on `payPeriodEnd`. */
-export function regimeFor(run: PreparedRun, payPeriodEnd: string): AppliedRegime {
-  if (run.regime === 'none') return 'none';
-  if (run.regime === 'auto') return rowAt(run, payPeriodEnd).law.id;
-  return run.regime;
-}
-
-/** Annual tax × 100, in units. Exact. */
-function annualTax100(law: CompiledLaw, gi: bigint, deductions: bigint, rent: bigint): bigint {
-  const spec = law.law;
-  let taxable: bigint;
-  if (spec.cra) {
-    const base = gi > deductions ? gi - deductions : 0n;
-    const onePercent = (base * spec.cra.floorPercent) / 100n; // exact: base is a multiple of 100 units
-    const cra = (onePercent > law.craFloor ? onePercent : law.craFloor) + (base * spec.cra.extraPercent) / 100n;
-    taxable = gi - cra - deductions;
-  } else {
-    let relief = 0n;
-    if (spec.rentRelief && rent > 0n) {
-      relief = (rent * spec.rentRelief.percent) / 100n;
-      if (relief > law.rentCap) relief = law.rentCap;
-    }
-    taxable = gi - deductions - relief;
+  const taxDeductible = rule.taxDeductible === true;
+  // A deductible part must be known before tax: on net pay it would depend on itself.
+  if (taxDeductible && (rule.applyTo !== 'gross_pay' || employee === null)) {
+    throw new RangeError(`Custom contribution ${rule.id} is tax-deductible but not an employee part on gross pay`);
   }
-  let tax = taxable > 0n ? bandTax100(law, taxable) : 0n;
-  if (spec.minimumTaxPercent !== null) {
-    const minimum = gi * spec.minimumTaxPercent; // 100 × (percent/100 × GI)
-    if (tax < minimum) tax = minimum;
-  }
-  return tax;
+  return { id: rule.id, name: rule.name, percentage, onGross: rule.applyTo === 'gross_pay', employee, employer, taxDeductible };
 }
 
-export function computePaystub(run: PreparedRun, input: PaystubInput): PaystubResult {
+export function computePaystub(prepared: PreparedRun, input: PaystubInput): PaystubResult {
+  if (input.payPeriodEnd < EARLIEST_PERIOD_END) return { ok: false, errors: { pay_period_end: [PERIOD_TOO_EARLY] } };
+  const run = runFor(prepared, input.nhfApplies);
   const t = input.taxableIncome;
-  const n = BigInt(input.periodsPerYear);
+  const n = checkPeriodsPerYear(input.periodsPerYear);
   const gross = t + input.otherAllowances;
   const pension = applyRounded(t, run.pension);
   const employerPension = applyRounded(t, run.pensionEmployer);
@@ -275,16 +155,41 @@ export function computePaystub(run: PreparedRun, input: PaystubInput): PaystubRe
   const nhis = applyRounded(t, run.nhis);
   const nhisEmployer = applyRounded(t, run.nhisEmployer);
 
+  // D ÷ N, exact: statutory deductions, the premium's share and tax-deductible custom employee parts.
+  const life = input.lifeAssurancePremium ?? 0n;
+  const deductibleCustoms = deductibleUnits(gross, input.customs);
+  let taxDeductions = t * run.periodDeductionsPerKobo + deductibleCustoms;
+  if (life > 0n) taxDeductions += (life * DEDUCTION_UNITS_PER_KOBO) / n;
+
   const row = rowAt(run, input.payPeriodEnd);
   const regime: AppliedRegime = run.regime === 'none' ? 'none' : run.regime === 'auto' ? row.law.id : run.regime;
+  // (Not a closure: capturing this function's locals made every paystub 2× slower.)
+  const law = regime === 'none' || regime === row.law.id ? row.law : lawNamed(regime, input.payPeriodEnd, run.table);
   const giKobo = t * n;
-  const exempt = giKobo <= 12n * row.minimumWageMonthly * 100n;
+  let exempt = giKobo <= 12n * row.minimumWageMonthly * 100n;
   let tax = 0n;
-  if (regime !== 'none' && !exempt && giKobo > 0n) {
-    const law = compileLaw(run, regime === row.law.id ? row.law : lawNamed(regime, input.payPeriodEnd, run.table));
+  if (run.taxMethod === 'cumulative' || deductibleCustoms > 0n) {
+    // The general form: with k = 1 and nothing before, it is the annualised tax of step 6.
+    const cumulative = run.taxMethod === 'cumulative';
+    const before = (cumulative && input.ytd) || EMPTY_YTD;
+    const due = taxDueToDate({
+      law,
+      minimumWageMonthly: row.minimumWageMonthly,
+      periodsPerYear: input.periodsPerYear,
+      k: cumulative ? periodOrdinal(input.payPeriodEnd, input.periodsPerYear) : 1,
+      taxableIncomeYtd: before.taxableIncome + t,
+      deductionsYtd: before.deductions + taxDeductions,
+      annualRentPaid: input.annualRentPaid ?? 0n,
+    });
+    exempt = due.exempt;
+    // Never a refund: a period whose due amount fell below what was withheld withholds nothing.
+    if (regime !== 'none') tax = divRound(due.num - before.taxWithheld * due.den, due.den);
+    if (tax < 0n) tax = 0n;
+  } else if (regime !== 'none' && !exempt && giKobo > 0n) {
+    const compiled = compiledLaw(run, law);
     const unit = run.unit;
-    const deductions = giKobo * run.deductionsPerKobo + (input.lifeAssurancePremium ?? 0n) * unit;
-    const tax100 = annualTax100(law, giKobo * unit, deductions, (input.annualRentPaid ?? 0n) * unit);
+    const deductions = giKobo * run.deductionsPerKobo + life * unit;
+    const tax100 = annualTax100(compiled, giKobo * unit, deductions, (input.annualRentPaid ?? 0n) * unit);
     tax = divRound(tax100, 100n * unit * n);
   }
 
@@ -322,8 +227,7 @@ export function computePaystub(run: PreparedRun, input: PaystubInput): PaystubRe
       netPay: net,
       employerCost: gross + employerPension + nhisEmployer + employerCustom,
       customs,
+      taxDeductions,
     },
   };
 }
-
-export const PERIODS_PER_YEAR: Record<string, number> = { weekly: 52, 'bi-weekly': 26, monthly: 12 };

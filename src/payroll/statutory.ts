@@ -60,6 +60,9 @@ const NTA_2025: TaxLaw = {
   rentRelief: { percent: 20n, cap: 500_000n },
 };
 
+/** Periods ending before this date (Finance Act 2020's commencement, the table's earliest basis) are not computed. */
+export const EARLIEST_PERIOD_END = '2021-01-01';
+
 /** Sorted by `from`. The first row also covers any earlier date. */
 export const STATUTORY_TABLE: readonly StatutoryRow[] = [
   { from: '2020-01-01', source: 'PITA as amended by Finance Act 2020; Minimum Wage Act 2019', law: PITA, minimumWageMonthly: 30_000n },

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../db/client.js';
 import type { AuthCache } from './auth/authenticate.js';
-import type { JobDefinition, JobQueue } from './jobs/queue.js';
+import type { AnyJobDefinition, JobQueue } from './jobs/queue.js';
 import type { Mailer } from './mail/outbox.js';
 import type { RateLimitStore } from './ratelimit/limiter.js';
 
@@ -20,12 +20,17 @@ export interface AppDeps {
   limiter: RateLimitStore;
 }
 
-export interface FeatureModule {
-  name: string;
+/**
+ * What `src/modules/<feature>/index.ts` returns from `create<Feature>Module(deps)`: the feature's
+ * services, built once (app.ts exposes them as `app.services` to the console and to modules built
+ * later), its routes and its jobs. Routes and jobs close over those same services.
+ */
+export interface FeatureModule<Services extends object = object> {
+  services: Services;
   /** Registers this feature's routes (under the app root; paths are absolute). */
-  routes?: (app: FastifyInstance, deps: AppDeps) => Promise<void> | void;
+  routes: (app: FastifyInstance) => Promise<void> | void;
   /** This feature's background jobs, collected into the one job catalog. */
-  jobs?: (deps: AppDeps) => JobDefinition<never>[];
+  jobs: AnyJobDefinition[];
 }
 
 /** Routes get TypeBox-typed params, query and body through this. */

@@ -2,7 +2,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AccessError, addFieldError, DomainError, type ErrorFamily, type FieldErrors } from './errors.js';
 
-const STATUS: Record<DomainError['code'], number> = {
+/** The HTTP status of each DomainError code, for the API and the console's error pages alike. */
+export const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -35,20 +36,21 @@ export function errorResponse(error: DomainError, family: ErrorFamily): { status
         return { status: 422, body: { error: fields } };
     }
   }
-  const status = STATUS[error.code];
+  const status = DOMAIN_STATUS[error.code];
   if (family === 'wallet' && status !== 401 && status !== 429 && !(error instanceof AccessError)) {
     return { status, body: { status: 'error', message: error.message } };
   }
-  return { status, body: { error: error.message } };
+  return { status, body: { error: error.message, ...error.details } };
 }
 
 /** Turns Ajv errors into {field: [message]} with Laravel-like sentences. */
 export function fieldsFromValidation(error: FastifyError): FieldErrors {
   const fields: FieldErrors = {};
   for (const issue of error.validation ?? []) {
-    const params = issue.params as Record<string, unknown>;
+    const params = issue.params;
     const pathField = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const field = (params.missingProperty as string | undefined) ?? (pathField || error.validationContext || 'body');
+    const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+    const field = missing ?? (pathField || error.validationContext || 'body');
     const label = field.replace(/_/g, ' ');
     let message: string;
     switch (issue.keyword) {
@@ -117,10 +119,9 @@ export function serializeError(error: unknown): { type: string; message: string;
       message: scrub(value.message),
       stack: scrub(value.stack),
     };
-    const extra = value as Error & { code?: unknown; statusCode?: unknown; cause?: unknown };
-    if (extra.code !== undefined) out.code = extra.code;
-    if (extra.statusCode !== undefined) out.statusCode = extra.statusCode;
-    if (extra.cause !== undefined && depth < 3) out.cause = plain(extra.cause, depth + 1);
+    if ('code' in value && value.code !== undefined) out.code = value.code;
+    if ('statusCode' in value && value.statusCode !== undefined) out.statusCode = value.statusCode;
+    if (value.cause !== undefined && depth < 3) out.cause = plain(value.cause, depth + 1);
     return out;
   };
   return plain(error, 0);

@@ -30,6 +30,8 @@ export class DomainError extends Error {
     message: string,
     readonly fields?: FieldErrors,
     readonly headers?: Record<string, string>,
+    /** Extra fields of the `{error}` body (a 409 that says by how much: payroll-runs.md funding). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -46,7 +48,8 @@ export const badRequest = (message: string) => new DomainError('bad_request', me
 export const unauthorized = (message = 'Unauthorized') => new DomainError('unauthorized', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const notFound = (message: string) => new DomainError('not_found', message);
-export const conflict = (message: string) => new DomainError('conflict', message);
+export const conflict = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('conflict', message, undefined, undefined, details);
 export const internal = (message: string) => new DomainError('internal', message);
 
 /** A validation failure on named fields. `message` is used by families that show one string. */

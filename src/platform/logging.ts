@@ -1,6 +1,8 @@
 // What a request looks like in the logs. Secrets never reach them: the Authorization and Cookie
 // headers are not serialized at all, and secrets that clients put in URLs (a token in the query
 // string, the one-time onboarding link) are replaced before the line is written.
+import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 
@@ -25,12 +27,36 @@ export function redactUrl(url: string): string {
   return `${path}?${parts.join('&')}`;
 }
 
+/**
+ * A caller's X-Request-Id is kept (it lets the caller correlate) only when it is short and plain:
+ * it is echoed in a response header and written in every log line of the request, so an arbitrary
+ * value could forge log fields for log tools that split on spaces or quotes, or bloat every line.
+ */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Fastify's genReqId: the caller's X-Request-Id when safe, else a new UUID. */
+export function requestId(raw: IncomingMessage): string {
+  const given = raw.headers['x-request-id'];
+  return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
+/** A refused X-Request-Id as it may appear in a log line: 64 characters at most, printable ASCII. */
+function refusedRequestId(request: FastifyRequest): string | undefined {
+  const given = request.headers['x-request-id'];
+  if (given === undefined || given === request.id) return undefined;
+  const text = [given].flat().join(', ');
+  const shown = text.slice(0, 64).replace(/[^\x20-\x7e]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.length > 64 ? `${shown}…` : shown;
+}
+
 export function serializeRequest(request: FastifyRequest): Record<string, unknown> {
+  const refused = refusedRequestId(request);
   return {
     method: request.method,
     url: redactUrl(request.url),
     host: request.host,
     remoteAddress: request.ip,
+    ...(refused === undefined ? {} : { refusedRequestId: refused }),
   };
 }
 

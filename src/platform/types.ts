@@ -1,5 +1,6 @@
 // Fastify type augmentation shared by every route: the route's name (scopes, rate-limit key,
 // metrics), its error family and its tenancy messages live in the route's `config`.
+import type { RouteName } from './auth/tokens.js';
 import type { ErrorFamily } from './errors.js';
 
 export interface TenancyMessages {
@@ -23,12 +24,23 @@ export interface Caller {
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Route name from decisions.md §3 (`users.index`); routes without one are not under /api auth. */
-    name?: string;
+    name?: RouteName;
     family?: ErrorFamily;
     sensitive?: boolean;
     tenancy?: TenancyMessages;
     /** Body of a 400 for any schema failure (P2 `Bad Request`). */
     badRequestMessage?: string;
+    /**
+     * 404 message of the resource named in the path. A path id that cannot exist (beyond int4, or
+     * holding a NUL) gets it without a lookup (input-safety.ts).
+     */
+    notFoundMessage?: string;
+    /**
+     * The route's own code checks every query and body value, NUL characters and out-of-range
+     * numbers included, with the word-for-word messages interface.md gives it (the wallet's W1/W2);
+     * input-safety.ts then leaves its query and body alone (headers and path ids are still checked).
+     */
+    ownInputChecks?: true;
     /** Message of an unexpected 500 on this route. */
     internalMessage?: string;
   }

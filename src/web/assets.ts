@@ -46,9 +46,11 @@ legend{font-weight:600;padding:0 .25rem}
 .checks label{font-weight:400;margin:.2rem 0;display:flex;gap:.4rem;align-items:center}
 .checks input{width:1.1rem;height:1.1rem}
 .table-wrap{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:8px;margin:0 0 1rem}
-table{border-collapse:collapse;width:100%;min-width:36rem}
+table{border-collapse:collapse;width:100%;min-width:36rem;font-size:.875rem}
 caption{text-align:left;padding:.75rem 1rem;font-weight:600}
-th,td{text-align:left;padding:.5rem .65rem;border-top:1px solid var(--line);vertical-align:top}
+th,td{text-align:left;padding:.5rem;border-top:1px solid var(--line);vertical-align:top}
+td .muted{overflow-wrap:anywhere}
+td:first-child{min-width:10rem}
 th{background:#f0f3f6;font-weight:600}
 td.nowrap{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}

@@ -36,30 +36,6 @@ export function raw(markup: string): Html {
   return new Html(markup);
 }
 
-/**
- * `₦1,234,567.89` from a decimal string (or an integer/bigint of naira), with no binary floats:
- * the digits are grouped as text and the fraction is rounded half-up to kobo on the digits.
- */
-export function naira(value: string | number | bigint | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '—';
-  let text = typeof value === 'string' ? value.trim() : String(value);
-  if (typeof value === 'number' && !Number.isInteger(value)) text = value.toFixed(2); // JSON numbers already rounded to kobo
-  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);
-  if (!match) return text;
-  const negative = match[1] === '-';
-  let whole = BigInt(match[2] || '0');
-  const fraction = (match[3] ?? '').padEnd(3, '0');
-  let kobo = BigInt(fraction.slice(0, 2));
-  if (Number(fraction[2]) >= 5) kobo += 1n;
-  if (kobo === 100n) {
-    kobo = 0n;
-    whole += 1n;
-  }
-  const grouped = whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const sign = negative && (whole > 0n || kobo > 0n) ? '−' : '';
-  return `${sign}₦${grouped}.${kobo.toString().padStart(2, '0')}`;
-}
-
 /** `22 Nov 2026, 10:15 UTC` — console times are shown in UTC, like the API. */
 export function when(value: Date | string | null | undefined): string {
   if (value === null || value === undefined) return '—';

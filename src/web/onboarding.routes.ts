@@ -2,8 +2,7 @@
 // the user and completes onboarding. The rules live in users.onboarding; this is the page.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { createOnboardingService, ONBOARDING_EXPIRED } from '../modules/users/users.onboarding.js';
-import { PASSWORD_MIN_LENGTH } from '../modules/users/users.passwords.js';
+import { ONBOARDING_EXPIRED, PASSWORD_MIN_LENGTH } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { html } from './html.js';
@@ -39,7 +38,7 @@ function passwordForm(token: string, csrf: string, firstName: string, email: str
 
 export async function onboardingRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
-  const onboarding = createOnboardingService(ctx.deps);
+  const { onboarding } = ctx.services.users;
 
   app.get('/onboarding/:token', { schema: { hide: true, params: Params } }, async (request, reply) => {
     const link = await onboarding.find(request.params.token);

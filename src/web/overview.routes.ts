@@ -2,15 +2,14 @@
 // checkout) and invoices awaiting approval. Every figure comes from the features' services.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { createInvoicesService } from '../modules/invoices/invoices.service.js';
-import { createUserSearch, USER_STATUSES, type UserStatus } from '../modules/users/users.search.js';
-import { createUsersService } from '../modules/users/users.service.js';
-import { walletServiceFor } from '../modules/wallet/wallet.module.js';
+import { USER_STATUSES } from '../modules/users/index.js';
+import { naira } from '../payroll/money.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
-import { type Html, html, naira, when } from './html.js';
+import { isOneOf } from '../platform/guards.js';
+import { type Html, html, when } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
-import { requireSession, sendHtml, type WebContext } from './web.plugin.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
 import type { SessionRow } from './web.repo.js';
 
 export const EMPLOYEES_PER_PAGE = 25;
@@ -26,6 +25,8 @@ export function employeeBadge(user: { is_active: boolean; is_suspended?: boolean
 
 const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
 
+/** Sandbox top-ups are test money (decisions.md §7): every place that shows them says so. */
+const SANDBOX_BADGE: Badge = ['info', 'Sandbox'];
 const TX_BADGE: Record<string, Badge> = { success: ['ok', 'Paid'], pending: ['warn', 'Pending'], failed: ['bad', 'Failed'] };
 const APPROVAL_LABEL: Record<string, Badge> = {
   pending: ['warn', 'Waiting for manager'],
@@ -59,13 +60,12 @@ function pager(
 export async function overviewRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
-  const usersService = createUsersService(ctx.deps);
-  const userSearch = createUserSearch(ctx.deps);
-  const wallet = walletServiceFor(ctx.deps);
-  const invoices = createInvoicesService(ctx.deps);
+  const { users: usersService, search: userSearch } = ctx.services.users;
+  const { wallet } = ctx.services.wallet;
+  const { invoices } = ctx.services.invoices;
 
   app.get('/', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
-    const session = request.webSession as SessionRow;
+    const session = sessionOf(request);
     const [people, balance, awaiting] = await Promise.all([
       usersService.list(session.companyId, { page: 1, per_page: 1 }),
       wallet.balanceDecimal(session.companyId),
@@ -95,10 +95,10 @@ export async function overviewRoutes(root: FastifyInstance, ctx: WebContext): Pr
       preHandler: guard,
     },
     async (request, reply) => {
-      const session = request.webSession as SessionRow;
+      const session = sessionOf(request);
       const pageNo = request.query.page ?? 1;
       const q = request.query.q?.trim() ?? '';
-      const status = (request.query.status || undefined) as UserStatus | undefined;
+      const status = isOneOf(USER_STATUSES, request.query.status) ? request.query.status : undefined;
       const result = await userSearch.search(session.companyId, {
         q,
         status,
@@ -141,13 +141,17 @@ ${
   );
 
   async function walletPage(session: SessionRow, flash: Flash = {}, form: { amount?: string; email?: string } = {}) {
-    const [balance, entries, transactions] = await Promise.all([
-      wallet.balanceDecimal(session.companyId),
+    const [{ balance, sandbox }, entries, transactions] = await Promise.all([
+      wallet.balanceParts(session.companyId),
       wallet.listEntries(session.companyId, 1, 50),
       wallet.listTransactions(session.companyId, 1, 20),
     ]);
     const body = html`<div class="grid">
-<section class="card" aria-labelledby="balance-heading"><h2 id="balance-heading">Balance</h2><p class="figure">${naira(balance)}</p><p class="muted">The sum of the ledger below; top-ups are credited once the provider confirms the payment.</p></section>
+<section class="card" aria-labelledby="balance-heading"><h2 id="balance-heading">Balance</h2><p class="figure">${naira(balance)}</p><p class="muted">The sum of the ledger below; top-ups are credited once the provider confirms the payment.</p>${
+      sandbox === '0.00'
+        ? ''
+        : html`<p class="sandbox-note">${badge(SANDBOX_BADGE)} ${naira(sandbox)} of it is sandbox test money: no real payment stands behind it.</p>`
+    }</section>
 <section class="card" aria-labelledby="topup-heading"><h2 id="topup-heading">Top up</h2>
 <form method="post" action="/console/wallet/top-up">
   ${csrfField(session.csrfToken)}
@@ -165,7 +169,7 @@ ${
     ? html`<p>No ledger entries yet.</p>`
     : html`<div class="table-wrap"><table><caption>Latest 50 ledger entries, newest first</caption>
 <thead><tr><th scope="col">Date</th><th scope="col">Kind</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
-<tbody>${entries.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${e.kind.replace(/_/g, ' ')}</td><td>${e.transaction_reference ?? '—'}</td><td class="num">${naira(e.amount_decimal)}</td></tr>`)}</tbody></table></div>`
+<tbody>${entries.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${e.kind.replace(/_/g, ' ')}</td><td>${e.transaction_reference ?? '—'}${e.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td class="num">${naira(e.amount_decimal)}</td></tr>`)}</tbody></table></div>`
 }
 <h2>Top-ups</h2>
 ${
@@ -175,7 +179,7 @@ ${
 <thead><tr><th scope="col">Started</th><th scope="col">Reference</th><th scope="col">Payer</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
 <tbody>${transactions.map(
         (t) =>
-          html`<tr><td>${when(t.created_at)}</td><td>${t.transaction_reference}</td><td>${t.customer_email ?? '—'}</td><td class="num">${naira(t.amount_decimal)}</td><td>${badge(TX_BADGE[t.status] ?? ['off', t.status])}</td></tr>`,
+          html`<tr><td>${when(t.created_at)}</td><td>${t.transaction_reference}${t.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td>${t.customer_email ?? '—'}</td><td class="num">${naira(t.amount_decimal)}</td><td>${badge(TX_BADGE[t.status] ?? ['off', t.status])}</td></tr>`,
       )}</tbody></table></div>`
 }`;
     return page({ title: 'Wallet', session, section: 'wallet', body, flash });
@@ -185,7 +189,7 @@ ${
     '/wallet',
     { schema: { hide: true, querystring: Type.Object({ reference: Type.Optional(Type.String({ maxLength: 100 })) }) }, preHandler: guard },
     async (request, reply) => {
-      const session = request.webSession as SessionRow;
+      const session = sessionOf(request);
       let flash: Flash = {};
       if (request.query.reference) {
         // Back from the checkout: say where that top-up stands (another company's reference is simply unknown).
@@ -222,7 +226,7 @@ ${
       preHandler: guard,
     },
     async (request, reply) => {
-      const session = request.webSession as SessionRow;
+      const session = sessionOf(request);
       const amount = (request.body.amount ?? '').replace(/[₦,\s]/g, '');
       const email = request.body.customer_email ?? '';
       try {
@@ -244,7 +248,7 @@ ${
   );
 
   app.get('/invoices', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
-    const session = request.webSession as SessionRow;
+    const session = sessionOf(request);
     const rows = await invoices.awaitingApproval(session.companyId, 100);
     const body = html`<p class="muted">Benefit and expense claims waiting for a manager's or finance's decision, oldest first. Decisions are made through the invoices API (I5, I6).</p>
 ${

@@ -2,13 +2,12 @@
 // run. Figures come from the paystubs service; run totals are exact SQL sums (decimal strings).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { createPaystubsService } from '../modules/payroll/paystubs.service.js';
+import { koboToString, naira } from '../payroll/money.js';
 import { typed } from '../platform/deps.js';
 import { notFound } from '../platform/errors.js';
-import { html, naira, when } from './html.js';
+import { html, when } from './html.js';
 import { page } from './layout.js';
-import { requireSession, sendHtml, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
 
 const RUNS_PER_PAGE = 20;
 const PAYSTUBS_PER_PAGE = 50;
@@ -24,13 +23,11 @@ const AMOUNTS = [
 
 /** Kobo of a figure the API returns as a number already rounded to kobo (summed without floats). */
 const kobo = (value: number) => BigInt(Math.round(value * 100));
-const fromKobo = (value: bigint) =>
-  `${value < 0n ? '-' : ''}${(value < 0n ? -value : value) / 100n}.${((value < 0n ? -value : value) % 100n).toString().padStart(2, '0')}`;
 
 export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
-  const paystubs = createPaystubsService(ctx.deps);
+  const { paystubs } = ctx.services.payroll;
 
   app.get(
     '/payroll',
@@ -39,7 +36,7 @@ export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Pro
       preHandler: guard,
     },
     async (request, reply) => {
-      const session = request.webSession as SessionRow;
+      const session = sessionOf(request);
       const pageNo = request.query.page ?? 1;
       // One extra row tells whether a next page exists without counting every run.
       const runs = await paystubs.listRuns(session.companyId, pageNo, RUNS_PER_PAGE + 1);
@@ -72,17 +69,14 @@ ${
       preHandler: guard,
     },
     async (request, reply) => {
-      const session = request.webSession as SessionRow;
+      const session = sessionOf(request);
       const { transactionId } = request.params;
       const pageNo = request.query.page ?? 1;
       const result = (await paystubs.runPaystubs(session.companyId, transactionId, pageNo, PAYSTUBS_PER_PAGE)).data;
       // Another company's run, or none at all: not found, never leaked.
       if (result.total === 0) throw notFound('There is no payroll run with that id in your company.');
       const rows = result.data;
-      const totals = Object.fromEntries(AMOUNTS.map((field) => [field, rows.reduce((sum, row) => sum + kobo(row[field]), 0n)])) as Record<
-        (typeof AMOUNTS)[number],
-        bigint
-      >;
+      const total = (field: (typeof AMOUNTS)[number]) => rows.reduce((sum, row) => sum + kobo(row[field]), 0n);
       const single = result.last_page === 1;
       const name = (row: (typeof rows)[number]) => {
         const user = row.user as { first_name?: string; last_name?: string; email?: string } | null;
@@ -94,9 +88,9 @@ ${
 <thead><tr><th scope="col">Employee</th><th scope="col">Pay period</th><th scope="col" class="num">Gross</th><th scope="col" class="num">Tax</th><th scope="col" class="num">Pension</th><th scope="col" class="num">NHF</th><th scope="col" class="num">NHIS</th><th scope="col" class="num">Other deduc&shy;tions</th><th scope="col" class="num">Net pay</th><th scope="col">Status</th></tr></thead>
 <tbody>${rows.map(
         (row) =>
-          html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(fromKobo(kobo(row[field])))}</td>`)}<td><span class="badge ${row.status === 'paid' ? 'ok' : 'warn'}">${row.status}</span></td></tr>`,
+          html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td><span class="badge ${row.status === 'paid' ? 'ok' : 'warn'}">${row.status}</span></td></tr>`,
       )}</tbody>
-<tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${rows.length} paystubs)`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(fromKobo(totals[field]))}</td>`)}<td></td></tr></tfoot>
+<tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${rows.length} paystubs)`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td></tr></tfoot>
 </table></div>
 ${
   single

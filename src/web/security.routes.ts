@@ -2,20 +2,19 @@
 // last use and expiry, never the token; Generate/Regenerate show the new token exactly once.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { currentToken, issueToken, isValidScope, ROUTE_NAMES, revokeTokens } from '../platform/auth/tokens.js';
+import { createTokenService, normaliseScopes, ROUTE_NAMES } from '../platform/auth/tokens.js';
 import { typed } from '../platform/deps.js';
 import { type Html, html, when } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
-import { requireSession, sendHtml, type WebContext } from './web.plugin.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
 import type { SessionRow } from './web.repo.js';
 
 const PREFIXES = [...new Set(ROUTE_NAMES.map((name) => name.split('.')[0]))];
 
-/** `all` wins over everything; duplicates go; unknown scopes are reported. */
-export function normaliseScopes(input: string[]): { scopes: string[]; error?: string } {
-  const chosen = [...new Set(input.map((scope) => scope.trim()).filter(Boolean))];
+/** The ticked scopes (blank ones ignored): `all` wins over everything; unknown scopes are reported. */
+function chosenScopes(input: string[]): { scopes: string[]; error?: string } {
+  const { scopes: chosen, unknown } = normaliseScopes(input.filter((scope) => scope.trim() !== ''));
   if (chosen.length === 0) return { scopes: [], error: 'Choose at least one scope.' };
-  const unknown = chosen.filter((scope) => !isValidScope(scope));
   if (unknown.length > 0) return { scopes: chosen, error: `Unknown scope: ${unknown.join(', ')}.` };
   if (chosen.includes('all')) return { scopes: ['all'] };
   return { scopes: chosen };
@@ -44,10 +43,10 @@ function scopeFieldset(selected: string[]): Html {
 }
 
 async function tokenPage(ctx: WebContext, session: SessionRow, options: { flash?: Flash; newToken?: string; selected?: string[] } = {}) {
-  const token = await currentToken(ctx.deps.db, session.companyId);
-  const ttlMs = ctx.deps.config.tokenTtlSeconds * 1000;
-  const expiresAt = token ? new Date(token.lastUsedAt.getTime() + ttlMs) : undefined;
-  const expired = token ? token.expiredAt !== null || (expiresAt as Date).getTime() <= Date.now() : false;
+  const tokens = createTokenService(ctx.deps);
+  const token = await tokens.current(session.companyId);
+  const expiresAt = token ? tokens.expiresAt(token.lastUsedAt) : undefined;
+  const expired = token && expiresAt ? token.expiredAt !== null || expiresAt.getTime() <= Date.now() : false;
   const selected = options.selected ?? token?.scopes ?? ['all'];
 
   const status = !token
@@ -104,6 +103,7 @@ const DONE: Record<string, string> = { invalidated: 'The API token is invalidate
 export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
+  const tokens = createTokenService(ctx.deps);
 
   app.get('/security', { schema: { hide: true }, preHandler: guard }, async (_request, reply) =>
     reply.redirect('/console/security/api', 303),
@@ -113,8 +113,8 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
     '/security/api',
     { schema: { hide: true, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) }) }, preHandler: guard },
     async (request, reply) => {
-      const notice = request.query.done ? DONE[request.query.done] : undefined;
-      return sendHtml(reply, await tokenPage(ctx, request.webSession as SessionRow, { flash: { notice } }));
+      const notice = request.query.done && Object.hasOwn(DONE, request.query.done) ? DONE[request.query.done] : undefined;
+      return sendHtml(reply, await tokenPage(ctx, sessionOf(request), { flash: { notice } }));
     },
   );
 
@@ -131,11 +131,10 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
       preHandler: guard,
     },
     async (request, reply) => {
-      const session = request.webSession as SessionRow;
-      const { scopes, error } = normaliseScopes(request.body.scopes ?? []);
+      const session = sessionOf(request);
+      const { scopes, error } = chosenScopes(request.body.scopes ?? []);
       if (error) return sendHtml(reply, await tokenPage(ctx, session, { flash: { error }, selected: scopes }), 422);
-      const issued = await ctx.deps.db.transaction((tx) => issueToken(tx, session.companyId, scopes));
-      ctx.deps.authCache.clear();
+      const issued = await tokens.issue(session.companyId, scopes);
       request.log.info({ companyId: session.companyId, userId: session.userId, tokenId: issued.id }, 'console: API token issued');
       return sendHtml(
         reply,
@@ -148,8 +147,8 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
   );
 
   app.get('/security/api/invalidate', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
-    const session = request.webSession as SessionRow;
-    const token = await currentToken(ctx.deps.db, session.companyId);
+    const session = sessionOf(request);
+    const token = await tokens.current(session.companyId);
     if (!token) return reply.redirect('/console/security/api', 303);
     const body = html`<section class="card">
   <p><strong>Invalidate the company's API token?</strong> Every integration that uses it stops working at once. This cannot be undone; you can generate a new token afterwards.</p>
@@ -174,10 +173,9 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
       preHandler: guard,
     },
     async (request, reply) => {
-      const session = request.webSession as SessionRow;
+      const session = sessionOf(request);
       if (request.body.confirm !== 'yes') return reply.redirect('/console/security/api/invalidate', 303);
-      await ctx.deps.db.transaction((tx) => revokeTokens(tx, session.companyId));
-      ctx.deps.authCache.clear();
+      await tokens.revoke(session.companyId);
       request.log.info({ companyId: session.companyId, userId: session.userId }, 'console: API token invalidated');
       return reply.redirect('/console/security/api?done=invalidated', 303);
     },

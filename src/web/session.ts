@@ -4,10 +4,12 @@
 import crypto from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { hashPassword, verifyPassword } from '../modules/users/users.passwords.js';
+import { hashPassword, verifyPassword } from '../modules/users/index.js';
+import { CONSOLE_ROLES, holdsConsoleRole } from '../platform/auth/console-access.js';
 import { type SessionRow, webRepo } from './web.repo.js';
 
-export const ADMIN_ROLES = ['super-admin', 'admin'];
+/** The roles that open the console (one list, shared with the users API's grant rule). */
+export const ADMIN_ROLES = CONSOLE_ROLES;
 /** A session ends after 30 idle minutes or 12 hours, whichever comes first. */
 export const SESSION_IDLE_SECONDS = 30 * 60;
 export const SESSION_MAX_SECONDS = 12 * 60 * 60;
@@ -53,14 +55,17 @@ export function createSessionService(deps: { db: Db; config: Config }) {
       const identifier = identifierInput.trim();
       if (!identifier || !password) return { ok: false, status: 422, message: SIGN_IN_MESSAGES.missing };
       const keys = throttleKeys(ip, identifier);
-      const counts = await webRepo.countFailures(db, [keys.account, keys.address], THROTTLE.windowSeconds);
-      const account = counts[keys.account];
-      const address = counts[keys.address];
+      // The attempt is counted before the password is checked, atomically: of N parallel guesses
+      // at most the limit reach argon2. A refused attempt gives its unit back, so hammering a
+      // locked account does not also use up its address's budget.
+      const counters = await webRepo.takeAttempt(db, [keys.account, keys.address], THROTTLE.windowSeconds);
+      const account = counters[keys.account];
+      const address = counters[keys.address];
       const blocked =
-        (account && account.count >= THROTTLE.perAccount ? account : undefined) ??
-        (address && address.count >= THROTTLE.perAddress ? address : undefined);
+        (account.attempts > THROTTLE.perAccount ? account : undefined) ?? (address.attempts > THROTTLE.perAddress ? address : undefined);
       if (blocked) {
-        const freeAt = (blocked.oldest?.getTime() ?? Date.now()) + THROTTLE.windowSeconds * 1000;
+        await webRepo.giveBackAttempt(db, [keys.account, keys.address]);
+        const freeAt = blocked.windowStart.getTime() + THROTTLE.windowSeconds * 1000;
         const minutes = Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000));
         return {
           ok: false,
@@ -69,24 +74,25 @@ export function createSessionService(deps: { db: Db; config: Config }) {
         };
       }
 
-      const candidates = await webRepo.signInCandidates(db, identifier);
-      // Someone who is an administrator somewhere is tried first when one personal e-mail is shared.
-      candidates.sort((a, b) => Number(isAdmin(b.roles)) - Number(isAdmin(a.roles)));
-      let matched: (typeof candidates)[number] | undefined;
-      for (const candidate of candidates) {
-        if (await verifyPassword(candidate.passwordHash, password)) {
-          matched = candidate;
-          break;
-        }
+      // One identifier names one account, so an attempt costs one argon2 verification; an unknown
+      // identifier costs one too (against a dummy hash), so timing does not reveal accounts.
+      const candidate = await webRepo.signInAccount(db, identifier);
+      const verified = await verifyPassword(candidate?.passwordHash ?? (await dummy()), password);
+      // The attempt stays counted: it is a failure.
+      if (!candidate || !verified) return { ok: false, status: 401, message: SIGN_IN_MESSAGES.invalid };
+      const matched = candidate;
+      const refusal = !isAdmin(matched.roles)
+        ? SIGN_IN_MESSAGES.notAdmin
+        : !matched.isActive || matched.isSuspended
+          ? SIGN_IN_MESSAGES.inactive
+          : !matched.companyActive
+            ? SIGN_IN_MESSAGES.companyInactive
+            : undefined;
+      if (refusal) {
+        // The right password is not a guess: it does not count against the throttle.
+        await webRepo.giveBackAttempt(db, [keys.account, keys.address]);
+        return { ok: false, status: 403, message: refusal };
       }
-      if (candidates.length === 0) await verifyPassword(await dummy(), password);
-      if (!matched) {
-        await webRepo.recordFailure(db, [keys.account, keys.address], THROTTLE.windowSeconds);
-        return { ok: false, status: 401, message: SIGN_IN_MESSAGES.invalid };
-      }
-      if (!isAdmin(matched.roles)) return { ok: false, status: 403, message: SIGN_IN_MESSAGES.notAdmin };
-      if (!matched.isActive || matched.isSuspended) return { ok: false, status: 403, message: SIGN_IN_MESSAGES.inactive };
-      if (!matched.companyActive) return { ok: false, status: 403, message: SIGN_IN_MESSAGES.companyInactive };
 
       const token = randomSecret();
       const csrfToken = randomSecret();
@@ -95,7 +101,9 @@ export function createSessionService(deps: { db: Db; config: Config }) {
         await webRepo.deleteExpiredSessions(tx, matched.companyId, matched.id);
         await webRepo.prune(tx, THROTTLE.windowSeconds);
         await webRepo.insertSession(tx, matched.companyId, { tokenHash: sha256(token), csrfToken, userId: matched.id, expiresAt });
+        // A success clears this account's counter for this address and is not held against the address.
         await webRepo.clearFailures(tx, keys.account);
+        await webRepo.giveBackAttempt(tx, [keys.address]);
       });
       return { ok: true, token, csrfToken, expiresAt, userId: matched.id, companyId: matched.companyId };
     },
@@ -125,6 +133,4 @@ export function createSessionService(deps: { db: Db; config: Config }) {
 
 export type SessionService = ReturnType<typeof createSessionService>;
 
-export function isAdmin(roles: readonly string[]): boolean {
-  return roles.some((role) => ADMIN_ROLES.includes(role));
-}
+export const isAdmin = (roles: readonly string[]): boolean => holdsConsoleRole(roles);

@@ -3,13 +3,12 @@
 // payroll settings service, each field with what it means for a paystub.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type CompanyProfile, createCompanyVocabularyService } from '../modules/companies/company-vocabulary.js';
-import { createSettingsService } from '../modules/payroll/settings.service.js';
+import type { CompanyProfile } from '../modules/companies/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { type Html, html } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
-import { requireSession, sendHtml, type WebContext } from './web.plugin.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
 import type { SessionRow } from './web.repo.js';
 
 type Kind = 'domains' | 'user-types' | 'roles' | 'redirect-domains';
@@ -157,8 +156,8 @@ function payrollSection(session: SessionRow, settings: Record<string, unknown>):
 export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
-  const vocabulary = createCompanyVocabularyService(ctx.deps);
-  const payrollSettings = createSettingsService(ctx.deps);
+  const { vocabulary } = ctx.services.companies;
+  const { settings: payrollSettings } = ctx.services.payroll;
 
   async function render(session: SessionRow, flash: Flash = {}, overrides: Record<string, string> = {}) {
     const [profile, settings] = await Promise.all([vocabulary.profile(session.companyId), payrollSettings.get(session.companyId)]);
@@ -166,15 +165,15 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
     return page({ title: 'Settings', session, section: 'settings', body, flash });
   }
 
-  const failure = (error: unknown): string => {
+  /** What the page says about a refused change, and its status; anything but a domain refusal goes on to the error handler. */
+  const failure = (error: unknown): { message: string; status: number } => {
     if (!(error instanceof DomainError) || error.code === 'internal') throw error;
-    return (
+    const message =
       Object.values(error.fields ?? {})
         .flat()
-        .join(' ') || error.message
-    );
+        .join(' ') || error.message;
+    return { message, status: error.code === 'not_found' ? 404 : error.code === 'conflict' ? 409 : 422 };
   };
-  const statusOf = (error: DomainError) => (error.code === 'not_found' ? 404 : error.code === 'conflict' ? 409 : 422);
 
   app.get(
     '/settings',
@@ -182,7 +181,9 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
     async (request, reply) =>
       sendHtml(
         reply,
-        await render(request.webSession as SessionRow, { notice: request.query.done ? DONE[request.query.done] : undefined }),
+        await render(sessionOf(request), {
+          notice: request.query.done && Object.hasOwn(DONE, request.query.done) ? DONE[request.query.done] : undefined,
+        }),
       ),
   );
 
@@ -193,7 +194,7 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
   });
 
   app.post('/settings/vocabulary/add', { schema: { hide: true, body: VocabularyBody }, preHandler: guard }, async (request, reply) => {
-    const session = request.webSession as SessionRow;
+    const session = sessionOf(request);
     const { kind, value } = request.body;
     const add = {
       domains: vocabulary.addDomains,
@@ -205,13 +206,14 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
       if (!value.trim()) return sendHtml(reply, await render(session, { error: 'Enter a value to add.' }), 422);
       await add(session.companyId, [value]);
     } catch (error) {
-      return sendHtml(reply, await render(session, { error: failure(error) }), statusOf(error as DomainError));
+      const { message, status } = failure(error);
+      return sendHtml(reply, await render(session, { error: message }), status);
     }
     return reply.redirect('/console/settings?done=added', 303);
   });
 
   app.post('/settings/vocabulary/remove', { schema: { hide: true, body: VocabularyBody }, preHandler: guard }, async (request, reply) => {
-    const session = request.webSession as SessionRow;
+    const session = sessionOf(request);
     const { kind, value } = request.body;
     const remove = {
       domains: vocabulary.removeDomain,
@@ -222,7 +224,8 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
     try {
       await remove(session.companyId, value);
     } catch (error) {
-      return sendHtml(reply, await render(session, { error: failure(error) }), statusOf(error as DomainError));
+      const { message, status } = failure(error);
+      return sendHtml(reply, await render(session, { error: message }), status);
     }
     return reply.redirect('/console/settings?done=removed', 303);
   });
@@ -241,14 +244,20 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
       preHandler: guard,
     },
     async (request, reply) => {
-      const session = request.webSession as SessionRow;
-      const body = request.body as Record<string, string | undefined>;
-      const changes = Object.fromEntries(settingFields.filter((f) => body[f] !== undefined).map((f) => [f, body[f] as string]));
+      const session = sessionOf(request);
+      // Every field of the form is an optional string (the schema above is built from settingFields).
+      const body: Record<string, string | undefined> = request.body;
+      const changes: Record<string, string> = {};
+      for (const field of settingFields) {
+        const value = body[field];
+        if (value !== undefined) changes[field] = value;
+      }
       try {
         await payrollSettings.update(session.companyId, changes);
       } catch (error) {
         // Show the form with what was typed, so one mistake does not lose the other edits.
-        return sendHtml(reply, await render(session, { error: failure(error) }, changes), statusOf(error as DomainError));
+        const { message, status } = failure(error);
+        return sendHtml(reply, await render(session, { error: message }, changes), status);
       }
       return reply.redirect('/console/settings?done=payroll', 303);
     },

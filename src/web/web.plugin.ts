@@ -2,8 +2,11 @@
 // error pages, session resolution and CSRF checks. Nothing here leaks into the /api routes.
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppServices } from '../modules/index.js';
 import type { AppDeps } from '../platform/deps.js';
-import { DomainError } from '../platform/errors.js';
+import { DOMAIN_STATUS } from '../platform/error-handler.js';
+import { DomainError, internal } from '../platform/errors.js';
+import { isRecord } from '../platform/guards.js';
 import { CONSOLE_CSS, CONSOLE_JS, CSS_PATH, JS_PATH } from './assets.js';
 import { type Html, html } from './html.js';
 import { page, plainPage } from './layout.js';
@@ -18,22 +21,40 @@ declare module 'fastify' {
 
 export interface WebContext {
   deps: AppDeps;
+  /** The feature modules' services (app.services): the console reads and acts only through them. */
+  services: AppServices;
   sessions: SessionService;
   secure: boolean;
   cookieNames: { session: string; csrf: string };
   publicOrigin: string;
+  /** Origins a console form may be posted from (checked on every POST that names its Origin). */
+  formOrigins: ReadonlySet<string>;
 }
 
-export function createWebContext(deps: AppDeps): WebContext {
+/**
+ * PUBLIC_URL's origin only; with PUBLIC_URL unset also every loopback name of the port, so a
+ * sign-in from http://localhost:3000 and from http://127.0.0.1:3000 both work on a first run. A
+ * page of another site can never carry these origins, so the check stays as strict as before.
+ */
+export function consoleFormOrigins(config: { publicUrl: string; publicUrlIsDefault: boolean; port: number }): Set<string> {
+  const origins = new Set([new URL(config.publicUrl).origin]);
+  if (config.publicUrlIsDefault)
+    for (const host of ['127.0.0.1', 'localhost', '[::1]']) origins.add(new URL(`http://${host}:${config.port}`).origin);
+  return origins;
+}
+
+export function createWebContext(deps: AppDeps, services: AppServices): WebContext {
   const secure = deps.config.publicUrl.startsWith('https:');
   // __Host- cookies are only accepted over https, on path /, without a Domain: the strongest form.
   const prefix = secure ? '__Host-' : '';
   return {
     deps,
+    services,
     sessions: createSessionService(deps),
     secure,
     cookieNames: { session: `${prefix}pc_session`, csrf: `${prefix}pc_csrf` },
     publicOrigin: new URL(deps.config.publicUrl).origin,
+    formOrigins: consoleFormOrigins(deps.config),
   };
 }
 
@@ -61,8 +82,7 @@ export function anonymousCsrf(ctx: WebContext, request: FastifyRequest, reply: F
 }
 
 function formField(request: FastifyRequest, name: string): string | undefined {
-  const body = request.body as Record<string, unknown> | undefined;
-  const value = body && typeof body === 'object' ? body[name] : undefined;
+  const value = isRecord(request.body) ? request.body[name] : undefined;
   return typeof value === 'string' ? value : undefined;
 }
 
@@ -97,6 +117,12 @@ export function requireSession(ctx: WebContext) {
   };
 }
 
+/** The signed-in session of a page behind `requireSession` (a page without that guard has none: a 500). */
+export function sessionOf(request: FastifyRequest): SessionRow {
+  if (!request.webSession) throw internal('no console session on this page');
+  return request.webSession;
+}
+
 export function registerWebBasics(app: FastifyInstance, ctx: WebContext): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(
@@ -111,7 +137,7 @@ export function registerWebBasics(app: FastifyInstance, ctx: WebContext): void {
     if (ctx.secure) reply.header('Strict-Transport-Security', 'max-age=31536000');
     // A cross-site POST is refused outright when the browser says where it comes from.
     const origin = request.headers.origin;
-    if (request.method === 'POST' && origin && origin !== ctx.publicOrigin) {
+    if (request.method === 'POST' && origin && !ctx.formOrigins.has(origin)) {
       return sendHtml(reply, plainPage({ title: 'Form refused', body: html`<p>${FORBIDDEN_FORM}</p>` }), 403);
     }
   });
@@ -124,16 +150,7 @@ export function registerWebBasics(app: FastifyInstance, ctx: WebContext): void {
     let status = 500;
     let message = 'Something went wrong on our side. Please try again; if it keeps happening, quote this reference to support.';
     if (error instanceof DomainError) {
-      status = {
-        bad_request: 400,
-        unauthorized: 401,
-        forbidden: 403,
-        not_found: 404,
-        conflict: 409,
-        validation: 422,
-        rate_limited: 429,
-        internal: 500,
-      }[error.code];
+      status = DOMAIN_STATUS[error.code];
       message = error.message;
     } else if (error.validation) {
       status = 400;

@@ -1,8 +1,10 @@
 // All SQL of the console's own tables (sessions, failed sign-ins) and the one read it needs from
 // users for sign-in. Everything else the console shows comes from the features' services.
-import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.js';
+import { and, asc, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../db/client.js';
+import { pgArray } from '../db/pg-array.js';
 import { companies, users, webLoginFailures, webSessions } from '../db/schema/index.js';
+import { CONSOLE_ROLES } from '../platform/auth/console-access.js';
 
 export interface SessionRow {
   id: number;
@@ -21,6 +23,11 @@ export interface SessionRow {
   companyName: string;
   companyActive: boolean;
   companyApiAccess: boolean;
+}
+
+export interface LoginCounter {
+  attempts: number;
+  windowStart: Date;
 }
 
 export const webRepo = {
@@ -92,10 +99,16 @@ export const webRepo = {
     );
   },
 
-  /** Non-deleted users with a password whose company or personal e-mail is `identifier`. */
-  async signInCandidates(executor: Executor, identifier: string) {
+  /**
+   * The ONE account an identifier names, so a sign-in costs one argon2 verification (docs/console.md):
+   * among non-deleted users with a password, the user whose company e-mail it is (unique across
+   * companies); else, among users sharing it as personal e-mail, one who may use the console
+   * (administrator, active, not suspended, company active), then any administrator, then the oldest.
+   */
+  async signInAccount(executor: Executor, identifier: string) {
     const lowered = identifier.toLowerCase();
-    return executor
+    const admin = sql`${users.roles} && ${pgArray(CONSOLE_ROLES)}::text[]`;
+    const [row] = await executor
       .select({
         id: users.id,
         companyId: users.companyId,
@@ -114,45 +127,44 @@ export const webRepo = {
           or(sql`lower(${users.email}) = ${lowered}`, sql`lower(${users.personalEmail}) = ${lowered}`),
         ),
       )
-      .orderBy(asc(users.id))
-      .limit(10);
+      .orderBy(
+        desc(sql`lower(${users.email}) = ${lowered}`),
+        desc(sql`${admin} AND ${users.isActive} AND NOT ${users.isSuspended} AND ${companies.isActive}`),
+        desc(admin),
+        desc(users.isActive),
+        asc(users.id),
+      )
+      .limit(1);
+    return row;
   },
 
-  async countFailures(
-    executor: Executor,
-    keyHashes: string[],
-    windowSeconds: number,
-  ): Promise<Record<string, { count: number; oldest: Date | null }>> {
-    const rows = await executor
-      .select({
-        keyHash: webLoginFailures.keyHash,
-        count: sql<number>`count(*)::int`,
-        oldest: sql<Date | string | null>`min(${webLoginFailures.createdAt})`,
-      })
-      .from(webLoginFailures)
-      .where(
-        and(
-          inArray(webLoginFailures.keyHash, keyHashes),
-          gt(webLoginFailures.createdAt, sql`now() - make_interval(secs => ${windowSeconds})`),
-        ),
-      )
-      .groupBy(webLoginFailures.keyHash);
-    const out: Record<string, { count: number; oldest: Date | null }> = {};
-    for (const row of rows) out[row.keyHash] = { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null };
+  /**
+   * Counts one sign-in attempt against every key, atomically, BEFORE the password is checked: one
+   * INSERT ... ON CONFLICT DO UPDATE per key row, so N parallel attempts see N distinct counts on
+   * PGlite and PostgreSQL alike (a read-then-write let all of them through). A key whose window
+   * ended starts a new one. Keys are taken in sorted order so two statements never deadlock.
+   */
+  async takeAttempt(executor: Executor, keyHashes: string[], windowSeconds: number): Promise<Record<string, LoginCounter>> {
+    const rows = await queryRows<{ key_hash: string; attempts: number; created_at: Date | string }>(
+      executor,
+      sql`INSERT INTO web_login_failures AS f (key_hash, attempts, created_at)
+            SELECT k, 1, now() FROM unnest(${pgArray([...keyHashes].sort())}::text[]) AS k ORDER BY k
+          ON CONFLICT (key_hash) DO UPDATE SET
+            attempts = CASE WHEN f.created_at <= now() - make_interval(secs => ${windowSeconds}) THEN 1 ELSE f.attempts + 1 END,
+            created_at = CASE WHEN f.created_at <= now() - make_interval(secs => ${windowSeconds}) THEN now() ELSE f.created_at END
+          RETURNING key_hash, attempts, created_at`,
+    );
+    const out: Record<string, LoginCounter> = {};
+    for (const row of rows) out[row.key_hash] = { attempts: Number(row.attempts), windowStart: new Date(row.created_at) };
     return out;
   },
 
-  async recordFailure(executor: Executor, keyHashes: string[], windowSeconds: number): Promise<void> {
-    await executor.insert(webLoginFailures).values(keyHashes.map((keyHash) => ({ keyHash })));
-    // Rows older than the window never count again.
+  /** Gives back an attempt that did not reach the password check, or that succeeded. */
+  async giveBackAttempt(executor: Executor, keyHashes: string[]): Promise<void> {
     await executor
-      .delete(webLoginFailures)
-      .where(
-        and(
-          inArray(webLoginFailures.keyHash, keyHashes),
-          lt(webLoginFailures.createdAt, sql`now() - make_interval(secs => ${windowSeconds})`),
-        ),
-      );
+      .update(webLoginFailures)
+      .set({ attempts: sql`greatest(${webLoginFailures.attempts} - 1, 0)` })
+      .where(inArray(webLoginFailures.keyHash, keyHashes));
   },
 
   async clearFailures(executor: Executor, keyHash: string): Promise<void> {

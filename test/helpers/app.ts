@@ -15,11 +15,15 @@ export interface TestContext {
 
 export type ConfigOverrides = Partial<Omit<Config, 'rateLimit'>> & { rateLimit?: Partial<Config['rateLimit']> };
 
-/** Test defaults: generous rate limits (rate-limit tests lower them), no demo seed, no job loop. */
+/**
+ * Test defaults: generous rate limits (rate-limit tests lower them), no demo seed, no job loop, and
+ * the sandbox provider named explicitly (on PostgreSQL the service has no default provider).
+ */
 export function testConfig(overrides: ConfigOverrides = {}): Config {
   return loadConfig({
     seedDemo: false,
     publicUrl: 'http://payroll.test',
+    paymentProvider: 'sandbox',
     ...overrides,
     rateLimit: {
       endpoint: 100_000,
@@ -28,6 +32,7 @@ export function testConfig(overrides: ConfigOverrides = {}): Config {
       premium: 100_000,
       enterprise: 100_000,
       unauthenticated: 100_000,
+      takenAnswers: 100_000,
       ...overrides.rateLimit,
     },
   } as Partial<Config>);

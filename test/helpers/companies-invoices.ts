@@ -1,6 +1,9 @@
 // Helpers for invoice tests: a valid I3 body and an invoice created through the API.
+import { eq } from 'drizzle-orm';
 import type { App } from '../../src/app.js';
-import type { TestCompany } from './factories.js';
+import type { Executor } from '../../src/db/client.js';
+import { users } from '../../src/db/schema/index.js';
+import { createUsers, type TestCompany } from './factories.js';
 
 /** A valid I3 body for an employee e-mail; fields can be overridden. */
 export function invoiceBody(userEmail: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -26,4 +29,14 @@ export async function createInvoiceViaApi(app: App, company: TestCompany, body: 
   const res = await app.inject({ method: 'POST', url: '/api/invoices', headers: company.auth, payload: body });
   if (res.statusCode !== 201) throw new Error(`I3 failed: ${res.statusCode} ${res.body}`);
   return res.json().invoice as InvoiceJson;
+}
+
+/** Active users of `companyId` with these exact company e-mails: the approvers I5 and I6 accept. */
+export async function createApprovers(db: Executor, companyId: number, emails: string[]): Promise<void> {
+  const rows = await createUsers(
+    db,
+    companyId,
+    emails.map(() => ({ roles: ['manager'] })),
+  );
+  for (const [i, row] of rows.entries()) await db.update(users).set({ email: emails[i] }).where(eq(users.id, row.id));
 }

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../src/db/client.js';
 import { companies, companyDomains, users, userTypes } from '../../src/db/schema/index.js';
-import { type NewCompany, setupCompany } from '../../src/modules/companies/company-setup.js';
+import { type NewCompany, setupCompany } from '../../src/modules/companies/index.js';
 import { issueToken } from '../../src/platform/auth/tokens.js';
 
 let companySeq = 0;

@@ -1,9 +1,9 @@
 // Payroll test helpers: a paystub item, a P2 call, direct settings/rent updates.
-import { eq } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { App } from '../../src/app.js';
-import type { Executor } from '../../src/db/client.js';
+import { type Executor, queryRows } from '../../src/db/client.js';
 import { contributionSettings, users } from '../../src/db/schema/index.js';
-import type { TestCompany } from './factories.js';
+import { createCompany, createUsers, type TestCompany } from './factories.js';
 
 export interface PaystubItem {
   id: string | number;
@@ -41,4 +41,32 @@ export async function setUserTaxFacts(
   values: { annualRentPaid?: string | null; lifeAssurancePremium?: string | null; paymentFrequency?: string | null },
 ) {
   await db.update(users).set(values).where(eq(users.id, userId));
+}
+
+/**
+ * The companies and people the payroll HTTP tests share (payroll.test.ts, payroll.runs.test.ts,
+ * payroll.contributions.test.ts): a parent with six employees (one on contract, one paid weekly), its
+ * child with one employee, and a stranger with one.
+ */
+export async function createPayrollWorld(db: Executor) {
+  const acme = await createCompany(db, { name: 'Acme Payroll' });
+  const child = await createCompany(db, { name: 'Acme Child', createdBy: acme.id });
+  const stranger = await createCompany(db, { name: 'Stranger Ltd' });
+  const staff = await createUsers(db, acme.id, [
+    { firstName: 'Ada', lastName: 'Obi' },
+    { firstName: 'Bola', lastName: 'Ade', userType: 'Contract' },
+    { firstName: 'Chidi', lastName: 'Eze', paymentFrequency: 'weekly' },
+    { firstName: 'Dayo', lastName: 'Bello' },
+    { firstName: 'Efe', lastName: 'Okon' },
+    { firstName: 'Funmi', lastName: 'Lawal' },
+  ]);
+  const [strangerUser] = await createUsers(db, stranger.id, [{ firstName: 'Sam', lastName: 'Stranger' }]);
+  const [childUser] = await createUsers(db, child.id, [{ firstName: 'Kemi', lastName: 'Child' }]);
+  return { acme, child, stranger, staff, strangerUser, childUser };
+}
+
+/** Rows of a table (optionally matching `where`): "nothing was written" checks. */
+export async function countRows(db: Executor, table: string, where: SQL = sql`TRUE`): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${sql.raw(table)} WHERE ${where}`);
+  return row.n;
 }

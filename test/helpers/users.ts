@@ -1,5 +1,9 @@
-// Helpers for the users tests: multipart bodies for app.inject and CSV files in the template layout.
+// Helpers for the users tests: U3 bodies and creation, multipart bodies for app.inject, and CSV files in the template layout.
 import crypto from 'node:crypto';
+import { expect } from 'vitest';
+import type { App } from '../../src/app.js';
+import type { TestCompany } from './factories.js';
+import { as } from './http.js';
 
 export interface FormFile {
   field: string;
@@ -94,4 +98,26 @@ export function generatedUsers(count: number, domain: string, tag = crypto.rando
     bank_name: 'Bank',
     account_number: '0012345678',
   }));
+}
+
+let userSeq = 0;
+/** A valid U3 body on `company`'s domain, with a personal e-mail no other body of this run has. */
+export function newUserBody(company: { domain: string }, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  userSeq += 1;
+  return {
+    first_name: 'Ada',
+    last_name: 'Obi',
+    personal_email: `ada.${userSeq}.${process.pid}@personal.test`,
+    domain_name: company.domain,
+    user_types: 'Full-time',
+    start_date: '2024-01-15',
+    ...overrides,
+  };
+}
+
+/** Creates a user through U3 (expects 200) and returns the User object. */
+export async function createUserViaApi(app: App, company: TestCompany, overrides: Record<string, unknown> = {}) {
+  const res = await as(app, company).post('/api/users', newUserBody(company, overrides));
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().user as Record<string, unknown> & { id: number; email: string };
 }

@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/app.js';
 import type { Executor } from '../../src/db/client.js';
 import { users } from '../../src/db/schema/index.js';
-import { hashPassword } from '../../src/modules/users/users.passwords.js';
+import { hashPassword } from '../../src/modules/users/index.js';
 import { createUsers, type TestUserInput } from './factories.js';
 
 export const ADMIN_PASSWORD = 'Correct-Horse-42!';

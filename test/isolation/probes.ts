@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { generatedUsers, multipart } from '../helpers/users.js';
 import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-wallet.js';
 import { payrollProbes } from './matrix/payroll.js';
+import { payrollRunsProbes } from './matrix/payroll-runs.js';
 import { usersProbes } from './matrix/users.js';
 import { variantProbes } from './matrix/variants.js';
 import type { Attacker, Victim } from './world.js';
@@ -116,6 +117,7 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   };
   usersProbes(context);
   payrollProbes(context);
+  payrollRunsProbes(context);
   companiesInvoicesWalletProbes(context);
   variantProbes(context);
   return probes;

@@ -10,6 +10,7 @@ import { type Executor, queryRows, sql } from '../../src/db/client.js';
 import { companyBody } from '../helpers/companies.js';
 import { invoiceBody } from '../helpers/companies-invoices.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
+import { as } from '../helpers/http.js';
 import { paystubItem } from '../helpers/payroll.js';
 import { allowRedirectHosts, makeVerifyJobsDue } from '../helpers/wallet.js';
 import type { Json } from './probes.js';
@@ -67,8 +68,7 @@ const reverseSuffix = (id: string) => {
 };
 
 async function call(app: App, who: TestCompany, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object, key?: string) {
-  const headers = { ...who.auth, ...(key ? { 'idempotency-key': key } : {}) };
-  const res = await app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  const res = await as(app, who).request(method, url, payload, key ? { headers: { 'idempotency-key': key } } : {});
   expect(res.statusCode, `set-up ${method} ${url}: ${res.body}`).toBeLessThan(300);
   return res.json();
 }
@@ -159,7 +159,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
   const bChild = made['companies.store'].company;
   const paid = await app.inject({
     method: 'POST',
-    url: `/sandbox/checkout/${topUp.transactionReference}`,
+    url: new URL(topUp.checkoutUrl).pathname + new URL(topUp.checkoutUrl).search,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: 'outcome=success',
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompanyVocabularyService } from '../../src/modules/companies/company-vocabulary.js';
+import { createCompanyVocabularyService } from '../../src/modules/companies/index.js';
 import { AuthCache } from '../../src/platform/auth/authenticate.js';
 import { DomainError } from '../../src/platform/errors.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

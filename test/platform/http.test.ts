@@ -81,6 +81,16 @@ describe('error shapes', () => {
   it('echoes a given X-Request-Id', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'trace-123' } });
     expect(res.headers['x-request-id']).toBe('trace-123');
+    const longest = 'Ab0._:-'.repeat(9).slice(0, 64);
+    const kept = await ctx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': longest } });
+    expect(kept.headers['x-request-id']).toBe(longest);
+  });
+
+  it('replaces an X-Request-Id that is too long or has other characters with its own', async () => {
+    for (const unsafe of ['a'.repeat(65), 'has space', 'quote"d', '{"level":60,"msg":"forged"}', 'tab\there', '<script>', '']) {
+      const res = await ctx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': unsafe } });
+      expect(res.headers['x-request-id'], unsafe).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    }
   });
 
   it('answers malformed JSON 400 {error: "Malformed JSON body."} and writes nothing', async () => {
@@ -169,6 +179,10 @@ describe('logs', () => {
       });
       await logged.inject({ method: 'GET', url: '/admin/outbox', headers: { authorization: 'Bearer wrong-admin-guess' } });
       await logged.inject({ method: 'GET', url: `/onboarding/${password}` });
+      const forgedId = `${'z'.repeat(70)}" \u00e9`;
+      await logged.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'trace-kept-1' } });
+      await logged.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'with "quotes"\tand spaces' } });
+      await logged.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': forgedId } });
       const text = lines.join('');
       expect(lines.length).toBeGreaterThan(5);
       expect(text).not.toContain(acme.token);
@@ -182,7 +196,15 @@ describe('logs', () => {
       expect(records.some((r) => r.companyId === acme.id && r.route === 'users.index' && r.msg === 'request completed')).toBe(true);
       // One line per request, at completion, saying what was asked and how it ended.
       expect(records.filter((r) => r.msg === 'incoming request')).toEqual([]);
-      expect(completed).toHaveLength(7);
+      expect(completed).toHaveLength(10);
+      // A caller's safe X-Request-Id is the reqId; a refused one is only shown, escaped and cut to
+      // 64 characters, beside the id the server chose.
+      const [kept, quoted, long] = completed.slice(-3);
+      expect(kept.reqId).toBe('trace-kept-1');
+      expect(kept.req.refusedRequestId).toBeUndefined();
+      expect(quoted.reqId).not.toContain('quotes');
+      expect(quoted.req.refusedRequestId).toBe('with "quotes"\\x09and spaces');
+      expect(long.req.refusedRequestId).toBe(`${'z'.repeat(64)}…`);
       expect(completed[0]).toMatchObject({ req: { method: 'GET', url: '/api/users' }, res: { statusCode: 200 } });
       expect(typeof completed[0].responseTime).toBe('number');
     } finally {

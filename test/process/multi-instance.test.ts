@@ -8,7 +8,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { type Database, openPostgres, queryRows } from '../../src/db/client.js';
 import { migrationFiles } from '../../src/db/migrate.js';
-import { setupCompany } from '../../src/modules/companies/company-setup.js';
+import { setupCompany } from '../../src/modules/companies/index.js';
 import { issueToken } from '../../src/platform/auth/tokens.js';
 import { createMailer } from '../../src/platform/mail/outbox.js';
 import { freePort, killAll, type ServerProcess, startServerProcess } from './server-process.js';
@@ -58,6 +58,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('two instances on one PostgreSQL and 
     // Both start at once on an empty database: the migration advisory lock lets only one migrate.
     const env = {
       DATABASE_URL: url.toString(),
+      PAYMENT_PROVIDER: 'sandbox',
       REDIS_URL: redisUrl as string,
       RATE_LIMIT_STANDARD: '10',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,

@@ -1,8 +1,10 @@
 // Real server processes for the start-up, shutdown and multi-instance tests: `node server.js` of
 // the compiled build (what `npm start` runs, without the npm wrapper process, so that the pid we
-// signal is the server's). Every process is bounded in time and killed by `killAll()`.
+// signal is the server's), or `npm start` itself in a given checkout. Every process is bounded in
+// time and killed by `killAll()`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
+import { processStat } from '../../src/db/data-dir-lock.js';
 import { repoRoot, SERVER_SCRIPT } from '../helpers/server-build.js';
 
 const spawned = new Set<ChildProcess>();
@@ -10,6 +12,7 @@ const spawned = new Set<ChildProcess>();
 /** Settings a test process must not inherit from the test runner's environment. */
 const INHERITED_SETTINGS = [
   'DATABASE_URL',
+  'PAYMENT_PROVIDER',
   'REDIS_URL',
   'DATA_DIR',
   'PORT',
@@ -47,15 +50,22 @@ export interface ServerProcess {
   waitExit(timeoutMs: number): Promise<number | null>;
 }
 
-export async function startServerProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+/**
+ * Starts the server with `env` on `port` (a free one by default). With `npmStartIn`, runs
+ * `npm start` in that checkout instead, in a process group of its own so that killAll() reaches
+ * npm's children too.
+ */
+export async function startServerProcess(env: Record<string, string>, port?: number, npmStartIn?: string): Promise<ServerProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of INHERITED_SETTINGS) delete childEnv[name];
   for (const name of Object.keys(childEnv)) if (name.startsWith('RATE_LIMIT_') || name.startsWith('VITEST')) delete childEnv[name];
   const serverPort = port ?? (await freePort());
-  const child = spawn(process.execPath, [SERVER_SCRIPT], {
-    cwd: repoRoot,
+  const [command, args] = npmStartIn ? ['npm', ['start']] : [process.execPath, [SERVER_SCRIPT]];
+  const child = spawn(command, args, {
+    cwd: npmStartIn ?? repoRoot,
     env: { ...childEnv, HOST: '127.0.0.1', PORT: String(serverPort), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: npmStartIn !== undefined,
   });
   spawned.add(child);
   let output = '';
@@ -67,7 +77,8 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   });
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
-      spawned.delete(child);
+      // npm's group may outlive npm: killAll() still kills it.
+      if (!npmStartIn) spawned.delete(child);
       resolve(code);
     }),
   );
@@ -103,11 +114,38 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   };
 }
 
+/**
+ * A zombie and its pid: a node process starts a child that exits at once, then blocks its own event
+ * loop, so the exit is never collected (what a server killed with -9 looks like until its parent
+ * reaps it).
+ */
+export async function zombie(): Promise<number> {
+  const parent = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const c = require('node:child_process').spawn('true'); console.log(c.pid); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000);`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  spawned.add(parent);
+  const pid = await new Promise<number>((resolve) => parent.stdout?.once('data', (chunk) => resolve(Number(String(chunk).trim()))));
+  for (let i = 0; i < 100 && processStat(pid)?.state !== 'Z'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (processStat(pid)?.state !== 'Z') throw new Error(`process ${pid} did not become a zombie`);
+  return pid;
+}
+
 /** SIGKILL for every process a test started and that is still running (afterAll). */
 export async function killAll(): Promise<void> {
   const waits = [...spawned].map(
     (child) =>
       new Promise<void>((resolve) => {
+        if (child.spawnargs[0] === 'npm') {
+          // The whole group: npm, its shell and the server.
+          try {
+            process.kill(-(child.pid as number), 'SIGKILL');
+          } catch {}
+        }
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGKILL');

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -31,7 +32,10 @@ export const companies = pgTable(
   ],
 );
 
-/** E-mail domains a company may give its employees (U3 `domain_name`). */
+/**
+ * E-mail domains a company may give its employees (U3 `domain_name`), its primary domain included.
+ * `company_domains_name_key` (lower(name)) makes every domain belong to one company at most.
+ */
 export const companyDomains = pgTable(
   'company_domains',
   {
@@ -40,7 +44,10 @@ export const companyDomains = pgTable(
     name: text('name').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('company_domains_company_name_key').on(t.companyId, t.name)],
+  (t) => [
+    uniqueIndex('company_domains_company_name_key').on(t.companyId, t.name),
+    uniqueIndex('company_domains_name_key').on(sql`lower(${t.name})`),
+  ],
 );
 
 export const userTypes = pgTable(

@@ -3,6 +3,7 @@
 export * from './companies.js';
 export * from './invoices.js';
 export * from './payroll.js';
+export * from './payroll-runs.js';
 export * from './platform.js';
 export * from './users.js';
 export * from './wallet.js';

@@ -99,11 +99,17 @@ export const paystubs = pgTable(
     taxRegime: text('tax_regime').notNull(),
     status: text('status').notNull().default('unpaid'),
     transactionId: text('transaction_id').notNull(),
+    // Payment (payroll runs, 0080): set when the paystub is paid, its current transfer, why it failed.
+    paidAt: ts('paid_at'),
+    paymentReference: text('payment_reference'),
+    failureReason: text('failure_reason'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('paystubs_user_period_key').on(t.userId, t.payPeriodStart, t.payPeriodEnd),
+    // A cancelled run's paystubs no longer hold their (user, period).
+    uniqueIndex('paystubs_user_period_key').on(t.userId, t.payPeriodStart, t.payPeriodEnd).where(sql`status <> 'cancelled'`),
+    uniqueIndex('paystubs_payment_reference_key').on(t.paymentReference),
     index('paystubs_company_idx').on(t.companyId, t.id.desc()),
     index('paystubs_company_transaction_idx').on(t.companyId, t.transactionId, t.id.desc()),
     index('paystubs_company_status_idx').on(t.companyId, t.status, t.id.desc()),

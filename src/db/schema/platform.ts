@@ -53,8 +53,10 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     sentAt: ts('sent_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** When delivery may start: later than created_at when the company is over its hourly quota (0070). */
+    deliverAt: ts('deliver_at').notNull().defaultNow(),
   },
-  (t) => [index('outbox_to_idx').on(t.to, t.id)],
+  (t) => [index('outbox_to_idx').on(t.to, t.id), index('outbox_company_deliver_at_idx').on(t.companyId, t.deliverAt)],
 );
 
 export const idempotencyKeys = pgTable(

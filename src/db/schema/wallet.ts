@@ -20,6 +20,8 @@ export const walletTransactions = pgTable(
     customerEmail: text('customer_email').notNull(),
     redirectUrl: text('redirect_url').notNull(),
     checkoutUrl: text('checkout_url'),
+    /** Sandbox only: SHA-256 (hex) of the secret in the checkout link (migration 0069). */
+    checkoutSecretHash: text('checkout_secret_hash'),
     providerPayload: jsonb('provider_payload'),
     failureReason: text('failure_reason'),
     verifyAttempts: integer('verify_attempts').notNull().default(0),
@@ -42,13 +44,19 @@ export const walletEntries = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     companyId: integer('company_id').notNull(),
     amount: numeric('amount', { precision: 18, scale: 2 }).notNull(),
-    kind: text('kind').$type<'top_up'>().notNull(),
+    kind: text('kind').$type<'top_up' | 'payroll_debit' | 'payroll_refund'>().notNull(),
     transactionReference: text('transaction_reference'),
+    // 0081: the balance after this entry (set by the database), the payroll reference, a description.
+    balanceAfter: numeric('balance_after', { precision: 18, scale: 2 }),
+    reference: text('reference'),
+    description: text('description'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
     index('wallet_entries_company_idx').on(t.companyId, t.id),
     uniqueIndex('wallet_entries_top_up_key').on(t.transactionReference).where(sql`kind = 'top_up'`),
+    uniqueIndex('wallet_entries_payroll_debit_key').on(t.reference).where(sql`kind = 'payroll_debit'`),
+    uniqueIndex('wallet_entries_payroll_refund_key').on(t.reference).where(sql`kind = 'payroll_refund'`),
   ],
 );
 

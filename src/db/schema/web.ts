@@ -26,13 +26,17 @@ export const webSessions = pgTable(
   ],
 );
 
-/** One row per failed sign-in, counted per (IP, account) and per IP within the throttle window. */
+/**
+ * Sign-in attempts not (yet) followed by a success, one counter per (IP, account) and per IP;
+ * `createdAt` starts the key's throttle window (migrations 0050, 0067).
+ */
 export const webLoginFailures = pgTable(
   'web_login_failures',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     keyHash: text('key_hash').notNull(),
+    attempts: integer('attempts').notNull().default(1),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('web_login_failures_key_idx').on(t.keyHash, t.createdAt), index('web_login_failures_created_idx').on(t.createdAt)],
+  (t) => [uniqueIndex('web_login_failures_key_hash_key').on(t.keyHash), index('web_login_failures_created_idx').on(t.createdAt)],
 );

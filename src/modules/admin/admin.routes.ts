@@ -6,29 +6,31 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { type AppDeps, typed } from '../../platform/deps.js';
 import { notFound } from '../../platform/errors.js';
+import { parseRowId } from '../../platform/input-safety.js';
+import { errorResponses, MessageError } from '../../platform/schemas.js';
 import { createAdminAuthenticator } from './admin.auth.js';
 import { AdminCompanySchema } from './admin.serializer.js';
-import { createAdminService, PAYMENT_FREQUENCIES } from './admin.service.js';
+import { type AdminService, PAYMENT_FREQUENCIES } from './admin.service.js';
 
-const ErrorBody = Type.Object({ error: Type.String() });
-const errors = { '4xx': ErrorBody };
+const errors = errorResponses(MessageError);
 const Strings = (maxItems = 100) => Type.Array(Type.String({ maxLength: 255 }), { maxItems });
 const Plan = Type.Union([Type.Literal('standard'), Type.Literal('premium'), Type.Literal('enterprise')]);
 const IdParams = Type.Object({ id: Type.String() });
 const TokenBody = Type.Object({ token: Type.String(), expires_at: Type.String(), scopes: Type.Array(Type.String()) });
-const config = { family: 'settings' as const };
+const COMPANY_NOT_FOUND = 'Company not found.';
+const config = { family: 'settings' as const, notFoundMessage: COMPANY_NOT_FOUND };
 const security = [{ adminToken: [] }];
 
 /** Path ids that are not a positive integer name no company: 404, like an unknown id. */
 function companyId(raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw notFound('Company not found.');
-  return Number(raw);
+  const id = parseRowId(raw);
+  if (id === undefined) throw notFound(COMPANY_NOT_FOUND);
+  return id;
 }
 
-export async function adminRoutes(root: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function adminRoutes(root: FastifyInstance, deps: AppDeps, service: AdminService): Promise<void> {
   const adminToken = deps.config.adminToken;
   if (!adminToken) return;
-  const service = createAdminService(deps);
   const authenticate = createAdminAuthenticator({ adminToken, limiter: deps.limiter, failedLimit: deps.config.rateLimit.unauthenticated });
 
   await root.register(

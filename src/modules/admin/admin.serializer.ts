@@ -2,7 +2,7 @@
 // operator manages (plan, API access, vocabularies).
 import { Type } from 'typebox';
 import { isoTimestamp } from '../../platform/format.js';
-import type { CompanyProfile } from '../companies/company-vocabulary.js';
+import type { CompanyProfile } from '../companies/index.js';
 
 const NullableString = Type.Union([Type.Null(), Type.String()]);
 

@@ -1,18 +1,15 @@
 // Operator use cases (decisions.md §9): create root companies, change their plan, access and
 // vocabulary, issue and revoke their API token, read the e-mail outbox. Used by the /admin routes
 // and, without HTTP, by the `payroll` CLI on the configured database.
-import { desc, eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { companies, outbox } from '../../db/schema/index.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';
-import { issueToken, isValidScope, revokeTokens } from '../../platform/auth/tokens.js';
+import { createTokenService, issueToken, normaliseScopes } from '../../platform/auth/tokens.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { addFieldError, conflict, type FieldErrors, invalid, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
-import { setupCompany } from '../companies/company-setup.js';
 import {
-  createCompanyVocabularyService,
+  type CompanyVocabularyService,
   isValidDomain,
   isValidRedirectHost,
   normalizeHost,
@@ -20,7 +17,9 @@ import {
   normalizeNames,
   PLANS,
   type Plan,
-} from '../companies/company-vocabulary.js';
+  setupCompany,
+} from '../companies/index.js';
+import { adminRepo } from './admin.repo.js';
 import { serializeAdminCompany } from './admin.serializer.js';
 
 export const PAYMENT_FREQUENCIES = ['weekly', 'bi-weekly', 'monthly'] as const;
@@ -51,11 +50,11 @@ export interface OutboxQuery {
 }
 
 /** Checks scopes one by one so the operator sees every bad one; default `["all"]`. */
-export function validateScopes(scopes: readonly string[] | undefined, errors: FieldErrors): string[] {
+function validateScopes(scopes: readonly string[] | undefined, errors: FieldErrors): string[] {
   if (scopes === undefined) return ['all'];
-  const clean = [...new Set(scopes.map((scope) => (typeof scope === 'string' ? scope.trim() : '')))];
+  const { scopes: clean, unknown } = normaliseScopes(scopes);
   if (clean.length === 0) addFieldError(errors, 'scopes', 'The scopes field must name at least one scope.');
-  for (const scope of clean) if (!isValidScope(scope)) addFieldError(errors, 'scopes', `The scope "${scope}" is invalid.`);
+  for (const scope of unknown) addFieldError(errors, 'scopes', `The scope "${scope}" is invalid.`);
   return clean;
 }
 
@@ -81,16 +80,17 @@ function throwIfAny(errors: FieldErrors): void {
   if (Object.keys(errors).length) throw invalid(errors);
 }
 
-export function createAdminService(deps: { db: Db; authCache: AuthCache; config: Config }) {
-  const { db, authCache, config } = deps;
-  const vocabulary = createCompanyVocabularyService({ db, authCache });
+/** `vocabulary` is the companies module's service (passed in: a module never builds another's). */
+export function createAdminService(deps: { db: Db; authCache: AuthCache; config: Config; vocabulary: CompanyVocabularyService }) {
+  const { db, authCache, config, vocabulary } = deps;
+  const tokens = createTokenService({ db, authCache, config });
 
   async function view(companyId: number) {
     return serializeAdminCompany(await vocabulary.profile(companyId));
   }
 
   function tokenView(issued: { token: string; scopes: string[]; lastUsedAt: Date }) {
-    const expiresAt = new Date(issued.lastUsedAt.getTime() + config.tokenTtlSeconds * 1000);
+    const expiresAt = tokens.expiresAt(issued.lastUsedAt);
     return { token: issued.token, expires_at: isoTimestamp(expiresAt) as string, scopes: issued.scopes };
   }
 
@@ -136,7 +136,8 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
       return { company: await view(companyId), ...tokenView(issued) };
     } catch (error) {
       const constraint = uniqueViolation(error);
-      if (constraint === 'companies_domain_key') throw conflict(`The domain ${domain} is already used by another company.`);
+      if (constraint === 'companies_domain_key' || constraint === 'company_domains_name_key')
+        throw conflict(`The domain ${domain} is already used by another company.`);
       if (constraint) throw conflict('The company could not be created because it conflicts with an existing one.');
       throw error;
     }
@@ -155,8 +156,7 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
     throwIfAny(errors);
 
     await db.transaction(async (tx) => {
-      const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId)).for('update');
-      if (!company) throw notFound('Company not found.');
+      if (!(await adminRepo.lockCompany(tx, companyId))) throw notFound('Company not found.');
       if (plan) await vocabulary.setPlan(companyId, plan, tx);
       if (input.api_access !== undefined) await vocabulary.setApiAccess(companyId, input.api_access, tx);
       if (domains.length) await vocabulary.addDomains(companyId, domains, tx);
@@ -170,8 +170,7 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
   }
 
   async function requireCompany(companyId: number) {
-    const [company] = await db.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));
-    if (!company) throw notFound('Company not found.');
+    if (!(await adminRepo.companyExists(db, companyId))) throw notFound('Company not found.');
   }
 
   /** A fresh token; the previous one stops working in the same transaction. */
@@ -180,34 +179,19 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
     const scopes = validateScopes(input.scopes, errors);
     throwIfAny(errors);
     await requireCompany(companyId);
-    const issued = await db.transaction((tx) => issueToken(tx, companyId, scopes));
-    authCache.clear();
-    return tokenView(issued);
+    return tokenView(await tokens.issue(companyId, scopes));
   }
 
   async function revokeToken(companyId: number) {
     await requireCompany(companyId);
-    const revoked = await revokeTokens(db, companyId);
-    authCache.clear();
+    const revoked = await tokens.revoke(companyId);
     return { message: revoked > 0 ? 'Token revoked.' : 'The company has no active token.' };
   }
 
   async function listOutbox(query: OutboxQuery = {}) {
     const limit = Math.min(Math.max(query.limit ?? 100, 1), 1000);
     const to = query.to?.trim();
-    const rows = await db
-      .select({
-        id: outbox.id,
-        to: outbox.to,
-        subject: outbox.subject,
-        text: outbox.text,
-        createdAt: outbox.createdAt,
-        sentAt: outbox.sentAt,
-      })
-      .from(outbox)
-      .where(to ? eq(outbox.to, to) : undefined)
-      .orderBy(desc(outbox.id))
-      .limit(limit);
+    const rows = await adminRepo.outbox(db, to, limit);
     return {
       messages: rows.map((row) => ({
         id: row.id,

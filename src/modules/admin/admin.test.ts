@@ -2,7 +2,8 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../test/helpers/factories.js';
-import { companies } from '../../db/schema/index.js';
+import { as } from '../../../test/helpers/http.js';
+import { companies, companyDomains } from '../../db/schema/index.js';
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -20,8 +21,7 @@ afterAll(() => ctx.close());
 let seq = 0;
 const uniqueDomain = () => `op${process.pid}x${++seq}.test`;
 
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = admin) =>
-  ctx.app.inject({ method, url, payload: payload as never, headers, remoteAddress: '10.0.0.1' });
+const operator = () => as(ctx.app, { auth: admin }, { remoteAddress: '10.0.0.1' });
 
 const api = (token: string, url = '/api/users') => ctx.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
@@ -31,7 +31,7 @@ async function companyCount(): Promise<number> {
 }
 
 async function createViaApi(body: Record<string, unknown> = {}) {
-  const res = await call('POST', '/admin/companies', { name: 'Acme Nigeria Ltd', domain: uniqueDomain(), ...body });
+  const res = await operator().post('/admin/companies', { name: 'Acme Nigeria Ltd', domain: uniqueDomain(), ...body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -84,7 +84,7 @@ describe('operator API: availability and authentication', () => {
   });
 
   it('accepts the token case-insensitively in the scheme and answers unknown admin paths 404', async () => {
-    const res = await call('GET', '/admin/nothing-here', undefined, { authorization: `bearer ${ADMIN_TOKEN}` });
+    const res = await operator().get('/admin/nothing-here', { headers: { authorization: `bearer ${ADMIN_TOKEN}` } });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'Not found.' });
   });
@@ -108,14 +108,14 @@ describe('operator API: availability and authentication', () => {
       expect(Number.isInteger(Number(res.headers['retry-after']))).toBe(true);
     }
     // Another IP is not affected, and successful calls are never counted.
-    for (let i = 0; i < 5; i++) expect((await call('GET', '/admin/outbox')).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await operator().get('/admin/outbox')).statusCode).toBe(200);
   });
 });
 
 describe('POST /admin/companies', () => {
   it('creates an active, approved root company with defaults and a working token', async () => {
     const domain = uniqueDomain();
-    const res = await call('POST', '/admin/companies', { name: '  Acme Nigeria Ltd ', domain: domain.toUpperCase() });
+    const res = await operator().post('/admin/companies', { name: '  Acme Nigeria Ltd ', domain: domain.toUpperCase() });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.token).toMatch(/^pk_[A-Za-z0-9_-]{32,}$/);
@@ -182,7 +182,7 @@ describe('POST /admin/companies', () => {
       [{ name: { first: 'A' }, domain: uniqueDomain() }, 'The name field must be a string.'],
     ];
     for (const [payload, error] of cases) {
-      const res = await call('POST', '/admin/companies', payload);
+      const res = await operator().post('/admin/companies', payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(422);
       expect(res.json()).toEqual({ error });
     }
@@ -200,11 +200,11 @@ describe('POST /admin/companies', () => {
     expect(bad.json()).toEqual({ error: 'Malformed JSON body.' });
     const first = await createViaApi();
     const before = await companyCount();
-    const again = await call('POST', '/admin/companies', { name: 'Other', domain: first.company.domain });
+    const again = await operator().post('/admin/companies', { name: 'Other', domain: first.company.domain });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ error: `The domain ${first.company.domain} is already used by another company.` });
-    await call('PATCH', `/admin/companies/${first.company.id}`, { add_domains: [`extra-${first.company.domain}`] });
-    const extra = await call('POST', '/admin/companies', { name: 'Other', domain: `extra-${first.company.domain}` });
+    await operator().patch(`/admin/companies/${first.company.id}`, { add_domains: [`extra-${first.company.domain}`] });
+    const extra = await operator().post('/admin/companies', { name: 'Other', domain: `extra-${first.company.domain}` });
     expect(extra.statusCode).toBe(409);
     expect(await companyCount()).toBe(before);
   });
@@ -213,28 +213,28 @@ describe('POST /admin/companies', () => {
 describe('PATCH /admin/companies/:id', () => {
   it('changes the plan, which applies to the next request', async () => {
     const { company, token } = await createViaApi();
-    const res = await call('PATCH', `/admin/companies/${company.id}`, { plan: 'premium' });
+    const res = await operator().patch(`/admin/companies/${company.id}`, { plan: 'premium' });
     expect(res.statusCode).toBe(200);
     expect(res.json().company.plan).toBe('premium');
     expect((await api(token)).headers['x-ratelimit-limit-global']).toBe('2000');
-    await call('PATCH', `/admin/companies/${company.id}`, { plan: 'enterprise' });
+    await operator().patch(`/admin/companies/${company.id}`, { plan: 'enterprise' });
     expect((await api(token)).headers['x-ratelimit-limit-global']).toBe('3000');
   });
 
   it('switches API access off and on at once', async () => {
     const { company, token } = await createViaApi();
     expect((await api(token)).statusCode).toBe(200);
-    expect((await call('PATCH', `/admin/companies/${company.id}`, { api_access: false })).json().company.api_access).toBe(false);
+    expect((await operator().patch(`/admin/companies/${company.id}`, { api_access: false })).json().company.api_access).toBe(false);
     const off = await api(token);
     expect(off.statusCode).toBe(403);
     expect(off.json()).toEqual({ error: 'API access is disabled for this company.' });
-    await call('PATCH', `/admin/companies/${company.id}`, { api_access: true });
+    await operator().patch(`/admin/companies/${company.id}`, { api_access: true });
     expect((await api(token)).statusCode).toBe(200);
   });
 
   it('adds domains, user types and roles and replaces redirect domains', async () => {
     const { company } = await createViaApi({ redirect_domains: ['old.example.com'] });
-    const res = await call('PATCH', `/admin/companies/${company.id}`, {
+    const res = await operator().patch(`/admin/companies/${company.id}`, {
       add_domains: [`Mail.${company.domain}`],
       add_user_types: ['Consultant', 'Full-time'],
       add_roles: ['auditor'],
@@ -247,21 +247,39 @@ describe('PATCH /admin/companies/:id', () => {
       roles: ['super-admin', 'admin', 'finance', 'manager', 'user', 'auditor'],
       redirect_domains: ['pay.example.com'],
     });
-    expect((await call('PATCH', `/admin/companies/${company.id}`, { redirect_domains: [] })).json().company.redirect_domains).toEqual([]);
-    expect((await call('PATCH', `/admin/companies/${company.id}`, {})).statusCode).toBe(200);
+    expect((await operator().patch(`/admin/companies/${company.id}`, { redirect_domains: [] })).json().company.redirect_domains).toEqual(
+      [],
+    );
+    expect((await operator().patch(`/admin/companies/${company.id}`, {})).statusCode).toBe(200);
   });
 
   it('is all or nothing: an invalid or taken domain leaves the plan unchanged', async () => {
     const { company } = await createViaApi();
     const other = await createViaApi();
-    const invalid = await call('PATCH', `/admin/companies/${company.id}`, { plan: 'premium', add_domains: ['bad domain'] });
+    const invalid = await operator().patch(`/admin/companies/${company.id}`, { plan: 'premium', add_domains: ['bad domain'] });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json()).toEqual({ error: '"bad domain" is not a valid host name.' });
-    const taken = await call('PATCH', `/admin/companies/${company.id}`, { plan: 'premium', add_domains: [other.company.domain] });
+    const taken = await operator().patch(`/admin/companies/${company.id}`, { plan: 'premium', add_domains: [other.company.domain] });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({ error: `The domain ${other.company.domain} is already used by another company.` });
     const [row] = await ctx.db.select().from(companies).where(eq(companies.id, company.id));
     expect(row.plan).toBe('standard');
+  });
+
+  it('add_domains is race-free: of two companies claiming one domain at once, one wins', async () => {
+    const [a, b] = [await createViaApi(), await createViaApi()];
+    for (let round = 0; round < 3; round++) {
+      const domain = uniqueDomain();
+      const results = await Promise.all(
+        [a, b].map((who) => operator().patch(`/admin/companies/${who.company.id}`, { add_domains: [domain] })),
+      );
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      expect(results.find((r) => r.statusCode === 409)?.json()).toEqual({
+        error: `The domain ${domain} is already used by another company.`,
+      });
+      const owners = await ctx.db.select().from(companyDomains).where(eq(companyDomains.name, domain));
+      expect(owners).toHaveLength(1);
+    }
   });
 
   it('validates the body and answers unknown or malformed ids with 404', async () => {
@@ -272,12 +290,12 @@ describe('PATCH /admin/companies/:id', () => {
       [{ add_domains: { host: 'x.com' } }, 'The add domains field must be an array.'],
       [{ name: 'Renamed' }, 'The name field is not allowed.'],
     ] as const) {
-      const res = await call('PATCH', `/admin/companies/${company.id}`, payload);
+      const res = await operator().patch(`/admin/companies/${company.id}`, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(422);
       expect(res.json()).toEqual({ error });
     }
     for (const id of ['999999', 'abc', '0', '-1', '1.5']) {
-      const res = await call('PATCH', `/admin/companies/${id}`, { plan: 'premium' });
+      const res = await operator().patch(`/admin/companies/${id}`, { plan: 'premium' });
       expect(res.statusCode, id).toBe(404);
       expect(res.json()).toEqual({ error: 'Company not found.' });
     }
@@ -288,7 +306,7 @@ describe('operator tokens', () => {
   it('issues a new token that replaces the old one at once', async () => {
     const { company, token: first } = await createViaApi();
     expect((await api(first)).statusCode).toBe(200);
-    const res = await call('POST', `/admin/companies/${company.id}/token`, { scopes: ['users.*'] });
+    const res = await operator().post(`/admin/companies/${company.id}/token`, { scopes: ['users.*'] });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(['expires_at', 'scopes', 'token']);
@@ -312,22 +330,24 @@ describe('operator tokens', () => {
 
   it('rejects invalid scopes and unknown companies without touching the current token', async () => {
     const { company, token } = await createViaApi();
-    const bad = await call('POST', `/admin/companies/${company.id}/token`, { scopes: ['all', 'nope.*'] });
+    const bad = await operator().post(`/admin/companies/${company.id}/token`, { scopes: ['all', 'nope.*'] });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({ error: 'The scope "nope.*" is invalid.' });
-    expect((await call('POST', '/admin/companies/999999/token', {})).statusCode).toBe(404);
+    expect((await operator().post('/admin/companies/999999/token', {})).statusCode).toBe(404);
     expect((await api(token)).statusCode).toBe(200);
   });
 
   it('revokes the token at once', async () => {
     const { company, token } = await createViaApi();
     expect((await api(token)).statusCode).toBe(200);
-    const res = await call('DELETE', `/admin/companies/${company.id}/token`);
+    const res = await operator().delete(`/admin/companies/${company.id}/token`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Token revoked.' });
     expect((await api(token)).statusCode).toBe(401);
-    expect((await call('DELETE', `/admin/companies/${company.id}/token`)).json()).toEqual({ message: 'The company has no active token.' });
-    const missing = await call('DELETE', '/admin/companies/999999/token');
+    expect((await operator().delete(`/admin/companies/${company.id}/token`)).json()).toEqual({
+      message: 'The company has no active token.',
+    });
+    const missing = await operator().delete('/admin/companies/999999/token');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'Company not found.' });
   });
@@ -335,7 +355,7 @@ describe('operator tokens', () => {
   it('manages companies created by the test factory too (users in use are untouched)', async () => {
     const company = await createCompany(ctx.db);
     await createUsers(ctx.db, company.id, [{}]);
-    const res = await call('PATCH', `/admin/companies/${company.id}`, { add_roles: ['auditor'] });
+    const res = await operator().patch(`/admin/companies/${company.id}`, { add_roles: ['auditor'] });
     expect(res.statusCode).toBe(200);
     expect((await api(company.token)).json().totalResults).toBe(1);
   });
@@ -349,7 +369,7 @@ describe('GET /admin/outbox', () => {
       await ctx.app.deps.mailer.send(tx, { to: 'someone.else@personal.test', subject: 'Other', text: 'x' });
       await ctx.app.deps.mailer.send(tx, { to, subject: 'Second', text: 'two' });
     });
-    const res = await call('GET', `/admin/outbox?to=${encodeURIComponent(to)}`);
+    const res = await operator().get(`/admin/outbox?to=${encodeURIComponent(to)}`);
     expect(res.statusCode).toBe(200);
     const { messages } = res.json();
     expect(messages.map((m: { subject: string }) => m.subject)).toEqual(['Second', 'First']);
@@ -361,15 +381,15 @@ describe('GET /admin/outbox', () => {
       created_at: expect.stringMatching(/Z$/),
       sent_at: null,
     });
-    const all = (await call('GET', '/admin/outbox?limit=2')).json().messages;
+    const all = (await operator().get('/admin/outbox?limit=2')).json().messages;
     expect(all).toHaveLength(2);
     expect(all[0].id).toBeGreaterThan(all[1].id);
-    expect((await call('GET', '/admin/outbox?to=nobody@nowhere.test')).json()).toEqual({ messages: [] });
+    expect((await operator().get('/admin/outbox?to=nobody@nowhere.test')).json()).toEqual({ messages: [] });
   });
 
   it('validates limit', async () => {
     for (const limit of ['0', '1001', 'ten']) {
-      const res = await call('GET', `/admin/outbox?limit=${limit}`);
+      const res = await operator().get(`/admin/outbox?limit=${limit}`);
       expect(res.statusCode).toBe(422);
       expect(typeof res.json().error).toBe('string');
     }

@@ -4,7 +4,8 @@
 import crypto from 'node:crypto';
 import { and, asc, count, eq, ne, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
-import { companies, companyDomains, users, userTypes } from '../../db/schema/index.js';
+import { companyRelation } from '../../db/company-tree.js';
+import { companies, companyDomains, contributionSettings, redirectDomains, roles, users, userTypes } from '../../db/schema/index.js';
 
 export type CompanyRow = typeof companies.$inferSelect;
 
@@ -29,24 +30,47 @@ export const companiesRepo = {
     return row.value;
   },
 
-  /**
-   * The company `id` when `actingId` is one of its ancestors (parent, grandparent, ...). The walk
-   * goes up from the target, so it costs the depth of the tree, not its size.
-   */
+  /** True when `actingId` is one of the ancestors (parent, grandparent, ...) of company `id`. */
+  async isDescendant(executor: Executor, actingId: number, id: number): Promise<boolean> {
+    return (await companyRelation(executor, actingId, id)) === 'descendant';
+  },
+
+  /** The company `id` when `actingId` is one of its ancestors. */
   async findDescendant(executor: Executor, actingId: number, id: number, forUpdate = false): Promise<CompanyRow | undefined> {
-    const rows = await queryRows<{ found: boolean }>(
-      executor,
-      sql`WITH RECURSIVE chain(id, created_by, depth) AS (
-            SELECT id, created_by, 0 FROM companies WHERE id = ${id}
-            UNION ALL
-            SELECT c.id, c.created_by, chain.depth + 1 FROM companies c JOIN chain ON c.id = chain.created_by
-            WHERE chain.depth < 64
-          ) SELECT EXISTS (SELECT 1 FROM chain WHERE created_by = ${actingId}) AS found`,
-    );
-    if (!rows[0]?.found) return undefined;
+    if (!(await companiesRepo.isDescendant(executor, actingId, id))) return undefined;
     const query = executor.select().from(companies).where(eq(companies.id, id));
     const [row] = forUpdate ? await query.for('update') : await query;
     return row;
+  },
+
+  /** The company codes equal to `base` or `base` followed by digits (a new company's code). */
+  async codesLike(executor: Executor, base: string): Promise<string[]> {
+    const rows = await executor
+      .select({ code: companies.code })
+      .from(companies)
+      .where(or(eq(companies.code, base), sql`${companies.code} ~ ${`^${base}[0-9]+$`}`));
+    return rows.map((row) => row.code);
+  },
+
+  /**
+   * A new company with its primary e-mail domain, user types, roles, redirect hosts and default
+   * contribution settings: one statement per table, inside the caller's transaction.
+   */
+  async insertWithVocabulary(
+    executor: Executor,
+    values: typeof companies.$inferInsert,
+    vocabulary: { userTypes: string[]; roles: string[]; redirectDomains: string[] },
+  ): Promise<CompanyRow> {
+    const [company] = await executor.insert(companies).values(values).returning();
+    const companyId = company.id;
+    await executor.insert(companyDomains).values({ companyId, name: company.domain });
+    await executor.insert(userTypes).values(vocabulary.userTypes.map((name) => ({ companyId, name })));
+    await executor.insert(roles).values(vocabulary.roles.map((name) => ({ companyId, name })));
+    if (vocabulary.redirectDomains.length) {
+      await executor.insert(redirectDomains).values(vocabulary.redirectDomains.map((host) => ({ companyId, host })));
+    }
+    await executor.insert(contributionSettings).values({ companyId });
+    return company;
   },
 
   /** Which of the unique values of a new or changed company are already taken by another company. */
@@ -60,6 +84,14 @@ export const companiesRepo = {
     if (values.registrationId) conditions.push(eq(companies.registrationId, values.registrationId));
     if (values.code !== undefined) conditions.push(eq(companies.code, values.code));
     const result = { domain: false, registrationId: false, code: false };
+    // Extra e-mail domains count too: every domain belongs to one company at most.
+    if (values.domain !== undefined) {
+      const owners = await executor
+        .select({ companyId: companyDomains.companyId })
+        .from(companyDomains)
+        .where(sql`lower(${companyDomains.name}) = ${values.domain.toLowerCase()}`);
+      result.domain = owners.some((owner) => owner.companyId !== exceptId);
+    }
     if (conditions.length === 0) return result;
     const rows = await executor
       .select({ domain: companies.domain, registrationId: companies.registrationId, code: companies.code })
@@ -100,9 +132,16 @@ export const companiesRepo = {
     return row;
   },
 
-  /** Makes a (new) company domain usable for employee e-mails; existing domains stay. */
+  /**
+   * Makes a (new) company domain usable for employee e-mails; existing domains stay. A domain
+   * another company holds violates `company_domains_name_key` (the caller turns that into its
+   * "already taken" error); the company's own domain is left as it is.
+   */
   async addDomain(executor: Executor, companyId: number, domain: string): Promise<void> {
-    await executor.insert(companyDomains).values({ companyId, name: domain }).onConflictDoNothing();
+    await executor
+      .insert(companyDomains)
+      .values({ companyId, name: domain })
+      .onConflictDoNothing({ target: [companyDomains.companyId, companyDomains.name] });
   },
 
   /** C5/C6: one conditional statement; activation also approves a company pending review. */

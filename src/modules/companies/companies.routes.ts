@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type AppDeps, typed } from '../../platform/deps.js';
-import { createCompaniesService } from './companies.service.js';
+import { typed } from '../../platform/deps.js';
+import { callerOf } from '../../platform/request-context.js';
+import { CompaniesError, CompanyIdInput, errorResponses } from '../../platform/schemas.js';
+import { COMPANY_NOT_FOUND, type CompaniesService } from './companies.service.js';
 
 const Nullable = (description?: string) => Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 255, description })]));
 const Text = (description: string, maxLength = 255) => Type.Optional(Type.String({ maxLength, description }));
@@ -26,19 +28,12 @@ export const CompanySchema = Type.Object(
   { $id: 'Company' },
 );
 
-/** {error} for every failure; 422 adds `messages` ({error: "Validation failed.", messages}). */
-const CompanyError = Type.Object({
-  error: Type.String(),
-  messages: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
-});
-
 const IdParams = Type.Object({ id: Type.String({ description: 'Company id' }) });
-const errors = { '4xx': CompanyError, '5xx': CompanyError };
+const errors = errorResponses(CompaniesError);
 const family = 'companies' as const;
 
-export async function companiesRoutes(root: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function companiesRoutes(root: FastifyInstance, service: CompaniesService): Promise<void> {
   const app = typed(root);
-  const service = createCompaniesService(deps);
   app.addSchema(CompanySchema);
 
   app.get(
@@ -51,7 +46,7 @@ export async function companiesRoutes(root: FastifyInstance, deps: AppDeps): Pro
         querystring: Type.Object({
           page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
           per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-          company_id: Type.Optional(Type.Union([Type.Integer(), Type.String()])),
+          company_id: CompanyIdInput,
         }),
         response: {
           200: Type.Object({
@@ -65,7 +60,7 @@ export async function companiesRoutes(root: FastifyInstance, deps: AppDeps): Pro
         },
       },
     },
-    async (request) => service.list(request.caller!.companyId, request.query),
+    async (request) => service.list(callerOf(request).companyId, request.query),
   );
 
   app.post(
@@ -94,13 +89,13 @@ export async function companiesRoutes(root: FastifyInstance, deps: AppDeps): Pro
         response: { 201: Type.Object({ success: Type.String(), company: Type.Ref('Company') }), ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.create(request.caller!.companyId, request.body)),
+    async (request, reply) => reply.status(201).send(await service.create(callerOf(request).companyId, request.body)),
   );
 
   app.get(
     '/api/companies/:id',
     {
-      config: { name: 'companies.show', family, internalMessage: 'Failed to retrieve company.' },
+      config: { name: 'companies.show', family, notFoundMessage: COMPANY_NOT_FOUND, internalMessage: 'Failed to retrieve company.' },
       schema: {
         tags: ['companies'],
         summary: 'C3. One company below the caller',
@@ -108,13 +103,13 @@ export async function companiesRoutes(root: FastifyInstance, deps: AppDeps): Pro
         response: { 200: Type.Ref('Company'), ...errors },
       },
     },
-    async (request) => service.show(request.caller!.companyId, request.params.id),
+    async (request) => service.show(callerOf(request).companyId, request.params.id),
   );
 
   app.put(
     '/api/companies/:id',
     {
-      config: { name: 'companies.update', family, internalMessage: 'Failed to update company.' },
+      config: { name: 'companies.update', family, notFoundMessage: COMPANY_NOT_FOUND, internalMessage: 'Failed to update company.' },
       schema: {
         tags: ['companies'],
         summary: 'C4. Update a company below the caller',
@@ -132,14 +127,19 @@ export async function companiesRoutes(root: FastifyInstance, deps: AppDeps): Pro
         response: { 200: Type.Object({ message: Type.String(), company: Type.Ref('Company') }), ...errors },
       },
     },
-    async (request) => service.update(request.caller!.companyId, request.params.id, request.body),
+    async (request) => service.update(callerOf(request).companyId, request.params.id, request.body),
   );
 
   const message = Type.Object({ message: Type.String() });
   app.patch(
     '/api/companies/:id/deactivate',
     {
-      config: { name: 'companies.deactivate', family, internalMessage: 'Failed to deactivate company.' },
+      config: {
+        name: 'companies.deactivate',
+        family,
+        notFoundMessage: COMPANY_NOT_FOUND,
+        internalMessage: 'Failed to deactivate company.',
+      },
       schema: {
         tags: ['companies'],
         summary: 'C5. Deactivate a company below the caller (its token is refused at once)',
@@ -147,13 +147,13 @@ export async function companiesRoutes(root: FastifyInstance, deps: AppDeps): Pro
         response: { 200: message, ...errors },
       },
     },
-    async (request) => service.deactivate(request.caller!.companyId, request.params.id),
+    async (request) => service.deactivate(callerOf(request).companyId, request.params.id),
   );
 
   app.patch(
     '/api/companies/:id/activate',
     {
-      config: { name: 'companies.activate', family, internalMessage: 'Failed to activate company.' },
+      config: { name: 'companies.activate', family, notFoundMessage: COMPANY_NOT_FOUND, internalMessage: 'Failed to activate company.' },
       schema: {
         tags: ['companies'],
         summary: 'C6. Activate (and approve) a company below the caller',
@@ -161,6 +161,6 @@ export async function companiesRoutes(root: FastifyInstance, deps: AppDeps): Pro
         response: { 200: message, ...errors },
       },
     },
-    async (request) => service.activate(request.caller!.companyId, request.params.id),
+    async (request) => service.activate(callerOf(request).companyId, request.params.id),
   );
 }

@@ -4,9 +4,10 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
-import { addFieldError, type FieldErrors, forbidden, invalid, notFound } from '../../platform/errors.js';
+import { addFieldError, DomainError, type FieldErrors, forbidden, invalid, notFound } from '../../platform/errors.js';
+import { parseRowId } from '../../platform/input-safety.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
-import { relation } from '../../platform/tenancy.js';
+import type { RateLimitStore } from '../../platform/ratelimit/limiter.js';
 import { companiesRepo } from './companies.repo.js';
 import { serializeCompany } from './companies.serializer.js';
 import { validateCreate, validateUpdate } from './companies.validation.js';
@@ -20,16 +21,17 @@ const CODE_RETRIES = 5;
 
 export interface CompaniesDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl'>;
+  config: Pick<Config, 'publicUrl' | 'rateLimit'>;
+  limiter: Pick<RateLimitStore, 'peek' | 'take'>;
   mailer: Mailer;
   authCache: Pick<AuthCache, 'clear'>;
 }
 
 /** Path ids that are not positive integers name no company: 404 like any other unknown id. */
 function parseId(raw: string | number): number {
-  const text = String(raw);
-  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw notFound(COMPANY_NOT_FOUND);
-  return Number(text);
+  const id = parseRowId(String(raw));
+  if (id === undefined) throw notFound(COMPANY_NOT_FOUND);
+  return id;
 }
 
 /** Maps a unique-index violation of a lost race to the field message the pre-check would give. */
@@ -38,7 +40,20 @@ function raceToValidation(constraint: string | undefined, fieldOf: Record<string
 }
 
 export function createCompaniesService(deps: CompaniesDeps) {
-  const { db, config, mailer, authCache } = deps;
+  const { db, config, mailer, authCache, limiter } = deps;
+  /**
+   * C2's "already taken" answers confirm that a personal e-mail (of any company's user) or a domain
+   * exists. Each such answer costs the caller one unit of this bucket; an empty bucket refuses every
+   * C2 of the caller with 429 before anything is checked, so that probing is slowed to
+   * RATE_LIMIT_TAKEN_ANSWERS per window (docs/security.md).
+   */
+  const TAKEN_BUCKET = 'companies.taken';
+  async function takenBudget(callerId: number): Promise<void> {
+    const bucket = await limiter.peek(TAKEN_BUCKET, String(callerId), config.rateLimit.takenAnswers);
+    if (bucket.remaining === 0) {
+      throw new DomainError('rate_limited', 'Too many requests.', undefined, { 'Retry-After': String(bucket.retryAfterSeconds) });
+    }
+  }
 
   async function reachable(actingId: number, rawId: string | number) {
     const id = parseId(rawId);
@@ -53,7 +68,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
       let ownerId = callerId;
       if (query.company_id !== undefined && query.company_id !== '') {
         const id = parseId(query.company_id);
-        if (id !== callerId && (await relation(db, callerId, id)) !== 'descendant') throw notFound(COMPANY_NOT_FOUND);
+        if (id !== callerId && !(await companiesRepo.isDescendant(db, callerId, id))) throw notFound(COMPANY_NOT_FOUND);
         ownerId = id;
       }
       const perPage = query.per_page ?? 10;
@@ -73,6 +88,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
 
     /** C2: the company, its vocabularies and settings, its invited super admin: one transaction. */
     async create(callerId: number, body: Record<string, unknown>) {
+      await takenBudget(callerId);
       const { input, errors } = validateCreate(body);
       // Uniqueness of the values that are well-formed, reported together with the format errors.
       const domain = typeof body.domain_name === 'string' ? body.domain_name.trim().toLowerCase() : undefined;
@@ -81,11 +97,14 @@ export function createCompaniesService(deps: CompaniesDeps) {
         domain: domain || undefined,
         registrationId: registrationId || undefined,
       });
-      if (taken.domain && !errors.domain_name) addFieldError(errors, 'domain_name', TAKEN('domain_name'));
-      if (taken.registrationId) addFieldError(errors, 'registration_id', TAKEN('registration_id'));
+      const takenFields: string[] = [];
+      if (taken.domain && !errors.domain_name) takenFields.push('domain_name');
+      if (taken.registrationId) takenFields.push('registration_id');
       if (!errors.personal_email && (await companiesRepo.personalEmailTaken(db, String(body.personal_email).trim()))) {
-        addFieldError(errors, 'personal_email', TAKEN('personal_email'));
+        takenFields.push('personal_email');
       }
+      for (const field of takenFields) addFieldError(errors, field, TAKEN(field));
+      if (takenFields.length > 0) await limiter.take(TAKEN_BUCKET, String(callerId), config.rateLimit.takenAnswers);
       if (!input || Object.keys(errors).length > 0) throw invalid(errors);
 
       for (let attempt = 1; ; attempt++) {
@@ -141,6 +160,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
             companies_domain_key: 'domain_name',
             companies_registration_id_key: 'registration_id',
             company_domains_company_name_key: 'domain_name',
+            company_domains_name_key: 'domain_name',
           });
           throw error;
         }
@@ -184,6 +204,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
           companies_domain_key: 'domain',
           companies_registration_id_key: 'registration_id',
           companies_code_key: 'code',
+          company_domains_name_key: 'domain',
         });
         throw error;
       }
@@ -208,3 +229,5 @@ export function createCompaniesService(deps: CompaniesDeps) {
     },
   };
 }
+
+export type CompaniesService = ReturnType<typeof createCompaniesService>;

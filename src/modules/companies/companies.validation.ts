@@ -1,18 +1,15 @@
 // Input rules of C2 and C4. Every field is checked and every problem reported at once (a client
 // fixing a form wants all messages, not one per round trip); uniqueness is checked by the service.
+import { isEmail } from '../../platform/email.js';
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
+import { fieldLabel, rejectUnknownFields } from '../../platform/field-reader.js';
 
 export const PAYMENT_FREQUENCIES = ['weekly', 'bi-weekly', 'monthly'] as const;
 
-const EMAIL = /^[^\s@<>()[\],;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const CODE = /^[A-Z0-9]{2,20}$/;
 
-const label = (field: string) => field.replace(/_/g, ' ');
-
-export function isEmail(value: string): boolean {
-  return value.length <= 254 && EMAIL.test(value);
-}
+const label = fieldLabel;
 
 /** Lower-case ASCII letters and digits of a name part (accents folded: "Ọlá" → "ola"). */
 export function emailPart(name: string): string {
@@ -39,13 +36,6 @@ const CREATE_FIELDS = [
   'payment_frequency',
 ];
 const UPDATE_FIELDS = ['name', 'address', 'phone', 'registration_id', 'email_template', 'code', 'domain', 'payment_frequency'];
-
-/** Unknown fields are refused by name (a silently ignored `status` or `is_active` would mislead). */
-function rejectUnknown(body: Body, allowed: string[], errors: FieldErrors): void {
-  for (const field of Object.keys(body)) {
-    if (!allowed.includes(field)) addFieldError(errors, field, `The ${label(field)} field is not allowed.`);
-  }
-}
 
 function text(body: Body, field: string): string | undefined {
   const value = body[field];
@@ -102,7 +92,7 @@ export interface CreateCompanyInput {
 /** C2: returns the normalized input and the format errors (uniqueness comes later). */
 export function validateCreate(body: Body): { input?: CreateCompanyInput; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  rejectUnknown(body, CREATE_FIELDS, errors);
+  rejectUnknownFields(body, CREATE_FIELDS, errors);
   const name = required(body, 'name', errors);
   const firstName = required(body, 'first_name', errors);
   const lastName = required(body, 'last_name', errors);
@@ -160,7 +150,7 @@ export interface UpdateCompanyInput {
 export function validateUpdate(body: Body): { input: UpdateCompanyInput; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const input: UpdateCompanyInput = {};
-  rejectUnknown(body, UPDATE_FIELDS, errors);
+  rejectUnknownFields(body, UPDATE_FIELDS, errors);
   for (const [field, key] of [
     ['name', 'name'],
     ['email_template', 'emailTemplate'],

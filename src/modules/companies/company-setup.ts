@@ -1,9 +1,8 @@
 // Creating a company with everything it needs from its first moment: its e-mail domain, default
 // user types and roles, and its payroll contribution settings. Used by the operator API, C2 and
 // the demo seed, always inside the caller's transaction.
-import { sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
-import { companies, companyDomains, contributionSettings, redirectDomains, roles, userTypes } from '../../db/schema/index.js';
+import type { Executor } from '../../db/client.js';
+import { companiesRepo } from './companies.repo.js';
 
 export const DEFAULT_USER_TYPES = ['Full-time', 'Part-time', 'Contract', 'Intern'];
 export const DEFAULT_ROLES = ['super-admin', 'admin', 'finance', 'manager', 'user'];
@@ -35,20 +34,16 @@ export async function uniqueCompanyCode(executor: Executor, name: string): Promi
       .replace(/[^A-Z0-9]/g, '')
       .slice(0, 10) || 'CO'
   ).replace(/^$/, 'CO');
-  const taken = await queryRows<{ code: string }>(
-    executor,
-    sql`SELECT code FROM companies WHERE code = ${base} OR code ~ ${`^${base}[0-9]+$`}`,
-  );
-  const used = new Set(taken.map((row) => row.code));
+  const used = new Set(await companiesRepo.codesLike(executor, base));
   if (!used.has(base)) return base;
   for (let n = 2; ; n++) if (!used.has(`${base}${n}`)) return `${base}${n}`;
 }
 
 export async function setupCompany(executor: Executor, input: NewCompany) {
   const code = input.code ?? (await uniqueCompanyCode(executor, input.name));
-  const [company] = await executor
-    .insert(companies)
-    .values({
+  return companiesRepo.insertWithVocabulary(
+    executor,
+    {
       name: input.name,
       code,
       domain: input.domain.toLowerCase(),
@@ -62,16 +57,11 @@ export async function setupCompany(executor: Executor, input: NewCompany) {
       isActive: input.isActive ?? true,
       apiAccess: input.apiAccess ?? true,
       plan: input.plan ?? 'standard',
-    })
-    .returning();
-  await executor.insert(companyDomains).values({ companyId: company.id, name: company.domain });
-  await executor.insert(userTypes).values((input.userTypes ?? DEFAULT_USER_TYPES).map((name) => ({ companyId: company.id, name })));
-  await executor.insert(roles).values((input.roles ?? DEFAULT_ROLES).map((name) => ({ companyId: company.id, name })));
-  if (input.redirectDomains?.length) {
-    await executor
-      .insert(redirectDomains)
-      .values(input.redirectDomains.map((host) => ({ companyId: company.id, host: host.toLowerCase() })));
-  }
-  await executor.insert(contributionSettings).values({ companyId: company.id });
-  return company;
+    },
+    {
+      userTypes: input.userTypes ?? DEFAULT_USER_TYPES,
+      roles: input.roles ?? DEFAULT_ROLES,
+      redirectDomains: (input.redirectDomains ?? []).map((host) => host.toLowerCase()),
+    },
+  );
 }

@@ -2,17 +2,18 @@
 // plus the two operator switches (plan, API access). Shared by the operator API (/admin), the CLI and
 // the web console so that every path applies the same validation and the same "in use" protection.
 import { isIPv4 } from 'node:net';
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
-import { type Db, type Executor, queryRows } from '../../db/client.js';
-import { companies, companyDomains, redirectDomains, roles, userTypes } from '../../db/schema/index.js';
+import type { Db, Executor } from '../../db/client.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';
+import { uniqueViolation } from '../../platform/db-errors.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
+import type { CompanyRow } from './companies.repo.js';
+import { type VocabularyKind, vocabularyRepo } from './company-vocabulary.repo.js';
 
 export const PLANS = ['standard', 'premium', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
 export interface CompanyProfile {
-  company: typeof companies.$inferSelect;
+  company: CompanyRow;
   domains: string[];
   userTypes: string[];
   roles: string[];
@@ -66,193 +67,101 @@ export function normalizeNames(values: readonly string[], field: string): string
   return names;
 }
 
+/** How each kind of vocabulary is read from input and talked about in errors. */
+const KINDS: Record<
+  VocabularyKind,
+  { field: string; normalize: (values: readonly string[], field: string) => string[]; key: (value: string) => string; notFound: string }
+> = {
+  domains: {
+    field: 'domains',
+    normalize: (values, field) => normalizeHosts(values, field, isValidDomain),
+    key: normalizeHost,
+    notFound: 'Domain not found.',
+  },
+  userTypes: { field: 'user_types', normalize: normalizeNames, key: (value) => value.trim(), notFound: 'User type not found.' },
+  roles: { field: 'roles', normalize: normalizeNames, key: (value) => value.trim(), notFound: 'Role not found.' },
+  redirectDomains: {
+    field: 'redirect_domains',
+    normalize: (values, field) => normalizeHosts(values, field, isValidRedirectHost),
+    key: normalizeHost,
+    notFound: 'Redirect domain not found.',
+  },
+};
+
+const IN_USE: Partial<Record<VocabularyKind, (value: string) => string>> = {
+  domains: (host) => `The domain ${host} is used by users of this company and cannot be removed.`,
+  userTypes: (name) => `The user type ${name} is assigned to users of this company and cannot be removed.`,
+  roles: (name) => `The role ${name} is held by users of this company and cannot be removed.`,
+};
+
+const domainTaken = (name: string) => conflict(`The domain ${name} is already used by another company.`);
+
 export function createCompanyVocabularyService(deps: { db: Db; authCache: AuthCache }) {
   const { db, authCache } = deps;
 
   async function requireCompany(executor: Executor, companyId: number) {
-    const [company] = await executor.select().from(companies).where(eq(companies.id, companyId)).limit(1);
+    const company = await vocabularyRepo.company(executor, companyId);
     if (!company) throw notFound('Company not found.');
     return company;
   }
 
-  async function touch(executor: Executor, companyId: number) {
-    await executor.update(companies).set({ updatedAt: new Date() }).where(eq(companies.id, companyId));
-  }
-
   async function profile(companyId: number, executor: Executor = db): Promise<CompanyProfile> {
     const company = await requireCompany(executor, companyId);
-    const [domainRows, typeRows, roleRows, redirectRows] = await Promise.all([
-      executor
-        .select({ v: companyDomains.name })
-        .from(companyDomains)
-        .where(eq(companyDomains.companyId, companyId))
-        .orderBy(companyDomains.id),
-      executor.select({ v: userTypes.name }).from(userTypes).where(eq(userTypes.companyId, companyId)).orderBy(userTypes.id),
-      executor.select({ v: roles.name }).from(roles).where(eq(roles.companyId, companyId)).orderBy(roles.id),
-      executor
-        .select({ v: redirectDomains.host })
-        .from(redirectDomains)
-        .where(eq(redirectDomains.companyId, companyId))
-        .orderBy(redirectDomains.id),
-    ]);
-    return {
-      company,
-      domains: domainRows.map((r) => r.v),
-      userTypes: typeRows.map((r) => r.v),
-      roles: roleRows.map((r) => r.v),
-      redirectDomains: redirectRows.map((r) => r.v),
-    };
+    const [domains, types, roleNames, redirects] = await Promise.all(
+      (['domains', 'userTypes', 'roles', 'redirectDomains'] as const).map((kind) => vocabularyRepo.list(executor, companyId, kind)),
+    );
+    return { company, domains, userTypes: types, roles: roleNames, redirectDomains: redirects };
   }
 
   /**
-   * Adds e-mail domains. A domain another company already uses (as its primary domain or an extra
-   * one) is refused: company e-mails are globally unique, so two companies sharing a domain would
-   * steal each other's addresses.
+   * Adds values of one kind, in the caller's transaction or a new one. An e-mail domain another
+   * company already uses (as its primary domain or an extra one) is refused: company e-mails are
+   * globally unique, so two companies sharing a domain would steal each other's addresses.
    */
-  async function addDomains(companyId: number, values: readonly string[], executor?: Executor): Promise<string[]> {
-    const hosts = normalizeHosts(values, 'domains', isValidDomain);
-    if (!hosts.length) return [];
+  async function add(kind: VocabularyKind, companyId: number, values: readonly string[], executor?: Executor): Promise<string[]> {
+    const names = KINDS[kind].normalize(values, KINDS[kind].field);
+    if (!names.length) return [];
     const run = async (tx: Executor) => {
       await requireCompany(tx, companyId);
-      const taken = await tx
-        .select({ name: companyDomains.name })
-        .from(companyDomains)
-        .where(and(inArray(companyDomains.name, hosts), ne(companyDomains.companyId, companyId)))
-        .union(
-          tx
-            .select({ name: companies.domain })
-            .from(companies)
-            .where(and(inArray(companies.domain, hosts), ne(companies.id, companyId))),
-        );
-      if (taken.length) throw conflict(`The domain ${taken[0].name} is already used by another company.`);
-      await tx
-        .insert(companyDomains)
-        .values(hosts.map((name) => ({ companyId, name })))
-        .onConflictDoNothing();
-      await touch(tx, companyId);
-      return hosts;
+      if (kind === 'domains') {
+        // company_domains holds every company's domains, primary ones included (migration 0064).
+        const taken = await vocabularyRepo.domainTakenByOther(tx, companyId, names);
+        if (taken) throw domainTaken(taken);
+      }
+      try {
+        await vocabularyRepo.add(tx, companyId, kind, names);
+      } catch (error) {
+        // The unique index on lower(name) is the real check: of two companies claiming one domain
+        // at the same time, the second insert fails and gets the same answer as the check above.
+        if (kind === 'domains' && uniqueViolation(error) === 'company_domains_name_key') {
+          throw domainTaken(names.length === 1 ? names[0] : names.join(', '));
+        }
+        throw error;
+      }
+      await vocabularyRepo.touch(tx, companyId);
+      return names;
     };
     return executor ? run(executor) : db.transaction(run);
   }
 
-  async function removeDomain(companyId: number, value: string): Promise<void> {
-    const host = normalizeHost(value);
+  /** Removes one value; refused while a live user uses it, or when it is the primary domain. */
+  async function remove(kind: VocabularyKind, companyId: number, value: string): Promise<void> {
+    const key = KINDS[kind].key(value);
     await db.transaction(async (tx) => {
       const company = await requireCompany(tx, companyId);
-      const [row] = await tx
-        .select({ id: companyDomains.id })
-        .from(companyDomains)
-        .where(and(eq(companyDomains.companyId, companyId), eq(companyDomains.name, host)))
-        .for('update');
-      if (!row) throw notFound('Domain not found.');
-      if (company.domain === host) throw conflict(`The domain ${host} is the company's primary domain and cannot be removed.`);
-      const inUse = await queryRows<{ n: number }>(
-        tx,
-        sql`SELECT 1 AS n FROM users WHERE company_id = ${companyId} AND domain_id = ${row.id} AND deleted_at IS NULL LIMIT 1`,
-      );
-      if (inUse.length) throw conflict(`The domain ${host} is used by users of this company and cannot be removed.`);
-      await tx.delete(companyDomains).where(eq(companyDomains.id, row.id));
-      await touch(tx, companyId);
-    });
-  }
-
-  async function addUserTypes(companyId: number, values: readonly string[], executor?: Executor): Promise<string[]> {
-    const names = normalizeNames(values, 'user_types');
-    if (!names.length) return [];
-    const run = async (tx: Executor) => {
-      await requireCompany(tx, companyId);
-      await tx
-        .insert(userTypes)
-        .values(names.map((name) => ({ companyId, name })))
-        .onConflictDoNothing();
-      await touch(tx, companyId);
-      return names;
-    };
-    return executor ? run(executor) : db.transaction(run);
-  }
-
-  async function removeUserType(companyId: number, value: string): Promise<void> {
-    const name = value.trim();
-    await db.transaction(async (tx) => {
-      await requireCompany(tx, companyId);
-      const [row] = await tx
-        .select({ id: userTypes.id })
-        .from(userTypes)
-        .where(and(eq(userTypes.companyId, companyId), eq(userTypes.name, name)))
-        .for('update');
-      if (!row) throw notFound('User type not found.');
-      const inUse = await queryRows<{ n: number }>(
-        tx,
-        sql`SELECT 1 AS n FROM users WHERE company_id = ${companyId} AND user_type_id = ${row.id} AND deleted_at IS NULL LIMIT 1`,
-      );
-      if (inUse.length) throw conflict(`The user type ${name} is assigned to users of this company and cannot be removed.`);
-      await tx.delete(userTypes).where(eq(userTypes.id, row.id));
-      await touch(tx, companyId);
-    });
-  }
-
-  async function addRoles(companyId: number, values: readonly string[], executor?: Executor): Promise<string[]> {
-    const names = normalizeNames(values, 'roles');
-    if (!names.length) return [];
-    const run = async (tx: Executor) => {
-      await requireCompany(tx, companyId);
-      await tx
-        .insert(roles)
-        .values(names.map((name) => ({ companyId, name })))
-        .onConflictDoNothing();
-      await touch(tx, companyId);
-      return names;
-    };
-    return executor ? run(executor) : db.transaction(run);
-  }
-
-  /** A role held by a user, or saved for restoring after a suspension, is in use. */
-  async function removeRole(companyId: number, value: string): Promise<void> {
-    const name = value.trim();
-    await db.transaction(async (tx) => {
-      await requireCompany(tx, companyId);
-      const [row] = await tx
-        .select({ id: roles.id })
-        .from(roles)
-        .where(and(eq(roles.companyId, companyId), eq(roles.name, name)))
-        .for('update');
-      if (!row) throw notFound('Role not found.');
-      const inUse = await queryRows<{ n: number }>(
-        tx,
-        sql`SELECT 1 AS n FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL
-            AND (${name} = ANY(roles) OR ${name} = ANY(COALESCE(suspended_roles, ARRAY[]::text[]))) LIMIT 1`,
-      );
-      if (inUse.length) throw conflict(`The role ${name} is held by users of this company and cannot be removed.`);
-      await tx.delete(roles).where(eq(roles.id, row.id));
-      await touch(tx, companyId);
-    });
-  }
-
-  async function addRedirectDomains(companyId: number, values: readonly string[], executor?: Executor): Promise<string[]> {
-    const hosts = normalizeHosts(values, 'redirect_domains', isValidRedirectHost);
-    if (!hosts.length) return [];
-    const run = async (tx: Executor) => {
-      await requireCompany(tx, companyId);
-      await tx
-        .insert(redirectDomains)
-        .values(hosts.map((host) => ({ companyId, host })))
-        .onConflictDoNothing();
-      await touch(tx, companyId);
-      return hosts;
-    };
-    return executor ? run(executor) : db.transaction(run);
-  }
-
-  async function removeRedirectDomain(companyId: number, value: string): Promise<void> {
-    const host = normalizeHost(value);
-    await db.transaction(async (tx) => {
-      await requireCompany(tx, companyId);
-      const removed = await tx
-        .delete(redirectDomains)
-        .where(and(eq(redirectDomains.companyId, companyId), eq(redirectDomains.host, host)))
-        .returning({ id: redirectDomains.id });
-      if (!removed.length) throw notFound('Redirect domain not found.');
-      await touch(tx, companyId);
+      const inUse = IN_USE[kind];
+      if (!inUse) {
+        if (!(await vocabularyRepo.deleteValue(tx, companyId, kind, key))) throw notFound(KINDS[kind].notFound);
+      } else {
+        const id = await vocabularyRepo.lockEntry(tx, companyId, kind, key);
+        if (id === undefined) throw notFound(KINDS[kind].notFound);
+        if (kind === 'domains' && company.domain === key) {
+          throw conflict(`The domain ${key} is the company's primary domain and cannot be removed.`);
+        }
+        if (await vocabularyRepo.inUse(tx, companyId, kind, id, key)) throw conflict(inUse(key));
+        await vocabularyRepo.deleteEntry(tx, kind, id);
+      }
+      await vocabularyRepo.touch(tx, companyId);
     });
   }
 
@@ -261,49 +170,48 @@ export function createCompanyVocabularyService(deps: { db: Db; authCache: AuthCa
     const hosts = normalizeHosts(values, 'redirect_domains', isValidRedirectHost);
     const run = async (tx: Executor) => {
       await requireCompany(tx, companyId);
-      await tx.delete(redirectDomains).where(eq(redirectDomains.companyId, companyId));
-      if (hosts.length) await tx.insert(redirectDomains).values(hosts.map((host) => ({ companyId, host })));
-      await touch(tx, companyId);
+      await vocabularyRepo.replace(tx, companyId, 'redirectDomains', hosts);
+      await vocabularyRepo.touch(tx, companyId);
       return hosts;
     };
     return executor ? run(executor) : db.transaction(run);
   }
 
-  async function setPlan(companyId: number, plan: Plan, executor: Executor = db): Promise<void> {
-    if (!(PLANS as readonly string[]).includes(plan)) throw invalid({ plan: ['The selected plan is invalid.'] });
-    const updated = await executor
-      .update(companies)
-      .set({ plan, updatedAt: new Date() })
-      .where(eq(companies.id, companyId))
-      .returning({ id: companies.id });
-    if (!updated.length) throw notFound('Company not found.');
-    // The plan picks the global rate-limit bucket, read with the token: apply it at once.
+  /** The plan and API access are read with the token: the cache is cleared so they apply at once. */
+  async function setSwitch(companyId: number, values: { plan?: Plan; apiAccess?: boolean }, executor: Executor): Promise<void> {
+    if (!(await vocabularyRepo.updateCompany(executor, companyId, values))) throw notFound('Company not found.');
     authCache.clear();
   }
 
-  async function setApiAccess(companyId: number, enabled: boolean, executor: Executor = db): Promise<void> {
-    const updated = await executor
-      .update(companies)
-      .set({ apiAccess: enabled, updatedAt: new Date() })
-      .where(eq(companies.id, companyId))
-      .returning({ id: companies.id });
-    if (!updated.length) throw notFound('Company not found.');
-    authCache.clear();
+  async function setPlan(companyId: number, plan: Plan, executor: Executor = db): Promise<void> {
+    if (!(PLANS as readonly string[]).includes(plan)) throw invalid({ plan: ['The selected plan is invalid.'] });
+    await setSwitch(companyId, { plan }, executor);
   }
+
+  type Add = (companyId: number, values: readonly string[], executor?: Executor) => Promise<string[]>;
+  type Remove = (companyId: number, value: string) => Promise<void>;
+  const adder =
+    (kind: VocabularyKind): Add =>
+    (companyId, values, executor) =>
+      add(kind, companyId, values, executor);
+  const remover =
+    (kind: VocabularyKind): Remove =>
+    (companyId, value) =>
+      remove(kind, companyId, value);
 
   return {
     profile,
-    addDomains,
-    removeDomain,
-    addUserTypes,
-    removeUserType,
-    addRoles,
-    removeRole,
-    addRedirectDomains,
-    removeRedirectDomain,
+    addDomains: adder('domains'),
+    removeDomain: remover('domains'),
+    addUserTypes: adder('userTypes'),
+    removeUserType: remover('userTypes'),
+    addRoles: adder('roles'),
+    removeRole: remover('roles'),
+    addRedirectDomains: adder('redirectDomains'),
+    removeRedirectDomain: remover('redirectDomains'),
     setRedirectDomains,
     setPlan,
-    setApiAccess,
+    setApiAccess: (companyId: number, enabled: boolean, executor: Executor = db) => setSwitch(companyId, { apiAccess: enabled }, executor),
   };
 }
 

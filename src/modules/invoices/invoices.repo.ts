@@ -5,7 +5,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { invoicePayments, invoices } from '../../db/schema/index.js';
-import { koboToString } from './invoices.money.js';
+import { koboToString } from '../../payroll/money.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type NewInvoice = typeof invoices.$inferInsert;
@@ -93,6 +93,25 @@ export const invoicesRepo = {
           ORDER BY (email = ${email}) DESC, id LIMIT 1`,
     );
     return rows[0];
+  },
+
+  /**
+   * Whether `email` is the company e-mail of an active, unsuspended, live user of the company or of
+   * a company above it (a parent's staff approve for its children). One probe of users_email_key.
+   */
+  async isApproverOf(executor: Executor, companyId: number, email: string): Promise<boolean> {
+    const rows = await queryRows<{ id: number }>(
+      executor,
+      sql`WITH RECURSIVE chain(id, created_by, depth) AS (
+            SELECT id, created_by, 0 FROM companies WHERE id = ${companyId}
+            UNION ALL
+            SELECT c.id, c.created_by, chain.depth + 1 FROM companies c JOIN chain ON c.id = chain.created_by WHERE chain.depth < 64)
+          SELECT u.id FROM users u
+          WHERE u.email = ${email} AND u.deleted_at IS NULL AND u.is_active AND NOT u.is_suspended
+            AND u.company_id IN (SELECT id FROM chain)
+          LIMIT 1`,
+    );
+    return rows.length > 0;
   },
 
   async insert(executor: Executor, companyId: number, values: Omit<NewInvoice, 'companyId'>): Promise<InvoiceRow> {

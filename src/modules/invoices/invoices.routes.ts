@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type AppDeps, typed } from '../../platform/deps.js';
+import { typed } from '../../platform/deps.js';
+import { tenantId } from '../../platform/request-context.js';
+import { CompanyIdInput as CompanyId, errorResponses, FieldsError } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
-import { createInvoicesService } from './invoices.service.js';
+import { type createInvoicesService, INVOICE_NOT_FOUND } from './invoices.service.js';
 
 /** Invoices name no 403 text in interface.md; this one says what was refused. */
 export const INVOICES_TENANCY: TenancyMessages = { forbidden: "You do not have permission to access this company's invoices." };
@@ -41,11 +43,7 @@ export const InvoiceSchema = Type.Object(
   { $id: 'Invoice' },
 );
 
-const InvoiceError = Type.Object({ error: Type.Any({ description: 'A message, or {field: [message]} on 422' }) });
-const errors = { '4xx': InvoiceError, '5xx': InvoiceError };
-const CompanyId = Type.Optional(
-  Type.Union([Type.Integer(), Type.String()], { description: 'Target company (default: the authenticated one)' }),
-);
+const errors = errorResponses(FieldsError);
 const Params = Type.Object({ transaction_id: Type.String() });
 // String first: Ajv's type coercion would otherwise turn a decimal string into a binary float.
 const Money = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Number()], { description }));
@@ -68,12 +66,10 @@ const invoiceFields = {
   comment: OptStr(),
 };
 
-export async function invoicesRoutes(root: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function invoicesRoutes(root: FastifyInstance, service: ReturnType<typeof createInvoicesService>): Promise<void> {
   const app = typed(root);
-  const service = createInvoicesService(deps);
   app.addSchema(InvoiceSchema);
-  const base = { tenancy: INVOICES_TENANCY, family: 'plain' as const };
-  const target = (request: { targetCompanyId?: number }) => request.targetCompanyId as number;
+  const base = { tenancy: INVOICES_TENANCY, family: 'plain' as const, notFoundMessage: INVOICE_NOT_FOUND };
 
   app.get(
     '/api/invoices',
@@ -104,7 +100,7 @@ export async function invoicesRoutes(root: FastifyInstance, deps: AppDeps): Prom
         },
       },
     },
-    async (request) => service.list(target(request), request.query),
+    async (request) => service.list(tenantId(request), request.query),
   );
 
   app.get(
@@ -119,7 +115,7 @@ export async function invoicesRoutes(root: FastifyInstance, deps: AppDeps): Prom
         response: { 200: Result, ...errors },
       },
     },
-    async (request) => service.show(target(request), request.params.transaction_id),
+    async (request) => service.show(tenantId(request), request.params.transaction_id),
   );
 
   app.post(
@@ -134,7 +130,7 @@ export async function invoicesRoutes(root: FastifyInstance, deps: AppDeps): Prom
         response: { 201: Result, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.create(target(request), request.body)),
+    async (request, reply) => reply.status(201).send(await service.create(tenantId(request), request.body)),
   );
 
   app.put(
@@ -149,7 +145,7 @@ export async function invoicesRoutes(root: FastifyInstance, deps: AppDeps): Prom
         response: { 200: Result, ...errors },
       },
     },
-    async (request) => service.update(target(request), request.params.transaction_id, request.body),
+    async (request) => service.update(tenantId(request), request.params.transaction_id, request.body),
   );
 
   app.put(
@@ -171,7 +167,7 @@ export async function invoicesRoutes(root: FastifyInstance, deps: AppDeps): Prom
         response: { 200: Result, ...errors },
       },
     },
-    async (request) => service.managerDecide(target(request), request.params.transaction_id, request.body),
+    async (request) => service.managerDecide(tenantId(request), request.params.transaction_id, request.body),
   );
 
   app.put(
@@ -191,7 +187,7 @@ export async function invoicesRoutes(root: FastifyInstance, deps: AppDeps): Prom
         response: { 200: Result, ...errors },
       },
     },
-    async (request) => service.financeDecide(target(request), request.params.transaction_id, request.body),
+    async (request) => service.financeDecide(tenantId(request), request.params.transaction_id, request.body),
   );
 
   app.delete(
@@ -206,6 +202,6 @@ export async function invoicesRoutes(root: FastifyInstance, deps: AppDeps): Prom
         response: { 200: Type.Object({ message: Type.String() }), ...errors },
       },
     },
-    async (request) => service.destroy(target(request), request.params.transaction_id),
+    async (request) => service.destroy(tenantId(request), request.params.transaction_id),
   );
 }

@@ -1,4 +1,5 @@
-import { dateOnly, isoTimestamp, moneyString } from '../../platform/format.js';
+import { moneyString } from '../../payroll/money.js';
+import { dateOnly, isoTimestamp } from '../../platform/format.js';
 import type { InvoiceRow } from './invoices.repo.js';
 
 /** The Invoice resource of interface.md, plus who paid what and when it was decided. */
@@ -9,12 +10,12 @@ export function serializeInvoice(invoice: InvoiceRow) {
     user_id: invoice.userId,
     transaction_id: invoice.transactionId,
     description: invoice.description,
-    service_date: dateOnly(invoice.serviceDate) as string,
+    service_date: dateOnly(invoice.serviceDate),
     provider_name: invoice.providerName,
-    total_amount: moneyString(invoice.totalAmount) as string,
-    amount_requested: moneyString(invoice.amountRequested) as string,
-    amount_paid: moneyString(invoice.amountPaid) as string,
-    balance: moneyString(invoice.balance) as string,
+    total_amount: moneyString(invoice.totalAmount),
+    amount_requested: moneyString(invoice.amountRequested),
+    amount_paid: moneyString(invoice.amountPaid),
+    balance: moneyString(invoice.balance),
     status: invoice.status,
     approval_status: invoice.approvalStatus,
     category_name: invoice.categoryName,
@@ -29,7 +30,7 @@ export function serializeInvoice(invoice: InvoiceRow) {
     finance_comment: invoice.financeComment,
     manager_decided_at: isoTimestamp(invoice.managerDecidedAt),
     finance_decided_at: isoTimestamp(invoice.financeDecidedAt),
-    created_at: isoTimestamp(invoice.createdAt) as string,
-    updated_at: isoTimestamp(invoice.updatedAt) as string,
+    created_at: isoTimestamp(invoice.createdAt),
+    updated_at: isoTimestamp(invoice.updatedAt),
   };
 }

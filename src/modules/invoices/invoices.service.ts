@@ -4,16 +4,19 @@
 import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
+import { columnToKobo, koboToString } from '../../payroll/money.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
-import { addFieldError, conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
+import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
-import { columnToKobo, koboToString } from './invoices.money.js';
-import { type InvoiceRow, invoicesRepo, type NewInvoice, SORT_COLUMNS, type SortColumn } from './invoices.repo.js';
+import { financeApprovalMail } from './invoices.mail.js';
+import { type InvoiceRow, invoicesRepo, type NewInvoice } from './invoices.repo.js';
 import { serializeInvoice } from './invoices.serializer.js';
 import {
   checkRequestedWithinTotal,
+  type ListQuery,
   validateCreate,
   validateFinanceDecision,
+  validateListQuery,
   validateManagerDecision,
   validateUpdate,
 } from './invoices.validation.js';
@@ -27,23 +30,13 @@ export const MANAGER_ALREADY_DECIDED = 'Invoice has already been reviewed by a m
 export const PAYMENT_NEEDS_APPROVAL = 'Payments can only be recorded on invoices approved by finance.';
 export const ALREADY_PAID = 'Invoice is already fully paid.';
 
-export const INVOICE_STATUSES = ['unpaid', 'pending', 'partially_paid', 'paid'] as const;
-export const APPROVAL_STATUSES = ['pending', 'manager_approved', 'rejected', 'approved', 'denied'] as const;
+const NOT_AN_APPROVER = (field: string) =>
+  `The ${field} must be the company e-mail of an active user of this company or of a company above it.`;
 
 export interface InvoicesDeps {
   db: Db;
   config: Pick<Config, 'publicUrl'>;
   mailer: Mailer;
-}
-
-export interface ListQuery {
-  transaction_id?: string;
-  status?: string;
-  approval_status?: string;
-  sort?: string;
-  order?: string;
-  per_page?: number;
-  page?: number;
 }
 
 /** `INV-20261123-7K2Q4F9X`: date for humans, 8 characters of a 32-letter alphabet (40 bits). */
@@ -66,6 +59,17 @@ export function createInvoicesService(deps: InvoicesDeps) {
     return row;
   }
 
+  /**
+   * Approvers are real people of the invoice's company or of a company above it: the recorded
+   * approval names someone accountable, and notify_finance can only mail a colleague, never an
+   * address the caller made up (docs/companies-invoices.md).
+   */
+  async function mustBeApprover(companyId: number, field: 'manager_email' | 'finance_approver_email', email: string | null) {
+    if (email !== null && !(await invoicesRepo.isApproverOf(db, companyId, email))) {
+      throw invalidField(field, NOT_AN_APPROVER(field.replace(/_/g, ' ')));
+    }
+  }
+
   async function userOf(executor: Executor, companyId: number, email: string) {
     const user = await invoicesRepo.findUserByEmail(executor, companyId, email);
     if (!user) throw invalidField('user_email', 'The selected user email is invalid.');
@@ -75,25 +79,15 @@ export function createInvoicesService(deps: InvoicesDeps) {
   return {
     /** I1 */
     async list(companyId: number, query: ListQuery) {
-      const fields: Record<string, string[]> = {};
-      const sort = query.sort ?? 'created_at';
-      const order = (query.order ?? 'desc').toLowerCase();
-      if (!(sort in SORT_COLUMNS)) addFieldError(fields, 'sort', 'The selected sort is invalid.');
-      if (order !== 'asc' && order !== 'desc') addFieldError(fields, 'order', 'The selected order is invalid.');
-      if (query.status !== undefined && !(INVOICE_STATUSES as readonly string[]).includes(query.status))
-        addFieldError(fields, 'status', 'The selected status is invalid.');
-      if (query.approval_status !== undefined && !(APPROVAL_STATUSES as readonly string[]).includes(query.approval_status)) {
-        addFieldError(fields, 'approval_status', 'The selected approval status is invalid.');
-      }
-      if (Object.keys(fields).length > 0) throw invalid(fields);
+      const { sort, order } = validateListQuery(query);
       const perPage = query.per_page ?? 10;
       const page = query.page ?? 1;
       const { rows, total } = await invoicesRepo.list(db, companyId, {
         transactionId: query.transaction_id || undefined,
         status: query.status,
         approvalStatus: query.approval_status,
-        sort: sort as SortColumn,
-        order: order as 'asc' | 'desc',
+        sort,
+        order,
         offset: (page - 1) * perPage,
         limit: perPage,
       });
@@ -112,20 +106,20 @@ export function createInvoicesService(deps: InvoicesDeps) {
     /** I3 */
     async create(companyId: number, body: Record<string, unknown>) {
       const { input, errors } = validateCreate(body);
-      if (Object.keys(errors).length > 0) throw invalid(errors);
-      const user = await userOf(db, companyId, input.userEmail as string);
-      const requested = koboToString(input.requestedKobo as bigint);
+      if (!input) throw invalid(errors);
+      const user = await userOf(db, companyId, input.userEmail);
+      const requested = koboToString(input.requestedKobo);
       const values: Omit<NewInvoice, 'companyId'> = {
         userId: user.id,
         userEmail: user.email,
-        description: input.description as string,
-        serviceDate: input.serviceDate as string,
-        providerName: input.providerName as string,
-        totalAmount: koboToString(input.totalKobo as bigint),
+        description: input.description,
+        serviceDate: input.serviceDate,
+        providerName: input.providerName,
+        totalAmount: koboToString(input.totalKobo),
         amountRequested: requested,
         amountPaid: '0',
         balance: requested,
-        categoryName: input.categoryName as string,
+        categoryName: input.categoryName,
         subcategoryName: input.subcategoryName ?? null,
         paymentMethod: input.paymentMethod ?? 'self',
         relationshipManagerEmail: input.relationshipManagerEmail ?? null,
@@ -180,7 +174,7 @@ export function createInvoicesService(deps: InvoicesDeps) {
           if (input.totalKobo !== undefined) values.totalAmount = koboToString(total);
           // Nothing is paid while pending, so the balance is the amount requested.
           if (input.requestedKobo !== undefined) values.amountRequested = values.balance = koboToString(requested);
-          for (const key of Object.keys(values) as (keyof NewInvoice)[]) if (values[key] === undefined) delete values[key];
+          // Fields left undefined are not set: Drizzle's update skips undefined values.
           const updated = await invoicesRepo.updatePending(tx, companyId, transactionId, values);
           if (!updated) throw conflict(LOCKED_AFTER_REVIEW);
           row = updated;
@@ -210,6 +204,8 @@ export function createInvoicesService(deps: InvoicesDeps) {
       // Four eyes: nobody approves their own claim.
       if (input.managerEmail === current.userEmail)
         throw invalidField('manager_email', 'The manager email must not be the email of the invoice’s employee.');
+      await mustBeApprover(companyId, 'manager_email', input.managerEmail);
+      await mustBeApprover(companyId, 'finance_approver_email', input.financeApproverEmail);
       return db.transaction(async (tx) => {
         const row = await invoicesRepo.managerDecide(tx, companyId, transactionId, {
           approvalStatus: input.decision === 'approve' ? 'manager_approved' : 'rejected',
@@ -222,25 +218,7 @@ export function createInvoicesService(deps: InvoicesDeps) {
           throw conflict(MANAGER_ALREADY_DECIDED);
         }
         if (input.notifyFinance && input.decision === 'approve' && row.financeApproverEmail) {
-          await mailer.send(tx, {
-            companyId,
-            to: row.financeApproverEmail,
-            subject: `Invoice ${row.transactionId} awaits your finance approval`,
-            text: [
-              `Invoice ${row.transactionId} was approved by ${row.approvedByManagerEmail} and awaits your decision.`,
-              '',
-              `Employee: ${row.userEmail}`,
-              `Provider: ${row.providerName}`,
-              `Category: ${row.categoryName}${row.subcategoryName ? ` / ${row.subcategoryName}` : ''}`,
-              `Service date: ${row.serviceDate}`,
-              `Amount requested: NGN ${row.amountRequested} of NGN ${row.totalAmount}`,
-              row.managerComment ? `Manager's comment: ${row.managerComment}` : '',
-              '',
-              `Approve or deny it with PUT ${config.publicUrl}/api/invoices/${row.transactionId}/finance-approve.`,
-            ]
-              .filter((line, index, lines) => line !== '' || lines[index - 1] !== '')
-              .join('\n'),
-          });
+          await mailer.send(tx, { companyId, ...financeApprovalMail(row, row.financeApproverEmail, config.publicUrl) });
         }
         return ok('Invoice approval updated successfully.', row);
       });
@@ -257,6 +235,7 @@ export function createInvoicesService(deps: InvoicesDeps) {
       if (current.approvedByManagerEmail && input.financeApproverEmail === current.approvedByManagerEmail) {
         throw invalidField('finance_approver_email', 'The finance approver must be a different person from the approving manager.');
       }
+      await mustBeApprover(companyId, 'finance_approver_email', input.financeApproverEmail);
       const row = await invoicesRepo.financeDecide(db, companyId, transactionId, {
         approve: input.decision === 'approve',
         financeApproverEmail: input.financeApproverEmail,

@@ -1,20 +1,24 @@
 // Input rules of I3-I6 (decisions.md §7). Every problem is reported at once as
 // {field: [message]}; types are already checked by the route schemas.
-import { addFieldError, type FieldErrors } from '../../platform/errors.js';
-import { isEmail } from '../companies/companies.validation.js';
+
+import { isEmail } from '../../platform/email.js';
+import { addFieldError, type FieldErrors, invalid } from '../../platform/errors.js';
+import { fieldLabel, rejectUnknownFields } from '../../platform/field-reader.js';
+import { isKeyOf, isOneOf } from '../../platform/guards.js';
 import { parseMoney } from './invoices.money.js';
+import { SORT_COLUMNS, type SortColumn } from './invoices.repo.js';
 
 export const PAYMENT_METHODS = ['self', 'provider'] as const;
+export const INVOICE_STATUSES = ['unpaid', 'pending', 'partially_paid', 'paid'] as const;
+export const APPROVAL_STATUSES = ['pending', 'manager_approved', 'rejected', 'approved', 'denied'] as const;
 type Body = Record<string, unknown>;
 
-const label = (field: string) => field.replace(/_/g, ' ');
-const MAX_TEXT = { description: 5000, comment: 5000 } as Record<string, number>;
+const label = fieldLabel;
+const MAX_TEXT: Partial<Record<string, number>> = { description: 5000, comment: 5000 };
 
-function rejectUnknown(body: Body, allowed: readonly string[], errors: FieldErrors): void {
-  for (const field of Object.keys(body)) {
-    if (field !== 'company_id' && !allowed.includes(field)) addFieldError(errors, field, `The ${label(field)} field is not allowed.`);
-  }
-}
+/** `company_id` is the tenancy's (platform/tenancy.ts). */
+const rejectUnknown = (body: Body, allowed: readonly string[], errors: FieldErrors) =>
+  rejectUnknownFields(body, allowed, errors, ['company_id']);
 
 function given(body: Body, field: string): boolean {
   return body[field] !== undefined;
@@ -22,7 +26,8 @@ function given(body: Body, field: string): boolean {
 
 /** A trimmed non-empty string, or a `required` error. */
 function requiredText(body: Body, field: string, errors: FieldErrors): string | undefined {
-  const value = typeof body[field] === 'string' ? (body[field] as string).trim() : '';
+  const raw = body[field];
+  const value = typeof raw === 'string' ? raw.trim() : '';
   if (!value) {
     addFieldError(errors, field, `The ${label(field)} field is required.`);
     return undefined;
@@ -38,7 +43,8 @@ function requiredText(body: Body, field: string, errors: FieldErrors): string | 
 /** Optional text: undefined when absent, null when null or blank. */
 function optionalText(body: Body, field: string, errors: FieldErrors): string | null | undefined {
   if (!given(body, field)) return undefined;
-  const value = typeof body[field] === 'string' ? (body[field] as string).trim() : '';
+  const raw = body[field];
+  const value = typeof raw === 'string' ? raw.trim() : '';
   if (!value) return null;
   const max = MAX_TEXT[field] ?? 255;
   if (value.length > max) addFieldError(errors, field, `The ${label(field)} field must not be greater than ${max} characters.`);
@@ -84,7 +90,7 @@ function serviceDate(body: Body, errors: FieldErrors): string | undefined {
 function paymentMethod(body: Body, errors: FieldErrors): string | undefined {
   if (!given(body, 'payment_method') || body.payment_method === null) return undefined;
   const value = String(body.payment_method).trim();
-  if (!(PAYMENT_METHODS as readonly string[]).includes(value)) {
+  if (!isOneOf(PAYMENT_METHODS, value)) {
     addFieldError(errors, 'payment_method', 'The selected payment method is invalid.');
     return undefined;
   }
@@ -105,6 +111,17 @@ export interface InvoiceFields {
   comment?: string | null;
 }
 
+/** I3's input: every required field present. */
+export interface NewInvoiceFields extends InvoiceFields {
+  userEmail: string;
+  description: string;
+  serviceDate: string;
+  providerName: string;
+  totalKobo: bigint;
+  requestedKobo: bigint;
+  categoryName: string;
+}
+
 const EDITABLE = [
   'user_email',
   'description',
@@ -120,7 +137,7 @@ const EDITABLE = [
 ] as const;
 
 /** I3: all required fields present and valid; `amount_requested` at most `total_amount`. */
-export function validateCreate(body: Body): { input: InvoiceFields; errors: FieldErrors } {
+export function validateCreate(body: Body): { input?: NewInvoiceFields; errors: FieldErrors } {
   const errors: FieldErrors = {};
   rejectUnknown(body, EDITABLE, errors);
   const input: InvoiceFields = {
@@ -141,7 +158,15 @@ export function validateCreate(body: Body): { input: InvoiceFields; errors: Fiel
   if (!given(body, 'amount_requested') || body.amount_requested === null)
     addFieldError(errors, 'amount_requested', 'The amount requested field is required.');
   checkRequestedWithinTotal(input.requestedKobo, input.totalKobo, errors);
-  return { input, errors };
+  const { userEmail, description, serviceDate: date, providerName, totalKobo, requestedKobo, categoryName } = input;
+  // Each of these is undefined only with an error recorded for it.
+  if (Object.keys(errors).length > 0) return { errors };
+  if (!userEmail || !description || !date || !providerName || totalKobo === undefined || requestedKobo === undefined || !categoryName)
+    return { errors };
+  return {
+    errors,
+    input: { ...input, userEmail, description, serviceDate: date, providerName, totalKobo, requestedKobo, categoryName },
+  };
 }
 
 export function checkRequestedWithinTotal(requested: bigint | undefined, total: bigint | undefined, errors: FieldErrors): void {
@@ -195,12 +220,13 @@ export function validateManagerDecision(body: Body): { input?: ManagerDecision; 
   if (notifyFinance && decision === 'approve' && !financeApproverEmail && !errors.finance_approver_email) {
     addFieldError(errors, 'finance_approver_email', 'The finance approver email field is required when notify finance is true.');
   }
-  if (Object.keys(errors).length > 0) return { errors };
+  // Each of these is undefined only with an error recorded for it.
+  if (Object.keys(errors).length > 0 || !managerEmail || !decision) return { errors };
   return {
     errors,
     input: {
-      managerEmail: managerEmail as string,
-      decision: decision as 'approve' | 'reject',
+      managerEmail,
+      decision,
       comment,
       notifyFinance,
       financeApproverEmail,
@@ -221,14 +247,44 @@ export function validateFinanceDecision(body: Body): { input?: FinanceDecision; 
   const financeApproverEmail = email(requiredText(body, 'finance_approver_email', errors), 'finance_approver_email', errors);
   const decision = decisionOf(body, ['approve', 'deny'], errors);
   const comment = optionalText(body, 'comment', errors) ?? null;
-  if (Object.keys(errors).length > 0) return { errors };
-  return { errors, input: { financeApproverEmail: financeApproverEmail as string, decision: decision as 'approve' | 'deny', comment } };
+  // Each of these is undefined only with an error recorded for it.
+  if (Object.keys(errors).length > 0 || !financeApproverEmail || !decision) return { errors };
+  return { errors, input: { financeApproverEmail, decision, comment } };
 }
 
-function decisionOf(body: Body, allowed: string[], errors: FieldErrors): string | undefined {
+function decisionOf<T extends string>(body: Body, allowed: readonly T[], errors: FieldErrors): T | undefined {
   const value = typeof body.decision === 'string' ? body.decision.trim() : '';
   if (!value) addFieldError(errors, 'decision', 'The decision field is required.');
-  else if (!allowed.includes(value)) addFieldError(errors, 'decision', 'The selected decision is invalid.');
+  else if (!isOneOf(allowed, value)) addFieldError(errors, 'decision', 'The selected decision is invalid.');
   else return value;
   return undefined;
+}
+
+export interface ListQuery {
+  transaction_id?: string;
+  status?: string;
+  approval_status?: string;
+  sort?: string;
+  order?: string;
+  per_page?: number;
+  page?: number;
+}
+
+/** I1's query: sort column, order and the two status filters; every problem at once (422). */
+const ORDERS = ['asc', 'desc'] as const;
+
+export function validateListQuery(query: ListQuery): { sort: SortColumn; order: 'asc' | 'desc' } {
+  const fields: FieldErrors = {};
+  const sort = query.sort ?? 'created_at';
+  const order = (query.order ?? 'desc').toLowerCase();
+  if (!isKeyOf(SORT_COLUMNS, sort)) addFieldError(fields, 'sort', 'The selected sort is invalid.');
+  if (!isOneOf(ORDERS, order)) addFieldError(fields, 'order', 'The selected order is invalid.');
+  if (query.status !== undefined && !isOneOf(INVOICE_STATUSES, query.status))
+    addFieldError(fields, 'status', 'The selected status is invalid.');
+  if (query.approval_status !== undefined && !isOneOf(APPROVAL_STATUSES, query.approval_status)) {
+    addFieldError(fields, 'approval_status', 'The selected approval status is invalid.');
+  }
+  // The two guards again narrow the types; they hold whenever no error was added.
+  if (Object.keys(fields).length > 0 || !isKeyOf(SORT_COLUMNS, sort) || !isOneOf(ORDERS, order)) throw invalid(fields);
+  return { sort, order };
 }

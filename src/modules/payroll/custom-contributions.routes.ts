@@ -1,18 +1,17 @@
 // S6-S10 custom contribution routes. Family `settings`: errors {error: message}, validation 422.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type AppDeps, typed } from '../../platform/deps.js';
+import { typed } from '../../platform/deps.js';
+import { parseRowId } from '../../platform/input-safety.js';
+import { tenantId } from '../../platform/request-context.js';
+import { errorResponses, MessageError } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
-import {
-  CUSTOM_NOT_FOUND,
-  CUSTOM_UPDATE_NOT_FOUND,
-  type CustomContributionInput,
-  createCustomContributionsService,
-} from './custom-contributions.service.js';
-import { errorResponses } from './payroll.shared.js';
+import { CUSTOM_NOT_FOUND, CUSTOM_UPDATE_NOT_FOUND, type createCustomContributionsService } from './custom-contributions.service.js';
 
 const FORBIDDEN = "You do not have permission to access this company's custom contributions.";
 const tenancy = (notFound: string): TenancyMessages => ({ source: 'path', pathParam: 'company_id', forbidden: FORBIDDEN, notFound });
+/** The config of a route on one contribution: an unknown company and an unknown contribution share the 404. */
+const onOne = (notFound: string) => ({ tenancy: tenancy(notFound), notFoundMessage: notFound });
 
 const Literals = <T extends string>(...values: T[]) => Type.Union(values.map((value) => Type.Literal(value)));
 const Value = Type.Union([Type.Null(), Type.Number()]);
@@ -64,12 +63,16 @@ const CustomContributionSchema = Type.Object(
 const CompanyParams = Type.Object({ company_id: Type.String() });
 const ItemParams = Type.Object({ company_id: Type.String(), contribution_id: Type.String() });
 /** A contribution id that is not a positive integer cannot exist: 404 like any unknown id. */
-const contributionId = (raw: string) => (/^[0-9]{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null);
+const contributionId = (raw: string) => parseRowId(raw) ?? null;
 const One = Type.Object({ message: Type.String(), data: Type.Ref('CustomContribution') });
 
-export async function customContributionsRoutes(root: FastifyInstance, deps: AppDeps): Promise<void> {
+const errors = errorResponses(MessageError);
+
+export async function customContributionsRoutes(
+  root: FastifyInstance,
+  service: ReturnType<typeof createCustomContributionsService>,
+): Promise<void> {
   const app = typed(root);
-  const service = createCustomContributionsService(deps);
   app.addSchema(CustomContributionSchema);
   const tags = ['payroll settings'];
 
@@ -81,24 +84,24 @@ export async function customContributionsRoutes(root: FastifyInstance, deps: App
         tags,
         summary: 'S6. Custom contributions of a company, with targets',
         params: CompanyParams,
-        response: { 200: Type.Object({ message: Type.String(), data: Type.Array(Type.Ref('CustomContribution')) }), ...errorResponses },
+        response: { 200: Type.Object({ message: Type.String(), data: Type.Array(Type.Ref('CustomContribution')) }), ...errors },
       },
     },
     async (request) => ({
       message: 'Custom contributions retrieved successfully',
-      data: await service.list(request.targetCompanyId as number),
+      data: await service.list(tenantId(request)),
     }),
   );
 
   app.get(
     '/api/custom-contributions/:company_id/:contribution_id',
     {
-      config: { name: 'custom-contributions.show', family: 'settings', tenancy: tenancy(CUSTOM_NOT_FOUND) },
-      schema: { tags, summary: 'S7. One custom contribution', params: ItemParams, response: { 200: One, ...errorResponses } },
+      config: { name: 'custom-contributions.show', family: 'settings', ...onOne(CUSTOM_NOT_FOUND) },
+      schema: { tags, summary: 'S7. One custom contribution', params: ItemParams, response: { 200: One, ...errors } },
     },
     async (request) => ({
       message: 'Custom contribution retrieved successfully',
-      data: await service.show(request.targetCompanyId as number, contributionId(request.params.contribution_id)),
+      data: await service.show(tenantId(request), contributionId(request.params.contribution_id)),
     }),
   );
 
@@ -111,13 +114,13 @@ export async function customContributionsRoutes(root: FastifyInstance, deps: App
         summary: 'S8. Create a custom contribution (targets by user type name and by company or personal e-mail)',
         params: CompanyParams,
         body: CreateBody,
-        response: { 201: One, ...errorResponses },
+        response: { 201: One, ...errors },
       },
     },
     async (request, reply) =>
       reply.status(201).send({
         message: 'Custom contribution created successfully',
-        data: await service.create(request.targetCompanyId as number, request.body as CustomContributionInput),
+        data: await service.create(tenantId(request), request.body),
       }),
   );
 
@@ -125,22 +128,18 @@ export async function customContributionsRoutes(root: FastifyInstance, deps: App
     app[method](
       '/api/custom-contributions/:company_id/:contribution_id',
       {
-        config: { name: 'custom-contributions.update', family: 'settings', tenancy: tenancy(CUSTOM_UPDATE_NOT_FOUND) },
+        config: { name: 'custom-contributions.update', family: 'settings', ...onOne(CUSTOM_UPDATE_NOT_FOUND) },
         schema: {
           tags,
           summary: 'S9. Update a custom contribution; user_types or users replace the targets',
           params: ItemParams,
           body: UpdateBody,
-          response: { 200: One, ...errorResponses },
+          response: { 200: One, ...errors },
         },
       },
       async (request) => ({
         message: 'Custom contribution updated successfully',
-        data: await service.update(
-          request.targetCompanyId as number,
-          contributionId(request.params.contribution_id),
-          request.body as CustomContributionInput,
-        ),
+        data: await service.update(tenantId(request), contributionId(request.params.contribution_id), request.body),
       }),
     );
   }
@@ -148,16 +147,16 @@ export async function customContributionsRoutes(root: FastifyInstance, deps: App
   app.delete(
     '/api/custom-contributions/:company_id/:contribution_id',
     {
-      config: { name: 'custom-contributions.destroy', family: 'settings', tenancy: tenancy(CUSTOM_NOT_FOUND) },
+      config: { name: 'custom-contributions.destroy', family: 'settings', ...onOne(CUSTOM_NOT_FOUND) },
       schema: {
         tags,
         summary: 'S10. Delete a custom contribution (records already on paystubs stay)',
         params: ItemParams,
-        response: { 200: Type.Object({ message: Type.String() }), ...errorResponses },
+        response: { 200: Type.Object({ message: Type.String() }), ...errors },
       },
     },
     async (request) => {
-      await service.remove(request.targetCompanyId as number, contributionId(request.params.contribution_id));
+      await service.remove(tenantId(request), contributionId(request.params.contribution_id));
       return { message: 'Custom contribution deleted successfully' };
     },
   );

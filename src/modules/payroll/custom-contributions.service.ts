@@ -1,9 +1,9 @@
 // S6-S10: custom contributions and their targets (decisions.md §6).
 import type { Db, Tx } from '../../db/client.js';
-import { toKobo } from '../../payroll/money.js';
+import { moneyString, toKobo } from '../../payroll/money.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { DomainError, notFound } from '../../platform/errors.js';
-import { isoTimestamp, moneyString } from '../../platform/format.js';
+import { isoTimestamp } from '../../platform/format.js';
 import {
   type CustomContributionRow,
   customContributionsRepo,

@@ -1,9 +1,13 @@
-// HTTP tests of P1-P2 and S1-S10 against a real database (PGlite, or PostgreSQL with DATABASE_URL).
-import { eq, sql } from 'drizzle-orm';
+// HTTP tests of P2, P1 and S4-S5 against a real database (PGlite, or PostgreSQL with DATABASE_URL).
+// They stay in one file because P1 and S4-S5 read the paystubs the P2 tests create. S1-S3 and
+// S6-S10 are in payroll.contributions.test.ts; P2 with custom contributions, concurrency and
+// idempotency in payroll.runs.test.ts.
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { paystubItem, postPaystubs, setSettings, setUserTaxFacts } from '../../../test/helpers/payroll.js';
+import { as } from '../../../test/helpers/http.js';
+import { countRows, createPayrollWorld, paystubItem, postPaystubs, setSettings, setUserTaxFacts } from '../../../test/helpers/payroll.js';
 import { queryRows } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 
@@ -16,261 +20,13 @@ let strangerUser: Awaited<ReturnType<typeof createUsers>>[number];
 let childUser: Awaited<ReturnType<typeof createUsers>>[number];
 const MISSING_COMPANY = 99_999_999;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const call = (who: TestCompany, method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-  ctx.app.inject({ method, url, headers: { ...who.auth, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
-
-async function count(table: string, where = sql`TRUE`): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM ${sql.raw(table)} WHERE ${where}`);
-  return row.n;
-}
+const count = (table: string, where?: SQL) => countRows(ctx.db, table, where);
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  acme = await createCompany(ctx.db, { name: 'Acme Payroll' });
-  child = await createCompany(ctx.db, { name: 'Acme Child', createdBy: acme.id });
-  stranger = await createCompany(ctx.db, { name: 'Stranger Ltd' });
-  staff = await createUsers(ctx.db, acme.id, [
-    { firstName: 'Ada', lastName: 'Obi' },
-    { firstName: 'Bola', lastName: 'Ade', userType: 'Contract' },
-    { firstName: 'Chidi', lastName: 'Eze', paymentFrequency: 'weekly' },
-    { firstName: 'Dayo', lastName: 'Bello' },
-    { firstName: 'Efe', lastName: 'Okon' },
-    { firstName: 'Funmi', lastName: 'Lawal' },
-  ]);
-  [strangerUser] = await createUsers(ctx.db, stranger.id, [{ firstName: 'Sam', lastName: 'Stranger' }]);
-  [childUser] = await createUsers(ctx.db, child.id, [{ firstName: 'Kemi', lastName: 'Child' }]);
+  ({ acme, staff, child, stranger, strangerUser, childUser } = await createPayrollWorld(ctx.db));
 });
 afterAll(() => ctx.close());
-
-describe('S1-S3 contribution settings', () => {
-  it('S1 lists the caller and every company below it, values as strings', async () => {
-    const res = await call(acme, 'GET', '/api/contribution-settings');
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(body.message).toBe('Contribution settings retrieved successfully');
-    expect(body.data.map((row: { company_id: number }) => row.company_id)).toEqual([acme.id, child.id]);
-    expect(body.data[0]).toMatchObject({
-      company_id: acme.id,
-      tax_regime: 'auto',
-      basic_percentage: '40',
-      housing_percentage: '30',
-      transport_percentage: '20',
-      pension_enabled: 'true',
-      employee_pension_rate: '8',
-      employer_pension_rate: '10',
-      nhf_enabled: 'true',
-      nhf_rate: '2.5',
-      nhis_enabled: 'false',
-      nhis_employee_rate: '5',
-      nhis_employer_rate: '10',
-    });
-    const own = await call(stranger, 'GET', '/api/contribution-settings');
-    expect(own.json().data.map((row: { company_id: number }) => row.company_id)).toEqual([stranger.id]);
-  });
-
-  it('S2 reads own and child settings; 403, 404 and 400 as specified', async () => {
-    const own = await call(acme, 'GET', `/api/contribution-settings/${acme.id}`);
-    expect(own.statusCode).toBe(200);
-    expect(own.json()).toMatchObject({ message: 'Contribution settings retrieved successfully', data: { company_id: acme.id } });
-    expect((await call(acme, 'GET', `/api/contribution-settings/${child.id}`)).json().data.company_id).toBe(child.id);
-    const forbidden = await call(acme, 'GET', `/api/contribution-settings/${stranger.id}`);
-    expect(forbidden.statusCode).toBe(403);
-    const upward = await call(child, 'GET', `/api/contribution-settings/${acme.id}`);
-    expect(upward.statusCode).toBe(403);
-    const missing = await call(acme, 'GET', `/api/contribution-settings/${MISSING_COMPANY}`);
-    expect([missing.statusCode, missing.json()]).toEqual([404, { error: 'Contribution settings not found.' }]);
-    const bad = await call(acme, 'GET', '/api/contribution-settings/abc');
-    expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'Company ID is required.' }]);
-  });
-
-  it('S3 validates each field and writes nothing on any bad value', async () => {
-    const url = `/api/contribution-settings/${child.id}`;
-    const cases: [unknown, number, string][] = [
-      [{}, 400, 'No data provided for update.'],
-      [{ id: 5, company_id: child.id }, 400, 'No data provided for update.'],
-      [{ favourite_colour: 'blue' }, 422, 'The favourite_colour field is not a contribution setting.'],
-      [{ basic_percentage: '101' }, 422, 'The basic_percentage must be a number from 0 to 100 with at most 4 decimal places.'],
-      [{ basic_percentage: '-1' }, 422, 'The basic_percentage must be a number from 0 to 100 with at most 4 decimal places.'],
-      [{ nhf_rate: 'abc' }, 422, 'The nhf_rate must be a number from 0 to 100 with at most 4 decimal places.'],
-      [{ nhf_rate: '2.12345' }, 422, 'The nhf_rate must be a number from 0 to 100 with at most 4 decimal places.'],
-      [{ tax_regime: 'flat' }, 422, 'The tax_regime must be one of: auto, pita, nta2025, none.'],
-      [{ pension_enabled: 'maybe' }, 422, 'The pension_enabled must be "true" or "false".'],
-      [{ nhis_enabled: null }, 422, 'The nhis_enabled must be a string.'],
-      [
-        { nhf_rate: '3', basic_percentage: '60' },
-        422,
-        'The basic_percentage, housing_percentage and transport_percentage must not add up to more than 100.',
-      ],
-    ];
-    for (const [body, status, error] of cases) {
-      const res = await call(acme, 'PATCH', url, body);
-      expect([res.statusCode, res.json()], JSON.stringify(body)).toEqual([status, { error }]);
-    }
-    // The NHF rate of the last (rejected) body was not written.
-    expect((await call(acme, 'GET', url)).json().data.nhf_rate).toBe('2.5');
-    const ok = await call(acme, 'PATCH', url, { nhis_enabled: 'TRUE', nhf_rate: '3.50', tax_regime: 'PITA', basic_percentage: 45 });
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({
-      message: 'Contribution settings updated successfully',
-      data: { company_id: child.id, nhis_enabled: 'true', nhf_rate: '3.5', tax_regime: 'pita', basic_percentage: '45' },
-    });
-    expect((await call(acme, 'PATCH', `/api/contribution-settings/${stranger.id}`, { nhf_rate: '1' })).statusCode).toBe(403);
-    const missing = await call(acme, 'PATCH', `/api/contribution-settings/${MISSING_COMPANY}`, { nhf_rate: '1' });
-    expect([missing.statusCode, missing.json()]).toEqual([404, { error: 'Contribution settings not found.' }]);
-    await call(acme, 'PATCH', url, { nhis_enabled: 'false', nhf_rate: '2.5', tax_regime: 'auto', basic_percentage: '40' });
-  });
-});
-
-describe('S6-S10 custom contributions', () => {
-  const base = {
-    name: 'Staff welfare',
-    type: 'percentage',
-    apply_to: 'gross_pay',
-    responsibility: 'employee',
-    employee_value: 2,
-    frequency: 'per_paystub',
-  };
-
-  it('S8 creates with targets by user type and by company or personal e-mail', async () => {
-    const res = await call(acme, 'POST', `/api/custom-contributions/${acme.id}`, {
-      ...base,
-      name: 'Targeted fund',
-      responsibility: 'both',
-      employer_value: 1.5,
-      user_types: ['contract'],
-      users: [staff[3].email, staff[4].personalEmail.toUpperCase()],
-      is_active: false,
-    });
-    expect(res.statusCode).toBe(201);
-    const { message, data } = res.json();
-    expect(message).toBe('Custom contribution created successfully');
-    expect(data).toMatchObject({
-      company_id: acme.id,
-      name: 'Targeted fund',
-      type: 'percentage',
-      apply_to: 'gross_pay',
-      employee_responsibility: true,
-      employer_responsibility: true,
-      employee_value: 2,
-      employer_value: 1.5,
-      frequency: 'per_paystub',
-      is_active: false,
-    });
-    expect(data.targets).toHaveLength(3);
-    const typeTarget = data.targets.find((t: { user_type_id: number | null }) => t.user_type_id !== null);
-    expect(typeTarget).toMatchObject({ custom_contribution_id: data.id, user_id: null });
-    expect(
-      data.targets
-        .filter((t: { user_id: number | null }) => t.user_id !== null)
-        .map((t: { user_id: number }) => t.user_id)
-        .sort(),
-    ).toEqual([staff[3].id, staff[4].id].sort());
-    expect(data.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-  });
-
-  it('S8 refuses every invalid body with 422 {error} and writes nothing', async () => {
-    const before = await count('custom_contributions');
-    const url = `/api/custom-contributions/${acme.id}`;
-    const cases: [Record<string, unknown>, string][] = [
-      [{ ...base, name: undefined }, 'The name field is required.'],
-      [{ ...base, type: 'ratio' }, 'The selected type is invalid.'],
-      [{ ...base, apply_to: 'taxable' }, 'The selected apply to is invalid.'],
-      [{ ...base, responsibility: 'nobody' }, 'The selected responsibility is invalid.'],
-      [{ ...base, frequency: 'yearly' }, 'The selected frequency is invalid.'],
-      [{ ...base, employee_value: undefined }, 'The employee_value field is required for this responsibility.'],
-      [{ ...base, responsibility: 'both' }, 'The employer_value field is required for this responsibility.'],
-      [{ ...base, employee_value: 100.01 }, 'The employee_value must be between 0 and 100 for a percentage.'],
-      [{ ...base, type: 'amount', employee_value: -5 }, 'The employee_value must be at least 0.'],
-      [{ ...base, type: 'amount', employee_value: 1.234 }, 'The employee_value must be a number with at most 2 decimal places.'],
-      [{ ...base, name: 'TARGETED FUND' }, 'The name has already been taken.'],
-      [{ ...base, user_types: ['Astronaut'] }, 'The user type "Astronaut" does not exist for this company.'],
-      [{ ...base, users: ['nobody@nowhere.test'] }, 'No user with the e-mail "nobody@nowhere.test" exists in this company.'],
-      [{ ...base, users: [strangerUser.email] }, `No user with the e-mail "${strangerUser.email}" exists in this company.`],
-    ];
-    for (const [body, error] of cases) {
-      const res = await call(acme, 'POST', url, body);
-      expect([res.statusCode, res.json()], JSON.stringify(body)).toEqual([422, { error }]);
-    }
-    expect(await count('custom_contributions')).toBe(before);
-    expect((await call(acme, 'POST', `/api/custom-contributions/${stranger.id}`, base)).statusCode).toBe(403);
-    const missing = await call(acme, 'POST', `/api/custom-contributions/${MISSING_COMPANY}`, base);
-    expect([missing.statusCode, missing.json()]).toEqual([404, { error: 'Company not found.' }]);
-  });
-
-  it('S6 lists with targets and decimal strings; S7 reads one; another company sees 404', async () => {
-    const list = await call(acme, 'GET', `/api/custom-contributions/${acme.id}`);
-    expect(list.statusCode).toBe(200);
-    expect(list.json().message).toBe('Custom contributions retrieved successfully');
-    const fund = list.json().data.find((row: { name: string }) => row.name === 'Targeted fund');
-    expect(fund).toMatchObject({ employee_value: '2.00', employer_value: '1.50' });
-    expect(fund.targets).toHaveLength(3);
-    const one = await call(acme, 'GET', `/api/custom-contributions/${acme.id}/${fund.id}`);
-    expect(one.json()).toMatchObject({
-      message: 'Custom contribution retrieved successfully',
-      data: { id: fund.id, name: 'Targeted fund' },
-    });
-    // Through the child's path the parent's contribution does not exist.
-    for (const url of [
-      `/api/custom-contributions/${child.id}/${fund.id}`,
-      `/api/custom-contributions/${acme.id}/999999`,
-      `/api/custom-contributions/${acme.id}/abc`,
-    ]) {
-      const res = await call(acme, 'GET', url);
-      expect([res.statusCode, res.json()]).toEqual([404, { error: 'Custom contribution not found.' }]);
-    }
-    expect((await call(stranger, 'GET', `/api/custom-contributions/${acme.id}/${fund.id}`)).statusCode).toBe(403);
-    // Another company's contribution id through our own path: 404 on read, update and delete, nothing changes.
-    const theirs = (await call(stranger, 'POST', `/api/custom-contributions/${stranger.id}`, { ...base, name: 'Theirs' })).json().data;
-    const viaUs = `/api/custom-contributions/${acme.id}/${theirs.id}`;
-    expect((await call(acme, 'GET', viaUs)).json()).toEqual({ error: 'Custom contribution not found.' });
-    expect((await call(acme, 'PUT', viaUs, { employee_value: 9 })).json()).toEqual({
-      error: 'The company or contribution could not be found.',
-    });
-    expect((await call(acme, 'DELETE', viaUs)).json()).toEqual({ error: 'Custom contribution not found.' });
-    expect((await call(stranger, 'GET', `/api/custom-contributions/${stranger.id}/${theirs.id}`)).json().data).toMatchObject({
-      employee_value: '2.00',
-    });
-    expect(
-      (await call(stranger, 'GET', `/api/custom-contributions/${stranger.id}`)).json().data.map((row: { name: string }) => row.name),
-    ).toEqual(['Theirs']);
-  });
-
-  it('S9 updates, replaces targets, re-validates the merged result; 404 message', async () => {
-    const created = (
-      await call(acme, 'POST', `/api/custom-contributions/${acme.id}`, { ...base, name: 'To update', users: [staff[0].email] })
-    ).json().data;
-    const url = `/api/custom-contributions/${acme.id}/${created.id}`;
-    const put = await call(acme, 'PUT', url, { user_types: ['Full-time', 'Intern'], employee_value: 3 });
-    expect(put.statusCode).toBe(200);
-    expect(put.json().message).toBe('Custom contribution updated successfully');
-    expect(put.json().data).toMatchObject({ employee_value: '3.00', name: 'To update' });
-    expect(put.json().data.targets.map((t: { user_id: number | null }) => t.user_id)).toEqual([null, null]);
-    const patch = await call(acme, 'PATCH', url, { responsibility: 'employer', employer_value: 500, type: 'amount' });
-    expect(patch.json().data).toMatchObject({
-      employee_responsibility: false,
-      employer_responsibility: true,
-      employee_value: null,
-      employer_value: '500.00',
-    });
-    expect(patch.json().data.targets).toHaveLength(2);
-    const bad = await call(acme, 'PATCH', url, { responsibility: 'both' });
-    expect([bad.statusCode, bad.json()]).toEqual([422, { error: 'The employee_value field is required for this responsibility.' }]);
-    const dup = await call(acme, 'PATCH', url, { name: 'targeted FUND' });
-    expect([dup.statusCode, dup.json()]).toEqual([422, { error: 'The name has already been taken.' }]);
-    const clear = await call(acme, 'PATCH', url, { users: [] });
-    expect(clear.json().data.targets).toEqual([]);
-    for (const target of [`/api/custom-contributions/${acme.id}/999999`, `/api/custom-contributions/${child.id}/${created.id}`]) {
-      const res = await call(acme, 'PATCH', target, { employee_value: 1 });
-      expect([res.statusCode, res.json()]).toEqual([404, { error: 'The company or contribution could not be found.' }]);
-    }
-    const del = await call(acme, 'DELETE', url);
-    expect([del.statusCode, del.json()]).toEqual([200, { message: 'Custom contribution deleted successfully' }]);
-    const again = await call(acme, 'DELETE', url);
-    expect([again.statusCode, again.json()]).toEqual([404, { error: 'Custom contribution not found.' }]);
-    expect(await count('custom_contribution_targets', sql`custom_contribution_id = ${created.id}`)).toBe(0);
-  });
-});
 
 describe('P2 POST /api/paystubs', () => {
   it('refuses a bad envelope with 400 {error: "Bad Request"}', async () => {
@@ -455,7 +211,7 @@ describe('P2 POST /api/paystubs', () => {
 
   it('fails an item whose deductions exceed pay', async () => {
     const loan = (
-      await call(child, 'POST', `/api/custom-contributions/${child.id}`, {
+      await as(ctx.app, child).post(`/api/custom-contributions/${child.id}`, {
         name: 'Loan',
         type: 'amount',
         apply_to: 'gross_pay',
@@ -469,142 +225,14 @@ describe('P2 POST /api/paystubs', () => {
     });
     expect(res.json().failed_paystubs).toEqual([{ id: String(childUser.id), errors: { taxable_income: ['Deductions exceed pay.'] } }]);
     expect(await count('paystubs', sql`user_id = ${childUser.id} AND pay_period_start = '2026-05-01'`)).toBe(0);
-    await call(child, 'DELETE', `/api/custom-contributions/${child.id}/${loan.id}`);
-  });
-
-  it('applies custom contributions by target, one_time once on the earliest period, records kept after delete', async () => {
-    const company = await createCompany(ctx.db, { name: 'Customs Co' });
-    const people = await createUsers(ctx.db, company.id, [
-      { firstName: 'Uno' },
-      { firstName: 'Dos', userType: 'Contract' },
-      { firstName: 'Tres' },
-    ]);
-    const create = async (body: Record<string, unknown>) =>
-      (await call(company, 'POST', `/api/custom-contributions/${company.id}`, body)).json().data;
-    const everyone = await create({
-      name: 'Welfare',
-      type: 'percentage',
-      apply_to: 'gross_pay',
-      responsibility: 'employee',
-      employee_value: 2,
-      frequency: 'per_paystub',
-    });
-    const contract = await create({
-      name: 'Contractor levy',
-      type: 'percentage',
-      apply_to: 'net_pay',
-      responsibility: 'both',
-      employee_value: 5,
-      employer_value: 1,
-      frequency: 'per_paystub',
-      user_types: ['Contract'],
-    });
-    // Quotes, commas, braces, a backslash and Yoruba diacritics survive the batch insert's array literal.
-    const KIT = 'Kit "Ọ̀kan", {x} \\ 1';
-    const signOn = await create({
-      name: KIT,
-      type: 'amount',
-      apply_to: 'gross_pay',
-      responsibility: 'employee',
-      employee_value: 2500.5,
-      frequency: 'one_time',
-      users: [people[0].personalEmail],
-    });
-    await create({
-      name: 'Paused',
-      type: 'amount',
-      apply_to: 'gross_pay',
-      responsibility: 'employee',
-      employee_value: 1,
-      frequency: 'per_paystub',
-      is_active: false,
-    });
-
-    const res = await postPaystubs(ctx.app, company, {
-      paystubs: [
-        paystubItem(people[0].id, { pay_period_start: '2025-02-01', pay_period_end: '2025-02-28' }),
-        paystubItem(people[0].id, { pay_period_start: '2025-01-01', pay_period_end: '2025-01-31' }),
-        paystubItem(people[1].id, { pay_period_start: '2025-03-01', pay_period_end: '2025-03-31' }),
-      ],
-    });
-    expect(res.statusCode).toBe(201);
-    const [feb, jan, dos] = res.json().created_paystubs;
-    const names = (row: { custom_contributions: { name: string }[] }) => row.custom_contributions.map((record) => record.name);
-    expect(names(jan)).toEqual(['Welfare', KIT]);
-    expect(names(feb)).toEqual(['Welfare']);
-    expect(names(dos)).toEqual(['Welfare', 'Contractor levy']);
-    // PITA, T 500,000: tax 66,794.67, net before customs 392,205.33 (engine golden case "top band").
-    expect(jan.custom_contributions[1]).toMatchObject({
-      employee_contribution: 2500.5,
-      employer_contribution: 0,
-      custom_contribution_id: signOn.id,
-      user_id: people[0].id,
-    });
-    expect(jan.paystub).toMatchObject({ tax_withheld: 66794.67, other_deductions: 12500.5, net_pay: 379704.83 });
-    expect(dos.custom_contributions[1]).toMatchObject({ employee_contribution: 19610.27, employer_contribution: 3922.05 });
-    expect(dos.paystub).toMatchObject({ other_deductions: 29610.27, net_pay: 362595.06 });
-
-    const later = await postPaystubs(ctx.app, company, {
-      paystubs: [paystubItem(people[0].id, { pay_period_start: '2024-12-01', pay_period_end: '2024-12-31' })],
-    });
-    expect(names(later.json().created_paystubs[0])).toEqual(['Welfare']); // one_time already applied
-
-    expect((await call(company, 'DELETE', `/api/custom-contributions/${company.id}/${everyone.id}`)).statusCode).toBe(200);
-    expect(await count('custom_contribution_records', sql`name = 'Welfare' AND company_id = ${company.id}`)).toBe(4);
-    const s5 = await call(company, 'GET', `/api/contributions/user/${people[0].id}`);
-    expect(
-      s5
-        .json()
-        .data[0].custom_contribution_records.map((r: { name: string; custom_contribution_id: number | null }) => [
-          r.name,
-          r.custom_contribution_id,
-        ]),
-    ).toEqual([
-      ['Welfare', null],
-      [KIT, signOn.id],
-    ]);
-    expect(contract.targets).toHaveLength(1);
-  });
-
-  it('two concurrent runs with the same items create each paystub once', async () => {
-    const body = {
-      paystubs: [staff[0], staff[1], staff[3]].map((user) => ({
-        ...paystubItem(user.id, { pay_period_start: '2026-07-01', pay_period_end: '2026-07-31' }),
-        id: user.id, // an integer id is accepted too
-      })),
-    };
-    const [a, b] = await Promise.all([postPaystubs(ctx.app, acme, body), postPaystubs(ctx.app, acme, body)]);
-    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
-    const createdCount = a.json().created_paystubs.length + b.json().created_paystubs.length;
-    expect(createdCount).toBe(3);
-    const failures = [...a.json().failed_paystubs, ...b.json().failed_paystubs];
-    expect(failures).toHaveLength(3);
-    for (const failure of failures)
-      expect(failure.errors).toEqual({ pay_period_start: ['A paystub for this user and pay period already exists.'] });
-    expect(await count('paystubs', sql`pay_period_start = '2026-07-01' AND company_id = ${acme.id}`)).toBe(3);
-    const bad = await postPaystubs(ctx.app, acme, { company_id: 'abc', paystubs: body.paystubs });
-    expect(bad.statusCode).toBe(400);
-  });
-
-  it('Idempotency-Key: a retried run creates nothing twice', async () => {
-    const body = { paystubs: [paystubItem(staff[5].id, { pay_period_start: '2026-06-01', pay_period_end: '2026-06-30' })] };
-    const headers = { 'idempotency-key': 'run-2026-06' };
-    const first = await postPaystubs(ctx.app, acme, body, headers);
-    const second = await postPaystubs(ctx.app, acme, body, headers);
-    expect(first.statusCode).toBe(201);
-    expect(second.statusCode).toBe(201);
-    expect(second.body).toBe(first.body);
-    expect(second.json().failed_paystubs).toEqual([]);
-    expect(await count('paystubs', sql`user_id = ${staff[5].id} AND pay_period_start = '2026-06-01'`)).toBe(1);
-    const other = await postPaystubs(ctx.app, acme, { paystubs: [paystubItem(staff[5].id)] }, headers);
-    expect([other.statusCode, other.json()]).toEqual([409, { error: 'Idempotency key reused with a different request.' }]);
+    await as(ctx.app, child).delete(`/api/custom-contributions/${child.id}/${loan.id}`);
   });
 });
 
 describe('P1 GET /api/paystubs', () => {
   it('lists newest first with the exact Laravel paginator and filters that combine', async () => {
     const total = await count('paystubs', sql`company_id = ${acme.id}`);
-    const res = await call(acme, 'GET', '/api/paystubs?per_page=2&page=2');
+    const res = await as(ctx.app, acme).get('/api/paystubs?per_page=2&page=2');
     expect(res.statusCode).toBe(200);
     const { message, data } = res.json();
     expect(message).toBe('Paystubs retrieved successfully');
@@ -623,7 +251,7 @@ describe('P1 GET /api/paystubs', () => {
       to: 4,
       total,
     });
-    const all = (await call(acme, 'GET', '/api/paystubs?per_page=100')).json().data.data;
+    const all = (await as(ctx.app, acme).get('/api/paystubs?per_page=100')).json().data.data;
     expect(all.map((p: { id: number }) => p.id)).toEqual([...all.map((p: { id: number }) => p.id)].sort((a, b) => b - a));
     const item = all.find((p: { user_id: number; pay_period_start: string }) => p.user_id === staff[0].id);
     expect(item.user).toMatchObject({
@@ -646,12 +274,12 @@ describe('P1 GET /api/paystubs', () => {
     });
 
     const txn = item.transaction_id;
-    const filtered = await call(acme, 'GET', `/api/paystubs?user_id=${staff[0].id}&transaction_id=${txn}&status=unpaid`);
+    const filtered = await as(ctx.app, acme).get(`/api/paystubs?user_id=${staff[0].id}&transaction_id=${txn}&status=unpaid`);
     const page = filtered.json().data;
     expect(page.data.map((p: { id: number }) => p.id)).toEqual([item.id]);
     expect(page.first_page_url).toBe(`http://payroll.test/api/paystubs?user_id=${staff[0].id}&transaction_id=${txn}&status=unpaid&page=1`);
     expect(page.next_page_url).toBeNull();
-    expect((await call(acme, 'GET', `/api/paystubs?user_id=${staff[0].id}&status=paid`)).json().data).toMatchObject({
+    expect((await as(ctx.app, acme).get(`/api/paystubs?user_id=${staff[0].id}&status=paid`)).json().data).toMatchObject({
       total: 0,
       from: null,
       to: null,
@@ -661,20 +289,20 @@ describe('P1 GET /api/paystubs', () => {
   });
 
   it('keeps tenants apart and validates the query', async () => {
-    const strangerList = (await call(stranger, 'GET', `/api/paystubs?user_id=${staff[0].id}`)).json().data;
+    const strangerList = (await as(ctx.app, stranger).get(`/api/paystubs?user_id=${staff[0].id}`)).json().data;
     expect(strangerList.total).toBe(0);
-    const childList = (await call(acme, 'GET', `/api/paystubs?company_id=${child.id}`)).json().data;
+    const childList = (await as(ctx.app, acme).get(`/api/paystubs?company_id=${child.id}`)).json().data;
     expect(childList.data.every((p: { company_id: number }) => p.company_id === child.id)).toBe(true);
     expect(childList.first_page_url).toBe(`http://payroll.test/api/paystubs?company_id=${child.id}&page=1`);
-    const forbidden = await call(acme, 'GET', `/api/paystubs?company_id=${stranger.id}`);
+    const forbidden = await as(ctx.app, acme).get(`/api/paystubs?company_id=${stranger.id}`);
     expect([forbidden.statusCode, forbidden.json()]).toEqual([
       403,
       { error: "You do not have permission to access this company's paystubs." },
     ]);
-    const missing = await call(acme, 'GET', `/api/paystubs?company_id=${MISSING_COMPANY}`);
+    const missing = await as(ctx.app, acme).get(`/api/paystubs?company_id=${MISSING_COMPANY}`);
     expect([missing.statusCode, missing.json()]).toEqual([404, { error: 'Paystub or company not found.' }]);
     for (const query of ['per_page=101', 'per_page=0', 'page=0', 'user_id=abc']) {
-      const res = await call(acme, 'GET', `/api/paystubs?${query}`);
+      const res = await as(ctx.app, acme).get(`/api/paystubs?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(typeof res.json().error).toBe('string');
     }
@@ -685,7 +313,7 @@ describe('P1 GET /api/paystubs', () => {
 
 describe('S4-S5 contributions', () => {
   it('S4 lists a company contribution records with contribution_details as a JSON string', async () => {
-    const res = await call(acme, 'GET', `/api/contributions/${acme.id}`);
+    const res = await as(ctx.app, acme).get(`/api/contributions/${acme.id}`);
     expect(res.statusCode).toBe(200);
     const { message, data } = res.json();
     expect(message).toBe('Contributions retrieved successfully');
@@ -702,18 +330,43 @@ describe('S4-S5 contributions', () => {
       tax_regime: 'nta2025',
     });
     expect(row.custom_contribution_records).toEqual([]);
-    const missing = await call(acme, 'GET', `/api/contributions/${MISSING_COMPANY}`);
+    const missing = await as(ctx.app, acme).get(`/api/contributions/${MISSING_COMPANY}`);
     expect([missing.statusCode, missing.json()]).toEqual([404, { error: 'Company not found.' }]);
-    expect((await call(acme, 'GET', `/api/contributions/${stranger.id}`)).statusCode).toBe(403);
+    expect((await as(ctx.app, acme).get(`/api/contributions/${stranger.id}`)).statusCode).toBe(403);
     expect(
-      (await call(acme, 'GET', `/api/contributions/${child.id}`))
+      (await as(ctx.app, acme).get(`/api/contributions/${child.id}`))
         .json()
         .data.every((r: { employee_id: number }) => r.employee_id === childUser.id),
     ).toBe(true);
   });
 
+  it('S4 and S5 are paged (page, per_page up to 1000, meta.has_more) and keep the documented answer for small companies', async () => {
+    const company = await createCompany(ctx.db);
+    const people = await createUsers(ctx.db, company.id, [{}, {}, {}]);
+    const run = await postPaystubs(ctx.app, company, { paystubs: people.map((p) => paystubItem(p.id)) });
+    expect(run.statusCode, run.body).toBe(201);
+    const all = await as(ctx.app, company).get(`/api/contributions/${company.id}`);
+    expect(all.json().data).toHaveLength(3);
+    expect(all.json().meta).toEqual({ current_page: 1, per_page: 1000, has_more: false });
+    const first = await as(ctx.app, company).get(`/api/contributions/${company.id}?per_page=2`);
+    expect(first.json().data).toHaveLength(2);
+    expect(first.json().meta).toEqual({ current_page: 1, per_page: 2, has_more: true });
+    const second = await as(ctx.app, company).get(`/api/contributions/${company.id}?per_page=2&page=2`);
+    expect(second.json().meta).toEqual({ current_page: 2, per_page: 2, has_more: false });
+    expect([...first.json().data, ...second.json().data]).toEqual(all.json().data);
+    for (const query of ['per_page=0', 'per_page=1001', 'per_page=abc', 'page=0', 'page=-1']) {
+      const bad = await as(ctx.app, company).get(`/api/contributions/${company.id}?${query}`);
+      const field = query.split('=')[0];
+      const max = field === 'page' ? '1000000' : '1000';
+      expect([bad.statusCode, bad.json()], query).toEqual([422, { error: `The ${field} must be an integer from 1 to ${max}.` }]);
+    }
+    const user = await as(ctx.app, company).get(`/api/contributions/user/${people[0].id}?per_page=1`);
+    expect(user.json()).toMatchObject({ meta: { current_page: 1, per_page: 1, has_more: false } });
+    expect(user.json().data).toHaveLength(1);
+  });
+
   it('S5 lists one user; another company user or an unknown id is 404', async () => {
-    const res = await call(acme, 'GET', `/api/contributions/user/${staff[0].id}`);
+    const res = await as(ctx.app, acme).get(`/api/contributions/user/${staff[0].id}`);
     expect(res.json()).toMatchObject({ message: 'User contributions retrieved successfully' });
     expect(res.json().data.every((r: { employee_id: number }) => r.employee_id === staff[0].id)).toBe(true);
     for (const url of [
@@ -722,9 +375,9 @@ describe('S4-S5 contributions', () => {
       '/api/contributions/user/abc',
       `/api/contributions/user/${childUser.id}`,
     ]) {
-      const notFound = await call(acme, 'GET', url);
+      const notFound = await as(ctx.app, acme).get(url);
       expect([notFound.statusCode, notFound.json()], url).toEqual([404, { error: 'User not found.' }]);
     }
-    expect((await call(acme, 'GET', `/api/contributions/user/${childUser.id}?company_id=${child.id}`)).statusCode).toBe(200);
+    expect((await as(ctx.app, acme).get(`/api/contributions/user/${childUser.id}?company_id=${child.id}`)).statusCode).toBe(200);
   });
 });

@@ -1,29 +1,15 @@
 // Validation of one P2 item. Items are independent: each failure is reported on its own as
 // {id, errors: {field: [message]}} and never fails the run (decisions.md §6).
 import { type Kobo, toKobo } from '../../payroll/money.js';
-
-export interface ValidItem {
-  index: number;
-  rawId: unknown;
-  userId: number;
-  start: string;
-  end: string;
-  taxableIncome: Kobo;
-  reimbursements: Kobo;
-  otherAllowances: Kobo;
-}
-
-export interface FailedItem {
-  index: number;
-  id: unknown;
-  errors: Record<string, string[]>;
-}
+import { fieldLabel } from '../../platform/field-reader.js';
+import { isRecord } from '../../platform/guards.js';
+import type { FailedItem, PlanItem } from './paystubs.planner.js';
 
 /** ₦1 trillion per period: far above any payslip, far below numeric(18,2). */
 const MAX_AMOUNT = 100_000_000_000_000n;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function validDate(value: string): boolean {
+export function validDate(value: string): boolean {
   const match = DATE.exec(value);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -32,9 +18,7 @@ function validDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-function label(field: string): string {
-  return field.replace(/_/g, ' ');
-}
+const label = fieldLabel;
 
 function amount(item: Record<string, unknown>, field: string, errors: Record<string, string[]>): Kobo {
   const raw = item[field];
@@ -62,11 +46,9 @@ function amount(item: Record<string, unknown>, field: string, errors: Record<str
   return kobo;
 }
 
-export function validateItem(raw: unknown, index: number): ValidItem | FailedItem {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { index, id: null, errors: { paystub: ['Each paystub must be an object.'] } };
-  }
-  const item = raw as Record<string, unknown>;
+export function validateItem(raw: unknown, index: number): PlanItem | FailedItem {
+  if (!isRecord(raw)) return { index, id: null, errors: { paystub: ['Each paystub must be an object.'] } };
+  const item = raw;
   const errors: Record<string, string[]> = {};
   let userId = 0;
   const id = item.id;

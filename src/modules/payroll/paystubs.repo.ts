@@ -5,7 +5,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
-import type { EmbeddedUserRow } from './paystubs.serializer.js';
+import type { NewPaystub, NewRecord, PlanCustom, PlanUser } from './paystubs.planner.js';
+import type { EmbeddedUserRow, InsertedPaystub, InsertedRow, PaystubRow, RecordRow } from './paystubs.rows.js';
 
 /** Serialises payroll runs of one company (one_time applications, duplicate checks). */
 const RUN_LOCK = 40_020;
@@ -15,84 +16,13 @@ export interface PayrollContextRow {
   settings_id: number | null;
 }
 
-export interface RunUserRow {
-  id: number;
-  user_type_id: number | null;
-  payment_frequency: string | null;
-  annual_rent_paid: string | null;
-  life_assurance_premium: string | null;
-}
-
-export interface ActiveCustomRow {
-  id: number;
-  name: string;
-  type: string;
-  apply_to: string;
-  employee_value: string | null;
-  employer_value: string | null;
-  frequency: string | null;
-  target_user_type_ids: number[] | null;
-  target_user_ids: number[] | null;
-}
-
-export interface PaystubRow {
-  id: number;
-  company_id: number;
-  user_id: number;
-  pay_period_start: string;
-  pay_period_end: string;
-  taxable_income: string;
-  reimbursements: string;
-  other_allowances: string;
-  gross_pay: string;
-  net_pay: string;
-  tax_withheld: string;
-  pension_contribution: string;
-  nhf_contribution: string;
-  nhis_contribution: string;
-  other_deductions: string;
-  employer_pension_contribution: string;
-  nhis_employer_contribution: string;
-  employer_cost: string;
-  tax_regime: string;
-  status: string;
-  transaction_id: string;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-/** What a batch INSERT returns: only what the database decided (the rest is known already). */
-export interface InsertedRow {
-  id: number;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-export interface InsertedPaystub extends InsertedRow {
-  user_id: number;
-  pay_period_start: string;
-  pay_period_end: string;
-}
-
-export interface RecordRow {
-  id: number;
-  contribution_id: number;
-  custom_contribution_id: number | null;
-  user_id: number;
-  name: string;
-  employee_contribution: string;
-  employer_contribution: string;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
 const PAYSTUB_COLUMNS =
   sql.raw(`id, company_id, user_id, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
   taxable_income::text AS taxable_income, reimbursements::text AS reimbursements, other_allowances::text AS other_allowances,
   gross_pay::text AS gross_pay, net_pay::text AS net_pay, tax_withheld::text AS tax_withheld, pension_contribution::text AS pension_contribution,
   nhf_contribution::text AS nhf_contribution, nhis_contribution::text AS nhis_contribution, other_deductions::text AS other_deductions,
   employer_pension_contribution::text AS employer_pension_contribution, nhis_employer_contribution::text AS nhis_employer_contribution,
-  employer_cost::text AS employer_cost, tax_regime, status, transaction_id, created_at, updated_at`);
+  employer_cost::text AS employer_cost, tax_regime, status, transaction_id, paid_at, payment_reference, failure_reason, created_at, updated_at`);
 const RECORD_COLUMNS = sql.raw(`id, contribution_id, custom_contribution_id, user_id, name,
   employee_contribution::text AS employee_contribution, employer_contribution::text AS employer_contribution, created_at, updated_at`);
 
@@ -110,35 +40,6 @@ function where(companyId: number, filters: PaystubFilters): SQL {
   return sql.join(parts, sql` AND `);
 }
 
-export interface NewPaystub {
-  userId: number;
-  start: string;
-  end: string;
-  taxableIncome: string;
-  reimbursements: string;
-  otherAllowances: string;
-  grossPay: string;
-  netPay: string;
-  taxWithheld: string;
-  pension: string;
-  nhf: string;
-  nhis: string;
-  otherDeductions: string;
-  employerPension: string;
-  nhisEmployer: string;
-  employerCost: string;
-  regime: string;
-}
-
-export interface NewRecord {
-  contributionId: number;
-  customContributionId: number;
-  userId: number;
-  name: string;
-  employee: string;
-  employer: string;
-}
-
 const col = <T>(rows: T[], pick: (row: T) => string | number | null) => pgArray(rows.map(pick));
 
 export const paystubsRepo = {
@@ -154,17 +55,17 @@ export const paystubsRepo = {
     return row;
   },
 
-  async runUsers(executor: Executor, companyId: number, userIds: number[]): Promise<RunUserRow[]> {
+  async runUsers(executor: Executor, companyId: number, userIds: number[]): Promise<PlanUser[]> {
     if (userIds.length === 0) return [];
-    return queryRows<RunUserRow>(
+    return queryRows<PlanUser>(
       executor,
       sql`SELECT id, user_type_id, payment_frequency, annual_rent_paid::text AS annual_rent_paid, life_assurance_premium::text AS life_assurance_premium
           FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL AND id = ANY(${pgArray(userIds)}::int[])`,
     );
   },
 
-  async activeCustoms(executor: Executor, companyId: number): Promise<ActiveCustomRow[]> {
-    return queryRows<ActiveCustomRow>(
+  async activeCustoms(executor: Executor, companyId: number): Promise<PlanCustom[]> {
+    return queryRows<PlanCustom>(
       executor,
       sql`SELECT cc.id, cc.name, cc.type, cc.apply_to, cc.employee_value::text AS employee_value, cc.employer_value::text AS employer_value,
                  cc.frequency,
@@ -190,7 +91,7 @@ export const paystubsRepo = {
     );
   },
 
-  /** Existing paystubs among these (user, start, end) triples. */
+  /** Existing paystubs among these (user, start, end) triples (a cancelled run's do not count). */
   async existing(
     executor: Executor,
     keys: { userId: number; start: string; end: string }[],
@@ -200,7 +101,7 @@ export const paystubsRepo = {
       executor,
       sql`SELECT p.user_id, p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end
           FROM unnest(${col(keys, (k) => k.userId)}::int[], ${col(keys, (k) => k.start)}::date[], ${col(keys, (k) => k.end)}::date[]) AS k(user_id, s, e)
-          JOIN paystubs p ON p.user_id = k.user_id AND p.pay_period_start = k.s AND p.pay_period_end = k.e`,
+          JOIN paystubs p ON p.user_id = k.user_id AND p.pay_period_start = k.s AND p.pay_period_end = k.e AND p.status <> 'cancelled'`,
     );
   },
 
@@ -219,7 +120,7 @@ export const paystubsRepo = {
             ${col(rows, (r) => r.pension)}::numeric[], ${col(rows, (r) => r.nhf)}::numeric[], ${col(rows, (r) => r.nhis)}::numeric[],
             ${col(rows, (r) => r.otherDeductions)}::numeric[], ${col(rows, (r) => r.employerPension)}::numeric[],
             ${col(rows, (r) => r.nhisEmployer)}::numeric[], ${col(rows, (r) => r.employerCost)}::numeric[], ${col(rows, (r) => r.regime)}::text[])
-          ON CONFLICT (user_id, pay_period_start, pay_period_end) DO NOTHING
+          ON CONFLICT (user_id, pay_period_start, pay_period_end) WHERE status <> 'cancelled' DO NOTHING
           RETURNING id, user_id, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end, created_at, updated_at`,
     );
   },
@@ -266,11 +167,20 @@ export const paystubsRepo = {
   },
 
   /** Paystubs (= contribution records) of a company, or of one employee in it (S4, S5), oldest first. */
-  async contributions(executor: Executor, companyId: number, employeeId?: number): Promise<PaystubRow[]> {
+  /**
+   * S4/S5: one page of contribution records (paystubs) in id order; `limit` bounds the work and
+   * paystubs_company_idx (company_id, id) serves it, paystubs_user_period_key the user's.
+   */
+  async contributions(
+    executor: Executor,
+    companyId: number,
+    page: { limit: number; offset: number },
+    employeeId?: number,
+  ): Promise<PaystubRow[]> {
     return queryRows<PaystubRow>(
       executor,
       sql`SELECT ${PAYSTUB_COLUMNS} FROM paystubs WHERE company_id = ${companyId}
-          ${employeeId === undefined ? sql`` : sql`AND user_id = ${employeeId}`} ORDER BY id`,
+          ${employeeId === undefined ? sql`` : sql`AND user_id = ${employeeId}`} ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset}`,
     );
   },
 

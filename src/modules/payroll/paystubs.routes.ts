@@ -2,11 +2,14 @@
 // the P1 query are 400 (family `paystubs`), of the P2 envelope `400 {error: "Bad Request"}`.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { type AppDeps, typed } from '../../platform/deps.js';
+import { typed } from '../../platform/deps.js';
 import { badRequest } from '../../platform/errors.js';
+import { isRecord } from '../../platform/guards.js';
+import { parseRowId } from '../../platform/input-safety.js';
+import { tenantId } from '../../platform/request-context.js';
+import { CompanyIdInput, errorResponses, LaravelPage, MessageError, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
-import { errorResponses } from './payroll.shared.js';
-import { createPaystubsService, PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, USER_NOT_FOUND } from './paystubs.service.js';
+import { type createPaystubsService, PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, USER_NOT_FOUND } from './paystubs.service.js';
 
 const PAYSTUBS_TENANCY: TenancyMessages = { forbidden: PAYSTUBS_FORBIDDEN, notFound: PAYSTUBS_NOT_FOUND };
 const CONTRIBUTIONS_FORBIDDEN = "You do not have permission to access this company's contributions.";
@@ -44,8 +47,11 @@ const paystubFields = {
   nhf_contribution: Money,
   nhis_contribution: Money,
   other_deductions: Money,
-  status: Type.String(),
+  status: Type.String({ description: 'unpaid, processing, paid, failed or cancelled' }),
   transaction_id: Type.String(),
+  paid_at: Type.Union([Type.Null(), Timestamp]),
+  payment_reference: Type.Union([Type.Null(), Type.String()]),
+  failure_reason: Type.Union([Type.Null(), Type.String()]),
   created_at: Timestamp,
   updated_at: Timestamp,
 };
@@ -99,8 +105,6 @@ const ListedPaystub = Type.Object({
   user: Type.Union([Type.Null(), EmbeddedUser]),
   contribution: Type.Union([Type.Null(), Type.Ref('Contribution')]),
 });
-const NullableUrl = Type.Union([Type.Null(), Type.String()]);
-const NullableInt = Type.Union([Type.Null(), Type.Integer()]);
 const ContributionDetails = Type.Object({
   id: Type.Integer(),
   paystub_id: Type.Integer(),
@@ -112,18 +116,27 @@ const ContributionDetails = Type.Object({
   created_at: Timestamp,
 });
 
-const CompanyIdInput = Type.Optional(Type.Union([Type.Integer(), Type.String()]));
+// S4/S5 paging (contributions.paging.ts): checked there, so a bad value is the settings family's 422.
+const ContributionsQuery = Type.Object({
+  page: Type.Optional(Type.String({ description: 'from 1; default 1' })),
+  per_page: Type.Optional(Type.String({ description: 'from 1 to 1000; default 1000' })),
+});
+const ContributionsResponse = Type.Object({
+  message: Type.String(),
+  data: Type.Array(ContributionDetails),
+  meta: Type.Object({ current_page: Type.Integer(), per_page: Type.Integer(), has_more: Type.Boolean() }),
+});
 
 /** Runs before schema validation, which would coerce a lone object into an array. */
 async function checkEnvelope(request: FastifyRequest) {
-  const body = request.body as { paystubs?: unknown } | undefined;
-  const items = body && typeof body === 'object' && !Array.isArray(body) ? body.paystubs : undefined;
+  const items = isRecord(request.body) ? request.body.paystubs : undefined;
   if (!Array.isArray(items) || items.length === 0 || items.length > MAX_ITEMS) throw badRequest('Bad Request');
 }
 
-export async function paystubsRoutes(root: FastifyInstance, deps: AppDeps): Promise<void> {
+const errors = errorResponses(MessageError);
+
+export async function paystubsRoutes(root: FastifyInstance, service: ReturnType<typeof createPaystubsService>): Promise<void> {
   const app = typed(root);
-  const service = createPaystubsService(deps);
   app.addSchema(RecordSchema);
   app.addSchema(PaystubSchema);
   app.addSchema(ContributionSchema);
@@ -140,32 +153,18 @@ export async function paystubsRoutes(root: FastifyInstance, deps: AppDeps): Prom
           user_id: Type.Optional(Type.Integer({ minimum: 1 })),
           transaction_id: Type.Optional(Type.String({ maxLength: 64 })),
           status: Type.Optional(Type.String({ maxLength: 32 })),
-          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+          ...PageQueryFields,
         }),
         response: {
           200: Type.Object({
             message: Type.String(),
-            data: Type.Object({
-              current_page: Type.Integer(),
-              data: Type.Array(ListedPaystub),
-              first_page_url: Type.String(),
-              from: NullableInt,
-              last_page: Type.Integer(),
-              last_page_url: Type.String(),
-              next_page_url: NullableUrl,
-              path: Type.String(),
-              per_page: Type.Integer(),
-              prev_page_url: NullableUrl,
-              to: NullableInt,
-              total: Type.Integer(),
-            }),
+            data: LaravelPage(ListedPaystub),
           }),
-          ...errorResponses,
+          ...errors,
         },
       },
     },
-    async (request) => service.list(request.targetCompanyId as number, request.query, request.query as Record<string, unknown>),
+    async (request) => service.list(tenantId(request), request.query, request.query),
   );
 
   app.post(
@@ -189,11 +188,11 @@ export async function paystubsRoutes(root: FastifyInstance, deps: AppDeps): Prom
             ),
             failed_paystubs: Type.Array(Type.Object({ id: Type.Unknown(), errors: Type.Record(Type.String(), Type.Array(Type.String())) })),
           }),
-          ...errorResponses,
+          ...errors,
         },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.createRun(request.targetCompanyId as number, request.body.paystubs)),
+    async (request, reply) => reply.status(201).send(await service.createRun(tenantId(request), request.body.paystubs)),
   );
 
   app.get(
@@ -206,35 +205,41 @@ export async function paystubsRoutes(root: FastifyInstance, deps: AppDeps): Prom
       },
       schema: {
         tags: ['payroll settings'],
-        summary: "S4. Every contribution record of a company's paystubs",
+        summary: "S4. A company's contribution records, in pages of up to 1000 (all of them when it has no more)",
         params: Type.Object({ company_id: Type.String() }),
-        response: { 200: Type.Object({ message: Type.String(), data: Type.Array(ContributionDetails) }), ...errorResponses },
+        querystring: ContributionsQuery,
+        response: { 200: ContributionsResponse, ...errors },
       },
     },
     async (request) => ({
       message: 'Contributions retrieved successfully',
-      data: await service.companyContributions(request.targetCompanyId as number),
+      ...(await service.companyContributions(tenantId(request), request.query)),
     }),
   );
 
   app.get(
     '/api/contributions/user/:user_id',
     {
-      config: { name: 'contributions.user', family: 'settings', tenancy: { forbidden: CONTRIBUTIONS_FORBIDDEN } },
+      config: {
+        name: 'contributions.user',
+        family: 'settings',
+        tenancy: { forbidden: CONTRIBUTIONS_FORBIDDEN },
+        notFoundMessage: USER_NOT_FOUND,
+      },
       schema: {
         tags: ['payroll settings'],
         summary: "S5. One user's contribution records (optional company_id for a child company's user)",
         params: Type.Object({ user_id: Type.String() }),
-        querystring: Type.Object({ company_id: CompanyIdInput }),
-        response: { 200: Type.Object({ message: Type.String(), data: Type.Array(ContributionDetails) }), ...errorResponses },
+        querystring: Type.Object({ company_id: CompanyIdInput, ...ContributionsQuery.properties }),
+        response: { 200: ContributionsResponse, ...errors },
       },
     },
     async (request) => {
       const raw = request.params.user_id;
-      const userId = /^[0-9]{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+      const userId = parseRowId(raw) ?? null;
       return {
         message: 'User contributions retrieved successfully',
-        data: await service.userContributions(request.targetCompanyId as number, userId),
+        ...(await service.userContributions(tenantId(request), userId, request.query)),
       };
     },
   );

@@ -1,6 +1,8 @@
 // Wire shapes of paystubs, contribution records and custom contribution records. Amounts are JSON
 // numbers with two places (decisions.md §2): PostgreSQL numeric text → the double that prints as it.
+import { columnToNumber as num } from '../../payroll/money.js';
 import { isoTimestamp } from '../../platform/format.js';
+import type { EmbeddedUserRow, PaystubRow, RecordRow } from './paystubs.rows.js';
 
 // Every row of one batch INSERT shares now(): remember the last conversion instead of redoing it
 // for each of the thousands of rows of a run.
@@ -9,12 +11,9 @@ let lastText = '';
 function ts(value: Date | string): string {
   if (value instanceof Date ? lastValue instanceof Date && lastValue.getTime() === value.getTime() : value === lastValue) return lastText;
   lastValue = value;
-  lastText = isoTimestamp(value) as string;
+  lastText = isoTimestamp(value);
   return lastText;
 }
-
-import { num } from './payroll.shared.js';
-import type { PaystubRow, RecordRow } from './paystubs.repo.js';
 
 export function serializePaystub(row: PaystubRow) {
   return {
@@ -35,6 +34,9 @@ export function serializePaystub(row: PaystubRow) {
     other_deductions: num(row.other_deductions),
     status: row.status,
     transaction_id: row.transaction_id,
+    paid_at: isoTimestamp(row.paid_at),
+    payment_reference: row.payment_reference,
+    failure_reason: row.failure_reason,
     created_at: ts(row.created_at),
     updated_at: ts(row.updated_at),
   };
@@ -96,25 +98,6 @@ export function serializeContributionDetails(row: PaystubRow, records: RecordRow
     custom_contribution_records: records.map(serializeRecord),
     created_at: ts(row.created_at),
   };
-}
-
-export interface EmbeddedUserRow {
-  id: number;
-  employee_id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  personal_email: string;
-  unique_id: string;
-  user_types: string | null;
-  title: string | null;
-  department: string | null;
-  level: string | null;
-  office_location: string | null;
-  payment_frequency: string | null;
-  is_active: boolean;
-  company_id: number;
-  deleted_at: Date | string | null;
 }
 
 /** The `user` embedded in P1 items: identity and employment fields, never secrets. */

@@ -1,10 +1,11 @@
 // S1-S3 contribution settings routes. Settings errors: {error: message}; validation is 422.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type AppDeps, typed } from '../../platform/deps.js';
+import { typed } from '../../platform/deps.js';
+import { callerOf, tenantId } from '../../platform/request-context.js';
+import { errorResponses, MessageError } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
-import { errorResponses } from './payroll.shared.js';
-import { createSettingsService, SETTING_FIELDS, SETTINGS_NOT_FOUND } from './settings.service.js';
+import { type createSettingsService, SETTING_FIELDS, SETTINGS_NOT_FOUND } from './settings.service.js';
 
 const SETTINGS_TENANCY: TenancyMessages = {
   source: 'path',
@@ -25,11 +26,12 @@ const SettingsSchema = Type.Object(
 );
 
 // A malformed id in the path is reported as the spec's 400 (route config badRequestMessage).
-const CompanyParams = Type.Object({ company_id: Type.String({ pattern: '^[0-9]{1,9}$' }) });
+const CompanyParams = Type.Object({ company_id: Type.String({ pattern: '^[0-9]+$' }) });
 
-export async function settingsRoutes(root: FastifyInstance, deps: AppDeps): Promise<void> {
+const errors = errorResponses(MessageError);
+
+export async function settingsRoutes(root: FastifyInstance, service: ReturnType<typeof createSettingsService>): Promise<void> {
   const app = typed(root);
-  const service = createSettingsService(deps);
   app.addSchema(SettingsSchema);
 
   app.get(
@@ -39,12 +41,12 @@ export async function settingsRoutes(root: FastifyInstance, deps: AppDeps): Prom
       schema: {
         tags: ['payroll settings'],
         summary: 'S1. Contribution settings of the authenticated company and every company below it',
-        response: { 200: Type.Object({ message: Type.String(), data: Type.Array(Type.Ref('ContributionSetting')) }), ...errorResponses },
+        response: { 200: Type.Object({ message: Type.String(), data: Type.Array(Type.Ref('ContributionSetting')) }), ...errors },
       },
     },
     async (request) => ({
       message: 'Contribution settings retrieved successfully',
-      data: await service.listTree(request.caller!.companyId),
+      data: await service.listTree(callerOf(request).companyId),
     }),
   );
 
@@ -61,12 +63,12 @@ export async function settingsRoutes(root: FastifyInstance, deps: AppDeps): Prom
         tags: ['payroll settings'],
         summary: "S2. One company's contribution settings",
         params: CompanyParams,
-        response: { 200: Type.Object({ message: Type.String(), data: Type.Ref('ContributionSetting') }), ...errorResponses },
+        response: { 200: Type.Object({ message: Type.String(), data: Type.Ref('ContributionSetting') }), ...errors },
       },
     },
     async (request) => ({
       message: 'Contribution settings retrieved successfully',
-      data: await service.get(request.targetCompanyId as number),
+      data: await service.get(tenantId(request)),
     }),
   );
 
@@ -83,12 +85,12 @@ export async function settingsRoutes(root: FastifyInstance, deps: AppDeps): Prom
         tags: ['payroll settings'],
         summary: 'S3. Update contribution settings (string values; unknown field or bad value → 422)',
         params: CompanyParams,
-        response: { 200: Type.Object({ message: Type.String(), data: Type.Ref('ContributionSetting') }), ...errorResponses },
+        response: { 200: Type.Object({ message: Type.String(), data: Type.Ref('ContributionSetting') }), ...errors },
       },
     },
     async (request) => ({
       message: 'Contribution settings updated successfully',
-      data: await service.update(request.targetCompanyId as number, request.body),
+      data: await service.update(tenantId(request), request.body),
     }),
   );
 }

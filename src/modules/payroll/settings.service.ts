@@ -1,36 +1,37 @@
 // S1-S3: contribution settings. The API keeps every setting as a string (decisions.md §6); this
 // file is the one place that validates those strings and turns them into the engine's settings.
-import { eq, inArray, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.js';
-import { contributionSettings } from '../../db/schema/index.js';
-import type { EngineSettings, TaxRegimeSetting } from '../../payroll/engine.js';
+import type { Db } from '../../db/client.js';
+import type { EngineSettings, TaxRegimeSetting } from '../../payroll/engine.types.js';
 import { toRate } from '../../payroll/money.js';
 import { badRequest, DomainError, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
-import { descendantIds } from '../../platform/tenancy.js';
-
-export type SettingsRow = typeof contributionSettings.$inferSelect;
+import { type SettingsRow, settingsRepo } from './settings.repo.js';
 
 export const SETTINGS_NOT_FOUND = 'Contribution settings not found.';
 export const NO_DATA = 'No data provided for update.';
 
 type Kind = 'regime' | 'percent' | 'boolean';
-/** API field → [row key, kind]. */
-const FIELDS: Record<string, [keyof SettingsRow, Kind]> = {
-  tax_regime: ['taxRegime', 'regime'],
-  basic_percentage: ['basicPercentage', 'percent'],
-  housing_percentage: ['housingPercentage', 'percent'],
-  transport_percentage: ['transportPercentage', 'percent'],
-  pension_enabled: ['pensionEnabled', 'boolean'],
-  employee_pension_rate: ['employeePensionRate', 'percent'],
-  employer_pension_rate: ['employerPensionRate', 'percent'],
-  nhf_enabled: ['nhfEnabled', 'boolean'],
-  nhf_rate: ['nhfRate', 'percent'],
-  nhis_enabled: ['nhisEnabled', 'boolean'],
-  nhis_employee_rate: ['nhisEmployeeRate', 'percent'],
-  nhis_employer_rate: ['nhisEmployerRate', 'percent'],
-};
-export const SETTING_FIELDS = Object.keys(FIELDS);
+/**
+ * API field → [row key, kind]. A Map, not an object literal: a body field named `toString` or
+ * `hasOwnProperty` must be an unknown setting, not a lookup of Object.prototype.
+ */
+const FIELDS = new Map<string, [keyof SettingsRow, Kind]>(
+  Object.entries({
+    tax_regime: ['taxRegime', 'regime'],
+    basic_percentage: ['basicPercentage', 'percent'],
+    housing_percentage: ['housingPercentage', 'percent'],
+    transport_percentage: ['transportPercentage', 'percent'],
+    pension_enabled: ['pensionEnabled', 'boolean'],
+    employee_pension_rate: ['employeePensionRate', 'percent'],
+    employer_pension_rate: ['employerPensionRate', 'percent'],
+    nhf_enabled: ['nhfEnabled', 'boolean'],
+    nhf_rate: ['nhfRate', 'percent'],
+    nhis_enabled: ['nhisEnabled', 'boolean'],
+    nhis_employee_rate: ['nhisEmployeeRate', 'percent'],
+    nhis_employer_rate: ['nhisEmployerRate', 'percent'],
+  } satisfies Record<string, [keyof SettingsRow, Kind]>),
+);
+export const SETTING_FIELDS = [...FIELDS.keys()];
 const REGIMES = ['auto', 'pita', 'nta2025', 'none'];
 /** Echoed back by S2; a client may send the object back unchanged, so these are ignored. */
 const READ_ONLY = new Set(['id', 'company_id', 'created_at', 'updated_at']);
@@ -67,7 +68,7 @@ export function validateSettingsUpdate(body: unknown, current: SettingsRow): Par
   if (entries.length === 0) throw badRequest(NO_DATA);
   const changes: Record<string, string> = {};
   for (const [field, raw] of entries) {
-    const spec = FIELDS[field];
+    const spec = FIELDS.get(field);
     if (!spec) throw settingsError(`The ${field} field is not a contribution setting.`);
     changes[spec[0]] = canonical(field, spec[1], raw);
   }
@@ -82,7 +83,7 @@ export function validateSettingsUpdate(body: unknown, current: SettingsRow): Par
 
 export function serializeSettings(row: SettingsRow) {
   const out: Record<string, unknown> = { id: row.id, company_id: row.companyId };
-  for (const [field, [key]] of Object.entries(FIELDS)) out[field] = row[key];
+  for (const [field, [key]] of FIELDS) out[field] = row[key];
   out.created_at = isoTimestamp(row.createdAt);
   out.updated_at = isoTimestamp(row.updatedAt);
   return out;
@@ -105,36 +106,13 @@ export function toEngineSettings(row: SettingsRow): EngineSettings {
   };
 }
 
-export const settingsRepo = {
-  async find(executor: Executor, companyId: number): Promise<SettingsRow | undefined> {
-    const [row] = await executor.select().from(contributionSettings).where(eq(contributionSettings.companyId, companyId));
-    return row;
-  },
-  async listFor(executor: Executor, companyIds: number[]): Promise<SettingsRow[]> {
-    if (companyIds.length === 0) return [];
-    return executor
-      .select()
-      .from(contributionSettings)
-      .where(inArray(contributionSettings.companyId, companyIds))
-      .orderBy(contributionSettings.companyId);
-  },
-  async update(executor: Executor, companyId: number, changes: Partial<SettingsRow>): Promise<SettingsRow | undefined> {
-    const [row] = await executor
-      .update(contributionSettings)
-      .set({ ...changes, updatedAt: sql`now()` })
-      .where(eq(contributionSettings.companyId, companyId))
-      .returning();
-    return row;
-  },
-};
-
 /** Also the web console's settings API (get / update for one company). */
 export function createSettingsService(deps: { db: Db }) {
   const { db } = deps;
   return {
     /** S1: the caller's settings and those of every company below it. */
     async listTree(companyId: number) {
-      const rows = await settingsRepo.listFor(db, await descendantIds(db, companyId));
+      const rows = await settingsRepo.listTree(db, companyId);
       return rows.map(serializeSettings);
     },
     async get(companyId: number) {
@@ -144,7 +122,7 @@ export function createSettingsService(deps: { db: Db }) {
     },
     async update(companyId: number, body: unknown) {
       return db.transaction(async (tx) => {
-        const [current] = await tx.select().from(contributionSettings).where(eq(contributionSettings.companyId, companyId)).for('update');
+        const current = await settingsRepo.lock(tx, companyId);
         if (!current) throw notFound(SETTINGS_NOT_FOUND);
         const updated = await settingsRepo.update(tx, companyId, validateSettingsUpdate(body, current));
         return serializeSettings(updated as SettingsRow);

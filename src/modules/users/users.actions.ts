@@ -1,17 +1,18 @@
 // Single-user actions of U3-U7 on top of the shared batch cores (create/update) and the repo.
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import { consoleAccessDenied, endConsoleSessions } from '../../platform/auth/console-access.js';
 import { DomainError, forbidden, invalid, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { createUsers } from './users.create.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './users.documents.js';
 import { checkCreate, checkUpdate } from './users.fields.js';
-import { companyName } from './users.lookup.js';
+import { lifecycleRepo } from './users.lifecycle.repo.js';
+import { companyName } from './users.lookup.repo.js';
 import { activatedMail } from './users.mail.js';
 import { hashPassword, validatePassword } from './users.passwords.js';
+import type { UserRow } from './users.repo.js';
 import { usersRepo } from './users.repo.js';
 import { serializeUser } from './users.serializer.js';
 import { updateUsers } from './users.update.js';
@@ -24,9 +25,13 @@ export interface ActionDeps {
   config: Pick<Config, 'publicUrl' | 'dataDir'>;
 }
 
-/** Turns one batch result into U3's/U4's error: 400 `{error}` or 422 `{error: {field: [...]}}`. */
+/**
+ * Turns one batch result into U3's/U4's error: 400 `{error}`, 422 `{error: {field: [...]}}`, or the
+ * scope 403 when the token may not hand out console access (docs/users.md).
+ */
 function failure(status: number, errors: Record<string, string[]>): DomainError {
   if (status === 404) return notFound(USER_NOT_FOUND);
+  if (status === 403) return consoleAccessDenied();
   if (status === 400) return new DomainError('bad_request', Object.values(errors)[0][0]);
   return invalid(errors);
 }
@@ -35,22 +40,9 @@ export function createUserActions(deps: ActionDeps) {
   const { db } = deps;
 
   /** An active super-admin must remain: deactivating or deleting the last one is refused (403). */
-  async function isLastSuperAdmin(tx: Executor, companyId: number, user: typeof users.$inferSelect): Promise<boolean> {
+  async function isLastSuperAdmin(tx: Executor, companyId: number, user: UserRow): Promise<boolean> {
     if (!user.isActive || !user.roles.includes('super-admin')) return false;
-    const [other] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(
-        and(
-          eq(users.companyId, companyId),
-          ne(users.id, user.id),
-          isNull(users.deletedAt),
-          eq(users.isActive, true),
-          sql`'super-admin' = ANY(${users.roles})`,
-        ),
-      )
-      .limit(1);
-    return !other;
+    return !(await lifecycleRepo.otherActiveSuperAdmin(tx, companyId, user.id));
   }
 
   async function live(companyId: number, id: number) {
@@ -60,10 +52,11 @@ export function createUserActions(deps: ActionDeps) {
   }
 
   return {
-    async create(companyId: number, body: Record<string, unknown>) {
+    /** `mayGrantConsoleAccess`: the caller's token has `all` (docs/users.md, "Console roles through the API"). */
+    async create(companyId: number, body: Record<string, unknown>, mayGrantConsoleAccess: boolean) {
       const checked = checkCreate(body);
       if (!checked.ok) throw invalid(checked.errors);
-      const [result] = await createUsers(deps, companyId, [checked.value]);
+      const [result] = await createUsers(deps, companyId, [checked.value], false, mayGrantConsoleAccess);
       if (!result.ok) throw failure(result.status, result.errors);
       const { user } = await live(companyId, result.id as number);
       return {
@@ -88,7 +81,7 @@ export function createUserActions(deps: ActionDeps) {
       };
     },
 
-    async update(companyId: number, id: number, body: Record<string, unknown>, files: UploadedFile[]) {
+    async update(companyId: number, id: number, body: Record<string, unknown>, files: UploadedFile[], mayGrantConsoleAccess: boolean) {
       await live(companyId, id);
       const hasPassword = body.password !== undefined || body.password_confirmation !== undefined;
       const passwordErrors = hasPassword ? validatePassword(body.password, body.password_confirmation) : undefined;
@@ -98,7 +91,9 @@ export function createUserActions(deps: ActionDeps) {
       const stored = files.length > 0 ? await storeDocuments(deps.config.dataDir, companyId, id, files) : [];
       let result: Awaited<ReturnType<typeof updateUsers>>[number];
       try {
-        [result] = await updateUsers(deps, companyId, [{ id, values: checked.value, passwordHash, newDocuments: stored }]);
+        [result] = await updateUsers(deps, companyId, [
+          { id, values: checked.value, passwordHash, newDocuments: stored, mayGrantConsoleAccess },
+        ]);
       } catch (error) {
         await deleteDocuments(deps.config.dataDir, stored);
         throw error;
@@ -112,7 +107,7 @@ export function createUserActions(deps: ActionDeps) {
         emailUpdate: result.emailUpdate,
         // unique_id is a permanent identifier: no update input changes it (docs/users.md).
         uniqueIdUpdate: 'No change.',
-        user: serializeUser(await live(companyId, id)),
+        user: serializeUser(await live(companyId, id), mayGrantConsoleAccess),
       };
     },
 
@@ -120,10 +115,7 @@ export function createUserActions(deps: ActionDeps) {
       await db.transaction(async (tx) => {
         const user = await usersRepo.lockById(tx, companyId, id);
         if (!user) throw notFound(USER_NOT_FOUND);
-        await tx
-          .update(users)
-          .set({ isActive: true, onboardingCompleted: true, onboardingToken: null, tokenExpiresAt: null, updatedAt: sql`now()` })
-          .where(eq(users.id, id));
+        await lifecycleRepo.activate(tx, companyId, id);
         if (notify) {
           const company = await companyName(tx, companyId);
           await deps.mailer.send(tx, activatedMail({ ...user, companyId }, company));
@@ -137,7 +129,10 @@ export function createUserActions(deps: ActionDeps) {
         const user = await usersRepo.lockById(tx, companyId, id);
         if (!user) throw notFound(USER_NOT_FOUND);
         if (await isLastSuperAdmin(tx, companyId, user)) throw forbidden('Failed to deactivate user.');
-        await tx.update(users).set({ isActive: false, updatedAt: sql`now()` }).where(eq(users.id, id));
+        // Deactivation revokes the invitation and ends the sessions in the same transaction: an
+        // old onboarding link or console session never brings back a user an administrator stopped.
+        await lifecycleRepo.deactivate(tx, companyId, id);
+        await endConsoleSessions(tx, companyId, [id]);
       });
       return { message: 'User deactivated successfully.' };
     },
@@ -147,24 +142,9 @@ export function createUserActions(deps: ActionDeps) {
         const user = await usersRepo.lockById(tx, companyId, id);
         if (!user) throw notFound(USER_NOT_FOUND);
         if (await isLastSuperAdmin(tx, companyId, user)) throw forbidden('Failed to delete user.');
-        await tx
-          .update(users)
-          .set({
-            deletedAt: sql`now()`,
-            isActive: false,
-            roles: [],
-            suspendedRoles: null,
-            documentPaths: null,
-            onboardingToken: null,
-            tokenExpiresAt: null,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(users.id, id));
-        // Their reports no longer point at a deleted person.
-        await tx
-          .update(users)
-          .set({ managerId: null, updatedAt: sql`now()` })
-          .where(and(eq(users.companyId, companyId), eq(users.managerId, id)));
+        // Their reports no longer point at a deleted person either.
+        await lifecycleRepo.softDelete(tx, companyId, id);
+        await endConsoleSessions(tx, companyId, [id]);
         return user.documentPaths ?? [];
       });
       // Files go after the commit: a rolled-back delete must not lose documents.

@@ -5,7 +5,7 @@ import type { FieldErrors } from '../../platform/errors.js';
 import { type CreateDeps, createUsers } from './users.create.js';
 import { type CsvRow, toColumnErrors } from './users.csv.js';
 import { type CreateValues, checkCreate, checkUpdate } from './users.fields.js';
-import { usersByEmail } from './users.lookup.js';
+import { usersByEmail } from './users.lookup.repo.js';
 import { type UpdateItem, updateUsers } from './users.update.js';
 
 export const CHUNK = 2000;

@@ -46,6 +46,8 @@ async function startServer(port: number): Promise<ChildProcess> {
     SEED_DEMO: 'false',
     RATE_LIMIT_SENSITIVE: '1000',
     JOB_POLL_MS: '600000',
+    // Required with DATABASE_URL (decisions.md §1); the import moves no money.
+    PAYMENT_PROVIDER: 'sandbox',
   };
   if (testDb?.url) env.DATABASE_URL = testDb.url;
   else delete env.DATABASE_URL;

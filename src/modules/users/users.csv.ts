@@ -5,9 +5,22 @@
 import { Readable } from 'node:stream';
 import { CsvError, type Options, parse } from 'csv-parse';
 import { type FieldErrors, invalid } from '../../platform/errors.js';
+import type { UploadLimits } from './users.multipart.js';
 
 export const MAX_ROWS = 10_000;
 export const MAX_CSV_BYTES = 5 * 1024 * 1024;
+const PARSE_SLICE_BYTES = 64 * 1024;
+const MAX_RECORD_BYTES = 64 * 1024;
+const TOO_LARGE = 'The users csv field must not be greater than 5120 kilobytes.';
+
+/** U8/U9 take exactly one file of at most 5 MiB (users.multipart.ts refuses more before reading it). */
+export const CSV_UPLOAD: UploadLimits = {
+  field: 'users_csv',
+  maxFiles: 1,
+  maxFileBytes: MAX_CSV_BYTES,
+  tooLarge: TOO_LARGE,
+  tooMany: 'The users csv field must be a single file.',
+};
 
 export const INSTRUCTION_ROW =
   'Instructions: start_date must use the format YYYY-MM-DD; format the account_number column as text to keep leading zeros.';
@@ -34,27 +47,33 @@ export const templateCsv = (header: string[]) => `${INSTRUCTION_ROW}\r\n${header
 
 export type CsvKind = 'create' | 'update';
 
-/** CSV column (normalised) → request field of U3/U4. Aliases accept the JSON field names too. */
-const COLUMN_FIELDS: Record<string, string> = {
-  email: 'email',
-  first_name: 'first_name',
-  last_name: 'last_name',
-  personal_email: 'personal_email',
-  domain: 'domain_name',
-  domain_name: 'domain_name',
-  user_types: 'user_types',
-  user_type: 'user_types',
-  title: 'title',
-  base_salary: 'base_salary',
-  department: 'department',
-  allowances: 'allowances',
-  office_location: 'office_location',
-  start_date: 'start_date',
-  manager: 'manager_email',
-  manager_email: 'manager_email',
-  bank_name: 'bank_name',
-  account_number: 'account_number',
-};
+/**
+ * CSV column (normalised) → request field of U3/U4. Aliases accept the JSON field names too.
+ * A Map, not an object literal: a column named `constructor` or `toString` must be an unknown
+ * column, not a lookup of Object.prototype.
+ */
+const COLUMN_FIELDS = new Map(
+  Object.entries({
+    email: 'email',
+    first_name: 'first_name',
+    last_name: 'last_name',
+    personal_email: 'personal_email',
+    domain: 'domain_name',
+    domain_name: 'domain_name',
+    user_types: 'user_types',
+    user_type: 'user_types',
+    title: 'title',
+    base_salary: 'base_salary',
+    department: 'department',
+    allowances: 'allowances',
+    office_location: 'office_location',
+    start_date: 'start_date',
+    manager: 'manager_email',
+    manager_email: 'manager_email',
+    bank_name: 'bank_name',
+    account_number: 'account_number',
+  }),
+);
 const FIELD_COLUMNS: Record<string, string> = { domain_name: 'domain', manager_email: 'manager' };
 
 const REQUIRED: Record<CsvKind, string[]> = {
@@ -72,12 +91,17 @@ export function toColumnErrors(errors: FieldErrors): FieldErrors {
   return out;
 }
 
-const normalise = (header: string) =>
-  header
-    .trim()
-    .toLowerCase()
-    .replace(/\s*\(.*\)\s*$/, '')
-    .replace(/\s+/g, '_');
+/**
+ * `Start_Date (YYYY-MM-DD)` → `start_date`: a trailing parenthesised note is dropped, inner blanks
+ * become `_`. Plain string scans, linear in the cell: the old `\s*\(.*\)\s*$` backtracked from
+ * every `(` and a first line of 60,000 `(` blocked the event loop for seconds (quadratic).
+ */
+function normaliseHeader(header: string): string {
+  let name = header.trim().toLowerCase();
+  const open = name.indexOf('(');
+  if (open !== -1 && name.endsWith(')')) name = name.slice(0, open).trimEnd();
+  return name.replace(/\s+/g, '_');
+}
 
 const fileError = (message: string) => invalid({ users_csv: [message] });
 
@@ -89,7 +113,7 @@ export interface CsvRow {
 
 export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow[]> {
   if (data.length === 0) throw fileError('The users csv file is empty.');
-  if (data.length > MAX_CSV_BYTES) throw fileError('The users csv field must not be greater than 5120 kilobytes.');
+  if (data.length > MAX_CSV_BYTES) throw fileError(TOO_LARGE);
   if (data.includes(0)) throw fileError('The users csv field must be a file of type: csv, txt.');
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(data);
@@ -100,14 +124,14 @@ export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow
   // An instruction row (one cell) before the header would make csv-parse build an error object
   // for every following record (column count differs from the first record's): cut it off here.
   let firstLine = 1;
-  const end = body.findIndex((byte) => byte === 0x0a || byte === 0x0d);
+  const end = firstBreak(body);
   if (
     end > 0 &&
     !body
       .subarray(0, end)
       .toString('utf8')
       .split(',')
-      .map((cell) => COLUMN_FIELDS[normalise(cell.replace(/"/g, ''))])
+      .map((cell) => COLUMN_FIELDS.get(normaliseHeader(cell.replace(/"/g, ''))))
       .includes(REQUIRED[kind][0])
   ) {
     body = body.subarray(body[end] === 0x0d && body[end + 1] === 0x0a ? end + 2 : end + 1);
@@ -128,8 +152,11 @@ export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow
     return start;
   };
   // on_record reads the parser's live context (no per-record info snapshot: less garbage, less CPU).
-  const parser = Readable.from([body]).pipe(
+  // Fed in slices, not as one 5 MiB chunk: the parse then yields to other requests between slices.
+  const parser = Readable.from(slices(body, PARSE_SLICE_BYTES)).pipe(
     parse({
+      // No legitimate row comes near this; a longer one is refused at once rather than parsed.
+      max_record_size: MAX_RECORD_BYTES,
       relax_column_count: true,
       skip_empty_lines: true,
       record_delimiter: ['\r\n', '\n', '\r'],
@@ -148,7 +175,7 @@ export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow
       if (record.every((cell) => cell.trim() === '')) continue;
       if (!columns) {
         headerSeen++;
-        const names = record.map((cell) => COLUMN_FIELDS[normalise(cell)]);
+        const names = record.map((cell) => COLUMN_FIELDS.get(normaliseHeader(cell)));
         const key = REQUIRED[kind][0];
         if (!names.includes(key)) {
           // The first row may be the instruction row; the header must come by the second.
@@ -177,6 +204,17 @@ export async function parseUsersCsv(data: Buffer, kind: CsvKind): Promise<CsvRow
   if (!columns) throw fileError(`The users csv file must have a header row with the columns: ${REQUIRED[kind].map(columnOf).join(', ')}.`);
   if (rows.length === 0) throw fileError('The users csv file contains no data rows.');
   return rows;
+}
+
+/** Index of the first CR or LF (-1 if none), by native scans rather than a callback per byte. */
+function firstBreak(body: Buffer): number {
+  const lf = body.indexOf(0x0a);
+  const cr = body.indexOf(0x0d);
+  return lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+}
+
+function* slices(body: Buffer, size: number) {
+  for (let at = 0; at < body.length; at += size) yield body.subarray(at, at + size);
 }
 
 const columnOf = (field: string) => FIELD_COLUMNS[field] ?? field;

@@ -1,6 +1,7 @@
 // Field-level rules of U3/U4, shared by the JSON endpoints and the CSV import so every entry point
 // accepts and rejects exactly the same values with the same Laravel-like messages.
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
+import { FieldReader, fieldLabel, isBlank } from '../../platform/field-reader.js';
 
 /** A validated create request (U3, one CSV row of U8). */
 export interface CreateValues {
@@ -43,88 +44,36 @@ export interface UpdateValues {
   notify: boolean;
 }
 
-const MAX = 255;
-const label = (field: string) => field.replace(/_/g, ' ');
-const EMAIL = /^[^\s@,;<>()]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 // Up to 16 integer digits and 2 decimals: fits numeric(18,2) exactly, never a float.
 const MONEY = /^\d{1,16}(\.\d{1,2})?$/;
 
-const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
-/** Reads fields of one record, collecting every message instead of stopping at the first. */
-class Reader {
-  readonly errors: FieldErrors = {};
-  constructor(private readonly record: Record<string, unknown>) {}
-
-  private fail(field: string, message: string): undefined {
-    addFieldError(this.errors, field, message);
-    return undefined;
-  }
-
-  text(field: string, required: boolean): string | undefined {
-    const value = this.record[field];
-    if (isBlank(value)) return required ? this.fail(field, `The ${label(field)} field is required.`) : undefined;
-    if (typeof value !== 'string') return this.fail(field, `The ${label(field)} field must be a string.`);
-    const trimmed = value.trim();
-    if (trimmed.length > MAX) return this.fail(field, `The ${label(field)} field must not be greater than ${MAX} characters.`);
-    return trimmed;
-  }
-
-  email(field: string, required: boolean): string | undefined {
-    const value = this.text(field, required);
-    if (value === undefined) return undefined;
-    if (!EMAIL.test(value)) return this.fail(field, `The ${label(field)} field must be a valid email address.`);
-    // Mailboxes are matched case-insensitively everywhere, so they are stored lower-case.
-    return value.toLowerCase();
-  }
-
+/** The platform reader plus the users' own kinds of field. */
+class Reader extends FieldReader {
   money(field: string): string | undefined {
     const value = this.record[field];
     if (isBlank(value)) return undefined;
-    if (typeof value !== 'string' && typeof value !== 'number') return this.fail(field, `The ${label(field)} field must be a number.`);
+    if (typeof value !== 'string' && typeof value !== 'number') return this.fail(field, `The ${fieldLabel(field)} field must be a number.`);
     const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim().replace(/,/g, '');
-    if (text.startsWith('-')) return this.fail(field, `The ${label(field)} field must be at least 0.`);
+    if (text.startsWith('-')) return this.fail(field, `The ${fieldLabel(field)} field must be at least 0.`);
     if (!MONEY.test(text)) {
       return /^\d+\.\d{3,}$/.test(text)
-        ? this.fail(field, `The ${label(field)} field must have at most 2 decimal places.`)
-        : this.fail(field, `The ${label(field)} field must be a number.`);
+        ? this.fail(field, `The ${fieldLabel(field)} field must have at most 2 decimal places.`)
+        : this.fail(field, `The ${fieldLabel(field)} field must be a number.`);
     }
     return text;
-  }
-
-  date(field: string, required: boolean): string | undefined {
-    const value = this.text(field, required);
-    if (value === undefined) return undefined;
-    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-    if (!match) return this.fail(field, `The ${label(field)} field must match the format Y-m-d.`);
-    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const date = new Date(Date.UTC(year, month - 1, day));
-    if (year < 1900 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
-      return this.fail(field, `The ${label(field)} field must be a valid date.`);
-    }
-    return value;
-  }
-
-  bool(field: string): boolean | undefined {
-    const value = this.record[field];
-    if (isBlank(value)) return undefined;
-    if (typeof value === 'boolean') return value;
-    if (value === 1 || value === '1' || value === 'true') return true;
-    if (value === 0 || value === '0' || value === 'false') return false;
-    return this.fail(field, `The ${label(field)} field must be true or false.`);
   }
 
   roles(field: string): string[] | undefined {
     const value = this.record[field];
     if (value === undefined || value === null) return undefined;
-    if (!Array.isArray(value)) return this.fail(field, `The ${label(field)} field must be an array.`);
+    if (!Array.isArray(value)) return this.fail(field, `The ${fieldLabel(field)} field must be an array.`);
     const names: string[] = [];
     for (const [index, item] of value.entries()) {
       if (typeof item !== 'string' || item.trim() === '')
         return this.fail(`${field}.${index}`, `The ${field}.${index} field must be a string.`);
       if (!names.includes(item.trim())) names.push(item.trim());
     }
-    if (names.length === 0) return this.fail(field, `The ${label(field)} field must have at least 1 items.`);
+    if (names.length === 0) return this.fail(field, `The ${fieldLabel(field)} field must have at least 1 items.`);
     return names;
   }
 
@@ -132,7 +81,7 @@ class Reader {
     const value = this.text(field, false);
     if (value === undefined) return undefined;
     // Kept as text: leading zeros are part of the account number.
-    if (!/^\d{6,20}$/.test(value)) return this.fail(field, `The ${label(field)} field must be between 6 and 20 digits.`);
+    if (!/^\d{6,20}$/.test(value)) return this.fail(field, `The ${fieldLabel(field)} field must be between 6 and 20 digits.`);
     return value;
   }
 
@@ -144,10 +93,6 @@ class Reader {
     if (account !== undefined && bank === undefined && !present('bank_name')) {
       this.fail('bank_name', 'The bank name field is required when account number is present.');
     }
-  }
-
-  has(field: string): boolean {
-    return !isBlank(this.record[field]);
   }
 }
 

@@ -1,10 +1,10 @@
 // The onboarding link (decisions.md §5): `PUBLIC_URL/onboarding/<token>` lets an invited employee
 // set a password, which activates the user and completes onboarding. The web console renders the
 // page; this service owns the rules.
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import { endConsoleSessions } from '../../platform/auth/console-access.js';
 import { badRequest, invalid, notFound } from '../../platform/errors.js';
+import { lifecycleRepo } from './users.lifecycle.repo.js';
 import { hashPassword, validatePassword } from './users.passwords.js';
 
 export const ONBOARDING_NOT_FOUND = 'Onboarding link not found.';
@@ -25,24 +25,11 @@ export interface OnboardingLink {
 export function createOnboardingService(deps: { db: Db }) {
   const { db } = deps;
 
-  // Only a live (not deleted), not yet onboarded user matches its token.
-  const matches = (token: string) => and(eq(users.onboardingToken, token), isNull(users.deletedAt), eq(users.onboardingCompleted, false));
-
   // Inside a transaction every query must use `tx`: PGlite has one connection, and a query on
   // `db` would wait forever for the transaction holding it.
   async function lookup(executor: Executor, token: string): Promise<OnboardingLink | undefined> {
     if (typeof token !== 'string' || token.length === 0) return undefined;
-    const [row] = await executor
-      .select({
-        userId: users.id,
-        companyId: users.companyId,
-        firstName: users.firstName,
-        email: users.email,
-        expired: sql<boolean>`coalesce(${users.tokenExpiresAt} <= now(), true)`,
-      })
-      .from(users)
-      .where(matches(token))
-      .limit(1);
+    const row = await lifecycleRepo.findByOnboardingToken(executor, token);
     if (!row) return undefined;
     const { expired, ...rest } = row;
     return { ...rest, state: expired ? 'expired' : 'open' };
@@ -61,25 +48,15 @@ export function createOnboardingService(deps: { db: Db }) {
     return db.transaction(async (tx) => {
       // The conditional UPDATE is the real check: two concurrent submissions, or a delete or an
       // expiry in between, leave exactly one winner and never a half-completed user.
-      const [updated] = await tx
-        .update(users)
-        .set({
-          passwordHash,
-          isActive: true,
-          onboardingCompleted: true,
-          emailVerifiedAt: sql`now()`,
-          onboardingToken: null,
-          tokenExpiresAt: null,
-          updatedAt: sql`now()`,
-        })
-        .where(and(matches(token), sql`${users.tokenExpiresAt} > now()`))
-        .returning({ userId: users.id });
+      const updated = await lifecycleRepo.completeOnboarding(tx, token, passwordHash);
       if (!updated) {
         const again = await lookup(tx, token);
         if (again?.state === 'expired') throw badRequest(ONBOARDING_EXPIRED);
         throw notFound(ONBOARDING_NOT_FOUND);
       }
-      return updated;
+      // Like every password set: no session opened before it survives it.
+      await endConsoleSessions(tx, updated.companyId, [updated.userId]);
+      return { userId: updated.userId };
     });
   }
 

@@ -1,6 +1,6 @@
 // All SQL of the users feature. Every method takes the company id first: another company's user
 // is simply not found.
-import { aliasedTable, and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, count, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { users, userTypes } from '../../db/schema/index.js';
@@ -54,6 +54,30 @@ function selectUsers(executor: Executor) {
     .leftJoin(manager, eq(manager.id, users.managerId));
 }
 
+/** `%text%` for ILIKE with the user's % and _ taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/** The console's employee filter (web: Employees), by standing. */
+export const USER_STATUSES = ['active', 'invited', 'inactive', 'suspended'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+function statusCondition(status: UserStatus | undefined): SQL | undefined {
+  switch (status) {
+    case 'suspended':
+      return eq(users.isSuspended, true);
+    case 'active':
+      return and(eq(users.isActive, true), eq(users.isSuspended, false));
+    case 'invited':
+      return and(eq(users.isActive, false), eq(users.onboardingCompleted, false), eq(users.isSuspended, false));
+    case 'inactive':
+      return and(eq(users.isActive, false), eq(users.onboardingCompleted, true), eq(users.isSuspended, false));
+    default:
+      return undefined;
+  }
+}
+
 export const usersRepo = {
   async list(executor: Executor, companyId: number, offset: number, limit: number): Promise<UserWithNames[]> {
     return selectUsers(executor)
@@ -83,6 +107,46 @@ export const usersRepo = {
     return selectUsers(executor).where(and(eq(users.companyId, companyId), inArray(users.id, ids), isNull(users.deletedAt)));
   },
 
+  /**
+   * The console's employee search: live users whose name, e-mails or employee id contain `text`,
+   * optionally of one status, a page of them by id and the total (two statements). The console
+   * list does not show managers, so their names are not joined.
+   */
+  async search(
+    executor: Executor,
+    companyId: number,
+    filter: { text?: string; status?: UserStatus; offset: number; limit: number },
+  ): Promise<{ rows: { user: UserRow; userTypeName: string | null }[]; total: number }> {
+    const pattern = filter.text ? containsPattern(filter.text) : undefined;
+    const where = and(
+      eq(users.companyId, companyId),
+      isNull(users.deletedAt),
+      pattern
+        ? or(
+            ilike(users.firstName, pattern),
+            ilike(users.lastName, pattern),
+            sql`(${users.firstName} || ' ' || ${users.lastName}) ILIKE ${pattern}`,
+            ilike(users.email, pattern),
+            ilike(users.personalEmail, pattern),
+            ilike(users.employeeId, pattern),
+          )
+        : undefined,
+      statusCondition(filter.status),
+    );
+    const [rows, [{ total }]] = await Promise.all([
+      executor
+        .select({ user: users, userTypeName: userTypes.name })
+        .from(users)
+        .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
+        .where(where)
+        .orderBy(asc(users.id))
+        .offset(filter.offset)
+        .limit(filter.limit),
+      executor.select({ total: count() }).from(users).where(where),
+    ]);
+    return { rows, total: Number(total) };
+  },
+
   /** The live user row (no joins), locked for the rest of the transaction. */
   async lockById(executor: Executor, companyId: number, id: number): Promise<UserRow | undefined> {
     const [row] = await executor
@@ -92,6 +156,15 @@ export const usersRepo = {
       .for('update')
       .limit(1);
     return row;
+  },
+
+  /** Live user rows (no joins) of these ids, locked for the rest of the transaction. */
+  async lockManyByIds(executor: Executor, companyId: number, ids: number[]): Promise<UserRow[]> {
+    return executor
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, companyId), inArray(users.id, ids), isNull(users.deletedAt)))
+      .for('update');
   },
 
   /**

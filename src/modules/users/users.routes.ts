@@ -1,42 +1,64 @@
+import fs from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { mayGrantConsoleAccess } from '../../platform/auth/console-access.js';
 import { type AppDeps, typed } from '../../platform/deps.js';
 import { badRequest, invalid } from '../../platform/errors.js';
+import { parseRowId } from '../../platform/input-safety.js';
+import { tenantId } from '../../platform/request-context.js';
+import { BulkError, CompanyIdInput, errorResponses, FieldsError, MessageError } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
-import { createUserActions } from './users.actions.js';
+import type { createUserActions } from './users.actions.js';
 import { bulkCreate, bulkUpdate } from './users.bulk.js';
-import { type CsvKind, IMPORT_HEADER, parseUsersCsv, templateCsv, UPDATE_HEADER } from './users.csv.js';
-import { readMultipart, resolveFormCompany } from './users.multipart.js';
-import { ErrorSchema, UserSchema } from './users.schemas.js';
+import { CSV_UPLOAD, type CsvKind, IMPORT_HEADER, parseUsersCsv, templateCsv, UPDATE_HEADER } from './users.csv.js';
+import { DOCUMENT_UPLOAD } from './users.documents.js';
+import { createSlots, readMultipart, resolveFormCompany } from './users.multipart.js';
+import { BulkReportSchema, CreatedUserSchema, MessageAndUser, UpdatedUserSchema, UserSchema } from './users.schemas.js';
 import { CreateBody, SuspendBody, UnsuspendBody, UpdateBody } from './users.schemas-input.js';
-import { createUsersService } from './users.service.js';
-import { createSuspensionService } from './users.suspension.js';
+import { type createUsersService, USER_NOT_FOUND } from './users.service.js';
+import type { createSuspensionService } from './users.suspension.js';
 
 /** Every users endpoint answers a company it may not act for with this 403 (decisions.md §3). */
 export const USERS_TENANCY: TenancyMessages = { forbidden: 'Unauthorized or invalid company ID.' };
+const notFoundMessage = USER_NOT_FOUND;
 /** U8/U9 name a missing company (interface.md). */
 const BULK_TENANCY: TenancyMessages = { ...USERS_TENANCY, notFound: 'Target company not found.' };
+/** CSV imports parsed and written at once per process (each holds its parsed file: tens of MB). */
+const BULK_CONCURRENCY = 2;
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 /** U5-U7 answer a malformed id with their own 400, so the id is parsed by hand. */
 const RawIdParams = Type.Object({ id: Type.String() });
-const CompanyQuery = { company_id: Type.Optional(Type.Union([Type.Integer(), Type.String()])) };
+const CompanyQuery = { company_id: CompanyIdInput };
 const Message = Type.Object({ message: Type.String() });
+const errors = errorResponses(FieldsError);
+/** U10/U11 answer in the settings family: {error: message}. */
+const settingsErrors = errorResponses(MessageError);
 const tags = ['users'];
 
 function userId(raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw badRequest('User ID is required.');
-  return Number(raw);
+  const id = parseRowId(raw);
+  if (id === undefined) throw badRequest('User ID is required.');
+  return id;
 }
+
+/** Whether the caller's token may hand out console access (docs/users.md, "Console roles through the API"). */
+const grants = (request: FastifyRequest) => mayGrantConsoleAccess(request.caller?.scopes ?? []);
 
 const bodyOf = (request: FastifyRequest) =>
   request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
 
-export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise<void> {
+/** The users module's services the routes call (built once in index.ts). */
+interface UsersRouteServices {
+  users: ReturnType<typeof createUsersService>;
+  actions: ReturnType<typeof createUserActions>;
+  suspension: ReturnType<typeof createSuspensionService>;
+}
+
+export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services: UsersRouteServices): Promise<void> {
   const app = typed(root);
-  const service = createUsersService(deps);
-  const actions = createUserActions(deps);
-  const suspension = createSuspensionService(deps);
+  const { users: service, actions, suspension } = services;
+  const bulkSlot = createSlots(BULK_CONCURRENCY);
   app.addSchema(UserSchema);
 
   app.get(
@@ -60,11 +82,11 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
             startIndex: Type.Integer(),
             itemsPerPage: Type.Integer(),
           }),
-          '4xx': ErrorSchema,
+          ...errors,
         },
       },
     },
-    async (request) => service.list(request.targetCompanyId as number, request.query),
+    async (request) => service.list(tenantId(request), request.query, grants(request)),
   );
 
   for (const [url, kind, name, summary] of [
@@ -75,7 +97,15 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
     const filename = kind === 'create' ? 'users_import_template.csv' : 'users_update_template.csv';
     app.get(
       url,
-      { config: { name, tenancy: USERS_TENANCY }, schema: { tags, summary, querystring: Type.Object(CompanyQuery) } },
+      {
+        config: { name, tenancy: USERS_TENANCY },
+        schema: {
+          tags,
+          summary,
+          querystring: Type.Object(CompanyQuery),
+          response: { 200: Type.String({ description: 'CSV' }), ...errors },
+        },
+      },
       async (_request, reply) =>
         reply
           .header('Content-Type', 'text/csv; charset=utf-8')
@@ -87,44 +117,55 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
   app.get(
     '/api/users/:id',
     {
-      config: { name: 'users.show', tenancy: USERS_TENANCY },
+      config: { name: 'users.show', tenancy: USERS_TENANCY, notFoundMessage },
       schema: {
         tags,
         summary: 'U2. One user',
         params: IdParams,
         querystring: Type.Object(CompanyQuery),
-        response: { 200: Type.Ref('User'), '4xx': ErrorSchema },
+        response: { 200: Type.Ref('User'), ...errors },
       },
     },
-    async (request) => service.show(request.targetCompanyId as number, request.params.id),
+    async (request) => service.show(tenantId(request), request.params.id, grants(request)),
   );
 
   app.post(
     '/api/users',
     {
       config: { name: 'users.store', tenancy: USERS_TENANCY, internalMessage: 'Failed to create user.' },
-      schema: { tags, summary: 'U3. Create a user', querystring: Type.Object(CompanyQuery), body: CreateBody },
+      schema: {
+        tags,
+        summary: 'U3. Create a user',
+        querystring: Type.Object(CompanyQuery),
+        body: CreateBody,
+        response: { 200: CreatedUserSchema, ...errors },
+      },
     },
-    async (request) => actions.create(request.targetCompanyId as number, bodyOf(request)),
+    async (request) => actions.create(tenantId(request), bodyOf(request), grants(request)),
   );
 
   app.put(
     '/api/users/:id',
     {
-      config: { name: 'users.update', tenancy: USERS_TENANCY, internalMessage: 'Failed to update user.' },
+      config: { name: 'users.update', tenancy: USERS_TENANCY, notFoundMessage, internalMessage: 'Failed to update user.' },
       schema: {
         tags,
         summary: 'U4. Update a user (JSON, or multipart/form-data with repeated `documents` files)',
         params: IdParams,
         querystring: Type.Object(CompanyQuery),
         body: { content: { 'application/json': { schema: UpdateBody } } },
+        response: { 200: UpdatedUserSchema, ...errors },
       },
     },
     async (request) => {
-      if (!request.isMultipart()) return actions.update(request.targetCompanyId as number, request.params.id, bodyOf(request), []);
-      const { fields, files } = await readMultipart(request, ['documents']);
-      const companyId = await resolveFormCompany(deps.db, request, fields, USERS_TENANCY);
-      return actions.update(companyId, request.params.id, fields, files.get('documents') ?? []);
+      if (!request.isMultipart()) return actions.update(tenantId(request), request.params.id, bodyOf(request), [], grants(request));
+      const { fields, files, discard } = await readMultipart(request, deps.config.dataDir, DOCUMENT_UPLOAD);
+      try {
+        const companyId = await resolveFormCompany(deps.db, request, fields, USERS_TENANCY);
+        return await actions.update(companyId, request.params.id, fields, files, grants(request));
+      } finally {
+        await discard();
+      }
     },
   );
 
@@ -143,18 +184,18 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
     app.route({
       method: method.toUpperCase() as 'PATCH' | 'DELETE',
       url,
-      config: { name, tenancy: USERS_TENANCY },
+      config: { name, tenancy: USERS_TENANCY, notFoundMessage },
       schema: {
         tags,
         summary,
         params: RawIdParams,
         querystring: Type.Object(CompanyQuery),
         // No body schema: the body is optional (U6 reads `notify`, all read `company_id`).
-        response: { 200: Message, '4xx': ErrorSchema },
+        response: { 200: Message, ...errors },
       },
       handler: async (request) => {
         const id = userId((request.params as { id: string }).id);
-        const companyId = request.targetCompanyId as number;
+        const companyId = tenantId(request);
         if (run) return run(companyId, id);
         const notify = bodyOf(request).notify;
         if (notify !== undefined && typeof notify !== 'boolean') throw invalid({ notify: ['The notify field must be true or false.'] });
@@ -166,31 +207,45 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
   app.post(
     '/api/users/:id/suspend',
     {
-      config: { name: 'users.suspend', tenancy: USERS_TENANCY, family: 'settings' },
-      schema: { tags, summary: 'U10. Suspend a user', params: IdParams, querystring: Type.Object(CompanyQuery), body: SuspendBody },
+      config: { name: 'users.suspend', tenancy: USERS_TENANCY, notFoundMessage, family: 'settings' },
+      schema: {
+        tags,
+        summary: 'U10. Suspend a user',
+        params: IdParams,
+        querystring: Type.Object(CompanyQuery),
+        body: SuspendBody,
+        response: { 200: MessageAndUser, ...settingsErrors },
+      },
     },
     async (request) => {
-      await suspension.suspend(request.targetCompanyId as number, request.params.id, bodyOf(request));
-      return { message: 'User suspended successfully.', user: await service.show(request.targetCompanyId as number, request.params.id) };
+      await suspension.suspend(tenantId(request), request.params.id, bodyOf(request));
+      return {
+        message: 'User suspended successfully.',
+        user: await service.show(tenantId(request), request.params.id, grants(request)),
+      };
     },
   );
 
   app.post(
     '/api/users/:id/unsuspend',
     {
-      config: { name: 'users.unsuspend', tenancy: USERS_TENANCY, family: 'settings' },
+      config: { name: 'users.unsuspend', tenancy: USERS_TENANCY, notFoundMessage, family: 'settings' },
       schema: {
         tags,
         summary: 'U11. End or move a suspension',
         params: IdParams,
         querystring: Type.Object(CompanyQuery),
         body: UnsuspendBody,
+        response: { 200: MessageAndUser, ...settingsErrors },
       },
     },
     async (request) => {
       const body = bodyOf(request);
-      await suspension.unsuspend(request.targetCompanyId as number, request.params.id, body.unsuspend_option, body.new_unsuspension_time);
-      return { message: 'User unsuspended successfully.', user: await service.show(request.targetCompanyId as number, request.params.id) };
+      await suspension.unsuspend(tenantId(request), request.params.id, body.unsuspend_option, body.new_unsuspension_time);
+      return {
+        message: 'User unsuspended successfully.',
+        user: await service.show(tenantId(request), request.params.id, grants(request)),
+      };
     },
   );
 
@@ -211,20 +266,29 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps): Promise
             dry_run: Type.Optional(Type.Boolean()),
             notify: Type.Optional(Type.Boolean()),
           }),
+          response: { 200: BulkReportSchema, ...errorResponses(BulkError) },
         },
       },
       async (request) => {
         const required = invalid({ users_csv: ['The users csv field is required.'] });
         if (!request.isMultipart()) throw required;
-        const { fields, files } = await readMultipart(request, ['users_csv']);
-        const companyId = await resolveFormCompany(deps.db, request, fields, BULK_TENANCY);
-        const [file] = files.get('users_csv') ?? [];
-        if (!file) throw required;
-        if (file.truncated) throw invalid({ users_csv: ['The users csv field must not be greater than 5120 kilobytes.'] });
-        const flag = (value: boolean | undefined, field: string | undefined) => value ?? (field === 'true' || field === '1');
-        const options = { dryRun: flag(request.query.dry_run, fields.dry_run), notify: flag(request.query.notify, fields.notify) };
-        const rows = await parseUsersCsv(file.data, kind as CsvKind);
-        return kind === 'create' ? bulkCreate(deps, companyId, rows, options) : bulkUpdate(deps, companyId, rows, options);
+        const { fields, files, discard } = await readMultipart(request, deps.config.dataDir, CSV_UPLOAD);
+        try {
+          const companyId = await resolveFormCompany(deps.db, request, fields, BULK_TENANCY);
+          const [file] = files;
+          if (!file) throw required;
+          if (file.truncated) throw invalid({ users_csv: [CSV_UPLOAD.tooLarge] });
+          const flag = (value: boolean | undefined, field: string | undefined) => value ?? (field === 'true' || field === '1');
+          const options = { dryRun: flag(request.query.dry_run, fields.dry_run), notify: flag(request.query.notify, fields.notify) };
+          // The file is read, parsed and imported holding one of a few slots: memory stays bounded
+          // however many imports arrive together (the others wait, their files on disk).
+          return await bulkSlot(async () => {
+            const rows = await parseUsersCsv(await fs.readFile(file.path), kind as CsvKind);
+            return kind === 'create' ? bulkCreate(deps, companyId, rows, options) : bulkUpdate(deps, companyId, rows, options);
+          });
+        } finally {
+          await discard();
+        }
       },
     );
   }

@@ -50,4 +50,44 @@ export const UserSchema = Type.Object(
   { $id: 'User' },
 );
 
-export const ErrorSchema = Type.Object({ error: Type.Any() }, { $id: 'Error' });
+/** U3's answer: the new user's core fields (interface.md), in the order they are sent. */
+export const CreatedUserSchema = Type.Object({
+  message: Type.String(),
+  user: Type.Object({
+    id: Type.Integer(),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    email: Type.String(),
+    personal_email: Type.String(),
+    company_id: Type.Integer(),
+    title: NullableString,
+    department: NullableString,
+    manager_id: NullableInteger,
+    employee_id: Type.String(),
+    unique_id: Type.String(),
+    is_active: Type.Boolean(),
+    onboarding_completed: Type.Boolean(),
+    created_at: NullableString,
+    updated_at: NullableString,
+  }),
+});
+
+/** U4's answer. */
+export const UpdatedUserSchema = Type.Object({
+  message: Type.String(),
+  emailUpdate: Type.String(),
+  uniqueIdUpdate: Type.String(),
+  user: Type.Ref('User'),
+});
+
+/** U10/U11's answer. */
+export const MessageAndUser = Type.Object({ message: Type.String(), user: Type.Ref('User') });
+
+/** U8/U9's report: one entry per CSV row (dry runs too, with `id: null`). */
+export const BulkReportSchema = Type.Object({
+  status: Type.String({ description: 'success, partial or failed' }),
+  message: Type.String(),
+  summary: Type.String(),
+  successes: Type.Array(Type.Object({ row: Type.Integer(), id: NullableInteger, email: Type.String() })),
+  failures: Type.Array(Type.Object({ row: Type.Integer(), errors: Type.Record(Type.String(), Type.Array(Type.String())) })),
+});

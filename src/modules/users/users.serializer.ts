@@ -1,7 +1,15 @@
-import { dateOnly, isoTimestamp, moneyString } from '../../platform/format.js';
+import { moneyString } from '../../payroll/money.js';
+import { holdsConsoleRole } from '../../platform/auth/console-access.js';
+import { dateOnly, isoTimestamp } from '../../platform/format.js';
 import type { UserWithNames } from './users.repo.js';
 
-export function serializeUser({ user, userTypeName, managerFirstName, managerLastName }: UserWithNames) {
+/**
+ * The User object of interface.md. `mayGrantConsoleAccess` is whether the viewer's token has `all`:
+ * the onboarding token of a user holding (or, while suspended, keeping aside) a console role sets
+ * that user's password, so only a viewer who could grant the role sees it; others get null.
+ */
+export function serializeUser({ user, userTypeName, managerFirstName, managerLastName }: UserWithNames, mayGrantConsoleAccess = false) {
+  const consoleUser = holdsConsoleRole(user.roles) || holdsConsoleRole(user.suspendedRoles);
   return {
     id: user.id,
     manager_id: user.managerId,
@@ -16,7 +24,7 @@ export function serializeUser({ user, userTypeName, managerFirstName, managerLas
     address: user.address,
     phone: user.phone,
     document_paths: user.documentPaths ?? null,
-    onboarding_token: user.onboardingToken,
+    onboarding_token: consoleUser && !mayGrantConsoleAccess ? null : user.onboardingToken,
     token_expires_at: isoTimestamp(user.tokenExpiresAt),
     onboarding_completed: user.onboardingCompleted ? 1 : 0,
     domain_id: user.domainId,

@@ -26,19 +26,25 @@ export function pagingWindow(paging: ListPaging): { offset: number; limit: numbe
 export function createUsersService(deps: { db: Db }) {
   const { db } = deps;
   return {
-    async list(companyId: number, paging: ListPaging) {
+    /** `mayGrantConsoleAccess`: the caller's token has `all` (see serializeUser). */
+    async list(companyId: number, paging: ListPaging, mayGrantConsoleAccess = false) {
       if (paging.startIndex !== undefined && paging.page !== undefined) {
         throw badRequest('Use either startIndex/count or page/per_page, not both.');
       }
       const { offset, limit, startIndex } = pagingWindow(paging);
       const [rows, total] = await Promise.all([usersRepo.list(db, companyId, offset, limit), usersRepo.count(db, companyId)]);
-      return { Resources: rows.map(serializeUser), totalResults: total, startIndex, itemsPerPage: rows.length };
+      return {
+        Resources: rows.map((row) => serializeUser(row, mayGrantConsoleAccess)),
+        totalResults: total,
+        startIndex,
+        itemsPerPage: rows.length,
+      };
     },
 
-    async show(companyId: number, id: number) {
+    async show(companyId: number, id: number, mayGrantConsoleAccess = false) {
       const row = await usersRepo.findById(db, companyId, id);
       if (!row) throw notFound(USER_NOT_FOUND);
-      return serializeUser(row);
+      return serializeUser(row, mayGrantConsoleAccess);
     },
   };
 }

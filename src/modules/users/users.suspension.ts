@@ -2,14 +2,22 @@
 // `users.suspension-end` at `suspension_ends_at`. The job carries the end time it was scheduled
 // for and only ends a suspension that still has exactly that end: a moved, ended or replaced
 // suspension makes every older job a no-op, so a stale job can never end the wrong suspension.
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import { endConsoleSessions } from '../../platform/auth/console-access.js';
 import { badRequest, DomainError, notFound } from '../../platform/errors.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/queue.js';
 import { exponentialBackoff } from '../../platform/jobs/queue.js';
+import { lifecycleRepo } from './users.lifecycle.repo.js';
+import { usersRepo } from './users.repo.js';
 
 export const SUSPENSION_END = 'users.suspension-end';
+
+declare module '../../platform/jobs/catalog.js' {
+  interface JobPayloads {
+    /** `endsAt`: the ISO time the job was scheduled for; only a suspension ending exactly then is ended. */
+    'users.suspension-end': { companyId: number; userId: number; endsAt: string };
+  }
+}
 export const INVALID_ACTION = 'Invalid action.';
 const MAX_MINUTES = 525_600; // one year
 const MAX_HOURS = 8_760;
@@ -77,17 +85,6 @@ export function suspensionEnd(input: SuspendInput, now = new Date()): { endsAt: 
   return { ...base, endsAt: new Date(now.getTime() + value * (type === 'minutes' ? 60_000 : 3_600_000)) };
 }
 
-/** What ending a suspension writes: roles come back from `suspended_roles` when they were cleared. */
-const endAssignments = {
-  isSuspended: false,
-  suspendedAt: null,
-  suspensionEndsAt: null,
-  suspensionReason: null,
-  roles: sql`COALESCE(${users.suspendedRoles}, ${users.roles})`,
-  suspendedRoles: null,
-  updatedAt: sql`now()`,
-};
-
 export function createSuspensionService(deps: { db: Db; jobs: JobQueue }) {
   const { db, jobs } = deps;
 
@@ -98,41 +95,30 @@ export function createSuspensionService(deps: { db: Db; jobs: JobQueue }) {
   return {
     async suspend(companyId: number, userId: number, input: SuspendInput): Promise<void> {
       await db.transaction(async (tx) => {
-        const [user] = await tx
-          .select()
-          .from(users)
-          .where(and(eq(users.companyId, companyId), eq(users.id, userId), isNull(users.deletedAt)))
-          .for('update');
+        const user = await usersRepo.lockById(tx, companyId, userId);
         if (!user) throw notFound('User not found.');
         const { endsAt, clearRoles, reason } = suspensionEnd(input);
         // Suspending again replaces the end and reason; roles saved by the first suspension stay saved.
         const saveRoles = clearRoles && !user.suspendedRoles;
-        await tx
-          .update(users)
-          .set({
-            isSuspended: true,
-            suspendedAt: user.isSuspended && user.suspendedAt ? user.suspendedAt : sql`now()`,
-            suspensionEndsAt: endsAt,
-            suspensionReason: reason,
-            ...(saveRoles ? { suspendedRoles: user.roles, roles: [] } : clearRoles ? { roles: [] } : {}),
-            updatedAt: sql`now()`,
-          })
-          .where(eq(users.id, userId));
+        await lifecycleRepo.suspend(tx, companyId, userId, {
+          since: user.isSuspended && user.suspendedAt ? user.suspendedAt : null,
+          endsAt,
+          reason,
+          ...(saveRoles ? { suspendedRoles: user.roles, roles: [] } : clearRoles ? { roles: [] } : {}),
+        });
+        // Sessions end now, not at their next page view: the end of the suspension must not revive them.
+        await endConsoleSessions(tx, companyId, [userId]);
         await schedule(tx, companyId, userId, endsAt);
       });
     },
 
     async unsuspend(companyId: number, userId: number, option: unknown, newTime: unknown): Promise<void> {
       await db.transaction(async (tx) => {
-        const [user] = await tx
-          .select()
-          .from(users)
-          .where(and(eq(users.companyId, companyId), eq(users.id, userId), isNull(users.deletedAt)))
-          .for('update');
+        const user = await usersRepo.lockById(tx, companyId, userId);
         if (!user) throw notFound('User not found.');
         if (!user.isSuspended || (option !== 'immediately' && option !== 'future')) throw badRequest(INVALID_ACTION);
         if (option === 'immediately') {
-          await tx.update(users).set(endAssignments).where(eq(users.id, userId));
+          await lifecycleRepo.endSuspension(tx, companyId, userId);
           return;
         }
         if (newTime === undefined || newTime === null || newTime === '') {
@@ -141,34 +127,21 @@ export function createSuspensionService(deps: { db: Db; jobs: JobQueue }) {
         const endsAt = typeof newTime === 'string' ? parseUtcDateTime(newTime) : undefined;
         if (!endsAt) throw invalidInput('The new unsuspension time field must match the format Y-m-d H:i:s.');
         if (endsAt <= new Date()) throw invalidInput('The new unsuspension time field must be a date after now.');
-        await tx.update(users).set({ suspensionEndsAt: endsAt, updatedAt: sql`now()` }).where(eq(users.id, userId));
+        await lifecycleRepo.moveSuspensionEnd(tx, companyId, userId, endsAt);
         await schedule(tx, companyId, userId, endsAt);
       });
     },
   };
 }
 
-export function suspensionEndJob(): JobDefinition<{ companyId: number; userId: number; endsAt: string }> {
+export function suspensionEndJob(): JobDefinition<typeof SUSPENSION_END> {
   return {
     kind: SUSPENSION_END,
     maxAttempts: 20,
     backoffSeconds: exponentialBackoff(10, 600),
     async handler({ companyId, userId, endsAt }, { db }) {
       // Only the suspension this job was scheduled for, and only once it is due.
-      await db
-        .update(users)
-        .set(endAssignments)
-        .where(
-          and(
-            eq(users.id, userId),
-            eq(users.companyId, companyId),
-            isNull(users.deletedAt),
-            eq(users.isSuspended, true),
-            // Millisecond precision: the scheduled time went through a JS Date.
-            sql`date_trunc('milliseconds', ${users.suspensionEndsAt}) = date_trunc('milliseconds', ${endsAt}::timestamptz)`,
-            sql`${users.suspensionEndsAt} <= now()`,
-          ),
-        );
+      await lifecycleRepo.endDueSuspension(db, companyId, userId, endsAt);
     },
   };
 }

@@ -296,7 +296,7 @@ describe('POST /webhooks/paystack', () => {
     });
     expect(w2.json()).toMatchObject({
       transaction_status: 'failed',
-      transaction: { status: 'failed', failure_reason: 'paid_after_expiry' },
+      transaction: { status: 'failed', failure_reason: 'paid_after_expiry', sandbox: false },
     });
     expect(await ledgerFor(ctx.db, company.id)).toEqual([]);
   });
@@ -364,7 +364,7 @@ describe('exactly once under a race', () => {
         await ctx.app.deps.jobs.runDue(100);
         expect(await ledgerFor(ctx.db, company.id)).toEqual([{ amount: '5000.25', kind: 'top_up', transaction_reference: ref }]);
         const balance = await second.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth });
-        expect(balance.json()).toEqual({ status: 'success', balance: 5000.25, currency: 'NGN' });
+        expect(balance.json()).toEqual({ status: 'success', balance: 5000.25, currency: 'NGN', sandbox_balance: 0 });
       }
     } finally {
       await second.close();

@@ -1,21 +1,19 @@
 // The sandbox provider's checkout page (decisions.md §7): GET shows Pay and Cancel; each POSTs
 // `outcome=success|failed` to the same URL, which records the choice and 303-redirects to the
-// company's redirect_url with `?reference=`. The reference is the only key (as at a real provider).
+// company's redirect_url with `?reference=`. Both need the link's `secret` (providers/sandbox.ts):
+// a reference alone opens nothing, and a wrong secret looks exactly like an unknown reference.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/client.js';
+import { naira } from '../../payroll/money.js';
 import { typed } from '../../platform/deps.js';
-import { koboToDecimal, parseKobo } from './money.js';
+import { isRecord } from '../../platform/guards.js';
+import { validCheckoutSecret } from './providers/sandbox.js';
 import { walletRepo } from './wallet.repo.js';
 import { REFERENCE_SHAPE } from './wallet.service.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-
-function naira(amount: string): string {
-  const [whole, fraction] = koboToDecimal(parseKobo(amount) ?? 0n).split('.');
-  return `₦${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
-}
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   return reply
@@ -41,16 +39,20 @@ button:focus-visible,a:focus-visible{outline:3px solid #1f5fbf;outline-offset:2p
 }
 
 const Params = Type.Object({ reference: Type.String() });
+const Query = Type.Object({ secret: Type.Optional(Type.String()) });
+const NOT_FOUND = '<h1>Payment not found</h1><p>This checkout link is not valid.</p>';
 
 export async function sandboxRoutes(root: FastifyInstance, db: Db): Promise<void> {
   const app = typed(root);
   // Junk in the path (control characters, huge strings) is simply not a payment.
-  const find = (reference: string) =>
-    REFERENCE_SHAPE.test(reference) ? walletRepo.findForVerification(db, reference) : Promise.resolve(undefined);
+  const find = async (reference: string, secret: string | undefined) => {
+    const row = REFERENCE_SHAPE.test(reference) ? await walletRepo.findForVerification(db, reference) : undefined;
+    return row && row.provider === 'sandbox' && validCheckoutSecret(row.checkoutSecretHash, secret) ? row : undefined;
+  };
 
-  app.get('/sandbox/checkout/:reference', { schema: { hide: true, params: Params } }, async (request, reply) => {
-    const row = await find(request.params.reference);
-    if (!row) return page(reply, 404, 'Payment not found', '<h1>Payment not found</h1><p>This checkout link is not valid.</p>');
+  app.get('/sandbox/checkout/:reference', { schema: { hide: true, params: Params, querystring: Query } }, async (request, reply) => {
+    const row = await find(request.params.reference, request.query.secret);
+    if (!row) return page(reply, 404, 'Payment not found', NOT_FOUND);
     const outcome = await walletRepo.sandboxOutcome(db, row.reference);
     const summary = `<dl><dt>Amount</dt><dd>${naira(row.amount)}</dd><dt>Reference</dt><dd>${escapeHtml(row.reference)}</dd><dt>E-mail</dt><dd>${escapeHtml(row.customerEmail)}</dd></dl>`;
     if (outcome || row.status !== 'pending') {
@@ -74,13 +76,15 @@ export async function sandboxRoutes(root: FastifyInstance, db: Db): Promise<void
     );
   });
 
-  app.post('/sandbox/checkout/:reference', { schema: { hide: true, params: Params }, bodyLimit: 4096 }, async (request, reply) => {
-    const outcome = (request.body as Record<string, unknown> | undefined)?.outcome;
+  // The form has no action: it posts to this same URL, secret included.
+  const postOptions = { schema: { hide: true, params: Params, querystring: Query }, bodyLimit: 4096 };
+  app.post('/sandbox/checkout/:reference', postOptions, async (request, reply) => {
+    const outcome = isRecord(request.body) ? request.body.outcome : undefined;
     if (outcome !== 'success' && outcome !== 'failed') {
       return page(reply, 400, 'Invalid choice', '<h1>Invalid choice</h1><p>Choose Pay or Cancel on the checkout page.</p>');
     }
-    const row = await find(request.params.reference);
-    if (!row) return page(reply, 404, 'Payment not found', '<h1>Payment not found</h1><p>This checkout link is not valid.</p>');
+    const row = await find(request.params.reference, request.query.secret);
+    if (!row) return page(reply, 404, 'Payment not found', NOT_FOUND);
     // First choice wins; a double click or a later click on a closed payment only redirects.
     if (row.status === 'pending') await walletRepo.recordSandboxOutcome(db, row.reference, outcome);
     return reply.status(303).header('cache-control', 'no-store').redirect(returnUrl(row.redirectUrl, row.reference), 303);

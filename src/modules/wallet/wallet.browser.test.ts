@@ -71,7 +71,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('sandbox checkout in a real browser', 
     });
     expect(created.status).toBe(200);
     const { checkoutUrl, transactionReference } = created.body as { checkoutUrl: string; transactionReference: string };
-    expect(checkoutUrl).toBe(`${base}/sandbox/checkout/${transactionReference}`);
+    expect(checkoutUrl.startsWith(`${base}/sandbox/checkout/${transactionReference}?secret=`)).toBe(true);
 
     const page = await browser.newPage();
     await page.goto(checkoutUrl);
@@ -88,7 +88,12 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('sandbox checkout in a real browser', 
       transaction_status: 'success',
       transaction: { transaction_reference: transactionReference, amount: 12345.67, status: 'success', type: 'top_up' },
     });
-    expect((await api('/api/wallet/balance')).body).toEqual({ status: 'success', balance: 12345.67, currency: 'NGN' });
+    expect((await api('/api/wallet/balance')).body).toEqual({
+      status: 'success',
+      balance: 12345.67,
+      currency: 'NGN',
+      sandbox_balance: 12345.67,
+    });
   });
 
   it('Cancel: redirects back and W2 reaches failed, with no credit', async () => {

@@ -101,23 +101,32 @@ export const walletRepo = {
     return rows.length > 0;
   },
 
-  /** Balance as a decimal string: the sum of the ledger, never a stored figure. */
-  async balance(db: Executor, companyId: number): Promise<string> {
-    const rows = await queryRows<{ balance: string }>(
+  /**
+   * Balance as decimal strings: the sum of the ledger, never a stored figure, and the part of it
+   * that came from sandbox top-ups (test money: nobody paid it).
+   */
+  async balance(db: Executor, companyId: number): Promise<{ balance: string; sandbox: string }> {
+    const rows = await queryRows<{ balance: string; sandbox: string }>(
       db,
-      sql`SELECT COALESCE(SUM(amount), 0)::numeric(18,2)::text AS balance FROM wallet_entries WHERE company_id = ${companyId}`,
+      sql`SELECT COALESCE(SUM(e.amount), 0)::numeric(18,2)::text AS balance,
+                 COALESCE(SUM(e.amount) FILTER (WHERE t.provider = 'sandbox'), 0)::numeric(18,2)::text AS sandbox
+          FROM wallet_entries e LEFT JOIN wallet_transactions t ON t.reference = e.transaction_reference
+          WHERE e.company_id = ${companyId}`,
     );
-    return rows[0].balance;
+    return rows[0];
   },
 
+  /** Ledger entries, newest first, each with whether it is sandbox money. */
   async listEntries(db: Executor, companyId: number, limit: number, offset: number) {
-    return db
-      .select()
+    const rows = await db
+      .select({ entry: walletEntries, provider: walletTransactions.provider })
       .from(walletEntries)
+      .leftJoin(walletTransactions, eq(walletTransactions.reference, walletEntries.transactionReference))
       .where(eq(walletEntries.companyId, companyId))
       .orderBy(desc(walletEntries.id))
       .limit(limit)
       .offset(offset);
+    return rows.map((row) => ({ ...row.entry, sandbox: row.provider === 'sandbox' }));
   },
 
   async listTransactions(db: Executor, companyId: number, limit: number, offset: number) {

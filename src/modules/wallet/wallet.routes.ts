@@ -2,7 +2,9 @@
 // {status: "error", message} (401 and 429 keep the platform's {error}).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type AppDeps, typed } from '../../platform/deps.js';
+import { typed } from '../../platform/deps.js';
+import { tenantId } from '../../platform/request-context.js';
+import { CompanyIdInput as CompanyId, WalletError as ErrorSchema } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import type { WalletService } from './wallet.service.js';
 
@@ -17,13 +19,6 @@ export const TRANSACTIONS_TENANCY: TenancyMessages = {
   notFound: 'Transaction not found.',
 };
 
-const CompanyId = Type.Optional(Type.Union([Type.Integer(), Type.String()]));
-const ErrorSchema = Type.Object({
-  status: Type.Optional(Type.String()),
-  message: Type.Optional(Type.String()),
-  error: Type.Optional(Type.String()),
-});
-
 const TransactionSchema = Type.Object({
   transaction_reference: Type.String(),
   amount: Type.Number({ description: 'NGN, exact to the kobo' }),
@@ -31,6 +26,7 @@ const TransactionSchema = Type.Object({
   status: Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failed')]),
   type: Type.Literal('top_up'),
   provider: Type.String(),
+  sandbox: Type.Boolean({ description: 'true for sandbox (test) money: no real payment stands behind it' }),
   customer_email: Type.String(),
   checkout_url: Type.Union([Type.Null(), Type.String()]),
   failure_reason: Type.Union([Type.Null(), Type.String()]),
@@ -42,7 +38,7 @@ const TransactionSchema = Type.Object({
 const StatusQuery = Type.Object({ transaction_reference: Type.Optional(Type.String()), company_id: CompanyId });
 
 export function walletRoutes(service: WalletService) {
-  return async (root: FastifyInstance, _deps: AppDeps): Promise<void> => {
+  return async (root: FastifyInstance): Promise<void> => {
     const app = typed(root);
 
     app.post(
@@ -51,6 +47,7 @@ export function walletRoutes(service: WalletService) {
         config: {
           name: 'wallet.top-up',
           family: 'wallet',
+          ownInputChecks: true,
           sensitive: true,
           tenancy: WALLET_TENANCY,
           internalMessage: 'An unexpected error occurred while initiating the top-up.',
@@ -77,7 +74,7 @@ export function walletRoutes(service: WalletService) {
           },
         },
       },
-      async (request) => service.topUp(request.targetCompanyId as number, request.body, request.log),
+      async (request) => service.topUp(tenantId(request), request.body, request.log),
     );
 
     for (const url of ['/api/wallet/transaction/status', '/api/wallet/check-transaction-status']) {
@@ -87,6 +84,7 @@ export function walletRoutes(service: WalletService) {
           config: {
             name: 'wallet.transaction-status',
             family: 'wallet',
+            ownInputChecks: true,
             tenancy: TRANSACTIONS_TENANCY,
             internalMessage: 'An unexpected error occurred while checking the transaction status.',
           },
@@ -105,7 +103,7 @@ export function walletRoutes(service: WalletService) {
             },
           },
         },
-        async (request) => service.transactionStatus(request.targetCompanyId as number, request.query.transaction_reference),
+        async (request) => service.transactionStatus(tenantId(request), request.query.transaction_reference),
       );
     }
 
@@ -123,13 +121,18 @@ export function walletRoutes(service: WalletService) {
           summary: 'Wallet balance (sum of the ledger)',
           querystring: Type.Object({ company_id: CompanyId }),
           response: {
-            200: Type.Object({ status: Type.Literal('success'), balance: Type.Number(), currency: Type.Literal('NGN') }),
+            200: Type.Object({
+              status: Type.Literal('success'),
+              balance: Type.Number(),
+              currency: Type.Literal('NGN'),
+              sandbox_balance: Type.Number({ description: 'the part of balance that came from sandbox (test) top-ups' }),
+            }),
             '4xx': ErrorSchema,
             '5xx': ErrorSchema,
           },
         },
       },
-      async (request) => service.balance(request.targetCompanyId as number),
+      async (request) => service.balance(tenantId(request)),
     );
   };
 }

@@ -3,9 +3,10 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import { columnToNumber, koboToString, parseKobo } from '../../payroll/money.js';
+import { isEmail } from '../../platform/email.js';
 import { badRequest, invalidField, notFound } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
-import { decimalToNumber, koboToDecimal, parseKobo } from './money.js';
 import type { Providers } from './providers/index.js';
 import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';
 import { serializeEntry, serializeTransaction } from './wallet.serializer.js';
@@ -64,6 +65,9 @@ const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':'
  * Ports are not part of the match.
  */
 export function checkRedirectUrl(raw: string, authorizedHosts: string[], ownOrigin?: string): string {
+  // URL parsing would percent-encode a control character (a NUL included) into a valid URL: refuse it.
+  if ([...raw].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f))
+    throw invalidField('redirect_url', MESSAGES.redirectInvalid);
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -116,8 +120,7 @@ export function createWalletService(deps: WalletServiceDeps) {
       if (blank(input.customer_email)) throw invalidField('customer_email', MESSAGES.emailRequired);
       if (blank(input.redirect_url)) throw invalidField('redirect_url', MESSAGES.redirectRequired);
       const email = String(input.customer_email).trim();
-      if (email.length > 254 || !/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(email))
-        throw invalidField('customer_email', MESSAGES.emailInvalid);
+      if (!isEmail(email)) throw invalidField('customer_email', MESSAGES.emailInvalid);
       const amountKobo = parseAmount(input.amount);
       const redirectUrl = checkRedirectUrl(String(input.redirect_url), await walletRepo.redirectHosts(db, companyId), ownOrigin);
 
@@ -126,7 +129,7 @@ export function createWalletService(deps: WalletServiceDeps) {
       await db.transaction(async (tx) => {
         await walletRepo.createPending(tx, companyId, {
           reference,
-          amount: koboToDecimal(amountKobo),
+          amount: koboToString(amountKobo),
           provider: provider.name,
           customerEmail: email,
           redirectUrl,
@@ -158,12 +161,24 @@ export function createWalletService(deps: WalletServiceDeps) {
       return { status: 'success' as const, transaction_status: row.status, transaction: serializeTransaction(row) };
     },
 
+    /** `sandbox_balance` (an addition to the documented shape): the part of `balance` that is sandbox money. */
     async balance(companyId: number) {
-      return { status: 'success' as const, balance: decimalToNumber(await walletRepo.balance(db, companyId)), currency: 'NGN' as const };
+      const { balance, sandbox } = await walletRepo.balance(db, companyId);
+      return {
+        status: 'success' as const,
+        balance: columnToNumber(balance),
+        currency: 'NGN' as const,
+        sandbox_balance: columnToNumber(sandbox),
+      };
     },
 
     /** Balance as an exact decimal string (`"1500.50"`), for pages that format naira themselves. */
     async balanceDecimal(companyId: number): Promise<string> {
+      return (await walletRepo.balance(db, companyId)).balance;
+    },
+
+    /** Balance and its sandbox part as exact decimal strings (the console's wallet page). */
+    async balanceParts(companyId: number): Promise<{ balance: string; sandbox: string }> {
       return walletRepo.balance(db, companyId);
     },
 

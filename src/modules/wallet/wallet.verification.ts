@@ -3,13 +3,19 @@
 // what was asked, and only once (walletRepo.creditIfPending).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
+import { parseKobo } from '../../payroll/money.js';
 import { exponentialBackoff, type JobDefinition, type JobOutcome } from '../../platform/jobs/queue.js';
-import { parseKobo } from './money.js';
 import type { Providers } from './providers/index.js';
 import type { VerifyResult } from './providers/provider.js';
 import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';
 
 export const WALLET_VERIFY = 'wallet.verify';
+
+declare module '../../platform/jobs/catalog.js' {
+  interface JobPayloads {
+    'wallet.verify': { reference: string };
+  }
+}
 /** A provider that still says pending is asked again for this long after creation, then the top-up fails. */
 export const PENDING_LIMIT_SECONDS = 24 * 60 * 60;
 /** Backoff between "still pending" checks: 1 min doubling to at most 1 h (about 30 checks in 24 h). */
@@ -89,7 +95,7 @@ export function createVerification(deps: { db: Db; providers: Providers }) {
 
 export type Verification = ReturnType<typeof createVerification>;
 
-export function walletVerifyJob(verification: Verification): JobDefinition<{ reference: string }> {
+export function walletVerifyJob(verification: Verification): JobDefinition<typeof WALLET_VERIFY> {
   return {
     kind: WALLET_VERIFY,
     // Provider errors (timeouts, 5xx) retry with backoff up to 1 h for many days: a top-up is never

@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.js';
 import { apiTokens } from '../../db/schema/index.js';
 import { AccessError, DomainError, unauthorized } from '../errors.js';
 import type { BucketResult, RateLimitStore } from '../ratelimit/limiter.js';
+import { SCOPE_DENIED } from './console-access.js';
 import { findToken, scopeAllows, type TokenRecord } from './tokens.js';
 
 /**
@@ -43,6 +44,10 @@ const SENSITIVE_DEFAULT = new Set([
   'companies.store',
   'paystubs.store',
   'invoices.finance-approve',
+  'payroll-runs.store',
+  'payroll-runs.approve',
+  'payroll-runs.pay',
+  'payroll-runs.retry',
 ]);
 
 function setHeaders(reply: FastifyReply, endpoint: BucketResult, global: BucketResult): void {
@@ -130,7 +135,7 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
         routeName === 'companies.store' ? 'Access to this API is disabled for your company.' : 'API access is disabled for this company.',
       );
     }
-    if (!scopeAllows(record.scopes, routeName)) throw new AccessError('forbidden', 'This token is not allowed to access this endpoint.');
+    if (!scopeAllows(record.scopes, routeName)) throw new AccessError('forbidden', SCOPE_DENIED);
 
     if (now - record.lastUsedAt.getTime() >= touchEveryMs) {
       const touchedAt = new Date(now);

@@ -2,8 +2,9 @@
 // enough and keeps authentication to one indexed lookup).
 import crypto from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import { apiTokens, companies } from '../../db/schema/index.js';
+import { isOneOf } from '../guards.js';
 
 export const ROUTE_NAMES = [
   'users.index',
@@ -47,7 +48,18 @@ export const ROUTE_NAMES = [
   'wallet.top-up',
   'wallet.transaction-status',
   'wallet.balance',
+  'wallet.transactions',
+  'payroll-runs.index',
+  'payroll-runs.show',
+  'payroll-runs.store',
+  'payroll-runs.approve',
+  'payroll-runs.pay',
+  'payroll-runs.retry',
+  'payroll-runs.cancel',
 ] as const;
+
+/** A named /api route (decisions.md §3): its scope name, rate-limit key and metrics label. */
+export type RouteName = (typeof ROUTE_NAMES)[number];
 
 export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
@@ -68,11 +80,23 @@ export function scopeAllows(scopes: readonly string[], routeName: string): boole
 
 /** A scope is valid when it is `all`, a route name, or `prefix.*` matching at least one route. */
 export function isValidScope(scope: string): boolean {
-  if (scope === 'all' || (ROUTE_NAMES as readonly string[]).includes(scope)) return true;
+  if (scope === 'all' || isOneOf(ROUTE_NAMES, scope)) return true;
   return scope.endsWith('.*') && ROUTE_NAMES.some((name) => name.startsWith(scope.slice(0, -1)));
 }
 
-/** Issues a new token for a company; the previous one stops working in the same transaction. */
+/**
+ * Scopes as named: trimmed, duplicates dropped, in the order given; `unknown` lists those that are
+ * not valid (a non-string counts as the empty scope). Callers word the refusal for their surface.
+ */
+export function normaliseScopes(input: readonly unknown[]): { scopes: string[]; unknown: string[] } {
+  const scopes = [...new Set(input.map((scope) => (typeof scope === 'string' ? scope.trim() : '')))];
+  return { scopes, unknown: scopes.filter((scope) => !isValidScope(scope)) };
+}
+
+/**
+ * Issues a new token for a company inside `executor`'s transaction; the previous one stops working
+ * in the same transaction. Outside a larger transaction use `createTokenService().issue`.
+ */
 export async function issueToken(
   executor: Executor,
   companyId: number,
@@ -145,4 +169,29 @@ export async function currentToken(executor: Executor, companyId: number) {
     .where(and(eq(apiTokens.companyId, companyId), isNull(apiTokens.revokedAt)))
     .limit(1);
   return row;
+}
+
+/**
+ * The one token service of the operator API and the console: each change runs in its own
+ * transaction and then clears the authentication cache, so a revoked token stops at once.
+ */
+/** `authCache`: the authenticator's cache (authenticate.ts), cleared after every change to tokens. */
+export function createTokenService(deps: { db: Db; authCache: { clear(): void }; config: { tokenTtlSeconds: number } }) {
+  const { db, authCache, config } = deps;
+  return {
+    current: (companyId: number) => currentToken(db, companyId),
+    /** A token expires `TOKEN_TTL_SECONDS` after its last successful use. */
+    expiresAt: (lastUsedAt: Date) => new Date(lastUsedAt.getTime() + config.tokenTtlSeconds * 1000),
+    async issue(companyId: number, scopes: string[]) {
+      const issued = await db.transaction((tx) => issueToken(tx, companyId, scopes));
+      authCache.clear();
+      return issued;
+    },
+    /** The number of tokens revoked (0 when the company had none). */
+    async revoke(companyId: number) {
+      const revoked = await db.transaction((tx) => revokeTokens(tx, companyId));
+      authCache.clear();
+      return revoked;
+    },
+  };
 }

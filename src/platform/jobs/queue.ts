@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, type Executor, queryRows } from '../../db/client.js';
 import { jobs } from '../../db/schema/index.js';
+import type { JobPayloads } from './catalog.js';
 
 export interface JobContext {
   db: Db;
@@ -18,12 +19,18 @@ export interface JobContext {
 // biome-ignore lint/suspicious/noConfusingVoidType: handlers are `async () => {}`, whose result type is void.
 export type JobOutcome = void | { retryInSeconds: number };
 
-export interface JobDefinition<P = Record<string, unknown>> {
-  kind: string;
+/**
+ * The job of kind `K` in catalog `C` (the app's `JobPayloads`; the queue's own tests bring theirs).
+ * The handler receives the payload `enqueue` was given for that kind.
+ */
+export interface JobDefinition<K extends keyof C & string, C = JobPayloads> {
+  kind: K;
   maxAttempts: number;
   /** Seconds to wait before attempt `attempt + 1` after a failure. */
   backoffSeconds: (attempt: number) => number;
-  handler: (payload: P, context: JobContext) => Promise<JobOutcome>;
+  // Method syntax on purpose: the queue keeps definitions of different kinds in one map, so one of
+  // kind K must be usable where any kind of the catalog is expected (the map is keyed by kind).
+  handler(payload: C[K], context: JobContext): Promise<JobOutcome>;
   /** Releases what the handler keeps open between jobs (an SMTP pool); called by `stop()`. */
   close?: () => void;
 }
@@ -33,10 +40,14 @@ export const exponentialBackoff =
   (attempt: number): number =>
     Math.min(capSeconds, baseSeconds * 2 ** Math.max(0, attempt - 1));
 
-interface ClaimedJob {
+/** A definition of any one kind of catalog `C` (what a module's `jobs()` returns). */
+export type AnyJobDefinition<C = JobPayloads> = { [K in keyof C & string]: JobDefinition<K, C> }[keyof C & string];
+
+interface ClaimedJob<C> {
   id: number;
   kind: string;
-  payload: Record<string, unknown>;
+  /** Written by `enqueue` for this row's kind (or by a SQL batch of the same shape, the outbox's). */
+  payload: C[keyof C & string];
   attempts: number;
   max_attempts: number;
 }
@@ -49,9 +60,9 @@ export interface EnqueueOptions {
 
 const LEASE_SECONDS = 300;
 
-export class JobQueue {
+export class JobQueue<C = JobPayloads> {
   readonly workerId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-  private readonly definitions = new Map<string, JobDefinition>();
+  private readonly definitions = new Map<string, JobDefinition<keyof C & string, C>>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
@@ -62,12 +73,12 @@ export class JobQueue {
     private readonly pollMs: number,
   ) {}
 
-  define<P>(definition: JobDefinition<P>): void {
-    this.definitions.set(definition.kind, definition as unknown as JobDefinition);
+  define<K extends keyof C & string>(definition: JobDefinition<K, C>): void {
+    this.definitions.set(definition.kind, definition);
   }
 
   /** Writes a job row; pass the caller's transaction so the job exists exactly when the change does. */
-  async enqueue(executor: Executor, kind: string, payload: Record<string, unknown>, options: EnqueueOptions = {}): Promise<number> {
+  async enqueue<K extends keyof C & string>(executor: Executor, kind: K, payload: C[K], options: EnqueueOptions = {}): Promise<number> {
     const runAt = options.runAt ?? new Date(Date.now() + (options.delaySeconds ?? 0) * 1000);
     const maxAttempts = options.maxAttempts ?? this.definitions.get(kind)?.maxAttempts ?? 10;
     const [row] = await executor.insert(jobs).values({ kind, payload, runAt, maxAttempts }).returning({ id: jobs.id });
@@ -102,9 +113,23 @@ export class JobQueue {
     this.timer.unref?.();
   }
 
+  /**
+   * Frees every claimed, unfinished job at once instead of after its lease. Only for a process that
+   * knows it is the sole worker: on the embedded database the DATA_DIR lock guarantees it, so any
+   * claim left is a killed process's (a `kill -9` in the middle of a salary transfer batch).
+   */
+  async releaseAbandonedClaims(): Promise<number> {
+    const rows = await queryRows<{ id: number }>(
+      this.db,
+      sql`UPDATE jobs SET locked_at = NULL, locked_by = NULL
+          WHERE locked_at IS NOT NULL AND done_at IS NULL AND failed_at IS NULL RETURNING id`,
+    );
+    return rows.length;
+  }
+
   /** Claims and runs due jobs once; returns how many ran. Tests call this instead of waiting. */
   async runDue(limit = 10): Promise<number> {
-    const claimed = await queryRows<ClaimedJob>(
+    const claimed = await queryRows<ClaimedJob<C>>(
       this.db,
       sql`UPDATE jobs SET locked_at = now(), locked_by = ${this.workerId}, attempts = attempts + 1
           WHERE id IN (
@@ -120,7 +145,7 @@ export class JobQueue {
     return claimed.length;
   }
 
-  private async runOne(job: ClaimedJob): Promise<void> {
+  private async runOne(job: ClaimedJob<C>): Promise<void> {
     const definition = this.definitions.get(job.kind);
     const log = this.log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
     if (!definition) {

@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import { type Executor, queryRows, sql } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { outbox } from '../../db/schema/index.js';
+import { errorMessage } from '../guards.js';
 import { exponentialBackoff, type JobDefinition } from '../jobs/queue.js';
 
 export interface MailMessage {
@@ -26,6 +27,12 @@ export const MAIL_BATCH = 100;
 /** `outboxIds` since batched delivery; `outboxId` in jobs queued before it, still honoured. */
 export type MailJobPayload = { outboxIds: number[] } | { outboxId: number };
 
+declare module '../jobs/catalog.js' {
+  interface JobPayloads {
+    'mail.deliver': MailJobPayload;
+  }
+}
+
 export interface Mailer {
   /** Writes the message and its delivery job; call inside the causing transaction. */
   send(executor: Executor, message: MailMessage): Promise<number>;
@@ -33,23 +40,68 @@ export interface Mailer {
   sendMany(executor: Executor, messages: MailMessage[]): Promise<number[]>;
 }
 
-export function createMailer(): Mailer {
+/** Default of MAIL_PER_COMPANY_PER_HOUR: a 10,000-row import (or a 10,000-employee run) mails everyone within the hour; a relay is held to that. */
+export const DEFAULT_MAIL_PER_COMPANY_PER_HOUR = 10_000;
+const HOUR_SECONDS = 3600;
+
+export interface MailerOptions {
+  /** Messages of one company delivered per hour; the rest wait in the outbox for a later hour. */
+  perCompanyPerHour?: number;
+}
+
+/**
+ * Every e-mail of the service goes through here, so this is the one place for the per-company quota:
+ * several routes mail addresses the caller chose with text the caller wrote (I5 `notify_finance`,
+ * invitations to `personal_email`, C2's super admin), which would otherwise make the service a relay.
+ * Nothing is refused (a refusal half-way through a bulk import would leave it half done): a message
+ * beyond the quota is written as usual but its delivery starts in a later hour, so a company gets
+ * about `perCompanyPerHour` messages an hour out of the service however much it queues.
+ */
+export function createMailer(options: MailerOptions = {}): Mailer {
+  const quota = options.perCompanyPerHour ?? DEFAULT_MAIL_PER_COMPANY_PER_HOUR;
+
+  /** Seconds from now at which each message may be delivered (0 within the quota). */
+  async function delays(executor: Executor, messages: MailMessage[]): Promise<number[]> {
+    const companies = [...new Set(messages.map((m) => m.companyId).filter((id): id is number => typeof id === 'number'))];
+    if (companies.length === 0) return messages.map(() => 0);
+    // The company's messages due from an hour ago onwards: those delivered in the last hour plus
+    // the ones already waiting (outbox_company_deliver_at_idx).
+    const rows = await queryRows<{ company_id: number; n: number }>(
+      executor,
+      sql`SELECT company_id, count(*)::int AS n FROM outbox
+          WHERE company_id = ANY(${pgArray(companies)}::int[]) AND deliver_at > now() - interval '1 hour'
+          GROUP BY company_id`,
+    );
+    const used = new Map(rows.map((row) => [row.company_id, row.n]));
+    return messages.map((m) => {
+      if (typeof m.companyId !== 'number') return 0;
+      const slot = used.get(m.companyId) ?? 0;
+      used.set(m.companyId, slot + 1);
+      return Math.floor(slot / quota) * HOUR_SECONDS;
+    });
+  }
+
   const sendMany: Mailer['sendMany'] = async (executor, messages) => {
     if (messages.length === 0) return [];
-    // One statement, one array parameter per column: the outbox rows, then one job per MAIL_BATCH of them.
+    const waits = await delays(executor, messages);
+    // One statement, one array parameter per column: the outbox rows, then one job per MAIL_BATCH
+    // of them that share a delivery time (now, or a later hour for messages beyond the quota).
     const column = (pick: (m: MailMessage) => string | number | null) => pgArray(messages.map(pick));
     const rows = await queryRows<{ ids: string[] }>(
       executor,
       sql`WITH m AS (
-            INSERT INTO outbox (company_id, "to", subject, text, html)
-            SELECT * FROM unnest(${column((m) => m.companyId ?? null)}::int[], ${column((m) => m.to)}::text[],
-              ${column((m) => m.subject)}::text[], ${column((m) => m.text)}::text[], ${column((m) => m.html ?? null)}::text[])
-            RETURNING id),
-          numbered AS (SELECT id, (row_number() OVER (ORDER BY id) - 1) / ${MAIL_BATCH} AS batch FROM m),
+            INSERT INTO outbox (company_id, "to", subject, text, html, deliver_at)
+            SELECT c, t, s, x, h, now() + make_interval(secs => d)
+            FROM unnest(${column((m) => m.companyId ?? null)}::int[], ${column((m) => m.to)}::text[],
+              ${column((m) => m.subject)}::text[], ${column((m) => m.text)}::text[], ${column((m) => m.html ?? null)}::text[],
+              ${pgArray(waits)}::int[]) AS u(c, t, s, x, h, d)
+            RETURNING id, deliver_at),
+          numbered AS (
+            SELECT id, deliver_at, (row_number() OVER (PARTITION BY deliver_at ORDER BY id) - 1) / ${MAIL_BATCH} AS batch FROM m),
           queued AS (
             INSERT INTO jobs (kind, payload, run_at, max_attempts)
-            SELECT ${MAIL_DELIVER}, jsonb_build_object('outboxIds', jsonb_agg(id ORDER BY id)), now(), 12
-            FROM numbered GROUP BY batch)
+            SELECT ${MAIL_DELIVER}, jsonb_build_object('outboxIds', jsonb_agg(id ORDER BY id)), deliver_at, 12
+            FROM numbered GROUP BY deliver_at, batch)
           SELECT array_agg(id ORDER BY id)::text[] AS ids FROM m`,
     );
     return (rows[0]?.ids ?? []).map(Number);
@@ -63,7 +115,7 @@ export function createMailer(): Mailer {
   };
 }
 
-export function mailDeliveryJob(config: Config): JobDefinition<MailJobPayload> {
+export function mailDeliveryJob(config: Config): JobDefinition<typeof MAIL_DELIVER> {
   let transport: Transporter | undefined;
   return {
     kind: MAIL_DELIVER,
@@ -100,7 +152,7 @@ export function mailDeliveryJob(config: Config): JobDefinition<MailJobPayload> {
             html: message.html ?? undefined,
           });
         } catch (error) {
-          const reason = (error as Error).message;
+          const reason = errorMessage(error);
           failures.push(`#${message.id}: ${reason}`);
           await db.update(outbox).set({ lastError: reason }).where(eq(outbox.id, message.id));
           continue;

@@ -1,6 +1,6 @@
 // Fixed-window counters behind one interface: process memory by default, Redis with REDIS_URL so
 // that every instance shares them (decisions.md §4).
-import { Redis } from 'ioredis';
+import { Redis, type Result } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface BucketResult {
@@ -52,7 +52,13 @@ for i, key in ipairs(KEYS) do
 end
 return out`;
 
-type RedisWithTakeEach = Redis & { takeEachBucket(keyCount: number, ...args: (string | number)[]): Promise<unknown> };
+// The script defined below with defineCommand, declared the way ioredis documents for custom
+// commands: its reply is [consumed, msLeft] for each key, flattened.
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    takeEachBucket(keyCount: number, ...args: (string | number)[]): Result<number[], Context>;
+  }
+}
 
 function fromCounter(consumed: number, msLeft: number, limit: number): BucketResult {
   return {
@@ -99,11 +105,7 @@ export function createRateLimitStore(options: { windowSeconds: number; redisUrl?
     take,
     async takeEach(requests) {
       if (!redis) return Promise.all(requests.map(({ bucket, key, limit }) => take(bucket, key, limit)));
-      const counters = (await (redis as RedisWithTakeEach).takeEachBucket(
-        requests.length,
-        ...requests.map(redisKey),
-        options.windowSeconds,
-      )) as number[];
+      const counters = await redis.takeEachBucket(requests.length, ...requests.map(redisKey), options.windowSeconds);
       return requests.map((request, index) => fromCounter(counters[2 * index], counters[2 * index + 1], request.limit));
     },
     async peek(bucket, key, limit) {

@@ -1,20 +1,37 @@
 // The built-in provider (decisions.md §7): the checkout page is ours (sandbox.routes.ts); verify
-// reports whatever the payer chose there, and pending until they chose.
+// reports whatever the payer chose there, and pending until they chose. The checkout link carries
+// a secret besides the reference: references travel in logs, redirects and W2 answers, and knowing
+// one must not be enough to "pay" (credit a wallet with nothing).
+import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { walletSandboxOutcomes, walletTransactions } from '../../../db/schema/index.js';
-import { parseKobo } from '../money.js';
+import { parseKobo } from '../../../payroll/money.js';
 import type { InitializeInput, PaymentProvider, VerifyResult } from './provider.js';
 
-export function sandboxCheckoutUrl(publicUrl: string, reference: string): string {
-  return `${publicUrl}/sandbox/checkout/${encodeURIComponent(reference)}`;
+export function sandboxCheckoutUrl(publicUrl: string, reference: string, secret: string): string {
+  return `${publicUrl}/sandbox/checkout/${encodeURIComponent(reference)}?secret=${encodeURIComponent(secret)}`;
+}
+
+const sha256 = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest();
+
+/** Whether `presented` is the secret whose SHA-256 (hex) is stored; constant time over the digests. */
+export function validCheckoutSecret(storedHash: string | null, presented: unknown): boolean {
+  if (!storedHash || typeof presented !== 'string' || presented.length === 0 || presented.length > 200) return false;
+  return crypto.timingSafeEqual(sha256(presented), Buffer.from(storedHash, 'hex'));
 }
 
 export function createSandboxProvider(deps: { db: Db; publicUrl: string }): PaymentProvider {
   return {
     name: 'sandbox',
     async initialize(input: InitializeInput) {
-      return { checkoutUrl: sandboxCheckoutUrl(deps.publicUrl, input.reference) };
+      // 192 random bits; only the digest is kept (the link itself is stored as checkout_url for the company).
+      const secret = crypto.randomBytes(24).toString('base64url');
+      await deps.db
+        .update(walletTransactions)
+        .set({ checkoutSecretHash: sha256(secret).toString('hex') })
+        .where(eq(walletTransactions.reference, input.reference));
+      return { checkoutUrl: sandboxCheckoutUrl(deps.publicUrl, input.reference, secret) };
     },
     async verify(reference: string): Promise<VerifyResult> {
       const [row] = await deps.db

@@ -1,0 +1,80 @@
+// Tables of payroll runs (owned by src/modules/payroll-runs) and the wallet's balance row;
+// created by migrations/0080_payroll_runs.sql and 0081_wallet_balances.sql.
+import { date, index, integer, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
+
+export type PayrollRunStatus = 'draft' | 'approved' | 'processing' | 'paid' | 'partially_paid' | 'failed' | 'cancelled';
+
+/** A run: one company, one period, its paystubs share `transaction_id` = `id`. */
+export const payrollRuns = pgTable(
+  'payroll_runs',
+  {
+    id: text('id').primaryKey(),
+    companyId: integer('company_id').notNull(),
+    status: text('status').$type<PayrollRunStatus>().notNull().default('draft'),
+    source: text('source').$type<'paystubs' | 'salaries'>().notNull(),
+    payPeriodStart: date('pay_period_start', { mode: 'string' }).notNull(),
+    payPeriodEnd: date('pay_period_end', { mode: 'string' }).notNull(),
+    paymentDate: date('payment_date', { mode: 'string' }),
+    createdByEmail: text('created_by_email'),
+    approvedByEmail: text('approved_by_email'),
+    approvedAt: ts('approved_at'),
+    paidAt: ts('paid_at'),
+    cancelledAt: ts('cancelled_at'),
+    attempt: integer('attempt').notNull().default(0),
+    totals: jsonb('totals').notNull(),
+    skipped: jsonb('skipped').notNull().default([]),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('payroll_runs_company_idx').on(t.companyId, t.createdAt.desc(), t.id.desc()),
+    index('payroll_runs_company_status_idx').on(t.companyId, t.status, t.createdAt.desc()),
+  ],
+);
+
+/** One transfer attempt of one paystub. */
+export const payrollTransfers = pgTable(
+  'payroll_transfers',
+  {
+    reference: text('reference').primaryKey(),
+    companyId: integer('company_id').notNull(),
+    runId: text('run_id').notNull(),
+    paystubId: integer('paystub_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    batch: integer('batch').notNull(),
+    amount: money('amount').notNull(),
+    bankName: text('bank_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    provider: text('provider').notNull(),
+    status: text('status').$type<'queued' | 'sending' | 'sent' | 'paid' | 'failed'>().notNull().default('queued'),
+    failureReason: text('failure_reason'),
+    sentAt: ts('sent_at'),
+    settledAt: ts('settled_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('payroll_transfers_batch_idx').on(t.runId, t.attempt, t.batch),
+    index('payroll_transfers_company_idx').on(t.companyId, t.runId),
+    index('payroll_transfers_paystub_idx').on(t.paystubId),
+  ],
+);
+
+/** The sandbox transfer provider's own books. */
+export const payrollSandboxTransfers = pgTable('payroll_sandbox_transfers', {
+  reference: text('reference').primaryKey(),
+  accountNumber: text('account_number').notNull(),
+  amount: money('amount').notNull(),
+  requests: integer('requests').notNull().default(1),
+  settlesAt: ts('settles_at').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** A company's balance, moved by a trigger with every ledger entry; never negative (CHECK). */
+export const walletBalances = pgTable('wallet_balances', {
+  companyId: integer('company_id').primaryKey(),
+  balance: money('balance').notNull().default('0'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

@@ -1,0 +1,33 @@
+// Companies: child companies (C1-C6) and every company's vocabulary (domains, user types, roles,
+// redirect hosts, plan), which the operator API and the console settings edit.
+import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { companiesRoutes } from './companies.routes.js';
+import { createCompaniesService } from './companies.service.js';
+import { createCompanyVocabularyService } from './company-vocabulary.js';
+
+export function createCompaniesModule(deps: AppDeps) {
+  const services = {
+    companies: createCompaniesService(deps),
+    vocabulary: createCompanyVocabularyService(deps),
+  };
+  return {
+    services,
+    routes: (app) => companiesRoutes(app, services.companies),
+    jobs: [],
+  } satisfies FeatureModule<typeof services>;
+}
+
+export type CompaniesServices = ReturnType<typeof createCompaniesModule>['services'];
+export { type NewCompany, setupCompany } from './company-setup.js';
+export {
+  type CompanyProfile,
+  type CompanyVocabularyService,
+  createCompanyVocabularyService,
+  isValidDomain,
+  isValidRedirectHost,
+  normalizeHost,
+  normalizeHosts,
+  normalizeNames,
+  PLANS,
+  type Plan,
+} from './company-vocabulary.js';

@@ -1,0 +1,70 @@
+// pay and retry: ONE transaction each (docs/payroll-runs.md, "exactly once", step 1):
+//   1. the run moves approved (pay) or failed/partially_paid (retry) → processing by one
+//      conditional UPDATE, which also counts the funding attempt; a loser gets no row → 409;
+//   2. paystubs whose employee has no usable bank account fail ("No valid bank account.");
+//   3. the others move to processing, each with a fresh reference, and a queued transfer row each;
+//   4. the balance row is locked and must cover their net pay, else 409 with the figures and the
+//      whole transaction (1-3 included) is rolled back;
+//   5. one debit entry (unique per run and attempt; the database's CHECK refuses a negative
+//      balance whatever the code did), and the send and settle jobs of every batch;
+//   6. a run with nothing to transfer ends at once.
+import crypto from 'node:crypto';
+import type { Db } from '../../db/client.js';
+import { koboToString, toKobo } from '../../payroll/money.js';
+import { conflict } from '../../platform/errors.js';
+import { walletLedger } from '../wallet/index.js';
+import { payrollRunsRepo } from './payroll-runs.repo.js';
+import { findRun, MESSAGES, runView } from './payroll-runs.service.js';
+import type { TransferProvider } from './transfer-provider.js';
+import { batchJobs } from './transfers.jobs.js';
+import { transfersRepo } from './transfers.repo.js';
+
+export const INSUFFICIENT = 'Insufficient wallet balance.';
+
+/** `PT-<8 random>-<paystub id>`: unique per paystub attempt (and across databases sharing one provider account). */
+const referencePrefix = () => `PT-${crypto.randomBytes(4).toString('hex').toUpperCase()}-`;
+
+export function createFunding(deps: { db: Db; provider: TransferProvider }) {
+  const { db, provider } = deps;
+
+  async function fund(companyId: number, id: string, mode: 'pay' | 'retry') {
+    await findRun(db, companyId, id);
+    const run = await db.transaction(async (tx) => {
+      const started = await payrollRunsRepo.startFunding(tx, companyId, id, mode === 'pay' ? ['approved'] : ['partially_paid', 'failed']);
+      if (!started) throw conflict(mode === 'pay' ? MESSAGES.onlyApprovedPaid : MESSAGES.onlyFailedRetried);
+      const from = mode === 'pay' ? 'unpaid' : 'failed';
+      await payrollRunsRepo.failUnbankable(tx, companyId, id, from);
+      const funded = await payrollRunsRepo.fundPaystubs(tx, companyId, id, {
+        from,
+        prefix: referencePrefix(),
+        attempt: started.attempt,
+        provider: provider.name,
+      });
+      const required = toKobo(funded.total) ?? 0n;
+      const available = toKobo(await walletLedger.lockBalance(tx, companyId)) ?? 0n;
+      if (available < required) {
+        throw conflict(INSUFFICIENT, {
+          required: koboToString(required),
+          available: koboToString(available),
+          shortfall: koboToString(required - available),
+        });
+      }
+      if (funded.transfers > 0) {
+        await walletLedger.debit(tx, companyId, {
+          reference: `${id}-A${started.attempt}`,
+          amount: funded.total,
+          description: `Payroll run ${id}${started.attempt > 1 ? ` (retry ${started.attempt - 1})` : ''}: ${funded.transfers} transfers`,
+        });
+        await transfersRepo.enqueueBatches(tx, batchJobs(provider, { companyId, runId: id, attempt: started.attempt }, funded.batches));
+      }
+      await payrollRunsRepo.finish(tx, companyId, id);
+      return (await payrollRunsRepo.find(tx, companyId, id)) ?? started;
+    });
+    return { message: MESSAGES.paying, run: await runView(db, run) };
+  }
+
+  return {
+    pay: (companyId: number, id: string) => fund(companyId, id, 'pay'),
+    retry: (companyId: number, id: string) => fund(companyId, id, 'retry'),
+  };
+}

@@ -1,0 +1,114 @@
+// Who a run computed from salaries pays, and with what: eligibility, pro rata for mid-period
+// starters, overrides, and the reasons for everyone skipped. Pure (no database, no clock): every
+// decision is a table test (payroll-runs.planner.test.ts). The items it returns go through the same
+// planner and writer as P2 (payroll/paystubs.run.ts), which adds its own per-item failures
+// (duplicates, "Deductions exceed pay.").
+import { divRound, type Kobo, toKobo } from '../../payroll/money.js';
+import type { PlanItem } from '../payroll/index.js';
+
+export const SKIP = {
+  notFound: 'User not found.',
+  inactive: 'The employee is not active.',
+  suspended: 'The employee is suspended.',
+  notStarted: 'The employee starts after the pay period.',
+  noSalary: 'The employee has no base salary.',
+} as const;
+
+/** A non-deleted user of the run's company, with their pay data (numeric text). */
+export interface Candidate {
+  id: number;
+  is_active: boolean;
+  is_suspended: boolean;
+  start_date: string | null;
+  base_salary: string | null;
+  allowances: string | null;
+}
+
+export interface Override {
+  taxableIncome?: Kobo;
+  otherAllowances?: Kobo;
+  reimbursements?: Kobo;
+}
+
+export interface RunRequest {
+  start: string;
+  end: string;
+  /** Who was asked for; absent = every active, not suspended employee. */
+  userIds?: readonly number[];
+  overrides: ReadonlyMap<number, Override>;
+}
+
+export interface Skipped {
+  user_id: number;
+  reason: string;
+}
+
+const DAY_MS = 86_400_000;
+const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+
+/** Calendar days employed in the period ÷ days in the period (1/1 when employed throughout). */
+export function employedFraction(start: string, end: string, startDate: string | null): { days: bigint; of: bigint } {
+  const total = dayNumber(end) - dayNumber(start) + 1;
+  if (!startDate || startDate <= start) return { days: BigInt(total), of: BigInt(total) };
+  return { days: BigInt(dayNumber(end) - dayNumber(startDate) + 1), of: BigInt(total) };
+}
+
+/** amount × days ÷ of, rounded half-up to the kobo once. */
+export const proRata = (amount: Kobo, fraction: { days: bigint; of: bigint }): Kobo =>
+  fraction.days === fraction.of ? amount : divRound(amount * fraction.days, fraction.of);
+
+/**
+ * Items for the paystub planner (one per paid employee, in user id order) and the skipped.
+ * Default set: every active, not suspended employee, plus anyone named in an override; the
+ * inactive and suspended are left out silently unless asked for by name. Overrides are figures for
+ * the period as given (not pro-rated); the salary and allowances from the records are.
+ */
+export function planRunItems(request: RunRequest, candidates: readonly Candidate[]): { items: PlanItem[]; skipped: Skipped[] } {
+  const byId = new Map(candidates.map((user) => [user.id, user]));
+  const named = new Set<number>([...(request.userIds ?? []), ...request.overrides.keys()]);
+  const ids = request.userIds
+    ? [...named]
+    : [...new Set([...candidates.filter((user) => user.is_active && !user.is_suspended).map((user) => user.id), ...named])];
+  ids.sort((a, b) => a - b);
+
+  const items: PlanItem[] = [];
+  const skipped: Skipped[] = [];
+  for (const id of ids) {
+    const user = byId.get(id);
+    const skip = (reason: string) => skipped.push({ user_id: id, reason });
+    if (!user) {
+      skip(SKIP.notFound);
+      continue;
+    }
+    if (!user.is_active) {
+      skip(SKIP.inactive);
+      continue;
+    }
+    if (user.is_suspended) {
+      skip(SKIP.suspended);
+      continue;
+    }
+    if (user.start_date && user.start_date > request.end) {
+      skip(SKIP.notStarted);
+      continue;
+    }
+    const override = request.overrides.get(id) ?? {};
+    const salary = toKobo(user.base_salary ?? '0') ?? 0n;
+    if (override.taxableIncome === undefined && salary <= 0n) {
+      skip(SKIP.noSalary);
+      continue;
+    }
+    const fraction = employedFraction(request.start, request.end, user.start_date);
+    items.push({
+      index: items.length,
+      rawId: id,
+      userId: id,
+      start: request.start,
+      end: request.end,
+      taxableIncome: override.taxableIncome ?? proRata(salary, fraction),
+      otherAllowances: override.otherAllowances ?? proRata(toKobo(user.allowances ?? '0') ?? 0n, fraction),
+      reimbursements: override.reimbursements ?? 0n,
+    });
+  }
+  return { items, skipped };
+}

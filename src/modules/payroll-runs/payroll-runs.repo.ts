@@ -1,0 +1,254 @@
+// All SQL of payroll runs (headers, state changes, funding). Every method takes companyId first
+// and an executor (the database or the caller's transaction). Each state change is ONE conditional
+// UPDATE (`WHERE status = <from>`): of concurrent callers exactly one wins, the others get no row.
+import { type SQL, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
+import type { PayrollRunStatus } from '../../db/schema/index.js';
+import type { Candidate } from './payroll-runs.planner.js';
+import { BATCH_SIZE } from './transfer-provider.js';
+
+export const NO_BANK_ACCOUNT = 'No valid bank account.';
+
+export interface RunRow {
+  id: string;
+  company_id: number;
+  status: PayrollRunStatus;
+  source: 'paystubs' | 'salaries';
+  pay_period_start: string;
+  pay_period_end: string;
+  payment_date: string | null;
+  created_by_email: string | null;
+  approved_by_email: string | null;
+  approved_at: Date | string | null;
+  paid_at: Date | string | null;
+  cancelled_at: Date | string | null;
+  attempt: number;
+  totals: Record<string, string | number>;
+  skipped: { user_id: number; reason: string }[];
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export interface NewRun {
+  id: string;
+  source: 'paystubs' | 'salaries';
+  start: string;
+  end: string;
+  paymentDate: string | null;
+  createdByEmail: string | null;
+  totals: Record<string, string | number>;
+  skipped: { user_id: number; reason: string }[];
+}
+
+export interface RunFilters {
+  status?: string;
+  periodFrom?: string;
+  periodTo?: string;
+}
+
+export type StatusCounts = Record<'unpaid' | 'processing' | 'paid' | 'failed' | 'cancelled', number>;
+
+const RUN_COLUMNS =
+  sql.raw(`id, company_id, status, source, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
+  payment_date::text AS payment_date, created_by_email, approved_by_email, approved_at, paid_at, cancelled_at, attempt, totals, skipped,
+  created_at, updated_at`);
+
+/** A user's bank details are usable when both are present (bank codes come with the real-banks step). */
+const HAS_BANK = sql.raw(`btrim(coalesce(u.bank_name, '')) <> '' AND btrim(coalesce(u.account_number, '')) <> ''`);
+
+function where(companyId: number, filters: RunFilters): SQL {
+  const parts = [sql`company_id = ${companyId}`];
+  if (filters.status !== undefined) parts.push(sql`status = ${filters.status}`);
+  if (filters.periodFrom !== undefined) parts.push(sql`pay_period_start >= ${filters.periodFrom}::date`);
+  if (filters.periodTo !== undefined) parts.push(sql`pay_period_end <= ${filters.periodTo}::date`);
+  return sql.join(parts, sql` AND `);
+}
+
+const one = async (rows: Promise<RunRow[]>) => (await rows)[0];
+
+export const payrollRunsRepo = {
+  async insert(tx: Executor, companyId: number, run: NewRun): Promise<RunRow> {
+    return one(
+      queryRows<RunRow>(
+        tx,
+        sql`INSERT INTO payroll_runs (id, company_id, source, pay_period_start, pay_period_end, payment_date, created_by_email, totals, skipped)
+            VALUES (${run.id}, ${companyId}, ${run.source}, ${run.start}, ${run.end}, ${run.paymentDate}, ${run.createdByEmail},
+                    ${JSON.stringify(run.totals)}::jsonb, ${JSON.stringify(run.skipped)}::jsonb)
+            RETURNING ${RUN_COLUMNS}`,
+      ),
+    );
+  },
+
+  async find(db: Executor, companyId: number, id: string): Promise<RunRow | undefined> {
+    return one(queryRows<RunRow>(db, sql`SELECT ${RUN_COLUMNS} FROM payroll_runs WHERE company_id = ${companyId} AND id = ${id}`));
+  },
+
+  /** Locks the run's row until the transaction ends (settlements of one run take turns). */
+  async lock(tx: Executor, companyId: number, id: string): Promise<RunRow | undefined> {
+    return one(
+      queryRows<RunRow>(tx, sql`SELECT ${RUN_COLUMNS} FROM payroll_runs WHERE company_id = ${companyId} AND id = ${id} FOR UPDATE`),
+    );
+  },
+
+  async count(db: Executor, companyId: number, filters: RunFilters): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM payroll_runs WHERE ${where(companyId, filters)}`);
+    return row.n;
+  },
+
+  /** Newest first. */
+  async page(db: Executor, companyId: number, filters: RunFilters, limit: number, offset: number): Promise<RunRow[]> {
+    return queryRows<RunRow>(
+      db,
+      sql`SELECT ${RUN_COLUMNS} FROM payroll_runs WHERE ${where(companyId, filters)}
+          ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+    );
+  },
+
+  /** Paystubs by status, per run. */
+  async counts(db: Executor, companyId: number, runIds: string[]): Promise<Map<string, StatusCounts>> {
+    const result = new Map<string, StatusCounts>();
+    if (runIds.length === 0) return result;
+    for (const id of runIds) result.set(id, { unpaid: 0, processing: 0, paid: 0, failed: 0, cancelled: 0 });
+    const rows = await queryRows<{ transaction_id: string; status: keyof StatusCounts; n: number }>(
+      db,
+      sql`SELECT transaction_id, status, count(*)::int AS n FROM paystubs
+          WHERE company_id = ${companyId} AND transaction_id = ANY(${pgArray(runIds)}::text[]) GROUP BY 1, 2`,
+    );
+    for (const row of rows) {
+      const counts = result.get(row.transaction_id);
+      if (counts) counts[row.status] = row.n;
+    }
+    return result;
+  },
+
+  async approve(tx: Executor, companyId: number, id: string, approverEmail: string): Promise<RunRow | undefined> {
+    return one(
+      queryRows<RunRow>(
+        tx,
+        sql`UPDATE payroll_runs SET status = 'approved', approved_by_email = ${approverEmail}, approved_at = now(), updated_at = now()
+            WHERE company_id = ${companyId} AND id = ${id} AND status = 'draft' RETURNING ${RUN_COLUMNS}`,
+      ),
+    );
+  },
+
+  /** draft/approved → cancelled, with the run's paystubs (and the one_time applications they used). */
+  async cancel(tx: Executor, companyId: number, id: string): Promise<RunRow | undefined> {
+    const run = await one(
+      queryRows<RunRow>(
+        tx,
+        sql`UPDATE payroll_runs SET status = 'cancelled', cancelled_at = now(), updated_at = now()
+            WHERE company_id = ${companyId} AND id = ${id} AND status IN ('draft', 'approved') RETURNING ${RUN_COLUMNS}`,
+      ),
+    );
+    if (!run) return undefined;
+    // A cancelled paystub was never paid: its one_time contributions apply to the user's next one.
+    await tx.execute(
+      sql`WITH cancelled AS (
+            UPDATE paystubs SET status = 'cancelled', updated_at = now()
+            WHERE company_id = ${companyId} AND transaction_id = ${id} AND status = 'unpaid' RETURNING id)
+          DELETE FROM custom_contribution_applications WHERE paystub_id IN (SELECT id FROM cancelled)`,
+    );
+    return run;
+  },
+
+  /** `from` → processing and one more funding attempt; returns the attempt number, or undefined if `from` did not hold. */
+  async startFunding(tx: Executor, companyId: number, id: string, from: PayrollRunStatus[]): Promise<RunRow | undefined> {
+    return one(
+      queryRows<RunRow>(
+        tx,
+        sql`UPDATE payroll_runs SET status = 'processing', attempt = attempt + 1, paid_at = NULL, updated_at = now()
+            WHERE company_id = ${companyId} AND id = ${id} AND status = ANY(${pgArray(from)}::text[]) RETURNING ${RUN_COLUMNS}`,
+      ),
+    );
+  },
+
+  /** Paystubs in `from` whose employee has no usable bank account: failed, never funded. */
+  async failUnbankable(tx: Executor, companyId: number, runId: string, from: 'unpaid' | 'failed'): Promise<void> {
+    await tx.execute(
+      sql`UPDATE paystubs p SET status = 'failed', failure_reason = ${NO_BANK_ACCOUNT}, updated_at = now()
+          FROM users u WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${from}
+            AND u.id = p.user_id AND NOT (${HAS_BANK})`,
+    );
+  },
+
+  /**
+   * Paystubs in `from` with a usable account → processing, each with a fresh reference
+   * (`<prefix><paystub id>`), and one queued transfer row per paystub, numbered into batches.
+   */
+  async fundPaystubs(
+    tx: Executor,
+    companyId: number,
+    runId: string,
+    input: { from: 'unpaid' | 'failed'; prefix: string; attempt: number; provider: string },
+  ): Promise<{ transfers: number; total: string; batches: number }> {
+    const [row] = await queryRows<{ transfers: number; total: string; batches: number }>(
+      tx,
+      sql`WITH moved AS (
+            UPDATE paystubs p SET status = 'processing', payment_reference = ${input.prefix}::text || p.id::text, failure_reason = NULL, updated_at = now()
+            FROM users u WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${input.from}
+              AND u.id = p.user_id AND ${HAS_BANK}
+            RETURNING p.id, p.net_pay, p.payment_reference, btrim(u.bank_name) AS bank_name, btrim(u.account_number) AS account_number),
+          queued AS (
+            INSERT INTO payroll_transfers (reference, company_id, run_id, paystub_id, attempt, batch, amount, bank_name, account_number, provider)
+            SELECT payment_reference, ${companyId}::int, ${runId}::text, id, ${input.attempt}::int,
+                   ((row_number() OVER (ORDER BY id) - 1) / ${BATCH_SIZE}::int)::int, net_pay, bank_name, account_number, ${input.provider}::text
+            FROM moved RETURNING batch, amount)
+          SELECT count(*)::int AS transfers, COALESCE(sum(amount), 0)::text AS total, (COALESCE(max(batch), -1) + 1)::int AS batches FROM queued`,
+    );
+    return row;
+  },
+
+  /**
+   * processing → paid | partially_paid | failed once no paystub of the run is processing. Call
+   * with the run row locked (lock) so that concurrent settlements see each other's results.
+   */
+  async finish(tx: Executor, companyId: number, runId: string): Promise<PayrollRunStatus | undefined> {
+    const rows = await queryRows<{ status: PayrollRunStatus }>(
+      tx,
+      sql`UPDATE payroll_runs r
+          SET status = CASE WHEN c.paid = 0 THEN 'failed' WHEN c.failed = 0 THEN 'paid' ELSE 'partially_paid' END,
+              paid_at = now(), updated_at = now()
+          FROM (SELECT count(*) FILTER (WHERE status = 'paid') AS paid, count(*) FILTER (WHERE status = 'failed') AS failed,
+                       count(*) FILTER (WHERE status = 'processing') AS processing
+                FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId}) c
+          WHERE r.company_id = ${companyId} AND r.id = ${runId} AND r.status = 'processing' AND c.processing = 0
+          RETURNING r.status`,
+    );
+    return rows[0]?.status;
+  },
+
+  /** The company and every company above it (an approver may be an admin of a parent). */
+  async companyAndAncestors(db: Executor, companyId: number): Promise<number[]> {
+    const rows = await queryRows<{ id: number }>(
+      db,
+      sql`WITH RECURSIVE chain(id, created_by, depth) AS (
+            SELECT id, created_by, 0 FROM companies WHERE id = ${companyId}
+            UNION ALL
+            SELECT c.id, c.created_by, chain.depth + 1 FROM companies c JOIN chain ON c.id = chain.created_by WHERE chain.depth < 64)
+          SELECT id FROM chain`,
+    );
+    return rows.map((row) => row.id);
+  },
+
+  /** An active, not suspended, not deleted admin or super-admin with this (company or personal) e-mail in these companies. */
+  async isApprover(db: Executor, companyIds: number[], email: string): Promise<boolean> {
+    const rows = await queryRows(
+      db,
+      sql`SELECT 1 FROM users WHERE company_id = ANY(${pgArray(companyIds)}::int[]) AND deleted_at IS NULL AND is_active AND NOT is_suspended
+            AND (lower(email) = lower(${email}) OR lower(personal_email) = lower(${email}))
+            AND roles && ARRAY['admin', 'super-admin']::text[] LIMIT 1`,
+    );
+    return rows.length > 0;
+  },
+
+  /** Non-deleted users of the company (all, or these ids), with their pay data. */
+  async candidates(db: Executor, companyId: number, userIds?: number[]) {
+    return queryRows<Candidate>(
+      db,
+      sql`SELECT id, is_active, is_suspended, start_date::text AS start_date, base_salary::text AS base_salary, allowances::text AS allowances
+          FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL
+          ${userIds ? sql`AND id = ANY(${pgArray(userIds)}::int[])` : sql``}`,
+    );
+  },
+};

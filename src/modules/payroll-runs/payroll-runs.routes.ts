@@ -1,0 +1,199 @@
+// /api/payroll-runs (payroll-runs.md): create from salaries, list, show, approve, pay, retry,
+// cancel. Errors are {error: message}; validation 422 {error: {field: [message]}}; a state that does
+// not allow the action 409 {error}; an unaffordable pay or retry 409 adds required/available/shortfall.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { RouteName } from '../../platform/auth/tokens.js';
+import { typed } from '../../platform/deps.js';
+import { tenantId } from '../../platform/request-context.js';
+import { LaravelPage, PageQueryFields } from '../../platform/schemas.js';
+import type { TenancyMessages } from '../../platform/types.js';
+import type { createFunding } from './payroll-runs.funding.js';
+import { type createPayrollRunsService, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN } from './payroll-runs.service.js';
+
+const LIST_TENANCY: TenancyMessages = { forbidden: RUNS_FORBIDDEN };
+const RUN_TENANCY: TenancyMessages = { forbidden: RUNS_FORBIDDEN, notFound: RUN_NOT_FOUND };
+
+const CompanyId = Type.Optional(Type.Union([Type.Integer(), Type.String()]));
+const DateText = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
+const Money = Type.Number();
+const NullableString = Type.Union([Type.Null(), Type.String()]);
+const Amount = Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ maxLength: 20 })]));
+
+const RunSchema = Type.Object(
+  {
+    id: Type.String(),
+    company_id: Type.Integer(),
+    status: Type.Union(RUN_STATUSES.map((status) => Type.Literal(status))),
+    pay_period_start: Type.String(),
+    pay_period_end: Type.String(),
+    payment_date: NullableString,
+    created_by_email: NullableString,
+    approved_by_email: NullableString,
+    approved_at: NullableString,
+    paid_at: NullableString,
+    cancelled_at: NullableString,
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    totals: Type.Object({
+      employees: Type.Integer(),
+      gross_pay: Money,
+      tax_withheld: Money,
+      employee_pension: Money,
+      employer_pension: Money,
+      nhf: Money,
+      nhis_employee: Money,
+      nhis_employer: Money,
+      other_deductions: Money,
+      reimbursements: Money,
+      net_pay: Money,
+      employer_cost: Money,
+    }),
+    counts: Type.Object({
+      unpaid: Type.Integer(),
+      processing: Type.Integer(),
+      paid: Type.Integer(),
+      failed: Type.Integer(),
+      cancelled: Type.Integer(),
+    }),
+    skipped: Type.Array(Type.Object({ user_id: Type.Integer(), reason: Type.String() })),
+  },
+  { $id: 'PayrollRun' },
+);
+const RunAnswer = Type.Object({ message: Type.String(), run: Type.Ref('PayrollRun') });
+const ErrorSchema = Type.Object({
+  error: Type.Unknown({ description: 'a message, or {field: [messages]} on 422' }),
+  required: Type.Optional(Type.String()),
+  available: Type.Optional(Type.String()),
+  shortfall: Type.Optional(Type.String()),
+});
+const errors = { '4xx': ErrorSchema, '5xx': ErrorSchema };
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const CompanyBody = Type.Object({ company_id: CompanyId });
+/** pay, retry and cancel need no body: an absent one is an empty one. */
+const emptyBody = async (request: { body: unknown }) => {
+  if (request.body === undefined || request.body === null) request.body = {};
+};
+
+export function payrollRunsRoutes(services: {
+  runs: ReturnType<typeof createPayrollRunsService>;
+  funding: ReturnType<typeof createFunding>;
+}) {
+  const { runs, funding } = services;
+  return async (root: FastifyInstance): Promise<void> => {
+    const app = typed(root);
+    app.addSchema(RunSchema);
+
+    app.post(
+      '/api/payroll-runs',
+      {
+        config: { name: 'payroll-runs.store', family: 'plain', tenancy: LIST_TENANCY },
+        schema: {
+          tags: ['payroll runs'],
+          summary: "Create a run from the employees' salaries (draft)",
+          body: Type.Object({
+            company_id: CompanyId,
+            pay_period_start: DateText,
+            pay_period_end: DateText,
+            payment_date: DateText,
+            user_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 10_000 })),
+            items: Type.Optional(
+              Type.Array(
+                Type.Object({
+                  user_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+                  taxable_income: Amount,
+                  other_allowances: Amount,
+                  reimbursements: Amount,
+                }),
+                { maxItems: 10_000 },
+              ),
+            ),
+            created_by_email: Type.Optional(Type.String({ maxLength: 254 })),
+          }),
+          response: { 201: RunAnswer, ...errors },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await runs.create(tenantId(request), request.body)),
+    );
+
+    app.get(
+      '/api/payroll-runs',
+      {
+        config: { name: 'payroll-runs.index', family: 'plain', tenancy: LIST_TENANCY },
+        schema: {
+          tags: ['payroll runs'],
+          summary: 'List runs, newest first (period filters: start on or after, end on or before)',
+          querystring: Type.Object({
+            company_id: CompanyId,
+            status: Type.Optional(Type.Union(RUN_STATUSES.map((status) => Type.Literal(status)))),
+            pay_period_start: Type.Optional(DateText),
+            pay_period_end: Type.Optional(DateText),
+            ...PageQueryFields,
+          }),
+          response: {
+            200: Type.Object({
+              message: Type.String(),
+              data: LaravelPage(Type.Ref('PayrollRun')),
+            }),
+            ...errors,
+          },
+        },
+      },
+      async (request) => runs.list(tenantId(request), request.query, request.query),
+    );
+
+    app.get(
+      '/api/payroll-runs/:id',
+      {
+        config: { name: 'payroll-runs.show', family: 'plain', tenancy: RUN_TENANCY, notFoundMessage: RUN_NOT_FOUND },
+        schema: {
+          tags: ['payroll runs'],
+          summary: 'One run with its totals and paystub counts',
+          params: IdParams,
+          querystring: Type.Object({ company_id: CompanyId }),
+          response: { 200: RunAnswer, ...errors },
+        },
+      },
+      async (request) => runs.show(tenantId(request), request.params.id),
+    );
+
+    app.post(
+      '/api/payroll-runs/:id/approve',
+      {
+        config: { name: 'payroll-runs.approve', family: 'plain', tenancy: RUN_TENANCY, notFoundMessage: RUN_NOT_FOUND },
+        preValidation: emptyBody,
+        schema: {
+          tags: ['payroll runs'],
+          summary: 'Approve a draft run (an active admin of the company who did not create it)',
+          params: IdParams,
+          // approver_email is checked by the service after the run is found, so an unknown run is a 404
+          // whatever the body (as for every route with an id).
+          body: Type.Object({ company_id: CompanyId, approver_email: Type.Optional(Type.String({ maxLength: 254 })) }),
+          response: { 200: RunAnswer, ...errors },
+        },
+      },
+      async (request) => runs.approve(tenantId(request), request.params.id, request.body?.approver_email),
+    );
+
+    type Action = (companyId: number, id: string) => Promise<{ message: string; run: unknown }>;
+    const action = (path: string, name: RouteName, summary: string, status: 200 | 202, run: Action) =>
+      app.post(
+        `/api/payroll-runs/:id/${path}`,
+        {
+          config: { name, family: 'plain', tenancy: RUN_TENANCY, notFoundMessage: RUN_NOT_FOUND },
+          preValidation: emptyBody,
+          schema: {
+            tags: ['payroll runs'],
+            summary,
+            params: IdParams,
+            body: CompanyBody,
+            response: { [status]: RunAnswer, ...errors },
+          },
+        },
+        async (request, reply) => reply.status(status).send((await run(tenantId(request), request.params.id)) as never),
+      );
+    action('pay', 'payroll-runs.pay', 'Pay an approved run from the wallet (202: transfers under way)', 202, funding.pay);
+    action('retry', 'payroll-runs.retry', "Send a run's failed paystubs again, funding only those", 202, funding.retry);
+    action('cancel', 'payroll-runs.cancel', 'Cancel a draft or approved run (its paystubs become cancelled)', 200, runs.cancel);
+  };
+}

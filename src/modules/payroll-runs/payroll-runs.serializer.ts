@@ -1,0 +1,54 @@
+// Wire shape of a run (payroll-runs.md "The run object"): totals as JSON numbers with two places,
+// counts of its paystubs by status, UTC timestamps.
+import { koboToNumber, koboToString, toKobo } from '../../payroll/money.js';
+import { isoTimestamp } from '../../platform/format.js';
+import type { RunTotals } from '../payroll/index.js';
+import type { RunRow, StatusCounts } from './payroll-runs.repo.js';
+
+const TOTAL_FIELDS = [
+  ['gross_pay', 'grossPay'],
+  ['tax_withheld', 'taxWithheld'],
+  ['employee_pension', 'employeePension'],
+  ['employer_pension', 'employerPension'],
+  ['nhf', 'nhf'],
+  ['nhis_employee', 'nhisEmployee'],
+  ['nhis_employer', 'nhisEmployer'],
+  ['other_deductions', 'otherDeductions'],
+  ['reimbursements', 'reimbursements'],
+  ['net_pay', 'netPay'],
+  ['employer_cost', 'employerCost'],
+] as const;
+
+/** Stored form (jsonb): exact decimal strings, `employees` a count. */
+export function storedTotals(totals: RunTotals): Record<string, string | number> {
+  const out: Record<string, string | number> = { employees: totals.employees };
+  for (const [wire, field] of TOTAL_FIELDS) out[wire] = koboToString(totals[field]);
+  return out;
+}
+
+export const EMPTY_COUNTS: StatusCounts = { unpaid: 0, processing: 0, paid: 0, failed: 0, cancelled: 0 };
+
+export function serializeRun(row: RunRow, counts: StatusCounts = EMPTY_COUNTS) {
+  const totals: Record<string, number> = { employees: Number(row.totals.employees ?? 0) };
+  for (const [wire] of TOTAL_FIELDS) totals[wire] = koboToNumber(toKobo(String(row.totals[wire] ?? '0')) ?? 0n);
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    status: row.status,
+    pay_period_start: row.pay_period_start,
+    pay_period_end: row.pay_period_end,
+    payment_date: row.payment_date,
+    created_by_email: row.created_by_email,
+    approved_by_email: row.approved_by_email,
+    approved_at: isoTimestamp(row.approved_at),
+    paid_at: isoTimestamp(row.paid_at),
+    cancelled_at: isoTimestamp(row.cancelled_at),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
+    totals,
+    counts: { ...counts },
+    skipped: row.skipped,
+  };
+}
+
+export type RunView = ReturnType<typeof serializeRun>;

@@ -1,0 +1,205 @@
+// Payroll runs as plain functions over explicit dependencies: the API routes and the console call
+// the same ones. Creation goes through the same plan-and-write path as P2 (payroll/paystubs.run.ts);
+// every state change is one conditional UPDATE (payroll-runs.repo.ts), so a wrong or lost race is
+// a 409 and never a second change. Funding is in payroll-runs.funding.ts.
+import type { Db, Executor, Tx } from '../../db/client.js';
+import { type Kobo, toKobo } from '../../payroll/money.js';
+import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
+import { laravelPage, pageOffset } from '../../platform/paginator.js';
+import type { WrittenPaystub } from '../payroll/index.js';
+import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../payroll/index.js';
+import { type Override, planRunItems, type Skipped } from './payroll-runs.planner.js';
+import { payrollRunsRepo, type RunFilters, type RunRow } from './payroll-runs.repo.js';
+import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
+
+export const RUN_NOT_FOUND = 'Payroll run not found.';
+export const RUNS_FORBIDDEN = "You do not have permission to access this company's payroll runs.";
+export const MESSAGES = {
+  created: 'Payroll run created.',
+  listed: 'Payroll runs retrieved successfully',
+  shown: 'Payroll run retrieved successfully',
+  approved: 'Payroll run approved.',
+  paying: 'Payment started.',
+  cancelled: 'Payroll run cancelled.',
+  onlyDraftApproved: 'Only a draft run can be approved.',
+  onlyApprovedPaid: 'Only an approved run can be paid.',
+  onlyFailedRetried: 'Only a failed or partially paid run can be retried.',
+  onlyOpenCancelled: 'Only a draft or approved run can be cancelled.',
+  approverRequired: 'The approver email field is required.',
+  notApprover: 'The approver must be an active admin of the company.',
+  approverIsCreator: 'The approver must not be the person who created the run.',
+  nothingToPay: 'No paystub could be made for this run.',
+} as const;
+
+export const RUN_STATUSES = ['draft', 'approved', 'processing', 'paid', 'partially_paid', 'failed', 'cancelled'] as const;
+const RUN_ID = /^PR-\d{8}-[A-Z0-9]{6}$/;
+
+export interface CreateRunInput {
+  pay_period_start: string;
+  pay_period_end: string;
+  payment_date: string;
+  user_ids?: number[];
+  items?: { user_id: number; taxable_income?: number | string; other_allowances?: number | string; reimbursements?: number | string }[];
+  created_by_email?: string;
+}
+
+export interface RunListQuery {
+  status?: string;
+  pay_period_start?: string;
+  pay_period_end?: string;
+  page?: number;
+  per_page?: number;
+}
+
+const normalEmail = (email: string | undefined) => (email?.trim() ? email.trim().toLowerCase() : null);
+
+function checkDates(input: CreateRunInput): void {
+  const fields: Record<string, string[]> = {};
+  for (const field of ['pay_period_start', 'pay_period_end', 'payment_date'] as const) {
+    if (!validDate(input[field])) fields[field] = [`The ${field.replace(/_/g, ' ')} field must be a valid date in the format YYYY-MM-DD.`];
+  }
+  if (!fields.pay_period_start && !fields.pay_period_end && input.pay_period_end < input.pay_period_start)
+    fields.pay_period_end = ['The pay period end field must be a date after or equal to pay period start.'];
+  if (Object.keys(fields).length > 0) throw invalid(fields);
+}
+
+function overridesOf(items: CreateRunInput['items'] = []): Map<number, Override> {
+  const overrides = new Map<number, Override>();
+  items.forEach((item, i) => {
+    if (overrides.has(item.user_id)) throw invalidField(`items.${i}.user_id`, 'Each user may appear in items once.');
+    const amount = (field: 'taxable_income' | 'other_allowances' | 'reimbursements'): Kobo | undefined => {
+      const raw = item[field];
+      if (raw === undefined || raw === null) return undefined;
+      const kobo = toKobo(raw);
+      if (kobo === null || kobo > 100_000_000_000_000n)
+        throw invalidField(
+          `items.${i}.${field}`,
+          `The ${field.replace(/_/g, ' ')} must be a non-negative amount with at most 2 decimal places.`,
+        );
+      return kobo;
+    };
+    overrides.set(item.user_id, {
+      taxableIncome: amount('taxable_income'),
+      otherAllowances: amount('other_allowances'),
+      reimbursements: amount('reimbursements'),
+    });
+  });
+  return overrides;
+}
+
+/** The header of a P2 call's run (a draft over the periods it wrote), in P2's transaction. */
+export async function recordPaystubsRun(tx: Tx, companyId: number, runId: string, written: readonly WrittenPaystub[]): Promise<void> {
+  const starts = written.map((w) => w.row.pay_period_start).sort();
+  const ends = written.map((w) => w.row.pay_period_end).sort();
+  await payrollRunsRepo.insert(tx, companyId, {
+    id: runId,
+    source: 'paystubs',
+    start: starts[0],
+    end: ends[ends.length - 1],
+    paymentDate: null,
+    createdByEmail: null,
+    totals: storedTotals(runTotals(written.map((w) => w.planned))),
+    skipped: [],
+  });
+}
+
+export async function runView(db: Executor, row: RunRow) {
+  const counts = await payrollRunsRepo.counts(db, row.company_id, [row.id]);
+  return serializeRun(row, counts.get(row.id));
+}
+
+/** The run, or 404 (another company's run is simply not found). */
+export async function findRun(db: Executor, companyId: number, id: string): Promise<RunRow> {
+  const row = RUN_ID.test(id) ? await payrollRunsRepo.find(db, companyId, id) : undefined;
+  if (!row) throw notFound(RUN_NOT_FOUND);
+  return row;
+}
+
+export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: string } }) {
+  const { db, config } = deps;
+
+  return {
+    async create(companyId: number, input: CreateRunInput) {
+      checkDates(input);
+      const overrides = overridesOf(input.items);
+      const runId = newTransactionId();
+      const run = await db.transaction(async (tx) => {
+        await lockCompanyRuns(tx, companyId);
+        const named = input.user_ids ? [...new Set([...input.user_ids, ...overrides.keys()])] : undefined;
+        const candidates = await payrollRunsRepo.candidates(tx, companyId, named);
+        const request = { start: input.pay_period_start, end: input.pay_period_end, userIds: input.user_ids, overrides };
+        const { items, skipped } = planRunItems(request, candidates);
+        const { written, failed } = await planAndWriteRun(tx, companyId, runId, items);
+        const all: Skipped[] = [...skipped];
+        for (const f of failed) all.push({ user_id: items[f.index].userId, reason: Object.values(f.errors).flat().join(' ') });
+        if (written.length === 0) throw invalidField('user_ids', MESSAGES.nothingToPay);
+        all.sort((a, b) => a.user_id - b.user_id);
+        return payrollRunsRepo.insert(tx, companyId, {
+          id: runId,
+          source: 'salaries',
+          start: input.pay_period_start,
+          end: input.pay_period_end,
+          paymentDate: input.payment_date,
+          createdByEmail: normalEmail(input.created_by_email),
+          totals: storedTotals(runTotals(written.map((w) => w.planned))),
+          skipped: all,
+        });
+      });
+      return { message: MESSAGES.created, run: await runView(db, run) };
+    },
+
+    async list(companyId: number, query: RunListQuery, rawQuery: Record<string, unknown>) {
+      const fields: Record<string, string[]> = {};
+      for (const field of ['pay_period_start', 'pay_period_end'] as const) {
+        const value = query[field];
+        if (value !== undefined && !validDate(value))
+          fields[field] = [`The ${field.replace(/_/g, ' ')} field must be a valid date in the format YYYY-MM-DD.`];
+      }
+      if (Object.keys(fields).length > 0) throw invalid(fields);
+      const filters: RunFilters = { status: query.status, periodFrom: query.pay_period_start, periodTo: query.pay_period_end };
+      const page = query.page ?? 1;
+      const perPage = query.per_page ?? 10;
+      const [total, rows] = await Promise.all([
+        payrollRunsRepo.count(db, companyId, filters),
+        payrollRunsRepo.page(db, companyId, filters, perPage, pageOffset(page, perPage)),
+      ]);
+      const counts = await payrollRunsRepo.counts(
+        db,
+        companyId,
+        rows.map((row) => row.id),
+      );
+      const data = rows.map((row) => serializeRun(row, counts.get(row.id)));
+      return {
+        message: MESSAGES.listed,
+        data: laravelPage({ publicUrl: config.publicUrl, path: '/api/payroll-runs', rawQuery, page, perPage }, total, data),
+      };
+    },
+
+    async show(companyId: number, id: string) {
+      return { message: MESSAGES.shown, run: await runView(db, await findRun(db, companyId, id)) };
+    },
+
+    /** Maker-checker: an active admin of the run's company (or a company above it), not its creator. */
+    async approve(companyId: number, id: string, approverEmail: string | undefined) {
+      const run = await findRun(db, companyId, id);
+      if (!approverEmail?.trim()) throw invalidField('approver_email', MESSAGES.approverRequired);
+      if (run.status !== 'draft') throw conflict(MESSAGES.onlyDraftApproved);
+      const email = normalEmail(approverEmail) ?? '';
+      if (run.created_by_email && run.created_by_email === email) throw invalidField('approver_email', MESSAGES.approverIsCreator);
+      if (!(await payrollRunsRepo.isApprover(db, await payrollRunsRepo.companyAndAncestors(db, companyId), email)))
+        throw invalidField('approver_email', MESSAGES.notApprover);
+      const approved = await payrollRunsRepo.approve(db, companyId, id, email);
+      if (!approved) throw conflict(MESSAGES.onlyDraftApproved);
+      return { message: MESSAGES.approved, run: await runView(db, approved) };
+    },
+
+    async cancel(companyId: number, id: string) {
+      await findRun(db, companyId, id);
+      const cancelled = await db.transaction((tx) => payrollRunsRepo.cancel(tx, companyId, id));
+      if (!cancelled) throw conflict(MESSAGES.onlyOpenCancelled);
+      return { message: MESSAGES.cancelled, run: await runView(db, cancelled) };
+    },
+  };
+}
+
+export type PayrollRunsService = ReturnType<typeof createPayrollRunsService>;

@@ -1,0 +1,326 @@
+// Payroll runs through HTTP against a real database (PGlite, or PostgreSQL with DATABASE_URL):
+// creation from salaries, the lifecycle and its 409s, funding, transfers and settlement.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
+import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { paystubItem, postPaystubs } from '../../../test/helpers/payroll.js';
+import { drainJobs, fundWallet, ledger, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
+import { queryRows } from '../../db/client.js';
+
+let ctx: TestContext;
+let acme: TestCompany;
+let admin: Awaited<ReturnType<typeof createUsers>>[number];
+
+type Method = 'GET' | 'POST';
+const call = (who: TestCompany, method: Method, url: string, payload?: unknown) =>
+  ctx.app.inject({ method, url, headers: who.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+async function newCompany(salaries: string[], extra: Parameters<typeof createUsers>[2] = []) {
+  const company = await createCompany(ctx.db);
+  const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+  const staff = await createUsers(ctx.db, company.id, [...salaries.map((baseSalary) => ({ baseSalary })), ...extra]);
+  await setBankAccounts(
+    ctx.db,
+    staff.map((u) => u.id),
+  );
+  return { company, boss, staff };
+}
+
+/** Creates, approves and (optionally) pays a run of `company`. */
+async function approvedRun(company: TestCompany, boss: { email: string }, body: Record<string, unknown> = {}) {
+  const created = await call(company, 'POST', '/api/payroll-runs', runBody(body));
+  expect(created.statusCode, created.body).toBe(201);
+  const id = created.json().run.id as string;
+  const approved = await call(company, 'POST', `/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+  expect(approved.statusCode, approved.body).toBe(200);
+  return id;
+}
+
+const stubsOf = (runId: string) =>
+  queryRows<{
+    user_id: number;
+    status: string;
+    net_pay: string;
+    payment_reference: string | null;
+    failure_reason: string | null;
+    paid_at: Date | null;
+  }>(
+    ctx.db,
+    sql`SELECT user_id, status, net_pay::text AS net_pay, payment_reference, failure_reason, paid_at FROM paystubs WHERE transaction_id = ${runId} ORDER BY user_id`,
+  );
+const outboxTo = (address: string) =>
+  queryRows<{ subject: string; text: string }>(ctx.db, sql`SELECT subject, text FROM outbox WHERE "to" = ${address} ORDER BY id`);
+
+beforeAll(async () => {
+  ctx = await createTestApp({ sandboxTransferDelaySeconds: 0 });
+  acme = await createCompany(ctx.db, { name: 'Acme Runs' });
+  [admin] = await createUsers(ctx.db, acme.id, [{ firstName: 'Ada', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+});
+afterAll(() => ctx?.close());
+
+describe('POST /api/payroll-runs: paystubs from the employee records', () => {
+  it('pays every eligible employee, pro rata for a mid-period starter, with overrides and the skipped listed', async () => {
+    const { company, staff } = await newCompany(['300000.00', '400000.00', '0', '500000.00', '250000.00', '600000.00']);
+    const [full, starter, noSalary, inactive, suspended, overridden] = staff;
+    await ctx.db.execute(sql`UPDATE users SET start_date = '2026-03-17', allowances = 31000 WHERE id = ${starter.id}`);
+    await ctx.db.execute(sql`UPDATE users SET is_active = false WHERE id = ${inactive.id}`);
+    await ctx.db.execute(sql`UPDATE users SET is_suspended = true WHERE id = ${suspended.id}`);
+    const res = await call(
+      company,
+      'POST',
+      '/api/payroll-runs',
+      runBody({
+        user_ids: [full.id, starter.id, noSalary.id, inactive.id, suspended.id, overridden.id, 99_999_999],
+        items: [{ user_id: overridden.id, taxable_income: 123456.78, reimbursements: 5000 }],
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const { message, run } = res.json();
+    expect(message).toBe('Payroll run created.');
+    expect(run).toMatchObject({
+      status: 'draft',
+      pay_period_start: '2026-03-01',
+      pay_period_end: '2026-03-31',
+      payment_date: '2026-03-28',
+    });
+    expect(run.id).toMatch(/^PR-\d{8}-[A-Z0-9]{6}$/);
+    expect(run.created_by_email).toBe('maker@example.test');
+    expect(run.skipped).toEqual([
+      { user_id: noSalary.id, reason: 'The employee has no base salary.' },
+      { user_id: inactive.id, reason: 'The employee is not active.' },
+      { user_id: suspended.id, reason: 'The employee is suspended.' },
+      { user_id: 99_999_999, reason: 'User not found.' },
+    ]);
+    expect(run.counts).toEqual({ unpaid: 3, processing: 0, paid: 0, failed: 0, cancelled: 0 });
+    expect(run.totals.employees).toBe(3);
+
+    const p1 = await call(company, 'GET', `/api/paystubs?transaction_id=${run.id}&per_page=100`);
+    const stubs = p1.json().data.data as Record<string, unknown>[];
+    const byUser = new Map(stubs.map((s) => [s.user_id, s]));
+    expect(byUser.get(full.id)).toMatchObject({
+      taxable_income: 300000,
+      other_allowances: 0,
+      status: 'unpaid',
+      paid_at: null,
+      payment_reference: null,
+      failure_reason: null,
+    });
+    // 15 of 31 days: 400,000 × 15 / 31 = 193,548.387 → 193,548.39; 31,000 × 15 / 31 = 15,000.
+    expect(byUser.get(starter.id)).toMatchObject({ taxable_income: 193548.39, other_allowances: 15000 });
+    expect(byUser.get(overridden.id)).toMatchObject({ taxable_income: 123456.78, reimbursements: 5000 });
+    // Totals are the exact sums of the paystubs' rounded figures.
+    const sum = (field: string) => Math.round(stubs.reduce((acc, s) => acc + Math.round((s[field] as number) * 100), 0)) / 100;
+    expect(run.totals.net_pay).toBe(sum('net_pay'));
+    expect(run.totals.gross_pay).toBe(sum('gross_pay'));
+  });
+
+  it('without user_ids takes every active employee; a second run of the period skips them; a per-item failure is skipped too', async () => {
+    const { company, staff } = await newCompany(['300000.00', '200000.00']);
+    const first = await call(company, 'POST', '/api/payroll-runs', runBody());
+    expect(first.json().run.counts.unpaid).toBe(2);
+    const again = await call(company, 'POST', '/api/payroll-runs', runBody({ user_ids: [staff[0].id] }));
+    expect(again.statusCode).toBe(422);
+    expect(again.json()).toEqual({ error: { user_ids: ['No paystub could be made for this run.'] } });
+    const plan = await call(company, 'POST', `/api/custom-contributions/${company.id}`, {
+      name: 'Huge loan repayment',
+      type: 'amount',
+      apply_to: 'gross_pay',
+      responsibility: 'employee',
+      employee_value: 10_000_000,
+      frequency: 'per_paystub',
+      users: [staff[0].email],
+    });
+    expect(plan.statusCode, plan.body).toBe(201);
+    const failing = await call(
+      company,
+      'POST',
+      '/api/payroll-runs',
+      runBody({ pay_period_start: '2026-04-01', pay_period_end: '2026-04-30' }),
+    );
+    expect(failing.statusCode, failing.body).toBe(201);
+    expect(failing.json().run.skipped).toContainEqual({ user_id: staff[0].id, reason: 'Deductions exceed pay.' });
+    expect(failing.json().run.counts.unpaid).toBe(1);
+  });
+
+  it('refuses bad input with 422 and writes nothing', async () => {
+    const before = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM payroll_runs`);
+    for (const [body, field] of [
+      [runBody({ pay_period_end: '2026-02-01' }), 'pay_period_end'],
+      [runBody({ payment_date: '2026-02-30' }), 'payment_date'],
+      [{ pay_period_start: '2026-03-01' }, 'pay_period_end'],
+      [runBody({ items: [{ user_id: admin.id, taxable_income: 1.234 }] }), 'items.0.taxable_income'],
+    ] as const) {
+      const res = await call(acme, 'POST', '/api/payroll-runs', body);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(Object.keys(res.json().error)).toContain(field);
+    }
+    expect(await queryRows(ctx.db, sql`SELECT count(*)::int AS n FROM payroll_runs`)).toEqual(before);
+  });
+
+  it('every P2 call is a run too (draft), and P2 answers as before', async () => {
+    const [user] = await createUsers(ctx.db, acme.id, [{}]);
+    const res = await postPaystubs(ctx.app, acme, { paystubs: [paystubItem(user.id)] });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(['created_paystubs', 'failed_paystubs', 'message', 'transaction_id']);
+    expect(body.created_paystubs[0].paystub).toMatchObject({
+      status: 'unpaid',
+      paid_at: null,
+      payment_reference: null,
+      failure_reason: null,
+    });
+    const shown = await call(acme, 'GET', `/api/payroll-runs/${body.transaction_id}`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json()).toMatchObject({
+      message: 'Payroll run retrieved successfully',
+      run: { id: body.transaction_id, status: 'draft', pay_period_start: '2026-01-01', pay_period_end: '2026-01-31', payment_date: null },
+    });
+    expect(shown.json().run.totals.net_pay).toBe(body.created_paystubs[0].paystub.net_pay);
+  });
+});
+
+describe('approve (maker-checker) and cancel', () => {
+  it('only an active admin of the company who did not create the run approves it, and only a draft', async () => {
+    const { company, boss, staff } = await newCompany(['100000.00']);
+    const id = (await call(company, 'POST', '/api/payroll-runs', runBody({ created_by_email: boss.email.toUpperCase() }))).json().run.id;
+    const approve = (email: string) => call(company, 'POST', `/api/payroll-runs/${id}/approve`, { approver_email: email });
+    expect((await approve(boss.email)).json()).toEqual({
+      error: { approver_email: ['The approver must not be the person who created the run.'] },
+    });
+    expect((await approve(staff[0].email)).json()).toEqual({
+      error: { approver_email: ['The approver must be an active admin of the company.'] },
+    });
+    expect((await approve(admin.email)).statusCode).toBe(422); // an admin of another company
+    const [second] = await createUsers(ctx.db, company.id, [{ roles: ['super-admin'], baseSalary: '0' }]);
+    const ok = await approve(second.personalEmail);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({
+      message: 'Payroll run approved.',
+      run: { status: 'approved', approved_by_email: second.personalEmail },
+    });
+    expect(ok.json().run.approved_at).toMatch(/Z$/);
+    expect((await approve(second.email)).json()).toEqual({ error: 'Only a draft run can be approved.' });
+    expect((await approve(second.email)).statusCode).toBe(409);
+  });
+
+  it('cancels a draft or approved run; its paystubs become cancelled and no longer block the period', async () => {
+    const { company, boss } = await newCompany(['100000.00', '120000.00']);
+    const id = await approvedRun(company, boss, { created_by_email: 'someone@else.test' });
+    const res = await call(company, 'POST', `/api/payroll-runs/${id}/cancel`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      message: 'Payroll run cancelled.',
+      run: { status: 'cancelled', counts: { cancelled: 2, unpaid: 0 } },
+    });
+    expect((await call(company, 'POST', `/api/payroll-runs/${id}/cancel`)).json()).toEqual({
+      error: 'Only a draft or approved run can be cancelled.',
+    });
+    expect((await call(company, 'POST', `/api/payroll-runs/${id}/pay`)).json()).toEqual({ error: 'Only an approved run can be paid.' });
+    const p1 = await call(company, 'GET', '/api/paystubs?status=cancelled');
+    expect(p1.json().data.total).toBe(2);
+    const again = await call(company, 'POST', '/api/payroll-runs', runBody());
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json().run.counts.unpaid).toBe(2);
+  });
+
+  it('lists newest first with filters, and 404s an unknown or malformed id', async () => {
+    const list = await call(acme, 'GET', '/api/payroll-runs?status=draft&per_page=2');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().message).toBe('Payroll runs retrieved successfully');
+    expect(list.json().data.data.every((run: { status: string }) => run.status === 'draft')).toBe(true);
+    expect((await call(acme, 'GET', '/api/payroll-runs?status=bogus')).statusCode).toBe(422);
+    expect((await call(acme, 'GET', '/api/payroll-runs/PR-20260101-ZZZZZZ')).json()).toEqual({ error: 'Payroll run not found.' });
+    expect((await call(acme, 'GET', '/api/payroll-runs/nope')).statusCode).toBe(404);
+  });
+});
+
+describe('pay: funding, transfers, settlement', () => {
+  it('409 with required/available/shortfall when the wallet is short, and nothing changes', async () => {
+    const { company, boss } = await newCompany(['300000.00']);
+    const id = await approvedRun(company, boss);
+    await fundWallet(ctx.app, ctx.db, company, 1000);
+    const res = await call(company, 'POST', `/api/payroll-runs/${id}/pay`);
+    expect(res.statusCode).toBe(409);
+    const body = res.json();
+    expect(body.error).toBe('Insufficient wallet balance.');
+    expect(body.available).toBe('1000.00');
+    expect(Number(body.shortfall)).toBeCloseTo(Number(body.required) - 1000, 2);
+    expect((await call(company, 'GET', `/api/payroll-runs/${id}`)).json().run).toMatchObject({ status: 'approved', counts: { unpaid: 1 } });
+    expect((await ledger(ctx.db, company.id)).map((e) => e.kind)).toEqual(['top_up']);
+  });
+
+  it('pays every funded paystub once: one debit, transfers settle, e-mails, the run ends paid', async () => {
+    const { company, boss, staff } = await newCompany(['300000.00', '450000.00']);
+    const id = await approvedRun(company, boss);
+    await fundWallet(ctx.app, ctx.db, company, 2_000_000);
+    const res = await call(company, 'POST', `/api/payroll-runs/${id}/pay`);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toMatchObject({ message: 'Payment started.', run: { status: 'processing', counts: { processing: 2 } } });
+    const net = (await stubsOf(id)).reduce((acc, s) => acc + Math.round(Number(s.net_pay) * 100), 0) / 100;
+    await drainJobs(ctx.app);
+    const stubs = await stubsOf(id);
+    expect(stubs.map((s) => s.status)).toEqual(['paid', 'paid']);
+    expect(stubs.every((s) => s.paid_at && /^PT-[0-9A-F]{8}-\d+$/.test(s.payment_reference ?? ''))).toBe(true);
+    const run = (await call(company, 'GET', `/api/payroll-runs/${id}`)).json().run;
+    expect(run).toMatchObject({ status: 'paid', counts: { paid: 2, processing: 0 } });
+    expect(run.paid_at).toMatch(/Z$/);
+    const entries = await ledger(ctx.db, company.id);
+    expect(entries.map((e) => [e.kind, e.amount])).toEqual([
+      ['top_up', '2000000.00'],
+      ['payroll_debit', (-net).toFixed(2)],
+    ]);
+    expect(entries[1].balance_after).toBe((2_000_000 - net).toFixed(2));
+    for (const user of staff) {
+      const mail = await outboxTo(user.personalEmail);
+      expect(mail).toHaveLength(1);
+      expect(mail[0].subject).toContain('2026-03-01 to 2026-03-31');
+      expect(mail[0].text).toContain('NGN ');
+    }
+    const listed = await call(company, 'GET', '/api/wallet/transactions');
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().data.data.map((e: { type: string }) => e.type)).toEqual(['payroll_debit', 'top_up']);
+    expect(listed.json().data.data[0]).toMatchObject({ amount: (-net).toFixed(2), reference: `${id}-A1` });
+  });
+
+  it('a rejected account fails and is refunded once; no bank account is never funded; retry funds only the failed', async () => {
+    const { company, boss, staff } = await newCompany(['300000.00', '200000.00', '100000.00']);
+    const [good, rejected, unbanked] = staff;
+    await setBankAccounts(ctx.db, [rejected.id], '9990001112');
+    await ctx.db.execute(sql`UPDATE users SET bank_name = NULL, account_number = NULL WHERE id = ${unbanked.id}`);
+    const id = await approvedRun(company, boss);
+    await fundWallet(ctx.app, ctx.db, company, 1_000_000);
+    expect((await call(company, 'POST', `/api/payroll-runs/${id}/retry`)).json()).toEqual({
+      error: 'Only a failed or partially paid run can be retried.',
+    });
+    expect((await call(company, 'POST', `/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    await drainJobs(ctx.app);
+    const stubs = await stubsOf(id);
+    expect(stubs.map((s) => [s.status, s.failure_reason])).toEqual([
+      ['paid', null],
+      ['failed', 'Sandbox: account rejected.'],
+      ['failed', 'No valid bank account.'],
+    ]);
+    expect((await call(company, 'GET', `/api/payroll-runs/${id}`)).json().run.status).toBe('partially_paid');
+    const entries = await ledger(ctx.db, company.id);
+    expect(entries.map((e) => e.kind)).toEqual(['top_up', 'payroll_debit', 'payroll_refund']);
+    // Debited good + rejected only (the unbanked was never funded), refunded the rejected's net pay.
+    expect(Number(entries[1].amount)).toBeCloseTo(-(Number(stubs[0].net_pay) + Number(stubs[1].net_pay)), 2);
+    expect(entries[2].amount).toBe(stubs[1].net_pay);
+    expect(await outboxTo(rejected.personalEmail)).toEqual([]);
+
+    await setBankAccounts(ctx.db, [rejected.id, unbanked.id], '0123456789');
+    const retried = await call(company, 'POST', `/api/payroll-runs/${id}/retry`);
+    expect(retried.statusCode, retried.body).toBe(202);
+    expect(retried.json().run).toMatchObject({ status: 'processing', counts: { paid: 1, processing: 2 } });
+    await drainJobs(ctx.app);
+    expect((await stubsOf(id)).map((s) => s.status)).toEqual(['paid', 'paid', 'paid']);
+    expect((await call(company, 'GET', `/api/payroll-runs/${id}`)).json().run.status).toBe('paid');
+    const after = await ledger(ctx.db, company.id);
+    expect(after.map((e) => e.kind)).toEqual(['top_up', 'payroll_debit', 'payroll_refund', 'payroll_debit']);
+    expect(after[3].reference).toBe(`${id}-A2`);
+    expect(Number(after[3].amount)).toBeCloseTo(-(Number(stubs[1].net_pay) + Number(stubs[2].net_pay)), 2);
+    expect(await outboxTo(good.personalEmail)).toHaveLength(1);
+    expect(await outboxTo(rejected.personalEmail)).toHaveLength(1);
+  });
+});

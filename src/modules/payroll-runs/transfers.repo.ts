@@ -1,0 +1,120 @@
+// All SQL of salary transfers: a batch's open transfers, their sending marks, and the conditional
+// settlement of paystubs. companyId first; batch statements take whole columns as one array each.
+import { sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
+
+export interface BatchKey {
+  companyId: number;
+  runId: string;
+  attempt: number;
+  batch: number;
+}
+
+export interface OpenTransfer {
+  reference: string;
+  status: 'queued' | 'sending' | 'sent';
+  amount: string;
+  bank_name: string;
+  account_number: string;
+}
+
+export interface Outcome {
+  reference: string;
+  ok: boolean;
+  reason: string | null;
+}
+
+export interface SettledPaystub {
+  reference: string;
+  status: 'paid' | 'failed';
+  net_pay: string;
+  failure_reason: string | null;
+  pay_period_start: string;
+  pay_period_end: string;
+  personal_email: string;
+  first_name: string;
+}
+
+export const transfersRepo = {
+  /** The batch's transfers that still decide a paystub: its current reference, the paystub processing. */
+  async open(db: Executor, key: BatchKey): Promise<OpenTransfer[]> {
+    return queryRows<OpenTransfer>(
+      db,
+      sql`SELECT t.reference, t.status, t.amount::text AS amount, t.bank_name, t.account_number
+          FROM payroll_transfers t JOIN paystubs p ON p.payment_reference = t.reference AND p.status = 'processing'
+          WHERE t.run_id = ${key.runId} AND t.attempt = ${key.attempt} AND t.batch = ${key.batch} AND t.company_id = ${key.companyId}
+            AND t.status IN ('queued', 'sending', 'sent')
+          ORDER BY t.reference`,
+    );
+  },
+
+  /** Written (and committed) BEFORE the provider is called: after a crash, these are asked about before any resend. */
+  async markSending(db: Executor, companyId: number, references: string[]): Promise<void> {
+    if (references.length === 0) return;
+    await db.execute(
+      sql`UPDATE payroll_transfers SET status = 'sending', sent_at = now()
+          WHERE company_id = ${companyId} AND reference = ANY(${pgArray(references)}::text[]) AND status IN ('queued', 'sending')`,
+    );
+  },
+
+  async markSent(db: Executor, companyId: number, references: string[]): Promise<void> {
+    if (references.length === 0) return;
+    await db.execute(
+      sql`UPDATE payroll_transfers SET status = 'sent'
+          WHERE company_id = ${companyId} AND reference = ANY(${pgArray(references)}::text[]) AND status IN ('queued', 'sending')`,
+    );
+  },
+
+  /**
+   * THE exactly-once step: processing → paid | failed for each reference that is still the
+   * paystub's current one and still processing. Returns only the paystubs this call moved; a
+   * repeated or concurrent notification of the same reference moves nothing.
+   */
+  async settlePaystubs(tx: Executor, companyId: number, outcomes: readonly Outcome[]): Promise<SettledPaystub[]> {
+    if (outcomes.length === 0) return [];
+    const col = (pick: (o: Outcome) => string | boolean | null) => pgArray(outcomes.map(pick));
+    const won = await queryRows<SettledPaystub>(
+      tx,
+      sql`WITH o AS (SELECT * FROM unnest(${col((o) => o.reference)}::text[], ${col((o) => o.ok)}::boolean[], ${col((o) => o.reason)}::text[]) AS o(ref, ok, reason))
+          UPDATE paystubs p
+          SET status = CASE WHEN o.ok THEN 'paid' ELSE 'failed' END,
+              paid_at = CASE WHEN o.ok THEN now() END,
+              failure_reason = CASE WHEN o.ok THEN NULL ELSE o.reason END,
+              updated_at = now()
+          FROM o, users u
+          WHERE p.company_id = ${companyId} AND p.payment_reference = o.ref AND p.status = 'processing' AND u.id = p.user_id
+          RETURNING p.payment_reference AS reference, p.status, p.net_pay::text AS net_pay, p.failure_reason,
+                    p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end, u.personal_email, u.first_name`,
+    );
+    if (won.length > 0) {
+      await tx.execute(
+        sql`WITH w AS (SELECT * FROM unnest(${pgArray(won.map((w) => w.reference))}::text[], ${pgArray(won.map((w) => w.status))}::text[],
+                ${pgArray(won.map((w) => w.failure_reason))}::text[]) AS w(ref, status, reason))
+            UPDATE payroll_transfers t SET status = w.status, failure_reason = w.reason, settled_at = now()
+            FROM w WHERE t.company_id = ${companyId} AND t.reference = w.ref`,
+      );
+    }
+    return won;
+  },
+
+  async companyName(db: Executor, companyId: number): Promise<string> {
+    const [row] = await queryRows<{ name: string }>(db, sql`SELECT name FROM companies WHERE id = ${companyId}`);
+    return row?.name ?? '';
+  },
+
+  /** One job row per batch, one statement (a 10,000-paystub run queues 100 of each kind). */
+  async enqueueBatches(
+    tx: Executor,
+    jobs: readonly { kind: string; payload: BatchKey; delaySeconds: number; maxAttempts: number }[],
+  ): Promise<void> {
+    if (jobs.length === 0) return;
+    await tx.execute(
+      sql`INSERT INTO jobs (kind, payload, run_at, max_attempts)
+          SELECT j->>'kind', j->'payload', now() + make_interval(secs => (j->>'delay')::int), (j->>'max')::int
+          FROM jsonb_array_elements(${JSON.stringify(
+            jobs.map((j) => ({ kind: j.kind, payload: j.payload, delay: j.delaySeconds, max: j.maxAttempts })),
+          )}::jsonb) AS j`,
+    );
+  },
+};

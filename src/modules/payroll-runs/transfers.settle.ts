@@ -1,0 +1,62 @@
+// Settling transfers: shared by the transfer jobs (a refusal at send, a final status when asked)
+// and, in the next step, the provider's webhook. One transaction per call:
+//   1. lock the run row (settlements of one run take turns, so the last one sees every result);
+//   2. move each paystub processing → paid | failed, only where its reference is current and it
+//      is still processing (transfersRepo.settlePaystubs): a repeated notification moves nothing;
+//   3. for the failed ones THIS call moved, refund net pay (one entry per reference, unique index);
+//   4. for the paid ones THIS call moved, the employee's e-mail into the outbox;
+//   5. finish the run if nothing of it is processing any more.
+import type { Db } from '../../db/client.js';
+import { koboToNumber, toKobo } from '../../payroll/money.js';
+import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
+import { walletLedger } from '../wallet/index.js';
+import { payrollRunsRepo } from './payroll-runs.repo.js';
+import { type Outcome, type SettledPaystub, transfersRepo } from './transfers.repo.js';
+
+const naira = (amount: string) =>
+  `NGN ${koboToNumber(toKobo(amount) ?? 0n).toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+export function paidMail(companyId: number, company: string, paystub: SettledPaystub): MailMessage {
+  const period = `${paystub.pay_period_start} to ${paystub.pay_period_end}`;
+  return {
+    companyId,
+    to: paystub.personal_email,
+    subject: `${company} has paid your salary for ${period}`,
+    text:
+      `Hello ${paystub.first_name},\n\n${company} has paid your net pay of ${naira(paystub.net_pay)} for the pay period ${period} ` +
+      `to your bank account (reference ${paystub.reference}).\n`,
+  };
+}
+
+export async function settleTransfers(
+  deps: { db: Db; mailer: Mailer },
+  companyId: number,
+  runId: string,
+  outcomes: readonly Outcome[],
+): Promise<{ paid: number; failed: number }> {
+  if (outcomes.length === 0) return { paid: 0, failed: 0 };
+  return deps.db.transaction(async (tx) => {
+    await payrollRunsRepo.lock(tx, companyId, runId);
+    const won = await transfersRepo.settlePaystubs(tx, companyId, outcomes);
+    const paid = won.filter((p) => p.status === 'paid');
+    const failed = won.filter((p) => p.status === 'failed');
+    await walletLedger.refund(
+      tx,
+      failed.map((p) => ({
+        companyId,
+        reference: p.reference,
+        amount: p.net_pay,
+        description: `Refund for payroll run ${runId}: ${p.failure_reason ?? 'transfer failed'}`,
+      })),
+    );
+    if (paid.length > 0) {
+      const company = await transfersRepo.companyName(tx, companyId);
+      await deps.mailer.sendMany(
+        tx,
+        paid.map((p) => paidMail(companyId, company, p)),
+      );
+    }
+    await payrollRunsRepo.finish(tx, companyId, runId);
+    return { paid: paid.length, failed: failed.length };
+  });
+}

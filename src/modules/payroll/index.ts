@@ -1,0 +1,36 @@
+// Payroll: paystubs (P1-P2), contribution settings (S1-S3), contributions (S4-S5) and custom
+// contributions (S6-S10). The computation itself is the pure engine in src/payroll.
+import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { customContributionsRoutes } from './custom-contributions.routes.js';
+import { createCustomContributionsService } from './custom-contributions.service.js';
+import { paystubsRoutes } from './paystubs.routes.js';
+import { createPaystubsService, type RecordRun } from './paystubs.service.js';
+import { settingsRoutes } from './settings.routes.js';
+import { createSettingsService } from './settings.service.js';
+
+export function createPayrollModule(deps: AppDeps, runs: { recordRun: RecordRun }) {
+  const services = {
+    paystubs: createPaystubsService({ ...deps, recordRun: runs.recordRun }),
+    settings: createSettingsService(deps),
+    customContributions: createCustomContributionsService(deps),
+  };
+  return {
+    services,
+    routes: async (app) => {
+      await settingsRoutes(app, services.settings);
+      await customContributionsRoutes(app, services.customContributions);
+      await paystubsRoutes(app, services.paystubs);
+    },
+    jobs: [],
+  } satisfies FeatureModule<typeof services>;
+}
+
+export type PayrollServices = ReturnType<typeof createPayrollModule>['services'];
+
+// What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
+export { validDate } from './paystubs.items.js';
+export type { PlanItem } from './paystubs.planner.js';
+export { lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.js';
+export type { RecordRun } from './paystubs.service.js';
+export { type RunTotals, runTotals } from './paystubs.totals.js';
+export type { WrittenPaystub } from './paystubs.writer.js';

@@ -1,0 +1,76 @@
+// The rows paystubs.repo.ts reads with raw SQL (numerics as decimal text, dates as `YYYY-MM-DD`),
+// shared by the writer and the serializer.
+
+export interface PaystubRow {
+  id: number;
+  company_id: number;
+  user_id: number;
+  pay_period_start: string;
+  pay_period_end: string;
+  taxable_income: string;
+  reimbursements: string;
+  other_allowances: string;
+  gross_pay: string;
+  net_pay: string;
+  tax_withheld: string;
+  pension_contribution: string;
+  nhf_contribution: string;
+  nhis_contribution: string;
+  other_deductions: string;
+  employer_pension_contribution: string;
+  nhis_employer_contribution: string;
+  employer_cost: string;
+  tax_regime: string;
+  status: string;
+  transaction_id: string;
+  paid_at: Date | string | null;
+  payment_reference: string | null;
+  failure_reason: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** What a batch INSERT returns: only what the database decided (the rest is known already). */
+export interface InsertedRow {
+  id: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export interface InsertedPaystub extends InsertedRow {
+  user_id: number;
+  pay_period_start: string;
+  pay_period_end: string;
+}
+
+export interface RecordRow {
+  id: number;
+  contribution_id: number;
+  custom_contribution_id: number | null;
+  user_id: number;
+  name: string;
+  employee_contribution: string;
+  employer_contribution: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** The `user` embedded in P1 items. */
+export interface EmbeddedUserRow {
+  id: number;
+  employee_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  personal_email: string;
+  unique_id: string;
+  user_types: string | null;
+  title: string | null;
+  department: string | null;
+  level: string | null;
+  office_location: string | null;
+  payment_frequency: string | null;
+  is_active: boolean;
+  company_id: number;
+  deleted_at: Date | string | null;
+}

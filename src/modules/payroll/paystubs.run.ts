@@ -1,0 +1,61 @@
+// The one code path that turns resolved items into a run's paystubs, shared by P2 and by runs
+// computed from salaries (src/modules/payroll-runs): in the caller's transaction, under the
+// company's run lock, load what the planner needs, plan (paystubs.planner.ts), write
+// (paystubs.writer.ts). A (user, period) the database refuses at write time fails as a duplicate.
+import crypto from 'node:crypto';
+import type { Tx } from '../../db/client.js';
+import { notFound } from '../../platform/errors.js';
+import { DUPLICATE, type FailedItem, type PlanItem, planPaystubRun } from './paystubs.planner.js';
+import { paystubsRepo } from './paystubs.repo.js';
+import { type WrittenPaystub, writePlannedPaystubs } from './paystubs.writer.js';
+import { settingsRepo } from './settings.repo.js';
+import { toEngineSettings } from './settings.service.js';
+
+const COMPANY_NOT_FOUND = 'Paystub or company not found.';
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** `PR-20261122-4F7K2Q`: the run's id (P2's transaction_id): its date (UTC) and six random characters. */
+export function newTransactionId(now = new Date()): string {
+  const bytes = crypto.randomBytes(6);
+  let suffix = '';
+  for (const byte of bytes) suffix += ALPHABET[byte % ALPHABET.length];
+  return `PR-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${suffix}`;
+}
+
+export async function lockCompanyRuns(tx: Tx, companyId: number): Promise<void> {
+  // One run at a time per company: duplicate checks and one_time applications stay exact.
+  // (Re-entrant: taking it again in the same transaction is free.)
+  await paystubsRepo.lockCompanyRuns(tx, companyId);
+}
+
+/** `failed` in planning order (the caller sorts for its answer). */
+export async function planAndWriteRun(
+  tx: Tx,
+  companyId: number,
+  transactionId: string,
+  items: readonly PlanItem[],
+): Promise<{ written: WrittenPaystub[]; failed: FailedItem[] }> {
+  await lockCompanyRuns(tx, companyId);
+  const userIds = [...new Set(items.map((item) => item.userId))];
+  // One connection per transaction: these run one after the other, never concurrently.
+  const company = await paystubsRepo.context(tx, companyId);
+  const settings = await settingsRepo.find(tx, companyId);
+  const users = await paystubsRepo.runUsers(tx, companyId, userIds);
+  const customs = await paystubsRepo.activeCustoms(tx, companyId);
+  const existing = await paystubsRepo.existing(
+    tx,
+    items.map((item) => ({ userId: item.userId, start: item.start, end: item.end })),
+  );
+  if (!company || !settings) throw notFound(COMPANY_NOT_FOUND);
+  const oneTimeIds = customs.filter((custom) => custom.frequency === 'one_time').map((custom) => custom.id);
+  const applied = await paystubsRepo.applied(tx, oneTimeIds, userIds);
+
+  const plan = planPaystubRun(
+    { settings: toEngineSettings(settings), companyPaymentFrequency: company.payment_frequency, users, customs, applied, existing },
+    items,
+  );
+  const failed = [...plan.failed];
+  const { written, refused } = await writePlannedPaystubs(tx, companyId, transactionId, plan.paystubs);
+  for (const { item } of refused) failed.push({ index: item.index, id: item.rawId, errors: { pay_period_start: [DUPLICATE] } });
+  return { written, failed };
+}

@@ -1,0 +1,29 @@
+// Users (U1-U11): employees of a company, their bulk CSV import and update, suspension with its
+// end job, the onboarding link the console's onboarding page completes, and the console search.
+import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { createUserActions } from './users.actions.js';
+import { createOnboardingService } from './users.onboarding.js';
+import { usersRoutes } from './users.routes.js';
+import { createUserSearch } from './users.search.js';
+import { createUsersService } from './users.service.js';
+import { createSuspensionService, suspensionEndJob } from './users.suspension.js';
+
+export function createUsersModule(deps: AppDeps) {
+  const services = {
+    users: createUsersService(deps),
+    actions: createUserActions(deps),
+    suspension: createSuspensionService(deps),
+    search: createUserSearch(deps),
+    onboarding: createOnboardingService(deps),
+  };
+  return {
+    services,
+    routes: (app) => usersRoutes(app, deps, services),
+    jobs: [suspensionEndJob()],
+  } satisfies FeatureModule<typeof services>;
+}
+
+export type UsersServices = ReturnType<typeof createUsersModule>['services'];
+export { ONBOARDING_EXPIRED } from './users.onboarding.js';
+export { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './users.passwords.js';
+export { USER_STATUSES, type UserStatus } from './users.repo.js';

@@ -1,0 +1,118 @@
+// The engine's inputs and outputs (payroll-engine.md): settings, custom contribution rules, one
+// paystub's input and its figures. engine.ts computes; these only describe.
+
+import type { YtdState } from './cumulative.js';
+import type { Kobo } from './money.js';
+import type { TaxLawId } from './statutory.js';
+
+export type TaxRegimeSetting = 'auto' | 'pita' | 'nta2025' | 'none';
+export type AppliedRegime = TaxLawId | 'none';
+/** `annualised`: each period's tax is the annual tax ÷ N; `cumulative`: from the year to date (cumulative.ts). */
+export type TaxMethod = 'annualised' | 'cumulative';
+
+/** The company's contribution settings, parsed (the API keeps them as strings). */
+export interface EngineSettings {
+  taxRegime: TaxRegimeSetting;
+  basicPercentage: string;
+  housingPercentage: string;
+  transportPercentage: string;
+  pensionEnabled: boolean;
+  employeePensionRate: string;
+  employerPensionRate: string;
+  nhfEnabled: boolean;
+  nhfRate: string;
+  nhisEnabled: boolean;
+  nhisEmployeeRate: string;
+  nhisEmployerRate: string;
+  /** Absent = `annualised`. */
+  taxMethod?: TaxMethod;
+}
+
+export const DEFAULT_SETTINGS: EngineSettings = {
+  taxRegime: 'auto',
+  basicPercentage: '40',
+  housingPercentage: '30',
+  transportPercentage: '20',
+  pensionEnabled: true,
+  employeePensionRate: '8',
+  employerPensionRate: '10',
+  nhfEnabled: true,
+  nhfRate: '2.5',
+  nhisEnabled: false,
+  nhisEmployeeRate: '5',
+  nhisEmployerRate: '10',
+  taxMethod: 'annualised',
+};
+
+/** A custom contribution as the engine needs it. A null value = that party is not responsible. */
+export interface CustomContributionRule {
+  id: number;
+  name: string;
+  type: 'amount' | 'percentage';
+  applyTo: 'gross_pay' | 'net_pay';
+  employeeValue: string | null;
+  employerValue: string | null;
+  /** The employee part reduces taxable income (voluntary pension): only on `gross_pay` with an employee part. */
+  taxDeductible?: boolean;
+}
+
+export interface PreparedCustom {
+  id: number;
+  name: string;
+  percentage: boolean;
+  onGross: boolean;
+  /** Kobo (amount) or rate units (percentage); null = not responsible. */
+  employee: bigint | null;
+  employer: bigint | null;
+  taxDeductible?: boolean;
+}
+
+export interface PaystubInput {
+  payPeriodEnd: string;
+  taxableIncome: Kobo;
+  reimbursements: Kobo;
+  otherAllowances: Kobo;
+  periodsPerYear: number;
+  annualRentPaid?: Kobo | null;
+  lifeAssurancePremium?: Kobo | null;
+  /** The custom contributions that apply to this paystub, in order. */
+  customs?: readonly PreparedCustom[];
+  /** Whether NHF (step 4) is deducted from this employee (nhfApplies()); absent = true. */
+  nhfApplies?: boolean;
+  /** Cumulative method: the year to date before this paystub; absent = none (a first paystub). */
+  ytd?: YtdState | null;
+}
+
+export interface CustomFigure {
+  id: number;
+  name: string;
+  employee: Kobo;
+  employer: Kobo;
+}
+
+export interface PaystubFigures {
+  regime: AppliedRegime;
+  /** True when GI ≤ 12 × the minimum wage (no tax, no minimum tax). */
+  exempt: boolean;
+  grossPay: Kobo;
+  taxWithheld: Kobo;
+  pension: Kobo;
+  employerPension: Kobo;
+  nhf: Kobo;
+  nhis: Kobo;
+  nhisEmployer: Kobo;
+  otherDeductions: Kobo;
+  netPay: Kobo;
+  employerCost: Kobo;
+  customs: CustomFigure[];
+  /** This paystub's exact deductions for tax (D ÷ N) in DEDUCTION_UNITS_PER_KOBO: its share of D_ytd. */
+  taxDeductions: bigint;
+}
+
+export type PaystubResult = { ok: true; figures: PaystubFigures } | { ok: false; errors: Record<string, string[]> };
+
+export const DEDUCTIONS_EXCEED_PAY = 'Deductions exceed pay.';
+export const PERIOD_TOO_EARLY = 'Pay periods ending before 2021-01-01 are not supported.';
+
+/** Pay periods in a year for each payment frequency. */
+export const PERIODS_PER_YEAR: Record<string, number> = { weekly: 52, 'bi-weekly': 26, monthly: 12 };

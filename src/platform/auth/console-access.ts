@@ -1,0 +1,36 @@
+// Console access is the most powerful thing a company has: a console administrator can generate
+// an `all` token. So handing it out through the API (giving a user a console role, or setting the
+// password of a user who holds one) needs a token that could already do everything: scope `all`
+// (docs/users.md, "Console roles through the API"). The same rule decides who sees the invitation
+// (onboarding token) of such a user, since completing it sets that user's password.
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { webSessions } from '../../db/schema/index.js';
+import { AccessError } from '../errors.js';
+
+/** Roles that may sign in to the console (docs/console.md, "Who may sign in"). */
+export const CONSOLE_ROLES: readonly string[] = ['super-admin', 'admin'];
+
+export const SCOPE_DENIED = 'This token is not allowed to access this endpoint.';
+
+export function holdsConsoleRole(roles: readonly string[] | null | undefined): boolean {
+  return (roles ?? []).some((role) => CONSOLE_ROLES.includes(role));
+}
+
+/** Only `all`: `users.*` is exactly the scope the escalation would start from. */
+export function mayGrantConsoleAccess(scopes: readonly string[]): boolean {
+  return scopes.includes('all');
+}
+
+/** The scope 403 of decisions.md §3, for a request whose token may not hand out console access. */
+export const consoleAccessDenied = () => new AccessError('forbidden', SCOPE_DENIED);
+
+/**
+ * Ends every console session of these users: called in the same transaction as a password change,
+ * a deactivation or a deletion, so that an old session never outlives the credentials or the
+ * standing it was opened with (reactivating a user must not bring its old sessions back).
+ */
+export async function endConsoleSessions(executor: Executor, companyId: number, userIds: number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await executor.delete(webSessions).where(and(eq(webSessions.companyId, companyId), inArray(webSessions.userId, userIds)));
+}

@@ -1,0 +1,130 @@
+// A first run in chromium: PUBLIC_URL unset, the demo data of `npm start`, sign-in at
+// http://127.0.0.1:<port> (the address README names), then every console page from the web routes
+// at 1280 and 390 pixels: no page may scroll sideways (wide tables scroll inside their card), and
+// the payroll run shows its Net pay column on a desktop screen.
+import fs from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/helpers/app.js';
+import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { type DemoSeed, seedDemo } from '../seed.js';
+
+let ctx: TestContext;
+let base: string;
+let browser: Browser;
+let demo: DemoSeed;
+let onboardingToken: string;
+
+/** Every GET path the app serves under /console and /onboarding, read from its route tree. */
+function consoleRoutes(tree: string): string[] {
+  const stack: string[] = [];
+  const paths: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^((?:│ {3}| {4})*)(?:├── |└── )(.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1].length / 4;
+    stack.length = depth;
+    const path = `${stack.at(-1) ?? ''}${match[2]}`.replace(/\/{2,}/g, '/');
+    stack.push(path);
+    if (match[3]?.includes('GET') && /^\/(console|onboarding)\b/.test(path) && !path.includes('/assets/')) paths.push(path);
+  }
+  return [...new Set(paths)];
+}
+
+/** Real values for the route parameters; an unknown parameter fails the test, so a new page is never skipped. */
+function sample(path: string): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = { transactionId: demo.transactionId, token: onboardingToken }[name];
+    if (!value) throw new Error(`no sample value for :${name} in ${path}: add one so the page is checked`);
+    return encodeURIComponent(value);
+  });
+}
+
+async function signIn(page: Page) {
+  await page.goto(`${base}/console/login`);
+  await page.getByLabel('E-mail address').fill(demo.adminEmail);
+  await page.getByLabel('Password').fill(demo.adminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${base}/console`);
+}
+
+describe.skipIf(!fs.existsSync(CHROMIUM))('a first run in chromium, PUBLIC_URL unset', { timeout: 180_000 }, () => {
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    // publicUrl: undefined is "PUBLIC_URL unset" (the test helper otherwise sets one).
+    ctx = await createTestApp({ publicUrl: undefined, port, walletVerifyDelaySeconds: 0 });
+    await ctx.app.listen({ port, host: '127.0.0.1' });
+    demo = (await seedDemo(ctx.app)) as DemoSeed;
+    const people = (await ctx.app.services.users.users.list(demo.companyId, { count: 1000 })).Resources;
+    onboardingToken = people.find((user) => user.onboarding_token)?.onboarding_token as string;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await ctx?.close();
+  });
+
+  it('signs in at 127.0.0.1 with the printed credentials, and tops up the wallet', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page);
+    expect(await page.locator('h1').textContent()).toBe('Overview');
+    // A wallet with entries, so its tables are populated too.
+    await page.goto(`${base}/console/wallet`);
+    await page.getByLabel('Amount in naira').fill('5,000,000');
+    await page.getByRole('button', { name: 'Top up' }).click();
+    await page.waitForURL(/\/sandbox\/checkout\/WT-/);
+    await page.getByRole('button', { name: /Pay/ }).click();
+    await page.waitForURL(/\/console\/wallet\?reference=WT-/);
+    await ctx.app.deps.jobs.runDue();
+    await context.close();
+  });
+
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ]) {
+    it(`no console page scrolls sideways at ${width} pixels`, async () => {
+      const context = await browser.newContext({
+        viewport: { width, height },
+        isMobile: width < 600,
+        deviceScaleFactor: width < 600 ? 2 : 1,
+      });
+      const page = await context.newPage();
+      await signIn(page);
+      const paths = consoleRoutes(ctx.app.printRoutes({ commonPrefix: false, method: 'GET' }));
+      expect(paths).toEqual(expect.arrayContaining(['/console/employees', '/console/payroll/:transactionId', '/onboarding/:token']));
+      const overflowing: string[] = [];
+      for (const path of [...paths.map(sample), '/console/no-such-page']) {
+        await page.goto(`${base}${path}`);
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+        }));
+        if (scrollWidth > innerWidth) overflowing.push(`${path}: ${scrollWidth} > ${innerWidth}`);
+      }
+      expect(overflowing).toEqual([]);
+
+      // The run's table (the widest, 24 paystubs) fits a desktop screen whole, Net pay included,
+      // and scrolls inside its card on a phone.
+      await page.goto(`${base}/console/payroll/${demo.transactionId}`);
+      expect(await page.locator('tbody tr').count()).toBeGreaterThan(20);
+      const net = await page.evaluate(() => {
+        const header = [...document.querySelectorAll('th')].find((th) => th.textContent === 'Net pay') as HTMLElement;
+        const wrap = header.closest('.table-wrap') as HTMLElement;
+        return {
+          right: header.getBoundingClientRect().right,
+          wrapRight: wrap.getBoundingClientRect().right,
+          scrolls: wrap.scrollWidth > wrap.clientWidth,
+        };
+      });
+      if (width >= 1280) {
+        expect(net.right).toBeLessThanOrEqual(net.wrapRight);
+        expect(net.scrolls).toBe(false);
+      } else expect(net.scrolls).toBe(true);
+      await context.close();
+    });
+  }
+});

@@ -1,0 +1,44 @@
+// The company console (issue 7): server-rendered pages under /console plus the onboarding page,
+// served by the same Fastify server inside one encapsulated plugin. app.ts composes it over the
+// feature modules' services (app.services); it builds none of its own.
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../modules/index.js';
+import type { AppDeps } from '../platform/deps.js';
+import { authRoutes } from './auth.routes.js';
+import { html } from './html.js';
+import { plainPage } from './layout.js';
+import { onboardingRoutes } from './onboarding.routes.js';
+import { overviewRoutes } from './overview.routes.js';
+import { payrollRoutes } from './payroll.routes.js';
+import { securityRoutes } from './security.routes.js';
+import { settingsRoutes } from './settings.routes.js';
+import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.plugin.js';
+
+export async function registerConsole(app: FastifyInstance, services: AppServices, deps: AppDeps): Promise<void> {
+  await app.register(async (scope) => {
+    const ctx = createWebContext(deps, services);
+    await registerCookies(scope);
+    registerWebBasics(scope, ctx);
+    await onboardingRoutes(scope, ctx);
+    await scope.register(
+      async (consoleScope) => {
+        consoleScope.setNotFoundHandler((_request, reply) =>
+          sendHtml(
+            reply,
+            plainPage({
+              title: 'Not found',
+              body: html`<p>There is no such page in the console.</p><p><a href="/console">Back to the console</a></p>`,
+            }),
+            404,
+          ),
+        );
+        await authRoutes(consoleScope, ctx);
+        await securityRoutes(consoleScope, ctx);
+        await settingsRoutes(consoleScope, ctx);
+        await overviewRoutes(consoleScope, ctx);
+        await payrollRoutes(consoleScope, ctx);
+      },
+      { prefix: '/console' },
+    );
+  });
+}

@@ -1,0 +1,84 @@
+// Payroll-run test helpers: fund a wallet through the real top-up and sandbox checkout, give
+// employees bank details, drive a run through its states, and read the ledger.
+import { sql } from 'drizzle-orm';
+import type { App } from '../../src/app.js';
+import { type Executor, queryRows } from '../../src/db/client.js';
+import type { TestCompany } from './factories.js';
+import { allowRedirectHosts, makeVerifyJobsDue } from './wallet.js';
+
+/** Tops the company's wallet up by `amount` naira (W1, the sandbox checkout's Pay, the verification job). */
+export async function fundWallet(app: App, db: Executor, company: TestCompany, amount: number): Promise<void> {
+  await allowRedirectHosts(db, company.id, ['funds.example']);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/wallet/top-up',
+    headers: company.auth,
+    payload: { amount, customer_email: 'finance@funds.example', redirect_url: 'https://funds.example/done' },
+  });
+  if (res.statusCode !== 200) throw new Error(`top-up: ${res.statusCode} ${res.body}`);
+  const checkout = new URL(res.json().checkoutUrl);
+  const paid = await app.inject({
+    method: 'POST',
+    url: `${checkout.pathname}${checkout.search}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=success',
+  });
+  if (paid.statusCode !== 303) throw new Error(`checkout: ${paid.statusCode} ${paid.body}`);
+  await makeVerifyJobsDue(db);
+  await app.deps.jobs.runDue(100);
+}
+
+export async function setBankAccounts(
+  db: Executor,
+  userIds: number[],
+  accountNumber = '0123456789',
+  bankName = 'Test Bank',
+): Promise<void> {
+  await db.execute(
+    sql`UPDATE users SET bank_name = ${bankName}, account_number = ${accountNumber} WHERE id IN (${sql.join(
+      userIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+}
+
+/**
+ * Runs jobs until no payroll-runs job is open, making the ones that asked to look again later due
+ * at once (the settle job may run before its batch's send job and then waits a second).
+ */
+export async function drainJobs(app: App): Promise<void> {
+  const db = app.deps.db;
+  for (let i = 0; i < 50; i++) {
+    await app.deps.jobs.runDue(100);
+    const open = await queryRows<{ n: number }>(
+      db,
+      sql`UPDATE jobs SET run_at = now() WHERE kind LIKE 'payroll-runs.%' AND done_at IS NULL AND failed_at IS NULL RETURNING 1 AS n`,
+    );
+    if (open.length === 0) break;
+  }
+  await app.deps.jobs.runDue(100); // the e-mails queued by the last settlement
+}
+
+export async function ledger(db: Executor, companyId: number) {
+  return queryRows<{ kind: string; amount: string; balance_after: string; reference: string | null }>(
+    db,
+    sql`SELECT kind, amount::text AS amount, balance_after::text AS balance_after, COALESCE(reference, transaction_reference) AS reference
+        FROM wallet_entries WHERE company_id = ${companyId} ORDER BY id`,
+  );
+}
+
+export async function balance(db: Executor, companyId: number): Promise<string> {
+  const rows = await queryRows<{ balance: string }>(
+    db,
+    sql`SELECT balance::text AS balance FROM wallet_balances WHERE company_id = ${companyId}`,
+  );
+  return rows[0]?.balance ?? '0.00';
+}
+
+export const runBody = (overrides: Record<string, unknown> = {}) => ({
+  pay_period_start: '2026-03-01',
+  pay_period_end: '2026-03-31',
+  payment_date: '2026-03-28',
+  created_by_email: 'maker@example.test',
+  ...overrides,
+});

@@ -1,0 +1,329 @@
+// Input safety over every named /api route, generated from the route catalog (docs/security.md,
+// "Input: NUL characters and out-of-range numbers"). A new route cannot skip it: its body and query
+// schemas, path parameters and error family come from the catalog.
+// - NUL: for each write route and each string field of its body (from the body schema and from a
+//   valid body), the field gets a "\u0000"; for every route, each string query field does too. The
+//   answer is the family's validation shape naming the field, and the database is unchanged.
+// - Path ids: each path parameter set to 99999999999999999999999, 2147483648 or a NUL answers exactly
+//   what an id that does not exist (2147483647) answers: the route's 404 (or its tenancy refusal).
+// - Numbers: each integer or number field of a query or body gets 1e23 (and the same digits as a
+//   string where the schema takes strings too): a 4xx in the family's shape, nothing written.
+import type { FastifySchema } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteEntry } from '../../src/app.js';
+import type { ErrorFamily } from '../../src/platform/errors.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+import { companyBody } from '../helpers/companies.js';
+import { createInvoiceViaApi, invoiceBody } from '../helpers/companies-invoices.js';
+import { paystubItem } from '../helpers/payroll.js';
+import type { Json, Method } from './probes.js';
+import { buildWorld, databaseFingerprint, type World } from './world.js';
+
+const NUL = '\u0000';
+const HUGE = '99999999999999999999999';
+const MISSING = '2147483647';
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON schemas are walked structurally
+type Schema = any;
+
+let ctx: TestContext;
+let world: World;
+let pathValues: Record<string, (url: string) => string>;
+let bases: Record<string, Record<string, unknown>>;
+
+beforeAll(async () => {
+  ctx = await createTestApp({ paymentProvider: 'sandbox' });
+  world = await buildWorld(ctx.app, ctx.db);
+  const { a } = world;
+  const invoice = await createInvoiceViaApi(ctx.app, a.company, invoiceBody(a.userEmail));
+  pathValues = {
+    id: (url) => String(url.startsWith('/api/companies') ? a.child : a.userId),
+    company_id: () => String(a.company.id),
+    contribution_id: () => String(a.contributionId),
+    user_id: () => String(a.userId),
+    transaction_id: () => invoice.transaction_id,
+  };
+  const settings = await ctx.app.inject({ method: 'GET', url: `/api/contribution-settings/${a.company.id}`, headers: a.company.auth });
+  const { id: _id, company_id: _company, created_at: _created, updated_at: _updated, ...settingValues } = settings.json().data;
+  // Valid bodies where a body made from the schema alone would be refused before reaching the
+  // database; the probes change one field of these.
+  bases = {
+    'users.store': {
+      first_name: 'Nula',
+      last_name: 'Probe',
+      personal_email: 'nula.probe@mail.test',
+      domain_name: a.domain,
+      user_types: 'Full-time',
+      start_date: '2024-01-01',
+      title: 'Engineer',
+      department: 'Ops',
+      office_location: 'Lagos',
+      bank_name: 'Bank',
+      account_number: '0123456789',
+      base_salary: '1000.00',
+      allowances: '10.00',
+      roles: ['user'],
+    },
+    'users.update': { first_name: 'Alice', title: 'Engineer', department: 'Ops', office_location: 'Lagos', bank_name: 'Bank' },
+    'users.suspend': { suspension_duration_type: 'indefinite', suspension_reason: 'Leave' },
+    'users.unsuspend': { unsuspend_option: 'immediately' },
+    'paystubs.store': { paystubs: [paystubItem(a.userId, { pay_period_start: '2025-03-01', pay_period_end: '2025-03-31' })] },
+    'contribution-settings.update': settingValues,
+    'custom-contributions.store': {
+      name: 'Nul plan',
+      type: 'amount',
+      apply_to: 'gross_pay',
+      responsibility: 'employee',
+      employee_value: 10,
+      frequency: 'per_paystub',
+      user_types: ['Full-time'],
+      users: [a.userEmail],
+    },
+    'custom-contributions.update': { name: 'Renamed plan', user_types: ['Full-time'], users: [a.userEmail] },
+    'companies.store': { ...companyBody(), registration_id: 'RC-123' },
+    'companies.update': { name: 'Renamed Ltd', address: '2 Marina', phone: '+2348000000000', registration_id: 'RC-456' },
+    'invoices.store': invoiceBody(a.userEmail),
+    'invoices.update': { description: 'Changed', provider_name: 'Other clinic', comment: 'Note' },
+    'invoices.approve': { manager_email: a.userEmail, decision: 'approve', comment: 'ok' },
+    'invoices.finance-approve': { finance_approver_email: a.userEmail, decision: 'approve', comment: 'ok' },
+    'wallet.top-up': { amount: 2500, customer_email: 'payer@a.test', redirect_url: `https://${a.redirectHost}/done` },
+  };
+});
+afterAll(() => ctx?.close());
+
+/** The JSON body schema of a route (U4 declares it per content type). */
+function bodySchema(schema: FastifySchema | undefined): Schema {
+  const body = schema?.body as Schema;
+  return body?.content?.['application/json']?.schema ?? body;
+}
+
+const branches = (schema: Schema): Schema[] => (schema?.anyOf ?? schema?.oneOf ?? [schema]).filter(Boolean);
+const takes = (schema: Schema, type: string) => branches(schema).some((branch) => branch.type === type);
+
+/** Paths (`users.0`) of the string fields of an object schema, arrays of strings included. */
+function stringFields(schema: Schema): string[] {
+  return Object.entries((schema?.properties ?? {}) as Record<string, Schema>).flatMap(([name, property]) => {
+    if (takes(property, 'string')) return [name];
+    if (branches(property).some((branch) => branch.type === 'array' && takes(branch.items, 'string'))) return [`${name}.0`];
+    return [];
+  });
+}
+
+/** Paths of the string values inside a body (items of P2, S3's setting fields). */
+function stringLeaves(value: unknown, prefix = ''): string[] {
+  if (typeof value === 'string') return [prefix];
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => stringLeaves(inner, prefix ? `${prefix}.${key}` : key));
+}
+
+const numberFields = (schema: Schema): string[] =>
+  Object.entries((schema?.properties ?? {}) as Record<string, Schema>)
+    .filter(([, property]) => takes(property, 'integer') || takes(property, 'number'))
+    .map(([name]) => name);
+
+/** A value for a schema: the first literal or enum value, else a plain one of its type. */
+function sample(schema: Schema): unknown {
+  const branch = branches(schema).find((candidate) => candidate.type !== 'null') ?? {};
+  if (branch.const !== undefined) return branch.const;
+  if (branch.enum) return branch.enum[0];
+  if (branch.type === 'object') return Object.fromEntries(Object.entries(branch.properties ?? {}).map(([k, v]) => [k, sample(v)]));
+  if (branch.type === 'array') return [sample(branch.items)];
+  if (branch.type === 'integer' || branch.type === 'number') return 1;
+  if (branch.type === 'boolean') return false;
+  return 'x';
+}
+
+function withValue(body: unknown, path: string, value: unknown): unknown {
+  const copy = structuredClone(body) as Record<string, unknown>;
+  const keys = path.split('.');
+  let node: Record<string, unknown> = copy;
+  for (const key of keys.slice(0, -1)) {
+    if (node[key] === undefined || node[key] === null) node[key] = /^\d+$/.test(keys[keys.indexOf(key) + 1]) ? [] : {};
+    node = node[key] as Record<string, unknown>;
+  }
+  const last = keys[keys.length - 1];
+  node[last] = typeof value === 'function' ? value(node[last]) : value;
+  return copy;
+}
+
+function fillPath(entry: RouteEntry, overrides: Record<string, string> = {}): string {
+  return entry.url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
+    if (overrides[name] !== undefined) return encodeURIComponent(overrides[name]);
+    const value = pathValues[name];
+    if (!value) throw new Error(`${entry.url}: no value for path parameter ${name}; add one to pathValues`);
+    return value(entry.url);
+  });
+}
+
+const paramsOf = (entry: RouteEntry) => [...entry.url.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]);
+const isWrite = (entry: RouteEntry) => entry.method !== 'GET';
+const label = (field: string) => field.replace(/_/g, ' ');
+
+/**
+ * The family's validation answer (decisions.md §2), naming the field; returns problems. A route
+ * that checks its own input (the wallet's W1/W2, RouteConfig.ownInputChecks) answers with its
+ * documented messages instead (W2: "Transaction not found." for a reference that cannot exist):
+ * any 4xx in the family's shape.
+ */
+function fieldProblems(entry: RouteEntry, status: number, body: Json, field: string): string[] {
+  return entry.ownInputChecks ? errorShapeProblems(entry.family, status, body) : familyProblems(entry.family, status, body, field);
+}
+
+function familyProblems(family: ErrorFamily, status: number, body: Json, field: string): string[] {
+  const named = (text: unknown) => typeof text === 'string' && text.includes(label(field));
+  const ok = (() => {
+    switch (family) {
+      case 'companies':
+        return status === 422 && body?.error === 'Validation failed.' && Array.isArray(body?.messages?.[field]);
+      case 'bulk':
+        return status === 422 && Array.isArray(body?.errors?.[field]);
+      case 'paystubs':
+        return status === 400 && named(body?.error);
+      case 'settings':
+        return status === 422 && named(body?.error);
+      case 'wallet':
+        return status === 400 && body?.status === 'error' && named(body?.message);
+      default:
+        return status === 422 && Array.isArray(body?.error?.[field]);
+    }
+  })();
+  return ok ? [] : [`expected the ${family} validation shape naming ${field}`];
+}
+
+/** The family's error shape for any 4xx (numbers: the refusal may be a range message or a 404). */
+function errorShapeProblems(family: ErrorFamily, status: number, body: Json): string[] {
+  if (status < 400 || status >= 500) return [`expected a 4xx, got ${status}`];
+  const shaped =
+    family === 'wallet'
+      ? body?.status === 'error' && typeof body?.message === 'string'
+      : family === 'bulk'
+        ? body?.errors !== undefined || typeof body?.error === 'string'
+        : body?.error !== undefined;
+  return shaped ? [] : [`not the ${family} error shape`];
+}
+
+async function send(method: Method, url: string, payload?: unknown) {
+  const res = await ctx.app.inject({
+    method,
+    url,
+    headers: world.a.company.auth,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  let body: Json;
+  try {
+    body = res.json();
+  } catch {
+    body = res.body;
+  }
+  return { status: res.statusCode, body, text: res.body };
+}
+
+/** Sends each case; a case's problems are its family mismatch, a 500, or any table it changed. */
+async function runCases(
+  cases: { entry: RouteEntry; what: string; url: string; payload?: unknown; check: (status: number, body: Json) => string[] }[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  let before = await databaseFingerprint(ctx.db);
+  for (const { entry, what, url, payload, check } of cases) {
+    const res = await send(entry.method as Method, url, payload);
+    const found = check(res.status, res.body);
+    const after = await databaseFingerprint(ctx.db);
+    const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
+    if (changed.length) found.push(`changed ${changed.join(', ')}`);
+    before = after;
+    for (const problem of found)
+      problems.push(`${entry.method} ${entry.url} (${entry.name}) ${what}: ${problem}: ${res.status} ${res.text.slice(0, 300)}`);
+  }
+  return problems;
+}
+
+const catalog = () => ctx.app.routeCatalog;
+
+describe('NUL characters in any text input: a 4xx in the family shape naming the field, nothing written', () => {
+  it('every string field of every write route body (from its schema and a valid body)', async () => {
+    const cases = catalog()
+      .filter(isWrite)
+      .flatMap((entry) => {
+        const schema = bodySchema(entry.schema);
+        const base = bases[entry.name] ?? sample(schema ?? { type: 'object' });
+        const fields = [...new Set([...stringFields(schema), ...stringLeaves(base)])];
+        // A route without string fields still reads its body (U5-U7 `company_id`, `notify`).
+        if (!fields.length) fields.push('note');
+        return fields.map((field) => ({
+          entry,
+          what: `body ${field}`,
+          url: fillPath(entry),
+          payload: withValue(base, field, (old: unknown) => `${typeof old === 'string' ? old : 'x'}${NUL}`),
+          check: (status: number, body: Json) => fieldProblems(entry, status, body, field),
+        }));
+      });
+    expect(cases.length).toBeGreaterThan(60);
+    expect(await runCases(cases)).toEqual([]);
+  });
+
+  it('every string query field of every route (and an unknown one)', async () => {
+    const cases = catalog().flatMap((entry) => {
+      const fields = [...stringFields(entry.schema?.querystring), 'note'];
+      return fields.map((field) => ({
+        entry,
+        what: `query ${field}`,
+        url: `${fillPath(entry)}?${encodeURIComponent(field.replace(/\.0$/, ''))}=x%00y`,
+        check: (status: number, body: Json) => fieldProblems(entry, status, body, field.replace(/\.0$/, '')),
+      }));
+    });
+    expect(await runCases(cases)).toEqual([]);
+  });
+});
+
+describe('path ids that cannot exist: exactly the answer for a missing id', () => {
+  it('every path parameter of every route: 99999999999999999999999, 2147483648 and a NUL answer like 2147483647', async () => {
+    const problems: string[] = [];
+    const before = await databaseFingerprint(ctx.db);
+    const routes = catalog().filter((entry) => paramsOf(entry).length);
+    expect(routes.length).toBeGreaterThan(20);
+    for (const entry of routes) {
+      for (const param of paramsOf(entry)) {
+        const payload = isWrite(entry) ? (bases[entry.name] ?? {}) : undefined;
+        const missing = await send(entry.method as Method, fillPath(entry, { [param]: MISSING }), payload);
+        if (![403, 404].includes(missing.status))
+          problems.push(`${entry.method} ${entry.url} ${param}=${MISSING}: ${missing.status} ${missing.text}`);
+        for (const value of [HUGE, '2147483648', `1${NUL}`]) {
+          const res = await send(entry.method as Method, fillPath(entry, { [param]: value }), payload);
+          if (res.status !== missing.status || res.text !== missing.text)
+            problems.push(
+              `${entry.method} ${entry.url} ${param}=${JSON.stringify(value)}: ${res.status} ${res.text.slice(0, 200)}, expected ${missing.status} ${missing.text}`,
+            );
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    const after = await databaseFingerprint(ctx.db);
+    expect(Object.keys(after).filter((table) => after[table] !== before[table])).toEqual([]);
+  });
+});
+
+describe('out-of-range numbers in a query or body: a 4xx in the family shape, nothing written', () => {
+  it('every integer or number field of every query and write body gets 1e23', async () => {
+    const cases = catalog().flatMap((entry) => {
+      const query = numberFields(entry.schema?.querystring).flatMap((field) =>
+        [HUGE, `-${HUGE}`].map((value) => ({ entry, what: `query ${field}=${value}`, url: `${fillPath(entry)}?${field}=${value}` })),
+      );
+      const schema = isWrite(entry) ? bodySchema(entry.schema) : undefined;
+      const base = bases[entry.name] ?? sample(schema ?? { type: 'object' });
+      const body = numberFields(schema).flatMap((field) =>
+        [1e23, -1e23, ...(takes(schema.properties[field], 'string') ? [HUGE] : [])].map((value) => ({
+          entry,
+          what: `body ${field}=${value}`,
+          url: fillPath(entry),
+          payload: withValue(base, field, value),
+        })),
+      );
+      return [...query, ...body].map((probe) => ({
+        ...probe,
+        check: (status: number, res: Json) => errorShapeProblems(entry.family, status, res),
+      }));
+    });
+    expect(cases.length).toBeGreaterThan(20);
+    expect(await runCases(cases)).toEqual([]);
+  });
+});

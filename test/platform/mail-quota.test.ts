@@ -1,0 +1,94 @@
+// The per-company outbound mail quota (platform/mail/outbox.ts): every sender goes through the
+// mailer, so the routes that mail a caller-chosen address with caller text (I5 notify_finance,
+// invitations) cannot turn the service into a relay. Beyond the quota nothing is refused: the
+// message waits in the outbox and its delivery job runs in a later hour.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
+import { createApprovers, createInvoiceViaApi, invoiceBody } from '../helpers/companies-invoices.js';
+import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
+
+const QUOTA = 2;
+let ctx: TestContext;
+let acme: TestCompany;
+let other: TestCompany;
+
+beforeAll(async () => {
+  ctx = await createTestApp({ mailPerCompanyPerHour: QUOTA });
+  acme = await createCompany(ctx.db);
+  other = await createCompany(ctx.db);
+});
+afterAll(() => ctx.close());
+
+/** Each outbox row of a recipient prefix with its delivery delay in whole hours and its job's delay. */
+async function deliveries(prefix: string) {
+  return queryRows<{ to: string; wait_hours: number; job_hours: number }>(
+    ctx.db,
+    sql`SELECT o."to", round(extract(epoch FROM o.deliver_at - o.created_at) / 3600)::int AS wait_hours,
+               round(extract(epoch FROM j.run_at - o.created_at) / 3600)::int AS job_hours
+        FROM outbox o JOIN jobs j ON j.kind = 'mail.deliver' AND j.payload->'outboxIds' @> to_jsonb(o.id)
+        WHERE o."to" LIKE ${`${prefix}%`} ORDER BY o.id`,
+  );
+}
+
+describe('per-company mail quota', () => {
+  it('delivers QUOTA messages an hour per company and holds the rest for later hours; other companies are not held', async () => {
+    await ctx.db.transaction(async (tx) => {
+      await ctx.app.deps.mailer.sendMany(
+        tx,
+        [1, 2, 3, 4, 5].map((n) => ({ companyId: acme.id, to: `q1-${n}@x.test`, subject: `m${n}`, text: 'caller text' })),
+      );
+    });
+    await ctx.app.deps.mailer.send(ctx.db, { companyId: other.id, to: 'q1-other@x.test', subject: 'o', text: 't' });
+    expect(await deliveries('q1-')).toEqual([
+      { to: 'q1-1@x.test', wait_hours: 0, job_hours: 0 },
+      { to: 'q1-2@x.test', wait_hours: 0, job_hours: 0 },
+      { to: 'q1-3@x.test', wait_hours: 1, job_hours: 1 },
+      { to: 'q1-4@x.test', wait_hours: 1, job_hours: 1 },
+      { to: 'q1-5@x.test', wait_hours: 2, job_hours: 2 },
+      { to: 'q1-other@x.test', wait_hours: 0, job_hours: 0 },
+    ]);
+    // Later messages queue behind the backlog, not in front of it: m6 fills hour 2, m7 opens hour 3.
+    await ctx.app.deps.mailer.send(ctx.db, { companyId: acme.id, to: 'q1-6@x.test', subject: 'm6', text: 't' });
+    await ctx.app.deps.mailer.send(ctx.db, { companyId: acme.id, to: 'q1-7@x.test', subject: 'm7', text: 't' });
+    expect((await deliveries('q1-')).slice(-2).map((row) => row.wait_hours)).toEqual([2, 3]);
+  });
+
+  it('I5 notify_finance and invitations go through the quota (the route answers as usual)', async () => {
+    const company = await createCompany(ctx.db);
+    const [employee] = await createUsers(ctx.db, company.id, [{}]);
+    await createApprovers(ctx.db, company.id, ['boss@quota.test', 'q2-finance@quota.test']);
+    for (let i = 0; i < QUOTA + 1; i++) {
+      const invoice = await createInvoiceViaApi(ctx.app, company, invoiceBody(employee.email));
+      const res = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/invoices/${invoice.transaction_id}/approve`,
+        headers: company.auth,
+        payload: {
+          manager_email: 'boss@quota.test',
+          decision: 'approve',
+          notify_finance: true,
+          finance_approver_email: 'q2-finance@quota.test',
+        },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const invited = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: company.auth,
+      payload: {
+        first_name: 'Ada',
+        last_name: 'Obi',
+        personal_email: 'q2-invitee@personal.test',
+        domain_name: company.domain,
+        user_types: 'Full-time',
+        start_date: '2024-01-15',
+        notify: true,
+      },
+    });
+    expect(invited.statusCode, invited.body).toBe(200);
+    expect((await deliveries('q2-')).map((row) => row.wait_hours)).toEqual([0, 0, 1, 1]);
+  });
+});

@@ -1,0 +1,104 @@
+// What a new user does first: start the compiled server on an empty DATA_DIR with PUBLIC_URL
+// unset, read the printed console address and credentials, and sign in with them in chromium at
+// http://127.0.0.1:<port>/console, where the demo employees and last month's run are. And with
+// SEED_DEMO=false, nothing is created.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, describe, expect, test } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { killAll, startServerProcess } from './server-process.js';
+
+const START_MS = 150_000;
+const dirs: string[] = [];
+const freshDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-first-run-'));
+  dirs.push(dir);
+  return dir;
+};
+
+afterAll(async () => {
+  await killAll();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The banner's values, or a failure that shows what was printed. */
+function printed(output: string, pattern: RegExp): string {
+  const match = pattern.exec(output);
+  if (!match) throw new Error(`${pattern} not in the output:\n${output}`);
+  return match[1];
+}
+
+describe('the first run', () => {
+  test.skipIf(!fs.existsSync(CHROMIUM))(
+    'prints a console address and credentials that open the console on the demo data',
+    async () => {
+      // PUBLIC_URL blank is unset, whatever the test runner's environment holds.
+      const server = await startServerProcess({ DATA_DIR: freshDataDir(), PUBLIC_URL: '' });
+      await server.waitReady({ timeoutMs: START_MS });
+      const output = server.output();
+      const consoleUrl = printed(output, /Console: +(\S+)/);
+      const email = printed(output, /e-mail: +(\S+@\S+)/);
+      const password = printed(output, /password \(shown once\): (\S+)/);
+      const token = printed(output, /API token \(shown once\): (pk_\S+)/);
+      // The banner names the address README names, and it is where the server listens.
+      expect(consoleUrl).toBe(`http://127.0.0.1:${server.port}/console`);
+      expect(output).toContain(`curl -H "Authorization: Bearer ${token}" http://127.0.0.1:${server.port}/api/users`);
+
+      const users = await fetch(`${server.baseUrl}/api/users`, { headers: { authorization: `Bearer ${token}` } });
+      expect(((await users.json()) as { totalResults: number }).totalResults).toBeGreaterThanOrEqual(25);
+
+      const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        page.setDefaultTimeout(30_000);
+        await page.goto(consoleUrl);
+        expect(page.url()).toContain('/console/login');
+        await page.getByLabel('E-mail address').fill(email);
+        await page.getByLabel('Password').fill(password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.waitForURL(consoleUrl);
+
+        await page.getByRole('link', { name: 'Employees', exact: true }).click();
+        await page.waitForURL(/\/console\/employees$/);
+        expect(await page.locator('tbody tr').count()).toBeGreaterThanOrEqual(25);
+        expect(await page.locator('tbody').textContent()).toContain('Adaeze Okonkwo');
+
+        await page.getByRole('link', { name: 'Payroll', exact: true }).click();
+        await page.locator('tbody a').first().click();
+        await page.waitForURL(/\/console\/payroll\/PR-/);
+        expect(await page.locator('tbody tr').count()).toBeGreaterThanOrEqual(20);
+        expect(await page.locator('tfoot td').first().textContent()).toBe('Run totals');
+      } finally {
+        await browser.close();
+      }
+      server.child.kill('SIGTERM');
+      expect(await server.waitExit(30_000)).toBe(0);
+    },
+    START_MS + 120_000,
+  );
+
+  test(
+    'with SEED_DEMO=false creates nothing and prints no credentials',
+    async () => {
+      const server = await startServerProcess({
+        DATA_DIR: freshDataDir(),
+        SEED_DEMO: 'false',
+        ADMIN_TOKEN: 'first-run-admin-token-0123456789',
+      });
+      await server.waitReady({ timeoutMs: START_MS });
+      expect(server.output()).not.toMatch(/demo company|shown once/i);
+      // The operator API finds no company 1: the database is still empty.
+      const res = await fetch(`${server.baseUrl}/admin/companies/1`, {
+        method: 'PATCH',
+        headers: { authorization: 'Bearer first-run-admin-token-0123456789', 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.status).toBe(404);
+      server.child.kill('SIGTERM');
+      expect(await server.waitExit(30_000)).toBe(0);
+    },
+    START_MS + 60_000,
+  );
+});

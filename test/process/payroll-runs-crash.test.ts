@@ -1,0 +1,171 @@
+// A payroll run paid by the compiled server on a real DATA_DIR, killed with SIGKILL while its
+// transfers are in flight, and restarted: every paystub ends paid exactly once, the wallet was
+// debited once, each employee got one e-mail, and the provider was asked to pay each transfer once.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openPglite, queryRows, sql } from '../../src/db/client.js';
+import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
+
+const START_MS = 150_000;
+const EMPLOYEES = 6;
+const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
+
+afterAll(killAll);
+
+describe('kill -9 while salary transfers are in flight', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-runs-crash-'));
+  const env = {
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN,
+    SEED_DEMO: 'false',
+    SANDBOX_TRANSFER_DELAY_SECONDS: '2',
+    // Verification asks once the checkout below has recorded its outcome (a pending answer waits a minute).
+    WALLET_VERIFY_DELAY_SECONDS: '2',
+    JOB_POLL_MS: '50',
+    // The test polls the API; the limits are not what it tests.
+    RATE_LIMIT_ENDPOINT: '100000',
+    RATE_LIMIT_SENSITIVE: '100000',
+    RATE_LIMIT_STANDARD: '100000',
+  };
+  let server: ServerProcess;
+  let auth: Record<string, string>;
+  const personalEmails: string[] = [];
+  let runId: string;
+
+  const api = async (method: string, url: string, body?: unknown, headers = auth) => {
+    const response = await fetch(`${server.baseUrl}${url}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
+    const text = await response.text();
+    // biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally by each test
+    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+  };
+  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (await check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`timed out waiting for ${what}:\n${server.output()}`);
+  };
+
+  beforeAll(async () => {
+    server = await startServerProcess(env);
+    await server.waitReady({ timeoutMs: START_MS });
+    const created = await api(
+      'POST',
+      '/admin/companies',
+      { name: 'Crash Test Ltd', domain: 'crash.test', redirect_domains: ['funds.example'] },
+      {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+      },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    auth = { authorization: `Bearer ${created.body.token}` };
+    const person = (i: number, extra: Record<string, unknown> = {}) => ({
+      first_name: `Worker${i}`,
+      last_name: 'Crash',
+      personal_email: `worker${i}@home.test`,
+      domain_name: 'crash.test',
+      user_types: 'Full-time',
+      start_date: '2024-01-01',
+      base_salary: String(200_000 + i * 10_000),
+      bank_name: 'Test Bank',
+      account_number: `01234567${String(i).padStart(2, '0')}`,
+      is_active: true,
+      ...extra,
+    });
+    const boss = await api('POST', '/api/users', person(99, { base_salary: '0', roles: ['admin'] }));
+    expect(boss.status, JSON.stringify(boss.body)).toBeLessThan(300);
+    for (let i = 0; i < EMPLOYEES; i++) {
+      const res = await api('POST', '/api/users', person(i));
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+      personalEmails.push(`worker${i}@home.test`);
+    }
+    const run = await api('POST', '/api/payroll-runs', {
+      pay_period_start: '2026-03-01',
+      pay_period_end: '2026-03-31',
+      payment_date: '2026-03-28',
+      created_by_email: 'maker@crash.test',
+    });
+    expect(run.status, JSON.stringify(run.body)).toBe(201);
+    runId = run.body.run.id;
+    expect(run.body.run.counts.unpaid).toBe(EMPLOYEES);
+    const approved = await api('POST', `/api/payroll-runs/${runId}/approve`, { approver_email: 'worker99@home.test' });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+
+    // Fund the wallet through the sandbox checkout, as a company would.
+    const topUp = await api('POST', '/api/wallet/top-up', {
+      amount: 5_000_000,
+      customer_email: 'finance@funds.example',
+      redirect_url: 'https://funds.example/done',
+    });
+    expect(topUp.status, JSON.stringify(topUp.body)).toBe(200);
+    const checkout = new URL(topUp.body.checkoutUrl);
+    const paid = await fetch(`${server.baseUrl}${checkout.pathname}${checkout.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=success',
+      redirect: 'manual',
+    });
+    expect(paid.status).toBe(303);
+    await until('the top-up to be credited', async () => (await api('GET', '/api/wallet/balance')).body.balance === 5_000_000, 20_000);
+  }, START_MS + 60_000);
+
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  test('pays every paystub once after a SIGKILL mid-transfer and a restart', async () => {
+    const pay = await api('POST', `/api/payroll-runs/${runId}/pay`);
+    expect(pay.status, JSON.stringify(pay.body)).toBe(202);
+    // The send job runs within a poll (50 ms); settlement needs 2 s: kill while the transfers are out.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const before = await api('GET', `/api/payroll-runs/${runId}`);
+    expect(before.body.run.status).toBe('processing');
+    server.child.kill('SIGKILL');
+    await server.waitExit(10_000);
+
+    server = await startServerProcess(env, server.port);
+    await server.waitReady({ timeoutMs: START_MS });
+    await until('the run to end', async () => (await api('GET', `/api/payroll-runs/${runId}`)).body.run.status !== 'processing');
+    const { run } = (await api('GET', `/api/payroll-runs/${runId}`)).body;
+    expect(run.status).toBe('paid');
+    expect(run.counts).toEqual({ unpaid: 0, processing: 0, paid: EMPLOYEES, failed: 0, cancelled: 0 });
+
+    const entries = (await api('GET', '/api/wallet/transactions?per_page=100')).body.data.data as { type: string; amount: string }[];
+    expect(entries.filter((e) => e.type === 'payroll_debit')).toHaveLength(1);
+    expect(entries.filter((e) => e.type === 'payroll_refund')).toHaveLength(0);
+    expect(Number(entries.find((e) => e.type === 'payroll_debit')?.amount)).toBeCloseTo(-run.totals.net_pay, 2);
+
+    for (const to of personalEmails) {
+      const { body } = await api('GET', `/admin/outbox?to=${encodeURIComponent(to)}`, undefined, {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+      });
+      expect(
+        body.messages.filter((m: { subject: string }) => m.subject.includes('paid your salary')),
+        to,
+      ).toHaveLength(1);
+    }
+
+    // Stop the server, then read the sandbox provider's books: each transfer requested once.
+    server.child.kill('SIGTERM');
+    expect(await server.waitExit(20_000)).toBe(0);
+    const database = await openPglite(dataDir);
+    try {
+      const books = await queryRows<{ requests: number }>(database.db, sql`SELECT requests FROM payroll_sandbox_transfers`);
+      expect(books.map((b) => b.requests)).toEqual(Array(EMPLOYEES).fill(1));
+      const stubs = await queryRows<{ status: string; n: number }>(
+        database.db,
+        sql`SELECT status, count(*)::int AS n FROM paystubs WHERE transaction_id = ${runId} GROUP BY status`,
+      );
+      expect(stubs).toEqual([{ status: 'paid', n: EMPLOYEES }]);
+    } finally {
+      await database.close();
+    }
+  }, 240_000);
+});
