@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -21,6 +21,14 @@ export const companies = pgTable(
     apiAccess: boolean('api_access').notNull().default(true),
     plan: text('plan').notNull().default('standard'),
     employeeSeq: integer('employee_seq').notNull().default(0),
+    // 0082: the sector decides whether NHF is compulsory; the rest are the employer's registrations.
+    sector: text('sector').notNull().default('private'),
+    rcNumber: text('rc_number'),
+    pencomEmployerCode: text('pencom_employer_code'),
+    nhfEmployerNumber: text('nhf_employer_number'),
+    nsitfNumber: text('nsitf_number'),
+    itfNumber: text('itf_number'),
+    taxIds: jsonb('tax_ids').$type<Record<string, string>>().notNull().default({}),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
