@@ -58,12 +58,38 @@ export const maxRequestBytes = (limits: UploadLimits) => limits.maxFiles * limit
 /** Busboy stops at its own part limits and @fastify/multipart then throws these (413): refused as `tooMany`. */
 const PART_LIMIT_CODES = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT']);
 
+/** Where uploads are streamed while their request runs (removed when it ends). */
+export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
+
+/** An upload file this old belongs to no running request: requests time out long before. */
+export const STALE_UPLOAD_MS = 60 * 60 * 1000;
+
+/**
+ * A process killed mid-upload leaves its temp files behind. Removes those older than
+ * STALE_UPLOAD_MS (another instance sharing DATA_DIR may be streaming younger ones right now).
+ */
+export async function sweepStaleUploads(dataDir: string, now = Date.now()): Promise<number> {
+  const dir = uploadsDir(dataDir);
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith('.upload')) continue;
+    const file = path.join(dir, name);
+    const stat = await fs.stat(file).catch(() => null);
+    if (stat && now - stat.mtimeMs > STALE_UPLOAD_MS) {
+      await fs.rm(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 export async function readMultipart(request: FastifyRequest, dataDir: string, limits: UploadLimits): Promise<MultipartBody> {
   const refuse = (message: string) => invalid({ [limits.field]: [message] });
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxRequestBytes(limits)) throw refuse(limits.tooLarge);
 
-  const tempDir = path.join(dataDir, 'uploads');
+  const tempDir = uploadsDir(dataDir);
   await fs.mkdir(tempDir, { recursive: true });
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];

@@ -12,7 +12,7 @@ import type { createUserActions } from './users.actions.js';
 import { bulkCreate, bulkUpdate } from './users.bulk.js';
 import { CSV_UPLOAD, type CsvKind, IMPORT_HEADER, parseUsersCsv, templateCsv, UPDATE_HEADER } from './users.csv.js';
 import { DOCUMENT_UPLOAD } from './users.documents.js';
-import { createSlots, readMultipart, resolveFormCompany } from './users.multipart.js';
+import { createSlots, readMultipart, resolveFormCompany, sweepStaleUploads } from './users.multipart.js';
 import { BulkReportSchema, CreatedUserSchema, MessageAndUser, UpdatedUserSchema, UserSchema } from './users.schemas.js';
 import { CreateBody, SuspendBody, UnsuspendBody, UpdateBody } from './users.schemas-input.js';
 import { type createUsersService, USER_NOT_FOUND } from './users.service.js';
@@ -60,6 +60,11 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services
   const { users: service, actions, suspension } = services;
   const bulkSlot = createSlots(BULK_CONCURRENCY);
   app.addSchema(UserSchema);
+  // Temp files of uploads cut off by a crash are removed once the server is ready.
+  root.addHook('onReady', async () => {
+    const removed = await sweepStaleUploads(deps.config.dataDir);
+    if (removed > 0) root.log.info({ removed }, 'removed stale upload files');
+  });
 
   app.get(
     '/api/users',

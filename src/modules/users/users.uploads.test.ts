@@ -117,3 +117,27 @@ describe('U8 CSV upload', () => {
     expect(leftovers()).toEqual([]);
   });
 });
+
+describe('temp files of uploads cut off by a crash', () => {
+  it('are removed when a server becomes ready, younger ones (another instance mid-upload) are kept', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'users-sweep-'));
+    const uploads = path.join(dir, 'uploads');
+    fs.mkdirSync(uploads);
+    const stale = path.join(uploads, 'stale.upload');
+    const young = path.join(uploads, 'young.upload');
+    const unrelated = path.join(uploads, 'notes.txt');
+    for (const file of [stale, young, unrelated]) fs.writeFileSync(file, 'x');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    fs.utimesSync(stale, twoHoursAgo, twoHoursAgo);
+    fs.utimesSync(unrelated, twoHoursAgo, twoHoursAgo);
+    const other = await createTestApp({ dataDir: dir }, ctx.testDb);
+    try {
+      expect(fs.existsSync(stale)).toBe(false);
+      expect(fs.existsSync(young)).toBe(true);
+      expect(fs.existsSync(unrelated)).toBe(true);
+    } finally {
+      await other.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
