@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
-import { errorResponses, MessageError } from '../../platform/schemas.js';
+import { errorResponses, FieldsError } from '../../platform/schemas.js';
 import type { ReferenceDataService } from './reference-data.service.js';
 
-const errors = errorResponses(MessageError);
+const errors = errorResponses(FieldsError);
 const Listed = <T extends ReturnType<typeof Type.Object>>(item: T) =>
   Type.Object({
     data: Type.Array(item),
