@@ -7,6 +7,7 @@ import { createCompaniesModule } from './companies/index.js';
 import { createInvoicesModule } from './invoices/index.js';
 import { createPayrollModule } from './payroll/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
+import { createReferenceDataModule } from './reference-data/index.js';
 import { createUsersModule } from './users/index.js';
 import { createWalletModule } from './wallet/index.js';
 
@@ -19,8 +20,9 @@ export function createModules(deps: AppDeps) {
   const invoices = createInvoicesModule(deps);
   const wallet = createWalletModule(deps);
   const admin = createAdminModule(deps, companies.services);
+  const referenceData = createReferenceDataModule(deps);
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
-  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, admin];
+  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, admin, referenceData];
   const services = {
     users: users.services,
     payroll: payroll.services,
@@ -29,6 +31,7 @@ export function createModules(deps: AppDeps) {
     wallet: wallet.services,
     payrollRuns: payrollRuns.services,
     admin: admin.services,
+    referenceData: referenceData.services,
   };
   return { modules, services };
 }

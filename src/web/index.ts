@@ -12,6 +12,7 @@ import { overviewRoutes } from './overview.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { settingsRoutes } from './settings.routes.js';
+import { statutoryRoutes } from './statutory.routes.js';
 import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.plugin.js';
 
 export async function registerConsole(app: FastifyInstance, services: AppServices, deps: AppDeps): Promise<void> {
@@ -37,6 +38,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await settingsRoutes(consoleScope, ctx);
         await overviewRoutes(consoleScope, ctx);
         await payrollRoutes(consoleScope, ctx);
+        await statutoryRoutes(consoleScope, ctx);
       },
       { prefix: '/console' },
     );

@@ -132,7 +132,7 @@ ${
   <thead><tr><th scope="col">Employee</th><th scope="col">Name</th><th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows.map(
     (u) =>
-      html`<tr><td>${u.employee_id}</td><td>${u.first_name} ${u.last_name}</td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}</td></tr>`,
+      html`<tr><td><a href="/console/employees/${u.id}/statutory" title="Statutory details">${u.employee_id}</a></td><td>${u.first_name} ${u.last_name}</td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}</td></tr>`,
   )}</tbody>
 </table></div>`
 }${pager('/console/employees', { q, status }, pageNo, lastPage, result.total, 'employees')}`;

@@ -8,6 +8,7 @@ import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { type Html, html } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
+import { companyStatutorySection, companyStatutoryValues } from './statutory.routes.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
 import type { SessionRow } from './web.repo.js';
 
@@ -102,6 +103,7 @@ const DONE: Record<string, string> = {
   added: 'Added.',
   removed: 'Removed.',
   payroll: 'Payroll contribution settings saved. New paystubs use them; existing paystubs keep their figures.',
+  statutory: 'Statutory registrations saved.',
 };
 
 function vocabularySection(session: SessionRow, profile: CompanyProfile, list: (typeof LISTS)[number]): Html {
@@ -161,7 +163,7 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
 
   async function render(session: SessionRow, flash: Flash = {}, overrides: Record<string, string> = {}) {
     const [profile, settings] = await Promise.all([vocabulary.profile(session.companyId), payrollSettings.get(session.companyId)]);
-    const body = html`<div class="grid">${LISTS.map((list) => vocabularySection(session, profile, list))}</div>${payrollSection(session, { ...settings, ...overrides })}`;
+    const body = html`<div class="grid">${LISTS.map((list) => vocabularySection(session, profile, list))}</div>${payrollSection(session, { ...settings, ...overrides })}${companyStatutorySection(session, companyStatutoryValues(profile))}`;
     return page({ title: 'Settings', session, section: 'settings', body, flash });
   }
 

@@ -7,6 +7,7 @@ import { generatedUsers, multipart } from '../helpers/users.js';
 import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-wallet.js';
 import { payrollProbes } from './matrix/payroll.js';
 import { payrollRunsProbes } from './matrix/payroll-runs.js';
+import { referenceDataProbes } from './matrix/reference-data.js';
 import { usersProbes } from './matrix/users.js';
 import { variantProbes } from './matrix/variants.js';
 import type { Attacker, Victim } from './world.js';
@@ -120,5 +121,6 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   payrollRunsProbes(context);
   companiesInvoicesWalletProbes(context);
   variantProbes(context);
+  referenceDataProbes(context);
   return probes;
 }

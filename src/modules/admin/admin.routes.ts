@@ -8,6 +8,7 @@ import { type AppDeps, typed } from '../../platform/deps.js';
 import { notFound } from '../../platform/errors.js';
 import { parseRowId } from '../../platform/input-safety.js';
 import { errorResponses, MessageError } from '../../platform/schemas.js';
+import { CompanyStatutoryBodyProperties } from '../companies/index.js';
 import { createAdminAuthenticator } from './admin.auth.js';
 import { AdminCompanySchema } from './admin.serializer.js';
 import { type AdminService, PAYMENT_FREQUENCIES } from './admin.service.js';
@@ -82,7 +83,7 @@ export async function adminRoutes(root: FastifyInstance, deps: AppDeps, service:
           config,
           schema: {
             tags: ['admin'],
-            summary: "Operator: change a company's plan, API access, domains, user types, roles or redirect domains",
+            summary: "Operator: change a company's plan, API access, domains, user types, roles, redirect domains, sector or registrations",
             security,
             params: IdParams,
             body: Type.Object(
@@ -93,6 +94,7 @@ export async function adminRoutes(root: FastifyInstance, deps: AppDeps, service:
                 add_user_types: Type.Optional(Strings()),
                 add_roles: Type.Optional(Strings()),
                 redirect_domains: Type.Optional(Strings()),
+                ...CompanyStatutoryBodyProperties,
               },
               { additionalProperties: false },
             ),

@@ -2,7 +2,7 @@
 // operator manages (plan, API access, vocabularies).
 import { Type } from 'typebox';
 import { isoTimestamp } from '../../platform/format.js';
-import type { CompanyProfile } from '../companies/index.js';
+import { type CompanyProfile, CompanyStatutoryProperties, serializeCompanyStatutory } from '../companies/index.js';
 
 const NullableString = Type.Union([Type.Null(), Type.String()]);
 
@@ -21,6 +21,7 @@ export const AdminCompanySchema = Type.Object(
     domain: Type.String(),
     is_active: Type.Boolean(),
     api_access: Type.Boolean(),
+    ...CompanyStatutoryProperties,
     plan: Type.String(),
     domains: Type.Array(Type.String()),
     user_types: Type.Array(Type.String()),
@@ -48,6 +49,7 @@ export function serializeAdminCompany(profile: CompanyProfile) {
     domain: c.domain,
     is_active: c.isActive,
     api_access: c.apiAccess,
+    ...serializeCompanyStatutory(c),
     plan: c.plan,
     domains: profile.domains,
     user_types: profile.userTypes,

@@ -17,7 +17,9 @@ import {
   normalizeNames,
   PLANS,
   type Plan,
+  readCompanyStatutory,
   setupCompany,
+  writeCompanyStatutory,
 } from '../companies/index.js';
 import { adminRepo } from './admin.repo.js';
 import { serializeAdminCompany } from './admin.serializer.js';
@@ -36,6 +38,8 @@ export interface CreateCompanyInput {
 }
 
 export interface UpdateCompanyInput {
+  /** Sector and registrations (companies.statutory.ts): read by readCompanyStatutory. */
+  [statutory: string]: unknown;
   plan?: string;
   api_access?: boolean;
   add_domains?: string[];
@@ -153,6 +157,7 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
     const redirects =
       input.redirect_domains &&
       collect(errors, [], () => normalizeHosts(input.redirect_domains ?? [], 'redirect_domains', isValidRedirectHost));
+    const statutory = readCompanyStatutory(input, errors);
     throwIfAny(errors);
 
     await db.transaction(async (tx) => {
@@ -163,6 +168,7 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
       if (userTypes.length) await vocabulary.addUserTypes(companyId, userTypes, tx);
       if (roles.length) await vocabulary.addRoles(companyId, roles, tx);
       if (redirects) await vocabulary.setRedirectDomains(companyId, redirects, tx);
+      await writeCompanyStatutory(tx, companyId, statutory);
     });
     // Cleared again after commit: a request between the first clear and the commit re-cached the old row.
     authCache.clear();

@@ -4,6 +4,7 @@ import { typed } from '../../platform/deps.js';
 import { callerOf } from '../../platform/request-context.js';
 import { CompaniesError, CompanyIdInput, errorResponses } from '../../platform/schemas.js';
 import { COMPANY_NOT_FOUND, type CompaniesService } from './companies.service.js';
+import { CompanyStatutoryBodyProperties, CompanyStatutoryProperties } from './companies.statutory.js';
 
 const Nullable = (description?: string) => Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 255, description })]));
 const Text = (description: string, maxLength = 255) => Type.Optional(Type.String({ maxLength, description }));
@@ -22,6 +23,7 @@ export const CompanySchema = Type.Object(
     status: Type.String(),
     domain: Type.String(),
     is_active: Type.Boolean(),
+    ...CompanyStatutoryProperties,
     created_at: Type.String(),
     updated_at: Type.String(),
   },
@@ -85,6 +87,7 @@ export async function companiesRoutes(root: FastifyInstance, service: CompaniesS
           domain_name: Text('Company e-mail domain, unique among companies (required)'),
           email_template: Text('Required', 65_535),
           payment_frequency: Text('weekly, bi-weekly or monthly (required)'),
+          ...CompanyStatutoryBodyProperties,
         }),
         response: { 201: Type.Object({ success: Type.String(), company: Type.Ref('Company') }), ...errors },
       },
@@ -123,6 +126,7 @@ export async function companiesRoutes(root: FastifyInstance, service: CompaniesS
           code: Text('2 to 20 letters or digits, unique (stored upper-case)'),
           domain: Text('Unique among companies'),
           payment_frequency: Text('weekly, bi-weekly or monthly'),
+          ...CompanyStatutoryBodyProperties,
         }),
         response: { 200: Type.Object({ message: Type.String(), company: Type.Ref('Company') }), ...errors },
       },

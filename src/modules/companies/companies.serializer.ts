@@ -1,5 +1,6 @@
 import { isoTimestamp } from '../../platform/format.js';
 import type { CompanyRow } from './companies.repo.js';
+import { serializeCompanyStatutory } from './companies.statutory.js';
 
 /** The Company resource of interface.md (plus created_at/updated_at). */
 export function serializeCompany(company: CompanyRow) {
@@ -16,6 +17,7 @@ export function serializeCompany(company: CompanyRow) {
     status: company.status,
     domain: company.domain,
     is_active: company.isActive,
+    ...serializeCompanyStatutory(company),
     created_at: isoTimestamp(company.createdAt) as string,
     updated_at: isoTimestamp(company.updatedAt) as string,
   };

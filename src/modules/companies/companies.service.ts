@@ -10,6 +10,7 @@ import type { Mailer } from '../../platform/mail/outbox.js';
 import type { RateLimitStore } from '../../platform/ratelimit/limiter.js';
 import { companiesRepo } from './companies.repo.js';
 import { serializeCompany } from './companies.serializer.js';
+import { writeCompanyStatutory } from './companies.statutory.js';
 import { validateCreate, validateUpdate } from './companies.validation.js';
 import { setupCompany } from './company-setup.js';
 
@@ -120,7 +121,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
             if (again.registrationId) addFieldError(fields, 'registration_id', TAKEN('registration_id'));
             if (Object.keys(fields).length > 0) throw invalid(fields);
 
-            const company = await setupCompany(tx, {
+            const created = await setupCompany(tx, {
               name: input.name,
               domain: input.domain,
               createdBy: callerId,
@@ -133,6 +134,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
               isActive: false,
               plan: 'standard',
             });
+            const company = (await writeCompanyStatutory(tx, created.id, input.statutory)) ?? created;
             const admin = await companiesRepo.createSuperAdmin(tx, company, input);
             const link = `${config.publicUrl}/onboarding/${admin.onboardingToken}`;
             await mailer.send(tx, {

@@ -68,6 +68,14 @@ describe('C2 POST /api/companies', () => {
         'registration_id',
         'status',
         'updated_at',
+        // Issue 16: sector and registrations (companies.statutory.test.ts).
+        'sector',
+        'rc_number',
+        'pencom_employer_code',
+        'nhf_employer_number',
+        'nsitf_number',
+        'itf_number',
+        'tax_ids',
       ].sort(),
     );
 

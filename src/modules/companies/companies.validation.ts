@@ -3,6 +3,7 @@
 import { isEmail } from '../../platform/email.js';
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { fieldLabel, rejectUnknownFields } from '../../platform/field-reader.js';
+import { COMPANY_STATUTORY_FIELDS, type CompanyStatutoryValues, readCompanyStatutory } from './companies.statutory.js';
 
 export const PAYMENT_FREQUENCIES = ['weekly', 'bi-weekly', 'monthly'] as const;
 
@@ -34,8 +35,12 @@ const CREATE_FIELDS = [
   'domain_name',
   'email_template',
   'payment_frequency',
+  ...COMPANY_STATUTORY_FIELDS,
 ];
-const UPDATE_FIELDS = ['name', 'address', 'phone', 'registration_id', 'email_template', 'code', 'domain', 'payment_frequency'];
+const UPDATE_FIELDS = [
+  ...['name', 'address', 'phone', 'registration_id', 'email_template', 'code', 'domain', 'payment_frequency'],
+  ...COMPANY_STATUTORY_FIELDS,
+];
 
 function text(body: Body, field: string): string | undefined {
   const value = body[field];
@@ -87,6 +92,8 @@ export interface CreateCompanyInput {
   emailTemplate: string;
   paymentFrequency: string;
   emailLocal: string;
+  /** companies.statutory.ts: sector and registrations, written after the company is set up. */
+  statutory: CompanyStatutoryValues;
 }
 
 /** C2: returns the normalized input and the format errors (uniqueness comes later). */
@@ -110,6 +117,7 @@ export function validateCreate(body: Body): { input?: CreateCompanyInput; errors
   }
   const domain = checkDomain(domainText, 'domain_name', errors);
   checkFrequency(paymentFrequency, 'payment_frequency', errors);
+  const statutory = readCompanyStatutory(body, errors);
   // The super admin's company e-mail is derived from the names, so each needs a letter or digit.
   if (firstName !== undefined && !emailPart(firstName))
     addFieldError(errors, 'first_name', 'The first name field must contain a letter or digit.');
@@ -131,11 +139,13 @@ export function validateCreate(body: Body): { input?: CreateCompanyInput; errors
       emailTemplate: emailTemplate as string,
       paymentFrequency: paymentFrequency as string,
       emailLocal: `${emailPart(firstName as string)}.${emailPart(lastName as string)}`,
+      statutory,
     },
   };
 }
 
-export interface UpdateCompanyInput {
+/** Column values for companiesRepo.update, the statutory ones included (companies.statutory.ts). */
+export interface UpdateCompanyInput extends CompanyStatutoryValues {
   name?: string;
   address?: string | null;
   phone?: string | null;
@@ -177,5 +187,6 @@ export function validateUpdate(body: Body): { input: UpdateCompanyInput; errors:
   }
   if (input.domain !== undefined) input.domain = checkDomain(input.domain, 'domain', errors);
   checkFrequency(input.paymentFrequency, 'payment_frequency', errors);
+  Object.assign(input, readCompanyStatutory(body, errors));
   return { input, errors };
 }

@@ -3,12 +3,14 @@
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { companiesRoutes } from './companies.routes.js';
 import { createCompaniesService } from './companies.service.js';
+import { createCompanyStatutoryService } from './companies.statutory.js';
 import { createCompanyVocabularyService } from './company-vocabulary.js';
 
 export function createCompaniesModule(deps: AppDeps) {
   const services = {
     companies: createCompaniesService(deps),
     vocabulary: createCompanyVocabularyService(deps),
+    statutory: createCompanyStatutoryService(deps),
   };
   return {
     services,
@@ -18,6 +20,15 @@ export function createCompaniesModule(deps: AppDeps) {
 }
 
 export type CompaniesServices = ReturnType<typeof createCompaniesModule>['services'];
+export {
+  CompanyStatutoryBodyProperties,
+  CompanyStatutoryProperties,
+  type CompanyStatutoryValues,
+  readCompanyStatutory,
+  SECTORS,
+  serializeCompanyStatutory,
+  writeCompanyStatutory,
+} from './companies.statutory.js';
 export { type NewCompany, setupCompany } from './company-setup.js';
 export {
   type CompanyProfile,

@@ -17,6 +17,7 @@ import {
 } from './users.lookup.repo.js';
 import { invitationMail, onboardingLink, welcomeMail } from './users.mail.js';
 import { usersRepo } from './users.repo.js';
+import { statutoryRepo } from './users.statutory.repo.js';
 
 export { ALREADY_ACTIVE, type CreateResult, DOMAIN_MISSING, MANAGER_MISSING, TYPE_MISSING } from './users.create.planner.js';
 
@@ -110,6 +111,7 @@ async function createRound(
   });
   const retry: number[] = [];
   const mails: MailMessage[] = [];
+  const statutory: Parameters<typeof statutoryRepo.writeMany>[2] = [];
 
   if (values.length > 0) {
     // DO NOTHING on any unique index: a row that lost a race is simply not returned and retried.
@@ -122,6 +124,7 @@ async function createRound(
         return;
       }
       results[p.index] = { ok: true, id, email: values[i].email, reinvited: false };
+      statutory.push({ id, values: p.input.statutory ?? {} });
       if (p.input.notify) mails.push(mailFor(deps, { ...values[i], companyId }, company.companyName));
     });
   }
@@ -141,6 +144,7 @@ async function createRound(
         return;
       }
       results[p.index] = { ok: true, id: patch.id, email: patch.email as string, reinvited: true };
+      statutory.push({ id: patch.id, values: p.input.statutory ?? {} });
       if (p.input.notify) {
         const person = { companyId, firstName: p.input.firstName, personalEmail: p.input.personalEmail, email: patch.email as string };
         mails.push(mailFor(deps, { ...person, onboardingToken: patch.onboarding_token ?? null }, company.companyName));
@@ -148,6 +152,7 @@ async function createRound(
     });
   }
 
+  await statutoryRepo.writeMany(tx, companyId, statutory);
   await deps.mailer.sendMany(tx, mails);
   return retry;
 }

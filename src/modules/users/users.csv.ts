@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { CsvError, type Options, parse } from 'csv-parse';
 import { type FieldErrors, invalid } from '../../platform/errors.js';
 import type { UploadLimits } from './users.multipart.js';
+import { STATUTORY_CSV_COLUMNS, STATUTORY_CSV_HEADER } from './users.statutory-fields.js';
 
 export const MAX_ROWS = 10_000;
 export const MAX_CSV_BYTES = 5 * 1024 * 1024;
@@ -39,6 +40,7 @@ export const IMPORT_HEADER = [
   'manager',
   'bank_name',
   'account_number',
+  ...STATUTORY_CSV_HEADER,
 ];
 export const UPDATE_HEADER = ['email', ...IMPORT_HEADER];
 
@@ -72,6 +74,7 @@ const COLUMN_FIELDS = new Map(
     manager_email: 'manager_email',
     bank_name: 'bank_name',
     account_number: 'account_number',
+    ...STATUTORY_CSV_COLUMNS,
   }),
 );
 const FIELD_COLUMNS: Record<string, string> = { domain_name: 'domain', manager_email: 'manager' };

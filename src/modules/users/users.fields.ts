@@ -2,6 +2,7 @@
 // accepts and rejects exactly the same values with the same Laravel-like messages.
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { FieldReader, fieldLabel, isBlank } from '../../platform/field-reader.js';
+import { readStatutory, type StatutoryValues } from './users.statutory-fields.js';
 
 /** A validated create request (U3, one CSV row of U8). */
 export interface CreateValues {
@@ -22,6 +23,8 @@ export interface CreateValues {
   roles: string[];
   isActive: boolean;
   notify: boolean;
+  /** users.statutory-fields.ts: the given statutory fields. */
+  statutory?: StatutoryValues;
 }
 
 /** A validated update (U4, one CSV row of U9); undefined = leave unchanged. */
@@ -42,6 +45,8 @@ export interface UpdateValues {
   accountNumber?: string;
   password?: string;
   notify: boolean;
+  /** users.statutory-fields.ts: the given statutory fields (null clears). */
+  statutory?: StatutoryValues;
 }
 
 // Up to 16 integer digits and 2 decimals: fits numeric(18,2) exactly, never a float.
@@ -118,6 +123,7 @@ export function checkCreate(record: Record<string, unknown>): Checked<CreateValu
     roles: r.roles('roles') ?? ['user'],
     isActive: r.bool('is_active') ?? false,
     notify: r.bool('notify') ?? false,
+    statutory: readStatutory(r, record, false),
   };
   r.pair(value.bankName ?? undefined, value.accountNumber ?? undefined, (field) => r.has(field));
   if (Object.keys(r.errors).length > 0) return { ok: false, errors: r.errors };
@@ -146,6 +152,7 @@ export function checkUpdate(record: Record<string, unknown>, passwordErrors?: Fi
     bankName: r.text('bank_name', false),
     accountNumber: r.accountNumber('account_number'),
     notify: r.bool('notify') ?? false,
+    statutory: readStatutory(r, record, true),
   };
   for (const [field, messages] of Object.entries(passwordErrors ?? {})) for (const m of messages) addFieldError(r.errors, field, m);
   if (Object.keys(r.errors).length > 0) return { ok: false, errors: r.errors };

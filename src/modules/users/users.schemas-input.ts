@@ -2,6 +2,7 @@
 // checked by users.fields.ts / users.suspension.ts (shared with the CSV import), so every missing
 // field is reported at once with the same messages as a CSV row.
 import { Type } from 'typebox';
+import { StatutoryBodyProperties } from './users.statutory-fields.js';
 
 const Str = Type.Optional(Type.String());
 const Money = Type.Optional(Type.Union([Type.Number(), Type.String()], { description: 'decimal, at most 2 places' }));
@@ -26,6 +27,7 @@ export const CreateBody = Type.Object({
   roles: Type.Optional(Type.Array(Type.String(), { description: 'default ["user"]' })),
   is_active: Type.Optional(Type.Boolean({ default: false })),
   notify: Type.Optional(Type.Boolean({ default: false })),
+  ...StatutoryBodyProperties,
 });
 
 export const UpdateBody = Type.Object({
@@ -47,6 +49,7 @@ export const UpdateBody = Type.Object({
   password: Str,
   password_confirmation: Str,
   notify: Type.Optional(Type.Boolean()),
+  ...StatutoryBodyProperties,
 });
 
 export const SuspendBody = Type.Object({

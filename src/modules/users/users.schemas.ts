@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { StatutoryUserProperties } from './users.statutory-fields.js';
 
 // Response-only nullable types written as `type: [..., 'null']`: fast-json-stringify serializes
 // these about 30% faster than `anyOf` unions, and they are plain JSON Schema 2020-12 (OpenAPI 3.1).
@@ -31,6 +32,7 @@ export const UserSchema = Type.Object(
     office_location: NullableString,
     base_salary: NullableString,
     allowances: NullableString,
+    ...StatutoryUserProperties,
     payment_frequency: NullableString,
     start_date: NullableString,
     bank_name: NullableString,

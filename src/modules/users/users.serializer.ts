@@ -2,6 +2,7 @@ import { moneyString } from '../../payroll/money.js';
 import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp } from '../../platform/format.js';
 import type { UserWithNames } from './users.repo.js';
+import { serializeStatutory } from './users.statutory-fields.js';
 
 /**
  * The User object of interface.md. `mayGrantConsoleAccess` is whether the viewer's token has `all`:
@@ -34,6 +35,7 @@ export function serializeUser({ user, userTypeName, managerFirstName, managerLas
     office_location: user.officeLocation,
     base_salary: moneyString(user.baseSalary),
     allowances: moneyString(user.allowances),
+    ...serializeStatutory(user),
     payment_frequency: user.paymentFrequency,
     start_date: dateOnly(user.startDate),
     bank_name: user.bankName,

@@ -274,7 +274,10 @@ describe('U1/U2 read', () => {
 describe('U12/U13 templates', () => {
   it('serves the import and update templates byte for byte', async () => {
     const header =
-      'first_name,last_name,personal_email,domain,user_types,title,base_salary,department,allowances,office_location,start_date (YYYY-MM-DD),manager,bank_name,account_number';
+      'first_name,last_name,personal_email,domain,user_types,title,base_salary,department,allowances,office_location,start_date (YYYY-MM-DD),manager,bank_name,account_number' +
+      // Issue 16: the statutory columns after the existing ones (users.statutory.test.ts).
+      ',annual_rent_paid,life_assurance_premium,nin (11 digits),tax_id,state_of_residence (code of GET /api/states),' +
+      'rsa_pin (PEN + 12 digits),pfa_code (code of GET /api/pfas),nhf_number,nhf_opt_in (true/false),gender (male/female),is_expatriate (true/false)';
     const instruction =
       'Instructions: start_date must use the format YYYY-MM-DD; format the account_number column as text to keep leading zeros.';
     const res = await as(ctx.app, acme).get('/api/users/import-template');

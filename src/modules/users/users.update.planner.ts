@@ -21,6 +21,7 @@ import type { UpdateValues } from './users.fields.js';
 import { emailLocalPart } from './users.lookup.js';
 import type { Vocabulary } from './users.lookup.repo.js';
 import type { UserPatch, UserRow } from './users.repo.js';
+import { type StatutoryValues, statutoryChanges } from './users.statutory-fields.js';
 
 export interface UpdateItem {
   id: number;
@@ -56,6 +57,8 @@ export interface UpdatePlan {
   domain: string;
   /** Names or domain change: the company e-mail is derived again (the user's own may be kept). */
   rederive: boolean;
+  /** The statutory fields that change (written by statutoryRepo). */
+  statutory: StatutoryValues;
 }
 
 const FIELD_COLUMNS: [keyof UpdateValues, keyof UserRow, string][] = [
@@ -147,6 +150,8 @@ export function planUpdates(
     if (manager && manager.id !== user.managerId) set('manager_id', manager.id, 'manager_email');
     if (item.passwordHash) set('password_hash', item.passwordHash, 'password');
     if (item.newDocuments?.length) set('document_paths', [...(user.documentPaths ?? []), ...item.newDocuments], 'documents');
+    const statutory = statutoryChanges(user, v.statutory ?? {});
+    changed.push(...statutory.changed);
     const domainName = domain?.name ?? user.email.split('@')[1];
     const rederive = Boolean(patch.first_name !== undefined || patch.last_name !== undefined || patch.domain_id !== undefined);
     plans.push({
@@ -157,6 +162,7 @@ export function planUpdates(
       local: emailLocalPart(v.firstName ?? user.firstName, v.lastName ?? user.lastName),
       domain: domainName,
       rederive,
+      statutory: statutory.values,
     });
   }
 

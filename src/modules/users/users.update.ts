@@ -8,6 +8,7 @@ import { deriveEmails, inRounds } from './users.lookup.js';
 import { companyName, loadVocabulary, usersByEmail, usersByPersonalEmail } from './users.lookup.repo.js';
 import { detailsChangedMail } from './users.mail.js';
 import { usersRepo } from './users.repo.js';
+import { statutoryRepo } from './users.statutory.repo.js';
 import { applyEmails, planUpdates, type UpdateItem, type UpdateResult, updateResults } from './users.update.planner.js';
 
 export type { UpdateItem, UpdateResult } from './users.update.planner.js';
@@ -77,6 +78,12 @@ async function updateRound(
       if (!uniqueViolation(error)) throw error;
       updated = [];
     }
+    const written = plans.filter((p) => updated.includes(p.user.id));
+    await statutoryRepo.writeMany(
+      tx,
+      companyId,
+      written.map((p) => ({ id: p.user.id, values: p.statutory })),
+    );
   }
   const mails: MailMessage[] = [];
   const company = plans.some((p) => p.changed.length > 0 && items[p.index].values.notify) ? await companyName(tx, companyId) : '';

@@ -56,6 +56,8 @@ export const ROUTE_NAMES = [
   'payroll-runs.pay',
   'payroll-runs.retry',
   'payroll-runs.cancel',
+  'states.index',
+  'pfas.index',
 ] as const;
 
 /** A named /api route (decisions.md §3): its scope name, rate-limit key and metrics label. */

@@ -1,0 +1,50 @@
+// GET /api/states and GET /api/pfas: the lists, their source and date, any valid token.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
+import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { anonymous, as } from '../../../test/helpers/http.js';
+
+let ctx: TestContext;
+let acme: TestCompany;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  acme = await createCompany(ctx.db, { scopes: ['states.index', 'pfas.index'] });
+});
+afterAll(() => ctx.close());
+
+describe('GET /api/states', () => {
+  it('lists the 36 states and the FCT with their tax authorities, source and date', async () => {
+    const res = await as(ctx.app, acme).get('/api/states');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.data).toHaveLength(37);
+    expect(new Set(body.data.map((s: { code: string }) => s.code)).size).toBe(37);
+    for (const state of body.data) expect(state.code).toMatch(/^[A-Z]{2}$/);
+    expect(body.data).toContainEqual({ code: 'LA', name: 'Lagos', tax_authority: 'Lagos State Internal Revenue Service' });
+    expect(body.data).toContainEqual({ code: 'FC', name: 'Federal Capital Territory', tax_authority: 'FCT Internal Revenue Service' });
+    expect(body.data).toContainEqual({ code: 'KN', name: 'Kano', tax_authority: 'Kano State Internal Revenue Service' });
+    expect(body.as_of).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect(body.source).toContain('ISO 3166-2:NG');
+  });
+});
+
+describe('GET /api/pfas', () => {
+  it('lists the licensed PFAs with unique upper-case codes, source and date', async () => {
+    const body = (await as(ctx.app, acme).get('/api/pfas')).json();
+    expect(body.data.length).toBeGreaterThanOrEqual(15);
+    const codes = body.data.map((p: { code: string }) => p.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const code of codes) expect(code).toMatch(/^[A-Z0-9]{2,20}$/);
+    expect(body.data).toContainEqual({ code: 'STANBICIBTC', name: 'Stanbic IBTC Pension Managers Limited' });
+    expect(body.source).toContain('PenCom');
+    expect(body.as_of).toMatch(/^\d{4}-\d\d-\d\d$/);
+  });
+
+  it('needs a token', async () => {
+    for (const url of ['/api/pfas', '/api/states']) {
+      const res = await as(ctx.app, anonymous).get(url);
+      expect(res.statusCode).toBe(401);
+    }
+  });
+});
