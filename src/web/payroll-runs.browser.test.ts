@@ -4,6 +4,8 @@
 // paystubs' statuses by itself (the 999 account fails), the account is fixed through the API, Retry
 // failed ends the run paid; another draft is cancelled.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
@@ -22,6 +24,8 @@ let staff: Awaited<ReturnType<typeof createUsers>>;
 let maker: Page;
 let checker: Page;
 let runUrl: string;
+const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-run-screens-'));
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 
 /** The job loop tests do not start: run due jobs every 200 ms while a payment is under way. */
 function pumpJobs(): () => void {
@@ -78,6 +82,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
   afterAll(async () => {
     await browser?.close();
     await ctx?.close();
+    console.log(`payroll-run screenshots: ${shots}`);
   });
 
   it('creates a draft run for chosen employees and previews its totals and skipped list', async () => {
@@ -88,6 +93,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     await maker.getByLabel('Payment date').fill('2026-09-28');
     await maker.getByLabel('Only the employees ticked below').check();
     for (const name of ['Chidi Okafor', 'Ngozi Adebayo', 'Tunde Rejected', 'Bola Unsalaried']) await maker.getByLabel(name).check();
+    await shot(maker, 'new-run');
     await maker.getByRole('button', { name: 'Create draft run' }).click();
     await maker.waitForURL(/\/console\/payroll\/PR-\d{8}-[A-Z0-9]{6}\?done=created$/);
     runUrl = maker.url().replace(/\?.*$/, '');
@@ -97,6 +103,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     expect(await maker.locator('table[aria-labelledby=skipped] tbody tr').count()).toBe(1);
     expect(await maker.locator('table[aria-labelledby=skipped] tbody').textContent()).toContain(`User ${staff[3].id}`);
     expect(await statuses(maker)).toEqual(['Unpaid', 'Unpaid', 'Unpaid']);
+    await shot(maker, 'draft-preview');
     // Maker-checker: the maker is told another admin approves, and has no Approve button.
     expect(await maker.getByRole('button', { name: 'Approve run' }).count()).toBe(0);
     expect(await maker.locator('#next-step').locator('..').textContent()).toContain('another administrator of the company must sign in');
@@ -116,6 +123,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     await expect.poll(() => alert.textContent()).toContain('Insufficient wallet balance.');
     expect(await alert.textContent()).toMatch(/The run needs ₦[\d,]+\.\d\d; the wallet holds ₦0\.00, so it is\s+₦[\d,]+\.\d\d short\./);
     expect(await runStatus(checker)).toBe('Approved');
+    await shot(checker, 'short-balance');
 
     // Top up follows the link (the shortfall prefilled), through the sandbox checkout.
     await alert.getByRole('link', { name: 'Top up the wallet' }).click();
@@ -138,6 +146,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     expect(await runStatus(checker)).toBe('Processing');
     expect(await checker.getByRole('link', { name: 'Refresh' }).count()).toBe(1);
     expect(await statuses(checker)).toEqual(['Processing', 'Processing', 'Processing']);
+    await shot(checker, 'processing');
     // The page asks the run's status JSON by itself while the run is processing.
     const polled = await checker.waitForResponse((response) => response.url() === `${runUrl}/status`);
     expect((await polled.json()).status).toBe('processing');
@@ -152,6 +161,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     expect((await statuses(checker)).sort()).toEqual(['Failed', 'Paid', 'Paid']);
     expect(await checker.locator(`[data-paystub]:has(.badge.bad) .reason`).textContent()).toContain('Sandbox: account rejected.');
     expect(await checker.getByRole('button', { name: 'Retry failed paystubs' }).count()).toBe(1);
+    await shot(checker, 'partially-paid');
   });
 
   it('retries the failed paystub after its account is fixed through the API, until the run is paid', async () => {
@@ -189,6 +199,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
 
     await maker.getByRole('link', { name: 'Payroll', exact: true }).click();
     expect(await maker.locator('tbody .badge').allTextContents()).toEqual(['Cancelled', 'Paid']);
+    await shot(maker, 'runs');
     // No page of the cycle scrolls sideways on a desktop.
     expect(await maker.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
   });
