@@ -101,7 +101,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     expect(await runStatus(maker)).toBe('Draft');
     expect(await maker.locator('#run-totals').textContent()).toBe('Totals (3 employees)');
     expect(await maker.locator('table[aria-labelledby=skipped] tbody tr').count()).toBe(1);
-    expect(await maker.locator('table[aria-labelledby=skipped] tbody').textContent()).toContain(`User ${staff[3].id}`);
+    expect(await maker.locator('table[aria-labelledby=skipped] tbody').textContent()).toContain(`Bola UnsalariedUser ${staff[3].id}`);
     expect(await statuses(maker)).toEqual(['Unpaid', 'Unpaid', 'Unpaid']);
     await shot(maker, 'draft-preview');
     // Maker-checker: the maker is told another admin approves, and has no Approve button.

@@ -83,7 +83,7 @@ describe('console payroll runs', () => {
     expect(res.body).toContain('Draft run created.');
     expect(res.body).toContain('<span class="badge info">Draft</span>');
     expect(res.body).toContain('Skipped employees (1)');
-    expect(res.body).toContain(`User ${staff[2].id}`);
+    expect(res.body).toContain(`<td>Idle Person<br><span class="muted">User ${staff[2].id}</span></td>`);
     expect(res.body).toContain('another administrator of the company must sign in and approve it');
     expect(res.body).not.toContain('>Approve run<');
 

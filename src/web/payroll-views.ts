@@ -91,12 +91,12 @@ ${FACT_TOTALS.map(([field, label]) => html`<dt>${label}</dt><dd>${naira(run.tota
 </div>`;
 }
 
-export function skippedList(run: RunView): Html {
+export function skippedList(run: RunView, names: ReadonlyMap<number, string>): Html {
   if (run.skipped.length === 0) return html``;
   return html`<h2 id="skipped">Skipped employees (${run.skipped.length})</h2>
 <p class="muted">These employees were asked for or eligible but got no paystub in this run.</p>
 <div class="table-wrap"><table aria-labelledby="skipped"><thead><tr><th scope="col">Employee</th><th scope="col">Reason</th></tr></thead>
-<tbody>${run.skipped.map((item) => html`<tr><td>User ${item.user_id}</td><td>${item.reason}</td></tr>`)}</tbody></table></div>`;
+<tbody>${run.skipped.map((item) => html`<tr><td>${names.get(item.user_id) ?? ''}${names.has(item.user_id) ? html`<br><span class="muted">User ${item.user_id}</span>` : `User ${item.user_id}`}</td><td>${item.reason}</td></tr>`)}</tbody></table></div>`;
 }
 
 const actionForm = (session: SessionRow, run: RunView, action: string, label: string, options: { cls?: string; confirm?: string } = {}) =>

@@ -15,6 +15,8 @@ import type { SessionRow } from './web.repo.js';
 
 const RUNS_PER_PAGE = 20;
 const PAYSTUBS_PER_PAGE = 50;
+/** Skipped employees looked up by name on a run's page (the rest are shown by id). */
+const SKIPPED_NAMED = 50;
 export const RUN_NOT_FOUND_PAGE = 'There is no payroll run with that id in your company.';
 const AMOUNTS = [
   'gross_pay',
@@ -52,11 +54,27 @@ export function runReader(ctx: WebContext) {
 /** The page of one run; the action routes render it too, with their refusal as the flash. */
 export function runPageRenderer(ctx: WebContext) {
   const read = runReader(ctx);
+  // Names of the first skipped employees (an id that names no employee of the company stays an id).
+  const skippedNames = async (companyId: number, run: RunView) => {
+    const names = new Map<number, string>();
+    await Promise.all(
+      run.skipped.slice(0, SKIPPED_NAMED).map(async ({ user_id }) => {
+        try {
+          const user = await ctx.services.users.users.show(companyId, user_id);
+          names.set(user_id, `${user.first_name} ${user.last_name}`);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+        }
+      }),
+    );
+    return names;
+  };
   return async (session: SessionRow, id: string, pageNo: number, flash: Flash = {}): Promise<Html> => {
     const [{ run, stubs }, balance] = await Promise.all([
       read(session.companyId, id, pageNo),
       ctx.services.wallet.wallet.balanceDecimal(session.companyId),
     ]);
+    const names = await skippedNames(session.companyId, run);
     const rows = stubs.data;
     const total = (field: (typeof AMOUNTS)[number]) => rows.reduce((sum, row) => sum + kobo(row[field]), 0n);
     const single = stubs.last_page <= 1;
@@ -68,7 +86,7 @@ export function runPageRenderer(ctx: WebContext) {
     const body = html`<p><a href="/console/payroll">← All payroll runs</a></p>
 ${runFacts(run)}
 ${runActions(session, run, balance, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
-${skippedList(run)}
+${skippedList(run, names)}
 <h2 id="paystubs">Paystubs</h2>
 <p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.</p>
 <div class="table-wrap"><table><caption>Paystubs of run ${id}</caption>
