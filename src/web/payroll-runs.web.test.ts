@@ -85,6 +85,7 @@ describe('console payroll runs', () => {
     expect(res.body).toContain('Skipped employees (1)');
     expect(res.body).toContain(`<td>Idle Person<br><span class="muted">User ${staff[2].id}</span></td>`);
     expect(res.body).toContain('another administrator of the company must sign in and approve it');
+    expect(res.body).toContain('Administrators who can: Bayo Checker.');
     expect(res.body).not.toContain('>Approve run<');
 
     // The maker cannot approve their own run, even by posting the form.

@@ -103,14 +103,23 @@ const actionForm = (session: SessionRow, run: RunView, action: string, label: st
   html`<form class="inline-form" method="post" action="${runPath(run.id)}/${action}"${options.confirm ? html` data-confirm="${options.confirm}"` : ''}>${csrfField(session.csrfToken)}<button type="submit"${options.cls ? html` class="${options.cls}"` : ''}>${label}</button></form>`;
 
 /** What can be done next, by status; `balance` is the wallet's exact decimal balance. */
-export function runActions(session: SessionRow, run: RunView, balance: string, pollUrl: string, refreshUrl: string): Html {
+export function runActions(
+  session: SessionRow,
+  run: RunView,
+  balance: string,
+  approvers: string[],
+  pollUrl: string,
+  refreshUrl: string,
+): Html {
   const cancel = actionForm(session, run, 'cancel', 'Cancel run', { cls: 'secondary', confirm: 'Cancel this payroll run?' });
   switch (run.status) {
     case 'draft': {
       const mine = run.created_by_email !== null && run.created_by_email.toLowerCase() === session.email.toLowerCase();
       return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Approve</h2>${
         mine
-          ? html`<p>You created this run, so another administrator of the company must sign in and approve it (maker-checker).</p>`
+          ? html`<p>You created this run, so another administrator of the company must sign in and approve it (maker-checker).${
+              approvers.length > 0 ? html` Administrators who can: ${approvers.join(', ')}.` : ''
+            }</p>`
           : html`<p>Check the totals, the skipped employees and the paystubs below. You approve as ${session.firstName} ${session.lastName} (${session.email}).</p>
 ${actionForm(session, run, 'approve', 'Approve run')}`
       } ${cancel}</section>`;

@@ -69,12 +69,21 @@ export function runPageRenderer(ctx: WebContext) {
     );
     return names;
   };
+  // Who the maker may ask to approve: the company's other active administrators (of its first 500 active users).
+  const otherAdmins = async (session: SessionRow, run: RunView) => {
+    if (run.created_by_email?.toLowerCase() !== session.email.toLowerCase()) return [];
+    const { users } = await ctx.services.users.search.search(session.companyId, { status: 'active', offset: 0, limit: 500 });
+    return users
+      .filter((user) => user.id !== session.userId && (user.roles ?? []).some((role) => role === 'admin' || role === 'super-admin'))
+      .map((user) => `${user.first_name} ${user.last_name}`);
+  };
   return async (session: SessionRow, id: string, pageNo: number, flash: Flash = {}): Promise<Html> => {
     const [{ run, stubs }, balance] = await Promise.all([
       read(session.companyId, id, pageNo),
       ctx.services.wallet.wallet.balanceDecimal(session.companyId),
     ]);
     const names = await skippedNames(session.companyId, run);
+    const approvers = run.status === 'draft' ? await otherAdmins(session, run) : [];
     const rows = stubs.data;
     const total = (field: (typeof AMOUNTS)[number]) => rows.reduce((sum, row) => sum + kobo(row[field]), 0n);
     const single = stubs.last_page <= 1;
@@ -85,7 +94,7 @@ export function runPageRenderer(ctx: WebContext) {
     };
     const body = html`<p><a href="/console/payroll">← All payroll runs</a></p>
 ${runFacts(run)}
-${runActions(session, run, balance, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
+${runActions(session, run, balance, approvers, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
 ${skippedList(run, names)}
 <h2 id="paystubs">Paystubs</h2>
 <p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.</p>
