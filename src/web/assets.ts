@@ -33,9 +33,10 @@ h2{font-size:1.2rem;margin:1.5rem 0 .75rem}
 .error ul,.notice ul{margin:.25rem 0 0;padding-left:1.25rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 .hint{display:block;font-weight:400;color:var(--muted);font-size:.9rem}
-input[type=text],input[type=email],input[type=password],input[type=search],input[type=number],input[type=url],select{width:100%;max-width:28rem;padding:.55rem .6rem;border:2px solid var(--ink);border-radius:4px;font:inherit;background:#fff;color:var(--ink)}
+input[type=text],input[type=date],input[type=email],input[type=password],input[type=search],input[type=number],input[type=url],select{width:100%;max-width:28rem;padding:.55rem .6rem;border:2px solid var(--ink);border-radius:4px;font:inherit;background:#fff;color:var(--ink)}
 select.wide{max-width:40rem}
 input[aria-invalid=true]{border-color:var(--danger)}
+.field-error{color:var(--danger);margin:.25rem 0;font-weight:600}
 button,.button{display:inline-block;background:var(--brand);color:#fff;border:2px solid var(--brand);border-radius:4px;padding:.5rem 1rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;margin:.75rem .5rem 0 0}
 button.secondary,.button.secondary{background:#fff;color:var(--brand)}
 button.danger{background:var(--danger);border-color:var(--danger)}
@@ -95,6 +96,36 @@ document.addEventListener('submit', function (event) {
   var message = event.target.getAttribute('data-confirm');
   if (message && !window.confirm(message)) event.preventDefault();
 });
+// A processing payroll run: refresh its paystubs' status badges and counts every 2 s from the
+// run's status JSON, and load the finished page once the run has ended (the Refresh link is the
+// same without this script).
+(function () {
+  var box = document.querySelector('[data-poll]');
+  if (!box || !window.fetch) return;
+  function tick() {
+    fetch(box.getAttribute('data-poll'), { credentials: 'same-origin', headers: { accept: 'application/json' } })
+      .then(function (response) { if (!response.ok) throw new Error(String(response.status)); return response.json(); })
+      .then(function (data) {
+        data.paystubs.forEach(function (stub) {
+          var cell = document.querySelector('[data-paystub="' + stub.id + '"]');
+          if (!cell) return;
+          var badge = cell.querySelector('.badge');
+          badge.className = 'badge ' + stub.badge[0];
+          badge.textContent = stub.badge[1];
+          var reason = cell.querySelector('.reason');
+          if (reason) reason.textContent = stub.failure_reason ? ' ' + stub.failure_reason : '';
+        });
+        Object.keys(data.counts).forEach(function (status) {
+          var count = document.querySelector('[data-count="' + status + '"]');
+          if (count) count.textContent = data.counts[status];
+        });
+        if (data.status !== 'processing') window.location.assign(box.getAttribute('data-done'));
+        else setTimeout(tick, 2000);
+      })
+      .catch(function () { setTimeout(tick, 5000); });
+  }
+  setTimeout(tick, 2000);
+})();
 `;
 
 const version = (text: string) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 12);

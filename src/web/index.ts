@@ -10,6 +10,7 @@ import { plainPage } from './layout.js';
 import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
+import { payrollRunRoutes } from './payroll-runs.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { statutoryRoutes } from './statutory.routes.js';
@@ -39,6 +40,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await overviewRoutes(consoleScope, ctx);
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
+        await payrollRunRoutes(consoleScope, ctx);
       },
       { prefix: '/console' },
     );

@@ -187,7 +187,17 @@ ${
 
   app.get(
     '/wallet',
-    { schema: { hide: true, querystring: Type.Object({ reference: Type.Optional(Type.String({ maxLength: 100 })) }) }, preHandler: guard },
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          reference: Type.Optional(Type.String({ maxLength: 100 })),
+          // The Top up link of a payroll run that is short prefills the shortfall.
+          amount: Type.Optional(Type.String({ maxLength: 20, pattern: '^[0-9]+(\\.[0-9]{1,2})?$' })),
+        }),
+      },
+      preHandler: guard,
+    },
     async (request, reply) => {
       const session = sessionOf(request);
       let flash: Flash = {};
@@ -208,7 +218,7 @@ ${
           flash = { error: 'That top-up reference was not found for this company.' };
         }
       }
-      return sendHtml(reply, await walletPage(session, flash));
+      return sendHtml(reply, await walletPage(session, flash, { amount: request.query.amount }));
     },
   );
 

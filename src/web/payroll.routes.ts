@@ -1,16 +1,23 @@
-// Payroll runs (one P2 call each, sharing a transaction_id) with their totals, and the paystubs of a
-// run. Figures come from the paystubs service; run totals are exact SQL sums (decimal strings).
+// Payroll runs (payroll-runs.md): the list with status badges (every P2 call is a run too), and one
+// run with its facts, totals, skipped list, next action and paystubs. A processing run's page polls
+// GET /console/payroll/<id>/status (JSON) every 2 s through the console script; a Refresh link works
+// without it. Figures come from the payroll-runs and paystubs services.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { koboToString, naira } from '../payroll/money.js';
 import { typed } from '../platform/deps.js';
-import { notFound } from '../platform/errors.js';
-import { html, when } from './html.js';
-import { page } from './layout.js';
+import { DomainError, notFound } from '../platform/errors.js';
+import { type Html, html, when } from './html.js';
+import { type Flash, page } from './layout.js';
+import { paystubBadgeOf, type RunView, runActions, runBadge, runFacts, runPath, skippedList } from './payroll-views.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
+import type { SessionRow } from './web.repo.js';
 
 const RUNS_PER_PAGE = 20;
 const PAYSTUBS_PER_PAGE = 50;
+/** Skipped employees looked up by name on a run's page (the rest are shown by id). */
+const SKIPPED_NAMED = 50;
+export const RUN_NOT_FOUND_PAGE = 'There is no payroll run with that id in your company.';
 const AMOUNTS = [
   'gross_pay',
   'tax_withheld',
@@ -24,82 +31,162 @@ const AMOUNTS = [
 /** Kobo of a figure the API returns as a number already rounded to kobo (summed without floats). */
 const kobo = (value: number) => BigInt(Math.round(value * 100));
 
+const PageQuery = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) });
+export const RunParams = Type.Object({ transactionId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** The run and the page of its paystubs; another company's run, or none at all, is not found (never leaked). */
+export function runReader(ctx: WebContext) {
+  const { runs } = ctx.services.payrollRuns;
+  const { paystubs } = ctx.services.payroll;
+  return async (companyId: number, id: string, pageNo: number) => {
+    let run: RunView;
+    try {
+      run = (await runs.show(companyId, id)).run as RunView;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'not_found') throw notFound(RUN_NOT_FOUND_PAGE);
+      throw error;
+    }
+    const stubs = (await paystubs.runPaystubs(companyId, id, pageNo, PAYSTUBS_PER_PAGE)).data;
+    return { run, stubs };
+  };
+}
+
+/** The page of one run; the action routes render it too, with their refusal as the flash. */
+export function runPageRenderer(ctx: WebContext) {
+  const read = runReader(ctx);
+  // Names of the first skipped employees (an id that names no employee of the company stays an id).
+  const skippedNames = async (companyId: number, run: RunView) => {
+    const names = new Map<number, string>();
+    await Promise.all(
+      run.skipped.slice(0, SKIPPED_NAMED).map(async ({ user_id }) => {
+        try {
+          const user = await ctx.services.users.users.show(companyId, user_id);
+          names.set(user_id, `${user.first_name} ${user.last_name}`);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+        }
+      }),
+    );
+    return names;
+  };
+  // Who the maker may ask to approve: the company's other active administrators (of its first 500 active users).
+  const otherAdmins = async (session: SessionRow, run: RunView) => {
+    if (run.created_by_email?.toLowerCase() !== session.email.toLowerCase()) return [];
+    const { users } = await ctx.services.users.search.search(session.companyId, { status: 'active', offset: 0, limit: 500 });
+    return users
+      .filter((user) => user.id !== session.userId && (user.roles ?? []).some((role) => role === 'admin' || role === 'super-admin'))
+      .map((user) => `${user.first_name} ${user.last_name}`);
+  };
+  return async (session: SessionRow, id: string, pageNo: number, flash: Flash = {}): Promise<Html> => {
+    const [{ run, stubs }, balance] = await Promise.all([
+      read(session.companyId, id, pageNo),
+      ctx.services.wallet.wallet.balanceDecimal(session.companyId),
+    ]);
+    const names = await skippedNames(session.companyId, run);
+    const approvers = run.status === 'draft' ? await otherAdmins(session, run) : [];
+    const rows = stubs.data;
+    const total = (field: (typeof AMOUNTS)[number]) => rows.reduce((sum, row) => sum + kobo(row[field]), 0n);
+    const single = stubs.last_page <= 1;
+    const pageQuery = pageNo > 1 ? `?page=${pageNo}` : '';
+    const name = (row: (typeof rows)[number]) => {
+      const user = row.user as { first_name?: string; last_name?: string; email?: string } | null;
+      return user ? html`${user.first_name} ${user.last_name}<br><span class="muted">${user.email}</span>` : html`User ${row.user_id}`;
+    };
+    const body = html`<p><a href="/console/payroll">← All payroll runs</a></p>
+${runFacts(run)}
+${runActions(session, run, balance, approvers, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
+${skippedList(run, names)}
+<h2 id="paystubs">Paystubs</h2>
+<p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.</p>
+<div class="table-wrap"><table><caption>Paystubs of run ${id}</caption>
+<thead><tr><th scope="col">Employee</th><th scope="col">Pay period</th><th scope="col" class="num">Gross</th><th scope="col" class="num">Tax</th><th scope="col" class="num">Pension</th><th scope="col" class="num">NHF</th><th scope="col" class="num">NHIS</th><th scope="col" class="num">Other deduc&shy;tions</th><th scope="col" class="num">Net pay</th><th scope="col">Status</th></tr></thead>
+<tbody>${rows.map(
+      (row) =>
+        html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td data-paystub="${row.id}"><span class="badge ${paystubBadgeOf(row.status)[0]}">${paystubBadgeOf(row.status)[1]}</span><span class="reason muted">${row.failure_reason ? html`<br>${row.failure_reason}` : ''}</span></td></tr>`,
+    )}</tbody>
+<tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${rows.length} paystubs)`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td></tr></tfoot>
+</table></div>
+${
+  single
+    ? ''
+    : html`<nav class="pager" aria-label="Pages">${pageNo > 1 ? html`<a href="?page=${pageNo - 1}" rel="prev">← Previous</a>` : ''}<span>Page ${pageNo} of ${stubs.last_page}</span>${
+        pageNo < stubs.last_page ? html`<a href="?page=${pageNo + 1}" rel="next">Next →</a>` : ''
+      }</nav>`
+}`;
+    return page({ title: `Payroll run ${id}`, session, section: 'payroll', body, flash });
+  };
+}
+
+/** Notices after a successful action (Post/Redirect/Get: `?done=<action>`). */
+const DONE: Record<string, string> = {
+  created: 'Draft run created. Check the totals, the skipped employees and the paystubs; another administrator then approves it.',
+  approved: 'Run approved. It can now be paid from the wallet.',
+  paying: 'Payment started: the wallet was debited and the transfers are under way.',
+  retrying: 'The failed paystubs are being sent again; only they were funded.',
+  cancelled: 'Run cancelled. Its paystubs stay visible and no longer block their employees and period.',
+};
+
 export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
-  const { paystubs } = ctx.services.payroll;
+  const { runs } = ctx.services.payrollRuns;
+  const renderRun = runPageRenderer(ctx);
+  const read = runReader(ctx);
 
-  app.get(
-    '/payroll',
-    {
-      schema: { hide: true, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }) },
-      preHandler: guard,
-    },
-    async (request, reply) => {
-      const session = sessionOf(request);
-      const pageNo = request.query.page ?? 1;
-      // One extra row tells whether a next page exists without counting every run.
-      const runs = await paystubs.listRuns(session.companyId, pageNo, RUNS_PER_PAGE + 1);
-      const more = runs.length > RUNS_PER_PAGE;
-      const shown = runs.slice(0, RUNS_PER_PAGE);
-      const body = html`<p class="muted">Each payroll run is one POST /api/paystubs call; its paystubs share the run's transaction id.</p>
+  app.get('/payroll', { schema: { hide: true, querystring: PageQuery }, preHandler: guard }, async (request, reply) => {
+    const session = sessionOf(request);
+    const pageNo = request.query.page ?? 1;
+    const result = (await runs.list(session.companyId, { page: pageNo, per_page: RUNS_PER_PAGE }, { page: pageNo })).data;
+    const shown = result.data as RunView[];
+    const body = html`<p><a class="button" href="/console/payroll/new">New run</a></p>
+<p class="muted">A run is made here (or by POST /api/payroll-runs) from the employees' salaries; every POST /api/paystubs call is a run too. Each is approved by a second administrator, then paid from the wallet.</p>
 ${
   shown.length === 0
     ? html`<p>${pageNo === 1 ? 'No payroll runs yet.' : 'No payroll runs on this page.'}</p>`
     : html`<div class="table-wrap"><table><caption>Payroll runs, newest first</caption>
-<thead><tr><th scope="col">Run</th><th scope="col">Created</th><th scope="col" class="num">Paystubs</th><th scope="col" class="num">Gross pay</th><th scope="col" class="num">Tax withheld</th><th scope="col" class="num">Net pay</th></tr></thead>
+<thead><tr><th scope="col">Run</th><th scope="col">Pay period</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col" class="num">Paystubs</th><th scope="col" class="num">Gross pay</th><th scope="col" class="num">Tax withheld</th><th scope="col" class="num">Net pay</th></tr></thead>
 <tbody>${shown.map(
         (run) =>
-          html`<tr><td><a href="/console/payroll/${encodeURIComponent(run.transaction_id)}">${run.transaction_id}</a></td><td>${when(run.created_at)}</td><td class="num">${run.paystubs}</td><td class="num">${naira(run.gross_pay)}</td><td class="num">${naira(run.tax_withheld)}</td><td class="num">${naira(run.net_pay)}</td></tr>`,
+          html`<tr><td><a href="${runPath(run.id)}">${run.id}</a></td><td class="nowrap">${run.pay_period_start}<br>to ${run.pay_period_end}</td><td>${when(run.created_at)}</td><td>${runBadge(run.status)}</td><td class="num">${run.totals.employees ?? 0}</td><td class="num">${naira(run.totals.gross_pay ?? 0)}</td><td class="num">${naira(run.totals.tax_withheld ?? 0)}</td><td class="num">${naira(run.totals.net_pay ?? 0)}</td></tr>`,
       )}</tbody></table></div>`
 }
-<nav class="pager" aria-label="Pages">${pageNo > 1 ? html`<a href="/console/payroll?page=${pageNo - 1}" rel="prev">← Newer runs</a>` : ''}${more ? html`<a href="/console/payroll?page=${pageNo + 1}" rel="next">Older runs →</a>` : ''}</nav>`;
-      return sendHtml(reply, page({ title: 'Payroll runs', session, section: 'payroll', body }));
-    },
-  );
+<nav class="pager" aria-label="Pages">${pageNo > 1 ? html`<a href="/console/payroll?page=${pageNo - 1}" rel="prev">← Newer runs</a>` : ''}${pageNo < result.last_page ? html`<a href="/console/payroll?page=${pageNo + 1}" rel="next">Older runs →</a>` : ''}</nav>`;
+    return sendHtml(reply, page({ title: 'Payroll runs', session, section: 'payroll', body }));
+  });
 
   app.get(
     '/payroll/:transactionId',
     {
       schema: {
         hide: true,
-        params: Type.Object({ transactionId: Type.String({ minLength: 1, maxLength: 64 }) }),
-        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }),
+        params: RunParams,
+        querystring: Type.Object({
+          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+          done: Type.Optional(Type.String({ maxLength: 20 })),
+        }),
       },
       preHandler: guard,
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const { transactionId } = request.params;
-      const pageNo = request.query.page ?? 1;
-      const result = (await paystubs.runPaystubs(session.companyId, transactionId, pageNo, PAYSTUBS_PER_PAGE)).data;
-      // Another company's run, or none at all: not found, never leaked.
-      if (result.total === 0) throw notFound('There is no payroll run with that id in your company.');
-      const rows = result.data;
-      const total = (field: (typeof AMOUNTS)[number]) => rows.reduce((sum, row) => sum + kobo(row[field]), 0n);
-      const single = result.last_page === 1;
-      const name = (row: (typeof rows)[number]) => {
-        const user = row.user as { first_name?: string; last_name?: string; email?: string } | null;
-        return user ? html`${user.first_name} ${user.last_name}<br><span class="muted">${user.email}</span>` : html`User ${row.user_id}`;
+      const notice = request.query.done ? DONE[request.query.done] : undefined;
+      return sendHtml(reply, await renderRun(session, request.params.transactionId, request.query.page ?? 1, notice ? { notice } : {}));
+    },
+  );
+
+  // What the page script polls while a run is processing: the run's status and counts, and the
+  // status of each paystub on the page it shows.
+  app.get(
+    '/payroll/:transactionId/status',
+    { schema: { hide: true, params: RunParams, querystring: PageQuery }, preHandler: guard },
+    async (request) => {
+      const session = sessionOf(request);
+      const { run, stubs } = await read(session.companyId, request.params.transactionId, request.query.page ?? 1);
+      return {
+        status: run.status,
+        counts: run.counts,
+        paystubs: stubs.data.map((row) => ({ id: row.id, badge: paystubBadgeOf(row.status), failure_reason: row.failure_reason })),
       };
-      const body = html`<p><a href="/console/payroll">← All payroll runs</a></p>
-<p>${result.total} paystub${result.total === 1 ? '' : 's'} in this run.</p>
-<div class="table-wrap"><table><caption>Paystubs of run ${transactionId}</caption>
-<thead><tr><th scope="col">Employee</th><th scope="col">Pay period</th><th scope="col" class="num">Gross</th><th scope="col" class="num">Tax</th><th scope="col" class="num">Pension</th><th scope="col" class="num">NHF</th><th scope="col" class="num">NHIS</th><th scope="col" class="num">Other deduc&shy;tions</th><th scope="col" class="num">Net pay</th><th scope="col">Status</th></tr></thead>
-<tbody>${rows.map(
-        (row) =>
-          html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td><span class="badge ${row.status === 'paid' ? 'ok' : 'warn'}">${row.status}</span></td></tr>`,
-      )}</tbody>
-<tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${rows.length} paystubs)`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td></tr></tfoot>
-</table></div>
-${
-  single
-    ? ''
-    : html`<nav class="pager" aria-label="Pages">${pageNo > 1 ? html`<a href="?page=${pageNo - 1}" rel="prev">← Previous</a>` : ''}<span>Page ${pageNo} of ${result.last_page}</span>${
-        pageNo < result.last_page ? html`<a href="?page=${pageNo + 1}" rel="next">Next →</a>` : ''
-      }</nav>`
-}`;
-      return sendHtml(reply, page({ title: `Payroll run ${transactionId}`, session, section: 'payroll', body }));
     },
   );
 }

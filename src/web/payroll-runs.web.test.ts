@@ -1,0 +1,176 @@
+// The console's payroll-run forms over inject (no browser): New run, Approve, Pay, Retry, Cancel and
+// their refusals shown as pages (bad CSRF 403, wrong state 409, short balance 409 with the figures
+// and a Top up link, 422), another company's run as the 404 page, and the status JSON.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/helpers/app.js';
+import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
+import { drainJobs, fundWallet, setBankAccounts } from '../../test/helpers/payroll-runs.js';
+import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
+
+let ctx: TestContext;
+let acme: TestCompany;
+let maker: WebClient;
+let checker: WebClient;
+let stranger: WebClient;
+let checkerEmail: string;
+let staff: Awaited<ReturnType<typeof createUsers>>;
+
+const runIdOf = (location: string | undefined) =>
+  /\/console\/payroll\/(PR-\d{8}-[A-Z0-9]{6})\?done=created$/.exec(location ?? '')?.[1] ?? '';
+const form = (start: string, end: string, extra: Record<string, string | string[]> = {}) => ({
+  pay_period_start: start,
+  pay_period_end: end,
+  payment_date: end,
+  include: 'all',
+  ...extra,
+});
+
+beforeAll(async () => {
+  ctx = await createTestApp({ walletVerifyDelaySeconds: 0, sandboxTransferDelaySeconds: 0 });
+  acme = await createCompany(ctx.db, { name: 'Acme Foods' });
+  const makerUser = await createAdmin(ctx.db, acme.id, { firstName: 'Ada', lastName: 'Maker' });
+  const checkerUser = await createAdmin(ctx.db, acme.id, { firstName: 'Bayo', lastName: 'Checker' });
+  checkerEmail = checkerUser.email;
+  staff = await createUsers(ctx.db, acme.id, [
+    { firstName: 'Chidi', lastName: 'Paid', baseSalary: '300000.00' },
+    { firstName: 'Ngozi', lastName: 'Paid', baseSalary: '250000.50' },
+    { firstName: 'Idle', lastName: 'Person', baseSalary: '100000.00', isActive: false },
+  ]);
+  await setBankAccounts(ctx.db, [makerUser.id, checkerUser.id, staff[0].id, staff[1].id]);
+  const other = await createCompany(ctx.db, { name: 'Other Ltd' });
+  const otherAdmin = await createAdmin(ctx.db, other.id);
+  maker = await signIn(ctx.app, makerUser.email);
+  checker = await signIn(ctx.app, checkerUser.email);
+  stranger = await signIn(ctx.app, otherAdmin.email);
+}, 180_000);
+afterAll(() => ctx?.close());
+
+describe('console payroll runs', () => {
+  it('offers a New run form with this month and the active employees', async () => {
+    const res = await maker.get('/console/payroll/new');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Chidi Paid');
+    expect(res.body).not.toContain('Idle Person');
+    expect(res.body).toContain('All eligible employees');
+    expect((await maker.get('/console/payroll')).body).toContain('href="/console/payroll/new"');
+  });
+
+  it('refuses a bad New run with the messages and nothing created', async () => {
+    let res = await maker.post('/console/payroll/new', form('2026-05-31', '2026-05-01'));
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('The pay period end field must be a date after or equal to pay period start.');
+    expect(res.body).toContain('value="2026-05-31"');
+    res = await maker.post('/console/payroll/new', form('2026-05-01', '2026-05-31', { include: 'chosen' }));
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('Tick at least one employee');
+    res = await maker.post('/console/payroll/new', form('2026-05-01', '2026-05-31', { include: 'chosen', user_ids: String(staff[2].id) }));
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('No paystub could be made for this run.');
+    res = await maker.post('/console/payroll/new', { ...form('2026-05-01', '2026-05-31'), _csrf: 'forged' });
+    expect(res.statusCode).toBe(403);
+    expect((await maker.get('/console/payroll')).body).not.toContain('2026-05-01');
+  });
+
+  it('walks draft → approved (by the other admin) → short balance → processing → paid', async () => {
+    let res = await maker.post(
+      '/console/payroll/new',
+      form('2026-06-01', '2026-06-30', { include: 'chosen', user_ids: [String(staff[0].id), String(staff[1].id), String(staff[2].id)] }),
+    );
+    expect(res.statusCode).toBe(303);
+    const id = runIdOf(res.headers.location as string);
+    expect(id).not.toBe('');
+    res = await maker.get(`/console/payroll/${id}?done=created`);
+    expect(res.body).toContain('Draft run created.');
+    expect(res.body).toContain('<span class="badge info">Draft</span>');
+    expect(res.body).toContain('Skipped employees (1)');
+    expect(res.body).toContain(`<td>Idle Person<br><span class="muted">User ${staff[2].id}</span></td>`);
+    expect(res.body).toContain('another administrator of the company must sign in and approve it');
+    expect(res.body).toContain('Administrators who can: Bayo Checker.');
+    expect(res.body).not.toContain('>Approve run<');
+
+    // The maker cannot approve their own run, even by posting the form.
+    res = await maker.post(`/console/payroll/${id}/approve`, {});
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('The approver must not be the person who created the run.');
+
+    // Wrong state: paying or retrying a draft.
+    res = await checker.post(`/console/payroll/${id}/pay`, {});
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('Only an approved run can be paid.');
+    res = await checker.post(`/console/payroll/${id}/retry`, {});
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('Only a failed or partially paid run can be retried.');
+
+    // Bad CSRF and another company: refused, nothing changes.
+    res = await checker.post(`/console/payroll/${id}/approve`, { _csrf: maker.csrf });
+    expect(res.statusCode).toBe(403);
+    res = await stranger.post(`/console/payroll/${id}/approve`, {});
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toContain('There is no payroll run with that id in your company.');
+    expect((await stranger.get(`/console/payroll/${id}`)).statusCode).toBe(404);
+    expect((await stranger.get(`/console/payroll/${id}/status`)).statusCode).toBe(404);
+    expect((await stranger.post(`/console/payroll/${id}/cancel`, {})).statusCode).toBe(404);
+    expect((await checker.post('/console/payroll/PR-20260101-NOSUCH/cancel', {})).statusCode).toBe(404);
+    expect((await checker.post('/console/payroll/not-a-run/pay', {})).statusCode).toBe(404);
+
+    res = await checker.post(`/console/payroll/${id}/approve`, {});
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`/console/payroll/${id}?done=approved`);
+    res = await checker.get(`/console/payroll/${id}`);
+    expect(res.body).toContain('<span class="badge info">Approved</span>');
+    expect(res.body).toContain(`by ${checkerEmail}`);
+    expect(res.body).toContain('data-shortfall');
+    expect(res.body).toContain('href="/console/wallet?amount=');
+    res = await checker.post(`/console/payroll/${id}/approve`, {});
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('Only a draft run can be approved.');
+
+    // Short balance: 409 with required, available and shortfall, and a Top up link prefilled.
+    res = await checker.post(`/console/payroll/${id}/pay`, {});
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('Insufficient wallet balance.');
+    const shortfall = /wallet\?amount=([\d.]+)/.exec(res.body)?.[1] as string;
+    expect(res.body).toMatch(/The run needs ₦[\d,.]+; the wallet holds ₦0\.00/);
+    const wallet = await checker.get(`/console/wallet?amount=${shortfall}`);
+    expect(wallet.body).toContain(`value="${shortfall}"`);
+
+    await fundWallet(ctx.app, ctx.db, acme, 2_000_000);
+    res = await checker.get(`/console/payroll/${id}`);
+    expect(res.body).not.toContain('data-shortfall');
+    res = await checker.post(`/console/payroll/${id}/pay`, {});
+    expect(res.statusCode).toBe(303);
+    res = await checker.get(`/console/payroll/${id}?done=paying`);
+    expect(res.body).toContain('Payment started');
+    expect(res.body).toContain('data-poll="/console/payroll/');
+    expect(res.body).toContain('>Refresh</a>');
+    let status = (await checker.get(`/console/payroll/${id}/status`)).json();
+    expect(status.status).toBe('processing');
+    expect(status.paystubs).toHaveLength(2);
+    expect((await checker.post(`/console/payroll/${id}/cancel`, {})).statusCode).toBe(409);
+
+    await drainJobs(ctx.app);
+    status = (await checker.get(`/console/payroll/${id}/status`)).json();
+    expect(status).toMatchObject({ status: 'paid', counts: { paid: 2 } });
+    expect(status.paystubs.map((stub: { badge: string[] }) => stub.badge)).toEqual([
+      ['ok', 'Paid'],
+      ['ok', 'Paid'],
+    ]);
+    res = await checker.get(`/console/payroll/${id}`);
+    expect(res.body).not.toContain('data-poll');
+    expect((await checker.get('/console/payroll')).body).toContain('<span class="badge ok">Paid</span>');
+  });
+
+  it('cancels a draft run, and a cancelled run cannot be cancelled or approved again', async () => {
+    let res = await maker.post('/console/payroll/new', form('2026-07-01', '2026-07-31'));
+    const id = runIdOf(res.headers.location as string);
+    res = await checker.post(`/console/payroll/${id}/cancel`, {});
+    expect(res.headers.location).toBe(`/console/payroll/${id}?done=cancelled`);
+    expect((await checker.get(`/console/payroll/${id}?done=cancelled`)).body).toContain('<span class="badge off">Cancelled</span>');
+    res = await checker.post(`/console/payroll/${id}/cancel`, {});
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('Only a draft or approved run can be cancelled.');
+    // The period is free again: a new run for it is made.
+    res = await maker.post('/console/payroll/new', form('2026-07-01', '2026-07-31'));
+    expect(res.statusCode).toBe(303);
+  });
+});

@@ -1,0 +1,150 @@
+// Pieces of the payroll-run pages: status badges, the run's facts and totals, the skipped list,
+// the actions its status allows (each a POST form with the session's CSRF secret), and the
+// paystubs table whose status cells the console script refreshes while the run is processing.
+import { koboToString, naira, toKobo } from '../payroll/money.js';
+import type { DomainError } from '../platform/errors.js';
+import { type Html, html, when } from './html.js';
+import { csrfField } from './layout.js';
+import type { SessionRow } from './web.repo.js';
+
+export type Badge = [cls: string, label: string];
+export const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
+
+export const RUN_BADGES: Record<string, Badge> = {
+  draft: ['info', 'Draft'],
+  approved: ['info', 'Approved'],
+  processing: ['warn', 'Processing'],
+  paid: ['ok', 'Paid'],
+  partially_paid: ['warn', 'Partially paid'],
+  failed: ['bad', 'Failed'],
+  cancelled: ['off', 'Cancelled'],
+};
+export const PAYSTUB_BADGES: Record<string, Badge> = {
+  unpaid: ['off', 'Unpaid'],
+  processing: ['warn', 'Processing'],
+  paid: ['ok', 'Paid'],
+  failed: ['bad', 'Failed'],
+  cancelled: ['off', 'Cancelled'],
+};
+export const runBadge = (status: string) => badge(RUN_BADGES[status] ?? ['off', status]);
+export const paystubBadgeOf = (status: string): Badge => PAYSTUB_BADGES[status] ?? ['off', status];
+
+/** The run as the payroll-runs service serializes it (payroll-runs.md "The run object"). */
+export interface RunView {
+  id: string;
+  status: string;
+  pay_period_start: string;
+  pay_period_end: string;
+  payment_date: string | null;
+  created_by_email: string | null;
+  approved_by_email: string | null;
+  approved_at: string | null;
+  paid_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  totals: Record<string, number>;
+  counts: Record<string, number>;
+  skipped: { user_id: number; reason: string }[];
+}
+
+export const runPath = (id: string) => `/console/payroll/${encodeURIComponent(id)}`;
+
+/** A service refusal as the page says it: the message, each field's messages, and a short balance's figures. */
+export function errorMessage(error: DomainError): Html {
+  const details = (error.details ?? {}) as { required?: string; available?: string; shortfall?: string };
+  if (details.shortfall) {
+    return html`${error.message} The run needs ${naira(details.required)}; the wallet holds ${naira(details.available)}, so it is
+<strong>${naira(details.shortfall)}</strong> short. <a href="/console/wallet?amount=${details.shortfall}">Top up the wallet</a>, then pay again.`;
+  }
+  const fields = Object.values(error.fields ?? {}).flat();
+  if (fields.length > 1) return html`Nothing was changed:<ul>${fields.map((message) => html`<li>${message}</li>`)}</ul>`;
+  return html`${fields[0] ?? error.message}`;
+}
+
+const FACT_TOTALS: [string, string][] = [
+  ['gross_pay', 'Gross pay'],
+  ['tax_withheld', 'Tax withheld'],
+  ['employee_pension', 'Employee pension'],
+  ['nhf', 'NHF'],
+  ['other_deductions', 'Other deductions'],
+  ['reimbursements', 'Reimbursements'],
+  ['net_pay', 'Net pay'],
+  ['employer_cost', 'Employer cost'],
+];
+
+export function runFacts(run: RunView): Html {
+  const count = (status: string) => html`<span data-count="${status}">${run.counts[status] ?? 0}</span>`;
+  return html`<div class="grid">
+<section class="card" aria-labelledby="run-facts"><h2 id="run-facts">Run</h2><dl class="facts">
+<dt>Status</dt><dd data-run-status>${runBadge(run.status)}</dd>
+<dt>Pay period</dt><dd>${run.pay_period_start} to ${run.pay_period_end}</dd>
+<dt>Payment date</dt><dd>${run.payment_date ?? '—'}</dd>
+<dt>Created</dt><dd>${when(run.created_at)}${run.created_by_email ? ` by ${run.created_by_email}` : ''}</dd>
+${run.approved_at ? html`<dt>Approved</dt><dd>${when(run.approved_at)} by ${run.approved_by_email}</dd>` : ''}
+${run.paid_at ? html`<dt>Finished</dt><dd>${when(run.paid_at)}</dd>` : ''}
+${run.cancelled_at ? html`<dt>Cancelled</dt><dd>${when(run.cancelled_at)}</dd>` : ''}
+<dt>Paystubs</dt><dd>${count('paid')} paid, ${count('processing')} processing, ${count('failed')} failed, ${count('unpaid')} unpaid, ${count('cancelled')} cancelled</dd>
+</dl></section>
+<section class="card" aria-labelledby="run-totals"><h2 id="run-totals">Totals (${run.totals.employees ?? 0} employees)</h2><dl class="facts">
+${FACT_TOTALS.map(([field, label]) => html`<dt>${label}</dt><dd>${naira(run.totals[field] ?? 0)}</dd>`)}
+</dl></section>
+</div>`;
+}
+
+export function skippedList(run: RunView, names: ReadonlyMap<number, string>): Html {
+  if (run.skipped.length === 0) return html``;
+  return html`<h2 id="skipped">Skipped employees (${run.skipped.length})</h2>
+<p class="muted">These employees were asked for or eligible but got no paystub in this run.</p>
+<div class="table-wrap"><table aria-labelledby="skipped"><thead><tr><th scope="col">Employee</th><th scope="col">Reason</th></tr></thead>
+<tbody>${run.skipped.map((item) => html`<tr><td>${names.get(item.user_id) ?? ''}${names.has(item.user_id) ? html`<br><span class="muted">User ${item.user_id}</span>` : `User ${item.user_id}`}</td><td>${item.reason}</td></tr>`)}</tbody></table></div>`;
+}
+
+const actionForm = (session: SessionRow, run: RunView, action: string, label: string, options: { cls?: string; confirm?: string } = {}) =>
+  html`<form class="inline-form" method="post" action="${runPath(run.id)}/${action}"${options.confirm ? html` data-confirm="${options.confirm}"` : ''}>${csrfField(session.csrfToken)}<button type="submit"${options.cls ? html` class="${options.cls}"` : ''}>${label}</button></form>`;
+
+/** What can be done next, by status; `balance` is the wallet's exact decimal balance. */
+export function runActions(
+  session: SessionRow,
+  run: RunView,
+  balance: string,
+  approvers: string[],
+  pollUrl: string,
+  refreshUrl: string,
+): Html {
+  const cancel = actionForm(session, run, 'cancel', 'Cancel run', { cls: 'secondary', confirm: 'Cancel this payroll run?' });
+  switch (run.status) {
+    case 'draft': {
+      const mine = run.created_by_email !== null && run.created_by_email.toLowerCase() === session.email.toLowerCase();
+      return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Approve</h2>${
+        mine
+          ? html`<p>You created this run, so another administrator of the company must sign in and approve it (maker-checker).${
+              approvers.length > 0 ? html` Administrators who can: ${approvers.join(', ')}.` : ''
+            }</p>`
+          : html`<p>Check the totals, the skipped employees and the paystubs below. You approve as ${session.firstName} ${session.lastName} (${session.email}).</p>
+${actionForm(session, run, 'approve', 'Approve run')}`
+      } ${cancel}</section>`;
+    }
+    case 'approved': {
+      const needed = toKobo(String(run.totals.net_pay ?? 0)) ?? 0n;
+      const held = toKobo(balance) ?? 0n;
+      return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Pay</h2><dl class="facts">
+<dt>Wallet balance</dt><dd data-wallet-balance>${naira(balance)}</dd><dt>Net pay of the run</dt><dd>${naira(run.totals.net_pay ?? 0)}</dd></dl>
+${
+  held < needed
+    ? html`<div class="warning" data-shortfall>The wallet is ${naira(koboToString(needed - held))} short of the run's net pay. <a href="/console/wallet?amount=${koboToString(needed - held)}">Top up the wallet</a></div>`
+    : ''
+}<p class="muted">Paystubs of employees without a usable bank account are not funded; they fail with a reason and can be retried after the account is fixed.</p>
+${actionForm(session, run, 'pay', 'Pay now', { confirm: 'Send the salaries of this run from the wallet now?' })} ${cancel}</section>`;
+    }
+    case 'processing':
+      return html`<section class="card" aria-labelledby="next-step" data-poll="${pollUrl}" data-done="${refreshUrl}"><h2 id="next-step">Payment in progress</h2>
+<p>Transfers are being made; the statuses below update by themselves. <a href="${refreshUrl}">Refresh</a></p></section>`;
+    case 'partially_paid':
+    case 'failed':
+      return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Retry</h2>
+<p>Fix the bank accounts of the failed paystubs' employees, then send those paystubs again (only they are funded).</p>
+${actionForm(session, run, 'retry', 'Retry failed paystubs')}</section>`;
+    default:
+      return html``;
+  }
+}
