@@ -104,15 +104,24 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     expect(await maker.locator('table[aria-labelledby=skipped] tbody').textContent()).toContain(`Bola UnsalariedUser ${staff[3].id}`);
     expect(await statuses(maker)).toEqual(['Unpaid', 'Unpaid', 'Unpaid']);
     await shot(maker, 'draft-preview');
-    // Maker-checker: the maker is told another admin approves, and has no Approve button.
-    expect(await maker.getByRole('button', { name: 'Approve run' }).count()).toBe(0);
-    expect(await maker.locator('#next-step').locator('..').textContent()).toContain('another administrator of the company must sign in');
+    // Maker-checker: the approver is chosen among the other administrators (never the maker).
+    const choices = await maker.getByLabel('Approver').locator('option').allTextContents();
+    expect(choices).toEqual([`Bayo Checker (${checkerEmail})`]);
   });
 
-  it('is approved by a second admin; Pay on a short wallet shows the shortfall and a Top up link', async () => {
+  it("is approved by a second admin chosen at the maker's desk; Pay on a short wallet shows the shortfall and a Top up link", async () => {
+    // A wrong password records nothing.
+    await maker.getByLabel('Approver', { exact: true }).selectOption(checkerEmail);
+    await maker.getByLabel(/Approver's password/).fill('not-the-password');
+    await maker.getByRole('button', { name: 'Approve run' }).click();
+    expect(await maker.locator('[role=alert]').textContent()).toContain('The e-mail address or password is incorrect.');
+    expect(await runStatus(maker)).toBe('Draft');
+    // The checker confirms with their own password.
+    await maker.getByLabel('Approver', { exact: true }).selectOption(checkerEmail);
+    await maker.getByLabel(/Approver's password/).fill(ADMIN_PASSWORD);
+    await maker.getByRole('button', { name: 'Approve run' }).click();
+    await maker.waitForURL(`${runUrl}?done=approved`);
     await checker.goto(runUrl);
-    await checker.getByRole('button', { name: 'Approve run' }).click();
-    await checker.waitForURL(`${runUrl}?done=approved`);
     expect(await runStatus(checker)).toBe('Approved');
     expect(await checker.locator('dl.facts').first().textContent()).toContain(`by ${checkerEmail}`);
     expect(await checker.locator('[data-wallet-balance]').textContent()).toBe('₦0.00');

@@ -8,7 +8,7 @@ import { naira } from '../payroll/money.js';
 import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError, notFound } from '../platform/errors.js';
-import { html } from './html.js';
+import { type Html, html } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
 import { RUN_NOT_FOUND_PAGE, RunParams, runPageRenderer } from './payroll.routes.js';
 import { errorMessage, runPath } from './payroll-views.js';
@@ -143,8 +143,49 @@ ${fields.user_ids ? html`<p class="field-error" id="user_ids-error">${fields.use
         }
       },
     );
-  // Maker-checker: the approver is the administrator signed in here (the API names one by e-mail).
-  action('approve', 'approved', (companyId, id, session) => runs.approve(companyId, id, session.email));
+  // Maker-checker with the approver chosen on the form: oneself (the session vouches), or a colleague
+  // who confirms with their own password at this desk (sign-in's checks and throttle). The service
+  // then applies the API's rules (an active admin, not the creator) to whoever was confirmed.
+  app.post(
+    '/payroll/:transactionId/approve',
+    {
+      schema: {
+        hide: true,
+        params: RunParams,
+        body: Type.Object({
+          _csrf: Type.Optional(Type.String()),
+          approver_email: Type.Optional(Type.String({ maxLength: 320 })),
+          approver_password: Type.Optional(Type.String({ maxLength: 1000 })),
+        }),
+      },
+      preHandler: guard,
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const id = request.params.transactionId;
+      const chosen = request.body.approver_email?.trim() || session.email;
+      const refuse = async (message: string | Html, status: number) =>
+        sendHtml(reply, await renderRun(session, id, 1, { error: message }), status);
+      let approver = session.email;
+      if (chosen.toLowerCase() !== session.email.toLowerCase()) {
+        const confirmed = await ctx.sessions.confirmAdmin(session.companyId, chosen, request.body.approver_password ?? '', request.ip);
+        if (!confirmed.ok)
+          return refuse(
+            confirmed.status === 422 ? "Enter the chosen approver's password to confirm the approval." : confirmed.message,
+            confirmed.status,
+          );
+        approver = confirmed.email;
+      }
+      try {
+        await runs.approve(session.companyId, id, approver);
+        return reply.redirect(`${runPath(id)}?done=approved`, 303);
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code === 'internal') throw error;
+        if (error.code === 'not_found') throw notFound(RUN_NOT_FOUND_PAGE);
+        return refuse(errorMessage(error), DOMAIN_STATUS[error.code]);
+      }
+    },
+  );
   action('pay', 'paying', (companyId, id) => funding.pay(companyId, id));
   action('retry', 'retrying', (companyId, id) => funding.retry(companyId, id));
   action('cancel', 'cancelled', (companyId, id) => runs.cancel(companyId, id));

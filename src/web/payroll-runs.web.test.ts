@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { drainJobs, fundWallet, setBankAccounts } from '../../test/helpers/payroll-runs.js';
-import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
+import { ADMIN_PASSWORD, createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
@@ -13,6 +13,7 @@ let maker: WebClient;
 let checker: WebClient;
 let stranger: WebClient;
 let checkerEmail: string;
+let strangerEmail: string;
 let staff: Awaited<ReturnType<typeof createUsers>>;
 
 const runIdOf = (location: string | undefined) =>
@@ -39,6 +40,7 @@ beforeAll(async () => {
   await setBankAccounts(ctx.db, [makerUser.id, checkerUser.id, staff[0].id, staff[1].id]);
   const other = await createCompany(ctx.db, { name: 'Other Ltd' });
   const otherAdmin = await createAdmin(ctx.db, other.id);
+  strangerEmail = otherAdmin.email;
   maker = await signIn(ctx.app, makerUser.email);
   checker = await signIn(ctx.app, checkerUser.email);
   stranger = await signIn(ctx.app, otherAdmin.email);
@@ -84,9 +86,24 @@ describe('console payroll runs', () => {
     expect(res.body).toContain('<span class="badge info">Draft</span>');
     expect(res.body).toContain('Skipped employees (1)');
     expect(res.body).toContain(`<td>Idle Person<br><span class="muted">User ${staff[2].id}</span></td>`);
-    expect(res.body).toContain('another administrator of the company must sign in and approve it');
-    expect(res.body).toContain('Administrators who can: Bayo Checker.');
-    expect(res.body).not.toContain('>Approve run<');
+    // The approver is chosen among the other administrators: the maker is not offered.
+    expect(res.body).toContain(`<option value="${checkerEmail}">Bayo Checker (${checkerEmail})</option>`);
+    expect(res.body).not.toContain('Ada Maker (');
+    expect((await checker.get(`/console/payroll/${id}`)).body).toContain(
+      `<option value="${checkerEmail}" selected>Bayo Checker (${checkerEmail}) (you)</option>`,
+    );
+
+    // Naming a colleague takes that colleague's password, typed here: without it, or with a wrong
+    // one, or naming someone of another company, nothing is approved.
+    res = await maker.post(`/console/payroll/${id}/approve`, { approver_email: checkerEmail });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('Enter the chosen approver&#39;s password to confirm the approval.');
+    res = await maker.post(`/console/payroll/${id}/approve`, { approver_email: checkerEmail, approver_password: 'wrong-password' });
+    expect(res.statusCode).toBe(401);
+    expect(res.body).toContain('The e-mail address or password is incorrect.');
+    res = await maker.post(`/console/payroll/${id}/approve`, { approver_email: strangerEmail, approver_password: ADMIN_PASSWORD });
+    expect(res.statusCode).toBe(401);
+    expect((await maker.get(`/console/payroll/${id}`)).body).toContain('<span class="badge info">Draft</span>');
 
     // The maker cannot approve their own run, even by posting the form.
     res = await maker.post(`/console/payroll/${id}/approve`, {});

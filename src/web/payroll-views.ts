@@ -102,28 +102,47 @@ export function skippedList(run: RunView, names: ReadonlyMap<number, string>): H
 const actionForm = (session: SessionRow, run: RunView, action: string, label: string, options: { cls?: string; confirm?: string } = {}) =>
   html`<form class="inline-form" method="post" action="${runPath(run.id)}/${action}"${options.confirm ? html` data-confirm="${options.confirm}"` : ''}>${csrfField(session.csrfToken)}<button type="submit"${options.cls ? html` class="${options.cls}"` : ''}>${label}</button></form>`;
 
+/** An administrator who may approve a run (anyone active but its creator). */
+export interface ApproverChoice {
+  email: string;
+  name: string;
+}
+
+/**
+ * Approve: choose the approver. Approving as oneself needs nothing more; naming a colleague needs
+ * that colleague's password typed at this desk, so no one records an approval that was not given.
+ */
+function approveForm(session: SessionRow, run: RunView, approvers: ApproverChoice[]): Html {
+  if (approvers.length === 0)
+    return html`<p>No other active administrator can approve this run. An administrator other than its creator must approve it (maker-checker): give one the admin role under Employees.</p>`;
+  const me = session.email.toLowerCase();
+  const selfEligible = approvers.some((a) => a.email.toLowerCase() === me);
+  return html`<p>Check the totals, the skipped employees and the paystubs below, then choose who approves. The creator of a run cannot approve it.</p>
+<form method="post" action="${runPath(run.id)}/approve" class="stack">${csrfField(session.csrfToken)}
+<label for="approver_email">Approver</label>
+<select id="approver_email" name="approver_email">${approvers.map(
+    (a) =>
+      html`<option value="${a.email}"${a.email.toLowerCase() === me ? html` selected` : ''}>${a.name} (${a.email})${a.email.toLowerCase() === me ? ' (you)' : ''}</option>`,
+  )}</select>
+<label for="approver_password">Approver's password <span class="hint">${selfEligible ? 'Only when you choose someone else: they type it here to confirm' : 'The chosen administrator types it here to confirm'}</span></label>
+<input id="approver_password" name="approver_password" type="password" autocomplete="off">
+<button type="submit">Approve run</button>
+</form>`;
+}
+
 /** What can be done next, by status; `balance` is the wallet's exact decimal balance. */
 export function runActions(
   session: SessionRow,
   run: RunView,
   balance: string,
-  approvers: string[],
+  approvers: ApproverChoice[],
   pollUrl: string,
   refreshUrl: string,
 ): Html {
   const cancel = actionForm(session, run, 'cancel', 'Cancel run', { cls: 'secondary', confirm: 'Cancel this payroll run?' });
   switch (run.status) {
-    case 'draft': {
-      const mine = run.created_by_email !== null && run.created_by_email.toLowerCase() === session.email.toLowerCase();
-      return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Approve</h2>${
-        mine
-          ? html`<p>You created this run, so another administrator of the company must sign in and approve it (maker-checker).${
-              approvers.length > 0 ? html` Administrators who can: ${approvers.join(', ')}.` : ''
-            }</p>`
-          : html`<p>Check the totals, the skipped employees and the paystubs below. You approve as ${session.firstName} ${session.lastName} (${session.email}).</p>
-${actionForm(session, run, 'approve', 'Approve run')}`
-      } ${cancel}</section>`;
-    }
+    case 'draft':
+      return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Approve</h2>${approveForm(session, run, approvers)} ${cancel}</section>`;
     case 'approved': {
       const needed = toKobo(String(run.totals.net_pay ?? 0)) ?? 0n;
       const held = toKobo(balance) ?? 0n;

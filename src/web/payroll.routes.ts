@@ -9,7 +9,16 @@ import { typed } from '../platform/deps.js';
 import { DomainError, notFound } from '../platform/errors.js';
 import { type Html, html, when } from './html.js';
 import { type Flash, page } from './layout.js';
-import { paystubBadgeOf, type RunView, runActions, runBadge, runFacts, runPath, skippedList } from './payroll-views.js';
+import {
+  type ApproverChoice,
+  paystubBadgeOf,
+  type RunView,
+  runActions,
+  runBadge,
+  runFacts,
+  runPath,
+  skippedList,
+} from './payroll-views.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
 import type { SessionRow } from './web.repo.js';
 
@@ -69,13 +78,16 @@ export function runPageRenderer(ctx: WebContext) {
     );
     return names;
   };
-  // Who the maker may ask to approve: the company's other active administrators (of its first 500 active users).
-  const otherAdmins = async (session: SessionRow, run: RunView) => {
-    if (run.created_by_email?.toLowerCase() !== session.email.toLowerCase()) return [];
+  // Who may approve (maker-checker): the company's active administrators other than the run's creator
+  // (of its first 500 active users).
+  const approverChoices = async (session: SessionRow, run: RunView): Promise<ApproverChoice[]> => {
     const { users } = await ctx.services.users.search.search(session.companyId, { status: 'active', offset: 0, limit: 500 });
+    const creator = run.created_by_email?.toLowerCase();
     return users
-      .filter((user) => user.id !== session.userId && (user.roles ?? []).some((role) => role === 'admin' || role === 'super-admin'))
-      .map((user) => `${user.first_name} ${user.last_name}`);
+      .filter(
+        (user) => user.email.toLowerCase() !== creator && (user.roles ?? []).some((role) => role === 'admin' || role === 'super-admin'),
+      )
+      .map((user) => ({ email: user.email, name: `${user.first_name} ${user.last_name}` }));
   };
   return async (session: SessionRow, id: string, pageNo: number, flash: Flash = {}): Promise<Html> => {
     const [{ run, stubs }, balance] = await Promise.all([
@@ -83,7 +95,7 @@ export function runPageRenderer(ctx: WebContext) {
       ctx.services.wallet.wallet.balanceDecimal(session.companyId),
     ]);
     const names = await skippedNames(session.companyId, run);
-    const approvers = run.status === 'draft' ? await otherAdmins(session, run) : [];
+    const approvers = run.status === 'draft' ? await approverChoices(session, run) : [];
     const rows = stubs.data;
     const total = (field: (typeof AMOUNTS)[number]) => rows.reduce((sum, row) => sum + kobo(row[field]), 0n);
     const single = stubs.last_page <= 1;

@@ -25,6 +25,8 @@ export const SIGN_IN_MESSAGES = {
   missing: 'Enter your e-mail address and password.',
 } as const;
 
+export type ConfirmResult = { ok: true; email: string } | { ok: false; status: number; message: string };
+
 export type SignInResult =
   | { ok: true; token: string; csrfToken: string; expiresAt: Date; userId: number; companyId: number }
   | { ok: false; status: number; message: string };
@@ -50,50 +52,72 @@ export function createSessionService(deps: { db: Db; config: Config }) {
     return { account: sha256(`account|${ip}|${identifier.toLowerCase()}`), address: sha256(`address|${ip}`) };
   }
 
+  /** Throttled, constant-time check of an administrator's e-mail and password (sign-in rules). */
+  async function checkCredentials(identifierInput: string, password: string, ip: string) {
+    const identifier = identifierInput.trim();
+    if (!identifier || !password) return { ok: false as const, status: 422, message: SIGN_IN_MESSAGES.missing };
+    const keys = throttleKeys(ip, identifier);
+    // The attempt is counted before the password is checked, atomically: of N parallel guesses
+    // at most the limit reach argon2. A refused attempt gives its unit back, so hammering a
+    // locked account does not also use up its address's budget.
+    const counters = await webRepo.takeAttempt(db, [keys.account, keys.address], THROTTLE.windowSeconds);
+    const account = counters[keys.account];
+    const address = counters[keys.address];
+    const blocked =
+      (account.attempts > THROTTLE.perAccount ? account : undefined) ?? (address.attempts > THROTTLE.perAddress ? address : undefined);
+    if (blocked) {
+      await webRepo.giveBackAttempt(db, [keys.account, keys.address]);
+      const freeAt = blocked.windowStart.getTime() + THROTTLE.windowSeconds * 1000;
+      const minutes = Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000));
+      return {
+        ok: false as const,
+        status: 429,
+        message: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      };
+    }
+
+    // One identifier names one account, so an attempt costs one argon2 verification; an unknown
+    // identifier costs one too (against a dummy hash), so timing does not reveal accounts.
+    const candidate = await webRepo.signInAccount(db, identifier);
+    const verified = await verifyPassword(candidate?.passwordHash ?? (await dummy()), password);
+    // The attempt stays counted: it is a failure.
+    if (!candidate || !verified) return { ok: false as const, status: 401, message: SIGN_IN_MESSAGES.invalid };
+    const matched = candidate;
+    const refusal = !isAdmin(matched.roles)
+      ? SIGN_IN_MESSAGES.notAdmin
+      : !matched.isActive || matched.isSuspended
+        ? SIGN_IN_MESSAGES.inactive
+        : !matched.companyActive
+          ? SIGN_IN_MESSAGES.companyInactive
+          : undefined;
+    if (refusal) {
+      // The right password is not a guess: it does not count against the throttle.
+      await webRepo.giveBackAttempt(db, [keys.account, keys.address]);
+      return { ok: false as const, status: 403, message: refusal };
+    }
+
+    return { ok: true as const, account: matched, keys };
+  }
+
   return {
+    /**
+     * Another administrator of the company vouches for an action at this desk (the console's
+     * maker-checker approval) by typing their own password: the same checks and the same throttle
+     * as a sign-in, but no session is opened.
+     */
+    async confirmAdmin(companyId: number, identifierInput: string, password: string, ip: string): Promise<ConfirmResult> {
+      const checked = await checkCredentials(identifierInput, password, ip);
+      if (!checked.ok) return checked;
+      if (checked.account.companyId !== companyId) return { ok: false, status: 401, message: SIGN_IN_MESSAGES.invalid };
+      await webRepo.clearFailures(db, checked.keys.account);
+      await webRepo.giveBackAttempt(db, [checked.keys.address]);
+      return { ok: true, email: checked.account.email };
+    },
+
     async signIn(identifierInput: string, password: string, ip: string): Promise<SignInResult> {
-      const identifier = identifierInput.trim();
-      if (!identifier || !password) return { ok: false, status: 422, message: SIGN_IN_MESSAGES.missing };
-      const keys = throttleKeys(ip, identifier);
-      // The attempt is counted before the password is checked, atomically: of N parallel guesses
-      // at most the limit reach argon2. A refused attempt gives its unit back, so hammering a
-      // locked account does not also use up its address's budget.
-      const counters = await webRepo.takeAttempt(db, [keys.account, keys.address], THROTTLE.windowSeconds);
-      const account = counters[keys.account];
-      const address = counters[keys.address];
-      const blocked =
-        (account.attempts > THROTTLE.perAccount ? account : undefined) ?? (address.attempts > THROTTLE.perAddress ? address : undefined);
-      if (blocked) {
-        await webRepo.giveBackAttempt(db, [keys.account, keys.address]);
-        const freeAt = blocked.windowStart.getTime() + THROTTLE.windowSeconds * 1000;
-        const minutes = Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000));
-        return {
-          ok: false,
-          status: 429,
-          message: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        };
-      }
-
-      // One identifier names one account, so an attempt costs one argon2 verification; an unknown
-      // identifier costs one too (against a dummy hash), so timing does not reveal accounts.
-      const candidate = await webRepo.signInAccount(db, identifier);
-      const verified = await verifyPassword(candidate?.passwordHash ?? (await dummy()), password);
-      // The attempt stays counted: it is a failure.
-      if (!candidate || !verified) return { ok: false, status: 401, message: SIGN_IN_MESSAGES.invalid };
-      const matched = candidate;
-      const refusal = !isAdmin(matched.roles)
-        ? SIGN_IN_MESSAGES.notAdmin
-        : !matched.isActive || matched.isSuspended
-          ? SIGN_IN_MESSAGES.inactive
-          : !matched.companyActive
-            ? SIGN_IN_MESSAGES.companyInactive
-            : undefined;
-      if (refusal) {
-        // The right password is not a guess: it does not count against the throttle.
-        await webRepo.giveBackAttempt(db, [keys.account, keys.address]);
-        return { ok: false, status: 403, message: refusal };
-      }
-
+      const checked = await checkCredentials(identifierInput, password, ip);
+      if (!checked.ok) return checked;
+      const { account: matched, keys } = checked;
       const token = randomSecret();
       const csrfToken = randomSecret();
       const expiresAt = new Date(Date.now() + SESSION_MAX_SECONDS * 1000);

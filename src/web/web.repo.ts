@@ -112,6 +112,7 @@ export const webRepo = {
       .select({
         id: users.id,
         companyId: users.companyId,
+        email: users.email,
         passwordHash: users.passwordHash,
         roles: users.roles,
         isActive: users.isActive,
