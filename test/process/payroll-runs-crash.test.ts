@@ -146,7 +146,18 @@ describe('kill -9 while salary transfers are in flight', () => {
     const pay = await api('POST', `/api/payroll-runs/${runId}/pay`);
     expect(pay.status, JSON.stringify(pay.body)).toBe(202);
     // The send job runs within a poll (50 ms); settlement needs 2 s: kill while the transfers are out.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // On PostgreSQL, wait until the send job is done: a job the killed process still held would
+    // wait for its 300 s lease there (PGlite frees such claims at start-up: one process per DATA_DIR).
+    if (testDb) {
+      const db = testDb.database.db;
+      await until('the send job to finish', async () => {
+        const [row] = await queryRows<{ n: number }>(
+          db,
+          sql`SELECT count(*)::int AS n FROM jobs WHERE kind = 'payroll-runs.send' AND done_at IS NULL`,
+        );
+        return row.n === 0;
+      });
+    } else await new Promise((resolve) => setTimeout(resolve, 400));
     const before = await api('GET', `/api/payroll-runs/${runId}`);
     expect(before.body.run.status).toBe('processing');
     server.child.kill('SIGKILL');
