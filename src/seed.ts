@@ -1,6 +1,6 @@
 // On an empty database (SEED_DEMO), a demo company that shows the product: a console
 // administrator, employees with managers and bank details, a wallet funded through the sandbox,
-// last month's payroll runs created from the salaries, approved by a second admin, paid and
+// last month's payroll run created from the salaries, approved by a second admin, paid and
 // settled (paid paystubs, payment e-mails queued), and invoices awaiting approval. Everything goes
 // through the services the API uses, with the same validation; the administrator's password and
 // the API token are printed once.
@@ -21,9 +21,8 @@ export interface DemoSeed {
   adminEmail: string;
   adminPassword: string;
   token: string;
-  /** Last month's run of the monthly-paid employees (the weekly and bi-weekly ones have a run each too). */
+  /** Last month's payroll run (paid). */
   transactionId: string;
-  runIds: string[];
   /** What `npm start` prints: where to go and how to get in. */
   banner: string;
 }
@@ -106,7 +105,7 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
   const adminPassword = demoPassword();
   await users.update(companyId, ids[0], { password: adminPassword, password_confirmation: adminPassword }, [], OPERATOR_GRANTS);
 
-  const runIds = await payLastMonth(app, companyId, {
+  const transactionId = await payLastMonth(app, companyId, {
     ids,
     emails,
     creator: emails[0],
@@ -140,8 +139,8 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
   const banner = [
     '',
     `A demo company was created on this empty database (SEED_DEMO=false skips this): ${DEMO_PEOPLE.length} employees,`,
-    `a wallet funded through the sandbox, last month's payroll run ${runIds[0]} (paid, with the weekly and`,
-    'bi-weekly runs) and two invoices awaiting approval.',
+    `a wallet funded through the sandbox, last month's payroll run ${transactionId} (approved and paid)`,
+    'and two invoices awaiting approval.',
     '',
     `  Console:  ${base}/console`,
     `    e-mail:   ${emails[0]}`,
@@ -155,60 +154,50 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
     '  Operator API:   set ADMIN_TOKEN and see `npx payroll --help`',
     '',
   ].join('\n');
-  return { companyId, adminEmail: emails[0], adminPassword, token: created.token, transactionId: runIds[0], runIds, banner };
+  return { companyId, adminEmail: emails[0], adminPassword, token: created.token, transactionId, banner };
 }
 
-const FREQUENCY_DAYS: Record<string, number> = { weekly: 7, 'bi-weekly': 14 };
-
 /**
- * Last month's payroll, as an employer would run it: one run per pay frequency for the last period
- * of the month (the calendar month, the last fortnight, the last week), created from the salaries
- * (reimbursements for Sales and Operations), approved by a second admin, the wallet topped up
- * through the sandbox with what they need and a reserve, then paid and settled. The transfers go
- * through a sandbox without settlement delay and are settled here, so the seed stays quick.
+ * Last month's payroll, as an employer would run it: one run for the calendar month, created from
+ * the salaries of every active employee (a reimbursement for Sales and Operations), approved by a
+ * second admin, the wallet topped up through the sandbox with what it needs and a reserve, then
+ * paid and settled. A run from salaries pays each employee one period of their own frequency
+ * (payroll-runs.md), so the weekly and bi-weekly employees get a week's or a fortnight's pay. The
+ * transfers go through a sandbox without settlement delay and are settled here, so the seed
+ * stays quick (the configured sandbox settles 2 s later by default).
  */
 async function payLastMonth(
   app: { deps: AppDeps; services: AppServices },
   companyId: number,
   people: { ids: number[]; emails: string[]; creator: string; approver: string },
-): Promise<string[]> {
+): Promise<string> {
   const { deps, services } = app;
   const { runs } = services.payrollRuns;
   const instant = createPayrollRunsModule({ ...deps, config: { ...deps.config, sandboxTransferDelaySeconds: 0 } }).services;
   const { start, end } = lastMonth();
-  const created: { id: string; net: bigint }[] = [];
-  for (const frequency of ['monthly', 'bi-weekly', 'weekly'] as const) {
-    const members = DEMO_PEOPLE.flatMap((person, index) => (person.frequency === frequency && !person.invited ? [index] : []));
-    if (members.length === 0) continue;
-    const days = FREQUENCY_DAYS[frequency];
-    const periodStart = days ? new Date(end.getTime() - (days - 1) * 86_400_000) : start;
-    const periods = PERIODS_PER_YEAR[frequency] ?? 12;
-    const { run } = await runs.create(companyId, {
-      pay_period_start: isoDate(periodStart),
-      pay_period_end: isoDate(end),
-      payment_date: isoDate(end),
-      user_ids: members.map((index) => people.ids[index]),
-      items: members
-        .filter((index) => ['Sales', 'Operations'].includes(DEMO_PEOPLE[index].department))
-        .map((index) => ({ user_id: people.ids[index], reimbursements: perPeriod(25_000, periods) })),
-      created_by_email: people.creator,
-    });
-    if (run.skipped.length > 0) throw new Error(`demo payroll run skipped employees: ${JSON.stringify(run.skipped)}`);
-    await runs.approve(companyId, run.id, people.approver);
-    created.push({ id: run.id, net: parseKobo(run.totals.net_pay.toFixed(2)) ?? 0n });
-  }
+  const { run } = await runs.create(companyId, {
+    pay_period_start: isoDate(start),
+    pay_period_end: isoDate(end),
+    payment_date: isoDate(end),
+    items: DEMO_PEOPLE.flatMap((person, index) =>
+      !person.invited && ['Sales', 'Operations'].includes(person.department)
+        ? [{ user_id: people.ids[index], reimbursements: perPeriod(25_000, PERIODS_PER_YEAR[person.frequency] ?? 12) }]
+        : [],
+    ),
+    created_by_email: people.creator,
+  });
+  if (run.skipped.length > 0) throw new Error(`demo payroll run skipped employees: ${JSON.stringify(run.skipped)}`);
+  await runs.approve(companyId, run.id, people.approver);
 
-  // What the runs need, rounded up to the next million naira, and ₦5m more left in the wallet.
-  const needed = created.reduce((total, run) => total + run.net, 0n);
+  // What the run needs, rounded up to the next million naira, and ₦5m more left in the wallet.
+  const needed = parseKobo(run.totals.net_pay.toFixed(2)) ?? 0n;
   const million = 100_000_000n;
   await services.wallet.wallet.creditSandboxTopUp(companyId, {
     amount: koboToString(((needed + million - 1n) / million) * million + 5n * million),
     customerEmail: people.emails[1],
     redirectUrl: `${deps.config.publicUrl}/console/wallet`,
   });
-  for (const run of created) {
-    await instant.funding.pay(companyId, run.id);
-    if (!(await instant.settleNow(companyId, run.id))) throw new Error(`demo payroll run ${run.id} did not settle`);
-  }
-  return created.map((run) => run.id);
+  await instant.funding.pay(companyId, run.id);
+  if (!(await instant.settleNow(companyId, run.id))) throw new Error(`demo payroll run ${run.id} did not settle`);
+  return run.id;
 }
