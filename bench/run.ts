@@ -121,6 +121,8 @@ async function main(): Promise<void> {
         DATABASE_URL: databaseUrl,
         // Required with DATABASE_URL; the bench's wallet traffic uses the built-in checkout.
         PAYMENT_PROVIDER: 'sandbox',
+        // The payroll-runs scenario pays on the sandbox with no settlement delay (issue 14's target).
+        SANDBOX_TRANSFER_DELAY_SECONDS: '0',
         REDIS_URL: useRedis ? redisUrl : '',
         // Production's default level: one JSON line per request is part of the measured overhead.
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',

@@ -3,8 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/helpers/app.js';
 import { signIn } from '../test/helpers/web.js';
+import { queryRows, sql } from './db/client.js';
 import { type DemoSeed, demoPassword, lastMonth, seedDemo } from './seed.js';
 import { DEMO_BANKS, DEMO_PEOPLE, nubanCheckDigit } from './seed-data.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the run object is read field by field
+type RunView = Record<string, any>;
 
 let ctx: TestContext;
 let demo: DemoSeed;
@@ -46,19 +50,43 @@ describe('the demo seed', () => {
     }
   });
 
-  it('runs last month through P2 for every active employee, and leaves invoices awaiting approval', async () => {
+  it('pays last month from the wallet: a run from the salaries, approved by a second admin, paid and settled', async () => {
     const { start, end } = lastMonth();
+    const active = DEMO_PEOPLE.filter((p) => !p.invited);
+    const { run } = (await api(`/api/payroll-runs/${demo.transactionId}`)).json() as { run: RunView };
+    expect(run.status).toBe('paid');
+    expect(run.created_by_email).toBe(demo.adminEmail);
+    expect(run.approved_by_email).not.toBe(run.created_by_email);
+    expect(run.pay_period_start).toBe(start.toISOString().slice(0, 10));
+    expect(run.pay_period_end).toBe(end.toISOString().slice(0, 10));
+    expect(run.totals.employees).toBe(active.length);
+    expect(run.counts).toEqual({ unpaid: 0, processing: 0, paid: active.length, failed: 0, cancelled: 0 });
     const paystubs = (
       (await api(`/api/paystubs?transaction_id=${demo.transactionId}&per_page=100`)).json() as {
-        data: { data: { pay_period_start: string; pay_period_end: string; net_pay: number }[]; total: number };
+        data: { data: { net_pay: number; status: string; paid_at: string; payment_reference: string }[] };
       }
-    ).data;
-    expect(paystubs.total).toBe(DEMO_PEOPLE.filter((p) => !p.invited).length);
-    for (const stub of paystubs.data) {
-      expect(stub.pay_period_end).toBe(end.toISOString().slice(0, 10));
-      expect(stub.pay_period_start >= start.toISOString().slice(0, 10)).toBe(true);
+    ).data.data;
+    expect(paystubs).toHaveLength(active.length);
+    for (const stub of paystubs) {
       expect(stub.net_pay).toBeGreaterThan(0);
+      expect(stub).toMatchObject({ status: 'paid', paid_at: expect.any(String), payment_reference: expect.any(String) });
     }
+
+    // Funded through the sandbox (one top-up, test money), debited once, nothing refunded.
+    const ledger = (await api('/api/wallet/transactions?per_page=100')).json().data.data as { type: string; amount: string }[];
+    expect(ledger.filter((e) => e.type === 'top_up')).toHaveLength(1);
+    expect(ledger.filter((e) => e.type === 'payroll_debit')).toHaveLength(1);
+    expect(ledger.filter((e) => e.type === 'payroll_refund')).toHaveLength(0);
+    const wallet = (await api('/api/wallet/balance')).json() as { balance: number; sandbox_balance: number };
+    const topUp = Number(ledger.find((e) => e.type === 'top_up')?.amount);
+    expect(wallet.sandbox_balance).toBe(topUp);
+    expect(wallet.balance).toBeCloseTo(topUp - run.totals.net_pay, 2);
+    expect(wallet.balance).toBeGreaterThanOrEqual(5_000_000);
+
+    // One payment e-mail queued per paid employee.
+    const mails = await queryRows<{ to: string }>(ctx.db, sql`SELECT "to" FROM outbox WHERE subject LIKE '%has paid your salary%'`);
+    expect(mails.map((m) => m.to).sort()).toEqual(active.map((p) => `${p.first}.${p.last}@example.com`.toLowerCase()).sort());
+
     const invoices = (await api('/api/invoices?approval_status=pending')).json() as { invoices: unknown[] };
     expect(invoices.invoices).toHaveLength(2);
   });
@@ -76,6 +104,8 @@ describe('the demo seed', () => {
 
   it('creates nothing on a database that already has a company', async () => {
     expect(await seedDemo(ctx.app)).toBeUndefined();
+    const [{ n }] = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM payroll_runs`);
+    expect(n).toBe(1);
   });
 });
 

@@ -1,13 +1,16 @@
 // On an empty database (SEED_DEMO), a demo company that shows the product: a console
-// administrator, employees with managers and bank details, last month's payroll run and invoices
-// awaiting approval. Everything goes through the services the API uses, with the same validation;
-// the administrator's password and the API token are printed once.
+// administrator, employees with managers and bank details, a wallet funded through the sandbox,
+// last month's payroll run created from the salaries, approved by a second admin, paid and
+// settled (paid paystubs, payment e-mails queued), and invoices awaiting approval. Everything goes
+// through the services the API uses, with the same validation; the administrator's password and
+// the API token are printed once.
 import crypto from 'node:crypto';
 import { count } from 'drizzle-orm';
 import { companies } from './db/schema/index.js';
 import type { AppServices } from './modules/index.js';
+import { createPayrollRunsModule } from './modules/payroll-runs/index.js';
 import { PERIODS_PER_YEAR } from './payroll/engine.types.js';
-import { divRound, koboToString } from './payroll/money.js';
+import { divRound, koboToString, parseKobo } from './payroll/money.js';
 import type { AppDeps } from './platform/deps.js';
 import { DEMO_BANKS, DEMO_PEOPLE, type DemoPerson, nubanAccount } from './seed-data.js';
 
@@ -18,6 +21,7 @@ export interface DemoSeed {
   adminEmail: string;
   adminPassword: string;
   token: string;
+  /** Last month's payroll run (paid). */
   transactionId: string;
   /** What `npm start` prints: where to go and how to get in. */
   banner: string;
@@ -29,6 +33,9 @@ export function demoPassword(): string {
   const groups = [0, 1, 2].map(() => [...crypto.randomBytes(4)].map((byte) => alphabet[byte % alphabet.length]).join(''));
   return `Demo-${groups.join('-')}`;
 }
+
+/** Naira per month → naira per period (exact decimal text) of the employee's frequency, rounded half-up. */
+const perPeriod = (naira: number, periodsPerYear: number) => koboToString(divRound(BigInt(naira) * 100n * 12n, BigInt(periodsPerYear)));
 
 /** A U3 body for one demo person; the statutory fields travel as the API names them. */
 function userBody(person: DemoPerson, index: number, managerEmail: string | undefined): Record<string, unknown> {
@@ -42,8 +49,9 @@ function userBody(person: DemoPerson, index: number, managerEmail: string | unde
     title: person.title,
     department: person.department,
     office_location: person.office,
-    base_salary: String(person.salary),
-    allowances: String(person.allowances),
+    // Records hold pay per period of the employee's frequency (payroll-runs.md), as runs read them.
+    base_salary: perPeriod(person.salary, PERIODS_PER_YEAR[person.frequency] ?? 12),
+    allowances: perPeriod(person.allowances, PERIODS_PER_YEAR[person.frequency] ?? 12),
     start_date: person.start,
     manager_email: managerEmail,
     bank_name: bank.name,
@@ -65,9 +73,6 @@ export function lastMonth(now = new Date()): { start: Date; end: Date } {
     end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0)),
   };
 }
-
-/** Naira per month → kobo per period of the employee's frequency, rounded half-up. */
-const perPeriod = (naira: number, periodsPerYear: number) => koboToString(divRound(BigInt(naira) * 100n * 12n, BigInt(periodsPerYear)));
 
 /** `app`: the built app's deps and services (app.ts), so the seed goes through the API's own services. */
 export async function seedDemo(app: { deps: AppDeps; services: AppServices }): Promise<DemoSeed | undefined> {
@@ -100,30 +105,15 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
   const adminPassword = demoPassword();
   await users.update(companyId, ids[0], { password: adminPassword, password_confirmation: adminPassword }, [], OPERATOR_GRANTS);
 
-  // Last month's run for everyone active, each on the pay frequency their record carries.
-  const { start, end } = lastMonth();
-  const stored = (await services.users.users.list(companyId, { count: 1000 })).Resources;
-  const items = stored
-    .filter((user) => user.is_active)
-    .map((user) => {
-      const person = DEMO_PEOPLE[ids.indexOf(user.id)];
-      const frequency = user.payment_frequency ?? 'monthly';
-      const periods = PERIODS_PER_YEAR[frequency] ?? 12;
-      const days = periods === 52 ? 7 : periods === 26 ? 14 : 0;
-      const periodStart = days ? new Date(end.getTime() - (days - 1) * 86_400_000) : start;
-      return {
-        id: String(user.id),
-        pay_period_start: isoDate(periodStart),
-        pay_period_end: isoDate(end),
-        taxable_income: perPeriod(person.salary, periods),
-        other_allowances: perPeriod(person.allowances, periods),
-        reimbursements: person.department === 'Sales' || person.department === 'Operations' ? perPeriod(25_000, periods) : '0',
-      };
-    });
-  const run = await services.payroll.paystubs.createRun(companyId, items);
-  if (run.failed_paystubs.length > 0) throw new Error(`demo payroll run refused items: ${JSON.stringify(run.failed_paystubs)}`);
+  const transactionId = await payLastMonth(app, companyId, {
+    ids,
+    emails,
+    creator: emails[0],
+    approver: emails[DEMO_PEOPLE.findIndex((person) => person.roles?.includes('admin'))],
+  });
 
   const { invoices } = services.invoices;
+  const { start } = lastMonth();
   const serviceDay = (day: number) => isoDate(new Date(start.getTime() + (day - 1) * 86_400_000));
   await invoices.create(companyId, {
     user_email: emails[8],
@@ -149,7 +139,8 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
   const banner = [
     '',
     `A demo company was created on this empty database (SEED_DEMO=false skips this): ${DEMO_PEOPLE.length} employees,`,
-    `last month's payroll run ${run.transaction_id} and two invoices awaiting approval.`,
+    `a wallet funded through the sandbox, last month's payroll run ${transactionId} (approved and paid)`,
+    'and two invoices awaiting approval.',
     '',
     `  Console:  ${base}/console`,
     `    e-mail:   ${emails[0]}`,
@@ -163,5 +154,50 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
     '  Operator API:   set ADMIN_TOKEN and see `npx payroll --help`',
     '',
   ].join('\n');
-  return { companyId, adminEmail: emails[0], adminPassword, token: created.token, transactionId: run.transaction_id, banner };
+  return { companyId, adminEmail: emails[0], adminPassword, token: created.token, transactionId, banner };
+}
+
+/**
+ * Last month's payroll, as an employer would run it: one run for the calendar month, created from
+ * the salaries of every active employee (a reimbursement for Sales and Operations), approved by a
+ * second admin, the wallet topped up through the sandbox with what it needs and a reserve, then
+ * paid and settled. A run from salaries pays each employee one period of their own frequency
+ * (payroll-runs.md), so the weekly and bi-weekly employees get a week's or a fortnight's pay. The
+ * transfers go through a sandbox without settlement delay and are settled here, so the seed
+ * stays quick (the configured sandbox settles 2 s later by default).
+ */
+async function payLastMonth(
+  app: { deps: AppDeps; services: AppServices },
+  companyId: number,
+  people: { ids: number[]; emails: string[]; creator: string; approver: string },
+): Promise<string> {
+  const { deps, services } = app;
+  const { runs } = services.payrollRuns;
+  const instant = createPayrollRunsModule({ ...deps, config: { ...deps.config, sandboxTransferDelaySeconds: 0 } }).services;
+  const { start, end } = lastMonth();
+  const { run } = await runs.create(companyId, {
+    pay_period_start: isoDate(start),
+    pay_period_end: isoDate(end),
+    payment_date: isoDate(end),
+    items: DEMO_PEOPLE.flatMap((person, index) =>
+      !person.invited && ['Sales', 'Operations'].includes(person.department)
+        ? [{ user_id: people.ids[index], reimbursements: perPeriod(25_000, PERIODS_PER_YEAR[person.frequency] ?? 12) }]
+        : [],
+    ),
+    created_by_email: people.creator,
+  });
+  if (run.skipped.length > 0) throw new Error(`demo payroll run skipped employees: ${JSON.stringify(run.skipped)}`);
+  await runs.approve(companyId, run.id, people.approver);
+
+  // What the run needs, rounded up to the next million naira, and ₦5m more left in the wallet.
+  const needed = parseKobo(run.totals.net_pay.toFixed(2)) ?? 0n;
+  const million = 100_000_000n;
+  await services.wallet.wallet.creditSandboxTopUp(companyId, {
+    amount: koboToString(((needed + million - 1n) / million) * million + 5n * million),
+    customerEmail: people.emails[1],
+    redirectUrl: `${deps.config.publicUrl}/console/wallet`,
+  });
+  await instant.funding.pay(companyId, run.id);
+  if (!(await instant.settleNow(companyId, run.id))) throw new Error(`demo payroll run ${run.id} did not settle`);
+  return run.id;
 }

@@ -1,12 +1,15 @@
 // A payroll run paid by the compiled server on a real DATA_DIR, killed with SIGKILL while its
 // transfers are in flight, and restarted: every paystub ends paid exactly once, the wallet was
 // debited once, each employee got one e-mail, and the provider was asked to pay each transfer once.
+// On PGlite by default; with DATABASE_URL set, on a fresh PostgreSQL database of its own (the
+// server then starts with PAYMENT_PROVIDER=sandbox, which PostgreSQL requires to be explicit).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPglite, queryRows, sql } from '../../src/db/client.js';
+import { type Database, openPglite, queryRows, sql } from '../../src/db/client.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
 const START_MS = 150_000;
@@ -31,6 +34,7 @@ describe('kill -9 while salary transfers are in flight', () => {
     RATE_LIMIT_STANDARD: '100000',
   };
   let server: ServerProcess;
+  let testDb: TestDatabase | undefined;
   let auth: Record<string, string>;
   const personalEmails: string[] = [];
   let runId: string;
@@ -56,6 +60,10 @@ describe('kill -9 while salary transfers are in flight', () => {
   };
 
   beforeAll(async () => {
+    if (process.env.DATABASE_URL) {
+      testDb = await createTestDatabase();
+      Object.assign(env, { DATABASE_URL: testDb.url as string, PAYMENT_PROVIDER: 'sandbox' });
+    }
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });
     const created = await api(
@@ -118,13 +126,38 @@ describe('kill -9 while salary transfers are in flight', () => {
     await until('the top-up to be credited', async () => (await api('GET', '/api/wallet/balance')).body.balance === 5_000_000, 20_000);
   }, START_MS + 60_000);
 
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await testDb?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** The database the server used, read after it stopped (PGlite allows one process at a time). */
+  const withDatabase = async <T>(read: (db: Database['db']) => Promise<T>): Promise<T> => {
+    if (testDb) return read(testDb.database.db);
+    const database = await openPglite(dataDir);
+    try {
+      return await read(database.db);
+    } finally {
+      await database.close();
+    }
+  };
 
   test('pays every paystub once after a SIGKILL mid-transfer and a restart', async () => {
     const pay = await api('POST', `/api/payroll-runs/${runId}/pay`);
     expect(pay.status, JSON.stringify(pay.body)).toBe(202);
     // The send job runs within a poll (50 ms); settlement needs 2 s: kill while the transfers are out.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // On PostgreSQL, wait until the send job is done: a job the killed process still held would
+    // wait for its 300 s lease there (PGlite frees such claims at start-up: one process per DATA_DIR).
+    if (testDb) {
+      const db = testDb.database.db;
+      await until('the send job to finish', async () => {
+        const [row] = await queryRows<{ n: number }>(
+          db,
+          sql`SELECT count(*)::int AS n FROM jobs WHERE kind = 'payroll-runs.send' AND done_at IS NULL`,
+        );
+        return row.n === 0;
+      });
+    } else await new Promise((resolve) => setTimeout(resolve, 400));
     const before = await api('GET', `/api/payroll-runs/${runId}`);
     expect(before.body.run.status).toBe('processing');
     server.child.kill('SIGKILL');
@@ -152,20 +185,19 @@ describe('kill -9 while salary transfers are in flight', () => {
       ).toHaveLength(1);
     }
 
-    // Stop the server, then read the sandbox provider's books: each transfer requested once.
+    // Stop the server, then read the sandbox provider's books (each transfer requested once) and the ledger.
     server.child.kill('SIGTERM');
     expect(await server.waitExit(20_000)).toBe(0);
-    const database = await openPglite(dataDir);
-    try {
-      const books = await queryRows<{ requests: number }>(database.db, sql`SELECT requests FROM payroll_sandbox_transfers`);
+    await withDatabase(async (db) => {
+      const books = await queryRows<{ requests: number }>(db, sql`SELECT requests FROM payroll_sandbox_transfers`);
       expect(books.map((b) => b.requests)).toEqual(Array(EMPLOYEES).fill(1));
       const stubs = await queryRows<{ status: string; n: number }>(
-        database.db,
+        db,
         sql`SELECT status, count(*)::int AS n FROM paystubs WHERE transaction_id = ${runId} GROUP BY status`,
       );
       expect(stubs).toEqual([{ status: 'paid', n: EMPLOYEES }]);
-    } finally {
-      await database.close();
-    }
+      const debits = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM wallet_entries WHERE kind = 'payroll_debit'`);
+      expect(debits).toEqual([{ n: 1 }]);
+    });
   }, 240_000);
 });

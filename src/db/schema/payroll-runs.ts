@@ -1,5 +1,5 @@
 // Tables of payroll runs (owned by src/modules/payroll-runs) and the wallet's balance row;
-// created by migrations/0080_payroll_runs.sql and 0081_wallet_balances.sql.
+// created by migrations/0080_payroll_runs.sql, 0081_wallet_balances.sql and 0094_wallet_balances_sandbox.sql.
 import { date, index, integer, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -76,5 +76,7 @@ export const payrollSandboxTransfers = pgTable('payroll_sandbox_transfers', {
 export const walletBalances = pgTable('wallet_balances', {
   companyId: integer('company_id').primaryKey(),
   balance: money('balance').notNull().default('0'),
+  /** The part of the balance from sandbox top-ups (0094_wallet_balances_sandbox.sql). */
+  sandbox: money('sandbox').notNull().default('0'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

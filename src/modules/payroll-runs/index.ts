@@ -7,6 +7,7 @@ import { payrollRunsRoutes } from './payroll-runs.routes.js';
 import { createPayrollRunsService, recordPaystubsRun } from './payroll-runs.service.js';
 import { createSandboxTransferProvider, type TransferProvider } from './transfer-provider.js';
 import { transferJobs } from './transfers.jobs.js';
+import { settleRunNow } from './transfers.now.js';
 
 export type { TransferProvider } from './transfer-provider.js';
 
@@ -20,6 +21,9 @@ export function createPayrollRunsModule(deps: AppDeps, provider?: TransferProvid
     recordPaystubsRun,
     /** The transfer provider the jobs use (tests send through it to stage a crash). */
     provider: transferProvider,
+    /** Sends and settles a funded run's transfers now, without the job worker (the demo seed). */
+    settleNow: (companyId: number, runId: string) =>
+      settleRunNow({ db: deps.db, mailer: deps.mailer, provider: transferProvider }, companyId, runId),
   };
   return {
     services,

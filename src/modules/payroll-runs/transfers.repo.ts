@@ -49,6 +49,16 @@ export const transfersRepo = {
     );
   },
 
+  /** The batches of a run that still have a transfer to send or settle, oldest attempt first. */
+  async openBatches(db: Executor, companyId: number, runId: string): Promise<BatchKey[]> {
+    const rows = await queryRows<{ attempt: number; batch: number }>(
+      db,
+      sql`SELECT DISTINCT attempt, batch FROM payroll_transfers
+          WHERE company_id = ${companyId} AND run_id = ${runId} AND status IN ('queued', 'sending', 'sent') ORDER BY attempt, batch`,
+    );
+    return rows.map((row) => ({ companyId, runId, attempt: row.attempt, batch: row.batch }));
+  },
+
   /** Written (and committed) BEFORE the provider is called: after a crash, these are asked about before any resend. */
   async markSending(db: Executor, companyId: number, references: string[]): Promise<void> {
     if (references.length === 0) return;

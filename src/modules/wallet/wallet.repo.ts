@@ -2,9 +2,30 @@
 // reference serve verification (job, webhook, sandbox page), where the reference is the key.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
 import { redirectDomains, walletEntries, walletSandboxOutcomes, walletTransactions } from '../../db/schema/index.js';
 
 export type WalletTransactionRow = typeof walletTransactions.$inferSelect;
+
+export type LedgerType = 'top_up' | 'payroll_debit' | 'payroll_refund';
+
+export interface LedgerRow {
+  id: number;
+  kind: LedgerType;
+  amount: string;
+  balance_after: string | null;
+  reference: string | null;
+  description: string | null;
+  created_at: Date | string;
+}
+
+export interface Refund {
+  companyId: number;
+  /** The failed transfer's reference: one refund per reference (unique index). */
+  reference: string;
+  amount: string;
+  description: string;
+}
 
 export interface NewPending {
   reference: string;
@@ -102,18 +123,62 @@ export const walletRepo = {
   },
 
   /**
-   * Balance as decimal strings: the sum of the ledger, never a stored figure, and the part of it
-   * that came from sandbox top-ups (test money: nobody paid it).
+   * Balance as decimal strings, and the part of it that came from sandbox top-ups (test money:
+   * nobody paid it): the company's one wallet_balances row, which the ledger trigger moves with
+   * every entry (0081, 0094); no row yet means no entry yet.
    */
   async balance(db: Executor, companyId: number): Promise<{ balance: string; sandbox: string }> {
     const rows = await queryRows<{ balance: string; sandbox: string }>(
       db,
-      sql`SELECT COALESCE(SUM(e.amount), 0)::numeric(18,2)::text AS balance,
-                 COALESCE(SUM(e.amount) FILTER (WHERE t.provider = 'sandbox'), 0)::numeric(18,2)::text AS sandbox
-          FROM wallet_entries e LEFT JOIN wallet_transactions t ON t.reference = e.transaction_reference
-          WHERE e.company_id = ${companyId}`,
+      sql`SELECT balance::text AS balance, sandbox::text AS sandbox FROM wallet_balances WHERE company_id = ${companyId}`,
     );
-    return rows[0];
+    return rows[0] ?? { balance: '0.00', sandbox: '0.00' };
+  },
+
+  /** The balance (decimal text), row-locked until the caller's transaction ends. */
+  async lockBalance(tx: Executor, companyId: number): Promise<string> {
+    const rows = await queryRows<{ balance: string }>(
+      tx,
+      sql`SELECT balance::text AS balance FROM wallet_balances WHERE company_id = ${companyId} FOR UPDATE`,
+    );
+    return rows[0]?.balance ?? '0.00';
+  },
+
+  /** One payroll debit entry; the database refuses it (CHECK) if the balance cannot cover it. Returns balance_after. */
+  async insertDebit(tx: Executor, companyId: number, entry: { reference: string; amount: string; description: string }): Promise<string> {
+    const rows = await queryRows<{ balance_after: string }>(
+      tx,
+      sql`INSERT INTO wallet_entries (company_id, amount, kind, reference, description)
+          VALUES (${companyId}, -(${entry.amount}::numeric), 'payroll_debit', ${entry.reference}, ${entry.description})
+          RETURNING balance_after::text AS balance_after`,
+    );
+    return rows[0].balance_after;
+  },
+
+  /** Refund entries, one statement (each names its company). A second refund of one reference violates the unique index. */
+  async insertRefunds(tx: Executor, refunds: readonly Refund[]): Promise<void> {
+    if (refunds.length === 0) return;
+    const col = (pick: (r: Refund) => string | number) => pgArray(refunds.map(pick));
+    await tx.execute(
+      sql`INSERT INTO wallet_entries (company_id, amount, kind, reference, description)
+          SELECT c, m, 'payroll_refund', r, d FROM unnest(${col((r) => r.companyId)}::int[], ${col((r) => r.amount)}::numeric[],
+            ${col((r) => r.reference)}::text[], ${col((r) => r.description)}::text[]) AS x(c, m, r, d)`,
+    );
+  },
+
+  async countLedger(db: Executor, companyId: number): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM wallet_entries WHERE company_id = ${companyId}`);
+    return row.n;
+  },
+
+  /** Ledger entries for GET /api/wallet/transactions, newest first. */
+  async ledgerPage(db: Executor, companyId: number, limit: number, offset: number): Promise<LedgerRow[]> {
+    return queryRows<LedgerRow>(
+      db,
+      sql`SELECT id, kind, amount::text AS amount, balance_after::text AS balance_after,
+                 COALESCE(reference, transaction_reference) AS reference, description, created_at
+          FROM wallet_entries WHERE company_id = ${companyId} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
+    );
   },
 
   /** Ledger entries, newest first, each with whether it is sandbox money. */

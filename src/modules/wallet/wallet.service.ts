@@ -151,6 +151,20 @@ export function createWalletService(deps: WalletServiceDeps) {
       return { status: 'success' as const, checkoutUrl, transactionReference: reference };
     },
 
+    /**
+     * A sandbox top-up that was paid: the transaction (provider `sandbox`) and its ledger credit in
+     * one transaction, as the sandbox checkout and the verification job leave them. For the demo
+     * seed, which funds its company before the server listens; test money, shown as sandbox_balance.
+     */
+    async creditSandboxTopUp(companyId: number, input: { amount: string; customerEmail: string; redirectUrl: string }) {
+      const reference = newReference();
+      await db.transaction(async (tx) => {
+        await walletRepo.createPending(tx, companyId, { reference, provider: 'sandbox', ...input });
+        await walletRepo.creditIfPending(tx, reference, { sandbox: true, outcome: 'success' });
+      });
+      return reference;
+    },
+
     /** W2. Another company's reference is simply not found. */
     async transactionStatus(companyId: number, reference: string | undefined) {
       if (blank(reference)) throw badRequest(MESSAGES.referenceRequired);

@@ -334,6 +334,8 @@ describe('unexpected failures', () => {
       // Simulate a database fault on the wallet tables only.
       await broken.db.execute(sql`ALTER TABLE wallet_transactions RENAME TO wallet_transactions_gone`);
       await broken.db.execute(sql`ALTER TABLE wallet_entries RENAME TO wallet_entries_gone`);
+      // The balance reads its one row here (0094), no longer the ledger.
+      await broken.db.execute(sql`ALTER TABLE wallet_balances RENAME TO wallet_balances_gone`);
       let res = await broken.app.inject({
         method: 'POST',
         url: '/api/wallet/top-up',
