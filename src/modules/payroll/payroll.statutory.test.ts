@@ -227,6 +227,24 @@ describe('tax_method (Nigeria Tax Administration Act 2025 s.51(7))', () => {
     expect(stored).toEqual([{ tax_deductions: '639600000000000000000' }]);
   });
 
+  it('payroll runs read the same year to date: a July joiner paid by runs from salaries', async () => {
+    const { company, staff } = await companyWith(1, { optIn: true });
+    await setBankAccounts(ctx.db, [staff[0].id]);
+    expect((await patchSettings(company, { tax_method: 'cumulative' })).statusCode).toBe(200);
+    const taxesOfRun = async (month: { pay_period_start: string; pay_period_end: string }) => {
+      const res = await as(ctx.app, company).post('/api/payroll-runs', runBody({ ...month, payment_date: month.pay_period_end }));
+      expect(res.statusCode, res.body).toBe(201);
+      const rows = await queryRows<{ tax: string }>(
+        ctx.db,
+        sql`SELECT tax_withheld::text AS tax FROM paystubs WHERE transaction_id = ${res.json().run.id}`,
+      );
+      return rows.map((row) => row.tax);
+    };
+    const [july, august] = months(2026, 7, 8);
+    expect(await taxesOfRun(july)).toEqual(['0.00']);
+    expect(await taxesOfRun(august)).toEqual(['57700.00']);
+  });
+
   it('a December bonus: ₦946,680.00 withheld (December 230,360) instead of ₦957,990.00 annualised', async () => {
     const cumulative = await companyWith(1, { optIn: true });
     const annualised = await companyWith(1, { optIn: true });
