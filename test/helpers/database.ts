@@ -17,21 +17,27 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-/** A fresh, migrated database: in-memory PGlite, or a clone of the run's template on PostgreSQL. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database: in-memory PGlite, or a clone of the run's template on PostgreSQL.
+ * `migrateThrough` (a migration number): migrated only that far (an empty database, migrated here),
+ * so a test can fill it as it was before a later migration and then call migrate() to the head.
+ */
+export async function createTestDatabase(options: { migrateThrough?: string } = {}): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
+  const through = options.migrateThrough;
   if (!url) {
     const database = await openPglite(undefined);
-    await migrate(database);
+    await migrate(database, { through });
     return { database, close: () => database.close() };
   }
   const name = `payroll_t_${inject('pgRun')}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  await admin.query(through === undefined ? `CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const fileUrl = withDatabase(url, name);
   const database = await openPostgres(fileUrl);
+  if (through !== undefined) await migrate(database, { through });
   return {
     database,
     url: fileUrl,

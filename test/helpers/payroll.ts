@@ -62,6 +62,9 @@ export async function createPayrollWorld(db: Executor) {
   ]);
   const [strangerUser] = await createUsers(db, stranger.id, [{ firstName: 'Sam', lastName: 'Stranger' }]);
   const [childUser] = await createUsers(db, child.id, [{ firstName: 'Kemi', lastName: 'Child' }]);
+  // The golden figures of these tests deduct NHF: these employees opted in (payroll-engine.md
+  // amendment 1; new users start opted out, as the NHF tests of payroll.statutory.test.ts check).
+  await optInToNhf(db, [acme.id, child.id, stranger.id]);
   return { acme, child, stranger, staff, strangerUser, childUser };
 }
 
@@ -69,4 +72,9 @@ export async function createPayrollWorld(db: Executor) {
 export async function countRows(db: Executor, table: string, where: SQL = sql`TRUE`): Promise<number> {
   const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${sql.raw(table)} WHERE ${where}`);
   return row.n;
+}
+
+/** Opts every employee of these companies in to NHF (users.nhf_opt_in, set here with SQL). */
+export async function optInToNhf(db: Executor, companyIds: number[]): Promise<void> {
+  await db.execute(sql`UPDATE users SET nhf_opt_in = true WHERE company_id = ANY(${`{${companyIds.join(',')}}`}::int[])`);
 }

@@ -24,6 +24,8 @@ export const contributionSettings = pgTable(
     nhisEnabled: text('nhis_enabled').notNull().default('false'),
     nhisEmployeeRate: text('nhis_employee_rate').notNull().default('5'),
     nhisEmployerRate: text('nhis_employer_rate').notNull().default('10'),
+    // 0088: `annualised` or `cumulative` (payroll-engine.md, amendment 4).
+    taxMethod: text('tax_method').notNull().default('annualised'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -46,6 +48,8 @@ export const customContributions = pgTable(
     employeeValue: money('employee_value'),
     employerValue: money('employer_value'),
     frequency: text('frequency'),
+    // 0088: the employee part reduces taxable income (only on gross pay with an employee part).
+    taxDeductible: boolean('tax_deductible').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -103,6 +107,16 @@ export const paystubs = pgTable(
     paidAt: ts('paid_at'),
     paymentReference: text('payment_reference'),
     failureReason: text('failure_reason'),
+    // 0088: D ÷ N exactly, in DEDUCTION_UNITS_PER_KOBO (the cumulative method's year to date).
+    taxDeductions: numeric('tax_deductions', { precision: 40, scale: 0 }).notNull().default('0'),
+    // 0088: the snapshot taken when the paystub was computed (compliance.md "Statutory data").
+    stateOfResidence: text('state_of_residence'),
+    pfaCode: text('pfa_code'),
+    rsaPin: text('rsa_pin'),
+    nhfNumber: text('nhf_number'),
+    basicPay: money('basic_pay'),
+    housingPay: money('housing_pay'),
+    transportPay: money('transport_pay'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -3,7 +3,9 @@
 // every state change is one conditional UPDATE (payroll-runs.repo.ts), so a wrong or lost race is
 // a 409 and never a second change. Funding is in payroll-runs.funding.ts.
 import type { Db, Executor, Tx } from '../../db/client.js';
+import { PERIOD_TOO_EARLY } from '../../payroll/engine.types.js';
 import { type Kobo, toKobo } from '../../payroll/money.js';
+import { EARLIEST_PERIOD_END } from '../../payroll/statutory.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import type { WrittenPaystub } from '../payroll/index.js';
@@ -60,6 +62,9 @@ function checkDates(input: CreateRunInput): void {
   }
   if (!fields.pay_period_start && !fields.pay_period_end && input.pay_period_end < input.pay_period_start)
     fields.pay_period_end = ['The pay period end field must be a date after or equal to pay period start.'];
+  // Every item of a run shares its period, so the engine's per-item refusal (payroll-engine.md
+  // amendment 2) is the run's: answered as such rather than as "nothing to pay".
+  else if (!fields.pay_period_end && input.pay_period_end < EARLIEST_PERIOD_END) fields.pay_period_end = [PERIOD_TOO_EARLY];
   if (Object.keys(fields).length > 0) throw invalid(fields);
 }
 

@@ -27,6 +27,7 @@ const fields = {
   user_types: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })),
   users: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 10000 })),
   is_active: Type.Optional(Type.Boolean()),
+  tax_deductible: Type.Optional(Type.Boolean()),
 };
 const CreateBody = Type.Object(fields);
 const UpdateBody = Type.Object(Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema)])));
@@ -53,6 +54,7 @@ const CustomContributionSchema = Type.Object(
     employer_value: ValueOut,
     frequency: Type.Union([Type.Null(), Type.String()]),
     is_active: Type.Boolean(),
+    tax_deductible: Type.Boolean(),
     created_at: Type.String(),
     updated_at: Type.String(),
     targets: Type.Array(TargetSchema),

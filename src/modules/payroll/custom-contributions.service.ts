@@ -14,6 +14,9 @@ import {
 export const CUSTOM_NOT_FOUND = 'Custom contribution not found.';
 export const CUSTOM_UPDATE_NOT_FOUND = 'The company or contribution could not be found.';
 const NAME_TAKEN = 'The name has already been taken.';
+/** payroll-engine.md amendment 3: a deductible part must be known before tax (not on net pay). */
+export const DEDUCTIBLE_ONLY_EMPLOYEE_ON_GROSS =
+  'The tax_deductible field may be true only for a contribution applied to gross_pay with an employee part.';
 
 export interface CustomContributionInput {
   name?: string;
@@ -26,6 +29,7 @@ export interface CustomContributionInput {
   user_types?: string[];
   users?: string[];
   is_active?: boolean;
+  tax_deductible?: boolean;
 }
 
 const invalid = (message: string) => new DomainError('validation', message);
@@ -56,6 +60,7 @@ export function serializeCustomContribution(row: CustomContributionRow, targets:
     employer_value: value(row.employerValue),
     frequency: row.frequency,
     is_active: row.isActive,
+    tax_deductible: row.taxDeductible,
     created_at: isoTimestamp(row.createdAt),
     updated_at: isoTimestamp(row.updatedAt),
     targets: targets.map(serializeTarget),
@@ -94,6 +99,8 @@ function columns(input: CustomContributionInput, current?: CustomContributionRow
   if (!frequency) throw invalid('The frequency field is required.');
   const employee = responsibility !== 'employer';
   const employer = responsibility !== 'employee';
+  const taxDeductible = input.tax_deductible ?? current?.taxDeductible ?? false;
+  if (taxDeductible && (applyTo !== 'gross_pay' || !employee)) throw invalid(DEDUCTIBLE_ONLY_EMPLOYEE_ON_GROSS);
   const pick = (given: number | null | undefined, stored: string | null | undefined) =>
     given !== undefined ? given : stored == null ? null : Number(stored);
   return {
@@ -107,6 +114,7 @@ function columns(input: CustomContributionInput, current?: CustomContributionRow
     employerValue: employer ? checkValue('employer_value', pick(input.employer_value, current?.employerValue), type) : null,
     frequency,
     isActive: input.is_active ?? current?.isActive ?? true,
+    taxDeductible,
   };
 }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
-import { countRows, createPayrollWorld, paystubItem, postPaystubs } from '../../../test/helpers/payroll.js';
+import { countRows, createPayrollWorld, optInToNhf, paystubItem, postPaystubs } from '../../../test/helpers/payroll.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
@@ -28,6 +28,7 @@ describe('P2 POST /api/paystubs: custom contributions, concurrency, idempotency'
       { firstName: 'Dos', userType: 'Contract' },
       { firstName: 'Tres' },
     ]);
+    await optInToNhf(ctx.db, [company.id]); // the expected figures deduct NHF
     const create = async (body: Record<string, unknown>) =>
       (await as(ctx.app, company).post(`/api/custom-contributions/${company.id}`, body)).json().data;
     const everyone = await create({

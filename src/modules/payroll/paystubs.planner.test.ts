@@ -227,6 +227,16 @@ describe('planPaystubRun', () => {
       nhisEmployer: '0.00',
       employerCost: '548959.00',
       regime: 'nta2025',
+      // D ÷ N = pension 36,000 + NHF 5,000 = 4,100,000 kobo × 156 × 10^12 units.
+      taxDeductions: '639600000000000000000',
+      // The snapshot: the user's statutory identity (unknown here) and T × 40/30/20 %.
+      stateOfResidence: null,
+      pfaCode: null,
+      rsaPin: null,
+      nhfNumber: null,
+      basicPay: '200000.00',
+      housingPay: '150000.00',
+      transportPay: '100000.00',
     });
     expect(planned.records).toEqual([
       { customContributionId: LEVY.id, userId: 2, name: 'Levy', employee: '19695.00', employer: '3939.00' },

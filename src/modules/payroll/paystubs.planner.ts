@@ -31,6 +31,7 @@ import { YtdLedger } from '../../payroll/cumulative.js';
 import { computePaystub, prepareCustom, prepareRun } from '../../payroll/engine.js';
 import { type EngineSettings, type PaystubFigures, PERIODS_PER_YEAR, type PreparedCustom } from '../../payroll/engine.types.js';
 import { type Kobo, koboToString, toKobo } from '../../payroll/money.js';
+import { type PaystubSnapshot, paystubSnapshot, type SnapshotUser, salarySplit } from './paystubs.snapshot.js';
 import { type PlanYtdRow, ytdEntry } from './paystubs.ytd.js';
 
 export const UNKNOWN_USER = 'The selected id is invalid.';
@@ -55,7 +56,7 @@ export interface FailedItem {
 }
 
 /** A user an item may name: in the company and not deleted. Amounts are numeric text. */
-export interface PlanUser {
+export interface PlanUser extends SnapshotUser {
   id: number;
   user_type_id: number | null;
   payment_frequency: string | null;
@@ -100,8 +101,8 @@ export interface PlanContext {
   yearToDate?: readonly PlanYtdRow[];
 }
 
-/** A paystub row to insert (the company, run and status are the writer's). */
-export interface NewPaystub {
+/** A paystub row to insert (the company, run and status are the writer's), with its snapshot. */
+export interface NewPaystub extends PaystubSnapshot {
   userId: number;
   start: string;
   end: string;
@@ -119,6 +120,8 @@ export interface NewPaystub {
   nhisEmployer: string;
   employerCost: string;
   regime: string;
+  /** D ÷ N in DEDUCTION_UNITS_PER_KOBO (integer text): this paystub's share of a year to date. */
+  taxDeductions: string;
 }
 
 /** A custom contribution record; `contributionId` is the id of its paystub once written. */
@@ -186,6 +189,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
   const usersById = new Map(context.users.map((user) => [user.id, user]));
   const taken = new Set(context.existing.map((row) => periodKey(row.user_id, row.pay_period_start, row.pay_period_end)));
   const companyPeriods = PERIODS_PER_YEAR[context.companyPaymentFrequency.toLowerCase()] ?? 12;
+  const split = salarySplit(context.settings);
   const ledger = run.taxMethod === 'cumulative' ? new YtdLedger((context.yearToDate ?? []).map(ytdEntry)) : null;
 
   const ordered = [...items].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.index - b.index));
@@ -261,6 +265,8 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
         nhisEmployer: k(f.nhisEmployer),
         employerCost: k(f.employerCost),
         regime: f.regime,
+        taxDeductions: f.taxDeductions.toString(),
+        ...paystubSnapshot(user, item.taxableIncome, split),
       },
       records: f.customs.map((custom) => ({
         customContributionId: custom.id,

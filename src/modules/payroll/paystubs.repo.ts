@@ -7,6 +7,7 @@ import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import type { NewPaystub, NewRecord, PlanCustom, PlanUser } from './paystubs.planner.js';
 import type { EmbeddedUserRow, InsertedPaystub, InsertedRow, PaystubRow, RecordRow } from './paystubs.rows.js';
+import type { PlanYtdRow } from './paystubs.ytd.js';
 
 /** Serialises payroll runs of one company (one_time applications, duplicate checks). */
 const RUN_LOCK = 40_020;
@@ -14,6 +15,7 @@ const RUN_LOCK = 40_020;
 export interface PayrollContextRow {
   payment_frequency: string;
   settings_id: number | null;
+  sector: 'private' | 'public';
 }
 
 const PAYSTUB_COLUMNS =
@@ -50,7 +52,7 @@ export const paystubsRepo = {
   async context(executor: Executor, companyId: number): Promise<PayrollContextRow | undefined> {
     const [row] = await queryRows<PayrollContextRow>(
       executor,
-      sql`SELECT c.payment_frequency, s.id AS settings_id FROM companies c LEFT JOIN contribution_settings s ON s.company_id = c.id WHERE c.id = ${companyId}`,
+      sql`SELECT c.payment_frequency, c.sector, s.id AS settings_id FROM companies c LEFT JOIN contribution_settings s ON s.company_id = c.id WHERE c.id = ${companyId}`,
     );
     return row;
   },
@@ -59,7 +61,8 @@ export const paystubsRepo = {
     if (userIds.length === 0) return [];
     return queryRows<PlanUser>(
       executor,
-      sql`SELECT id, user_type_id, payment_frequency, annual_rent_paid::text AS annual_rent_paid, life_assurance_premium::text AS life_assurance_premium
+      sql`SELECT id, user_type_id, payment_frequency, annual_rent_paid::text AS annual_rent_paid, life_assurance_premium::text AS life_assurance_premium,
+                 nhf_opt_in, state_of_residence, pfa_code, rsa_pin, nhf_number
           FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL AND id = ANY(${pgArray(userIds)}::int[])`,
     );
   },
@@ -68,7 +71,7 @@ export const paystubsRepo = {
     return queryRows<PlanCustom>(
       executor,
       sql`SELECT cc.id, cc.name, cc.type, cc.apply_to, cc.employee_value::text AS employee_value, cc.employer_value::text AS employer_value,
-                 cc.frequency,
+                 cc.frequency, cc.tax_deductible,
                  array_remove(array_agg(t.user_type_id), NULL) AS target_user_type_ids,
                  array_remove(array_agg(t.user_id), NULL) AS target_user_ids
           FROM custom_contributions cc LEFT JOIN custom_contribution_targets t ON t.custom_contribution_id = cc.id
@@ -105,6 +108,24 @@ export const paystubsRepo = {
     );
   },
 
+  /**
+   * tax_method cumulative, ONE query per run: the year to date of these users in this company, i.e.
+   * their paystubs (not cancelled) ending from January 1 of the earliest item's year up to the latest
+   * item's end (the planner's ledger keeps, per item, those of its year ending on or before it).
+   */
+  async yearToDate(executor: Executor, companyId: number, userIds: number[], from: string, to: string): Promise<PlanYtdRow[]> {
+    if (userIds.length === 0) return [];
+    return queryRows<PlanYtdRow>(
+      executor,
+      sql`SELECT user_id, pay_period_end::text AS pay_period_end, taxable_income::text AS taxable_income,
+                 tax_deductions::text AS tax_deductions, tax_withheld::text AS tax_withheld
+          FROM paystubs
+          WHERE user_id = ANY(${pgArray(userIds)}::int[]) AND company_id = ${companyId} AND status <> 'cancelled'
+            AND pay_period_end >= ${from}::date AND pay_period_end <= ${to}::date
+          ORDER BY user_id, pay_period_end, id`,
+    );
+  },
+
   /** One multi-row INSERT; a row whose (user, period) already exists is skipped, not an error. */
   async insertPaystubs(executor: Executor, companyId: number, transactionId: string, rows: NewPaystub[]): Promise<InsertedPaystub[]> {
     if (rows.length === 0) return [];
@@ -112,14 +133,18 @@ export const paystubsRepo = {
       executor,
       sql`INSERT INTO paystubs (company_id, transaction_id, status, user_id, pay_period_start, pay_period_end, taxable_income, reimbursements,
             other_allowances, gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
-            employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime)
+            employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime, tax_deductions,
+            state_of_residence, pfa_code, rsa_pin, nhf_number, basic_pay, housing_pay, transport_pay)
           SELECT ${companyId}, ${transactionId}, 'unpaid', * FROM unnest(
             ${col(rows, (r) => r.userId)}::int[], ${col(rows, (r) => r.start)}::date[], ${col(rows, (r) => r.end)}::date[],
             ${col(rows, (r) => r.taxableIncome)}::numeric[], ${col(rows, (r) => r.reimbursements)}::numeric[], ${col(rows, (r) => r.otherAllowances)}::numeric[],
             ${col(rows, (r) => r.grossPay)}::numeric[], ${col(rows, (r) => r.netPay)}::numeric[], ${col(rows, (r) => r.taxWithheld)}::numeric[],
             ${col(rows, (r) => r.pension)}::numeric[], ${col(rows, (r) => r.nhf)}::numeric[], ${col(rows, (r) => r.nhis)}::numeric[],
             ${col(rows, (r) => r.otherDeductions)}::numeric[], ${col(rows, (r) => r.employerPension)}::numeric[],
-            ${col(rows, (r) => r.nhisEmployer)}::numeric[], ${col(rows, (r) => r.employerCost)}::numeric[], ${col(rows, (r) => r.regime)}::text[])
+            ${col(rows, (r) => r.nhisEmployer)}::numeric[], ${col(rows, (r) => r.employerCost)}::numeric[], ${col(rows, (r) => r.regime)}::text[],
+            ${col(rows, (r) => r.taxDeductions)}::numeric[], ${col(rows, (r) => r.stateOfResidence)}::text[], ${col(rows, (r) => r.pfaCode)}::text[],
+            ${col(rows, (r) => r.rsaPin)}::text[], ${col(rows, (r) => r.nhfNumber)}::text[], ${col(rows, (r) => r.basicPay)}::numeric[],
+            ${col(rows, (r) => r.housingPay)}::numeric[], ${col(rows, (r) => r.transportPay)}::numeric[])
           ON CONFLICT (user_id, pay_period_start, pay_period_end) WHERE status <> 'cancelled' DO NOTHING
           RETURNING id, user_id, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end, created_at, updated_at`,
     );

@@ -28,6 +28,21 @@ export async function lockCompanyRuns(tx: Tx, companyId: number): Promise<void> 
   await paystubsRepo.lockCompanyRuns(tx, companyId);
 }
 
+/**
+ * Cumulative tax: the items' users' stored paystubs from January 1 of the earliest item's year to the
+ * latest item's end, in one query (the planner keeps, per item, its own year's up to its end).
+ */
+function loadYearToDate(tx: Tx, companyId: number, userIds: number[], items: readonly PlanItem[]) {
+  if (items.length === 0) return Promise.resolve([]);
+  let first = items[0].end;
+  let last = items[0].end;
+  for (const item of items) {
+    if (item.end < first) first = item.end;
+    if (item.end > last) last = item.end;
+  }
+  return paystubsRepo.yearToDate(tx, companyId, userIds, `${first.slice(0, 4)}-01-01`, last);
+}
+
 /** `failed` in planning order (the caller sorts for its answer). */
 export async function planAndWriteRun(
   tx: Tx,
@@ -50,8 +65,20 @@ export async function planAndWriteRun(
   const oneTimeIds = customs.filter((custom) => custom.frequency === 'one_time').map((custom) => custom.id);
   const applied = await paystubsRepo.applied(tx, oneTimeIds, userIds);
 
+  const engineSettings = toEngineSettings(settings);
+  const yearToDate = engineSettings.taxMethod === 'cumulative' ? await loadYearToDate(tx, companyId, userIds, items) : undefined;
+
   const plan = planPaystubRun(
-    { settings: toEngineSettings(settings), companyPaymentFrequency: company.payment_frequency, users, customs, applied, existing },
+    {
+      settings: engineSettings,
+      companyPaymentFrequency: company.payment_frequency,
+      sector: company.sector,
+      users,
+      customs,
+      applied,
+      existing,
+      yearToDate,
+    },
     items,
   );
   const failed = [...plan.failed];

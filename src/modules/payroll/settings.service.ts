@@ -1,7 +1,7 @@
 // S1-S3: contribution settings. The API keeps every setting as a string (decisions.md §6); this
 // file is the one place that validates those strings and turns them into the engine's settings.
 import type { Db } from '../../db/client.js';
-import type { EngineSettings, TaxRegimeSetting } from '../../payroll/engine.types.js';
+import type { EngineSettings, TaxMethod, TaxRegimeSetting } from '../../payroll/engine.types.js';
 import { toRate } from '../../payroll/money.js';
 import { badRequest, DomainError, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
@@ -10,7 +10,7 @@ import { type SettingsRow, settingsRepo } from './settings.repo.js';
 export const SETTINGS_NOT_FOUND = 'Contribution settings not found.';
 export const NO_DATA = 'No data provided for update.';
 
-type Kind = 'regime' | 'percent' | 'boolean';
+type Kind = 'regime' | 'method' | 'percent' | 'boolean';
 /**
  * API field → [row key, kind]. A Map, not an object literal: a body field named `toString` or
  * `hasOwnProperty` must be an unknown setting, not a lookup of Object.prototype.
@@ -29,10 +29,13 @@ const FIELDS = new Map<string, [keyof SettingsRow, Kind]>(
     nhis_enabled: ['nhisEnabled', 'boolean'],
     nhis_employee_rate: ['nhisEmployeeRate', 'percent'],
     nhis_employer_rate: ['nhisEmployerRate', 'percent'],
+    tax_method: ['taxMethod', 'method'],
   } satisfies Record<string, [keyof SettingsRow, Kind]>),
 );
 export const SETTING_FIELDS = [...FIELDS.keys()];
 const REGIMES = ['auto', 'pita', 'nta2025', 'none'];
+/** payroll-engine.md amendment 4: `annualised` (the default) or `cumulative`. */
+const TAX_METHODS = ['annualised', 'cumulative'];
 /** Echoed back by S2; a client may send the object back unchanged, so these are ignored. */
 const READ_ONLY = new Set(['id', 'company_id', 'created_at', 'updated_at']);
 
@@ -45,6 +48,11 @@ function canonical(field: string, kind: Kind, raw: unknown): string {
   if (kind === 'regime') {
     const value = text.toLowerCase();
     if (!REGIMES.includes(value)) throw settingsError(`The ${field} must be one of: ${REGIMES.join(', ')}.`);
+    return value;
+  }
+  if (kind === 'method') {
+    const value = text.toLowerCase();
+    if (!TAX_METHODS.includes(value)) throw settingsError(`The ${field} must be one of: ${TAX_METHODS.join(', ')}.`);
     return value;
   }
   if (kind === 'boolean') {
@@ -103,6 +111,7 @@ export function toEngineSettings(row: SettingsRow): EngineSettings {
     nhisEnabled: row.nhisEnabled === 'true',
     nhisEmployeeRate: row.nhisEmployeeRate,
     nhisEmployerRate: row.nhisEmployerRate,
+    taxMethod: row.taxMethod as TaxMethod,
   };
 }
 
