@@ -39,6 +39,8 @@ export const IMPORT_HEADER = [
   'manager',
   'bank_name',
   'account_number',
+  // New columns come last, so files made from the older template still read the same.
+  'bank_code',
 ];
 export const UPDATE_HEADER = ['email', ...IMPORT_HEADER];
 
@@ -72,6 +74,7 @@ const COLUMN_FIELDS = new Map(
     manager_email: 'manager_email',
     bank_name: 'bank_name',
     account_number: 'account_number',
+    bank_code: 'bank_code',
   }),
 );
 const FIELD_COLUMNS: Record<string, string> = { domain_name: 'domain', manager_email: 'manager' };

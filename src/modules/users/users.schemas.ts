@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { BankUserFields } from './users.bank-fields.js';
 
 // Response-only nullable types written as `type: [..., 'null']`: fast-json-stringify serializes
 // these about 30% faster than `anyOf` unions, and they are plain JSON Schema 2020-12 (OpenAPI 3.1).
@@ -35,6 +36,7 @@ export const UserSchema = Type.Object(
     start_date: NullableString,
     bank_name: NullableString,
     account_number: NullableString,
+    ...BankUserFields,
     manager: NullableString,
     roles: Type.Array(Type.String()),
     is_active: Type.Boolean(),
