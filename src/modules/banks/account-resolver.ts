@@ -105,7 +105,9 @@ export function namesMatch(resolved: string, firstName: string, lastName: string
   const readings = (text: string) => {
     const plain = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
     const key = (spelled: string) => spelled.split(/\s+/).filter(Boolean).sort().join(' ');
-    return [key(plain.replace(/[^\p{L}\p{N}\s]/gu, ' ')), key(plain.replace(/[^\p{L}\p{N}\s]/gu, ''))];
+    const split = (spelled: string) => spelled.replace(/[^\p{L}\p{N}\s]/gu, ' ');
+    // Every punctuation mark splits; none does; apostrophes join and the rest split ("OBRIEN SMITH").
+    return [key(split(plain)), key(plain.replace(/[^\p{L}\p{N}\s]/gu, '')), key(split(plain.replace(/['’`]/g, '')))];
   };
   const theirs = readings(resolved);
   const ours = readings(`${firstName} ${lastName}`);
