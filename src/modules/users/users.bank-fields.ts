@@ -43,7 +43,8 @@ export function readBankCode(reader: FieldReader, record: Record<string, unknown
 
 /** The account must be a NUBAN of the bank, or ten digits when the bank is not one we know. */
 function checkAccount(errors: FieldErrors, code: string | null, account: string): void {
-  if (errors.account_number || errors.bank_code) return;
+  // One message per problem: a missing bank or a malformed number is reported already.
+  if (errors.account_number || errors.bank_code || errors.bank_name) return;
   if (code !== null && !isValidNuban(code, account)) addFieldError(errors, 'account_number', INVALID_NUBAN);
   if (code === null && !/^\d{10}$/.test(account)) addFieldError(errors, 'account_number', TEN_DIGITS);
 }
@@ -81,11 +82,11 @@ export function planBankUpdate(
   user: UserRow,
 ): BankUpdate | undefined {
   if (values.bankName === undefined && values.bankCode === undefined && values.accountNumber === undefined) return undefined;
-  const code = values.bankCode ?? (values.bankName !== undefined ? (bankCodeForName(values.bankName) ?? null) : user.bankCode);
+  const code = values.bankCode ?? (values.bankName !== undefined ? (bankCodeForName(values.bankName) ?? null) : (user.bankCode ?? null));
   const bankName = values.bankName ?? (values.bankCode !== undefined ? bankByCode(values.bankCode)?.name : undefined);
-  const account = values.accountNumber ?? user.accountNumber;
+  const account = values.accountNumber ?? user.accountNumber ?? null;
   if (account) checkAccount(errors, code, account);
-  const changed = code !== user.bankCode || account !== user.accountNumber;
+  const changed = code !== (user.bankCode ?? null) || account !== (user.accountNumber ?? null);
   return {
     ...(bankName !== undefined && bankName !== user.bankName ? { bank_name: bankName } : {}),
     bank_code: code,
