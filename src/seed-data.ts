@@ -1,8 +1,12 @@
 // The demo company's people, as U3 request bodies: departments, user types, pay frequencies,
 // managers and bank details that a Nigerian payroll would really hold. Used by seed.ts only.
+import { nubanFor } from './modules/banks/index.js';
+
+export { nubanCheckDigit } from './modules/banks/index.js';
+
 import { isOneOf } from './platform/guards.js';
 
-/** Real Nigerian banks with their CBN (NUBAN) bank codes. */
+/** Real Nigerian banks with their CBN (NUBAN) bank codes, named as in the banks module's list (so U3 derives bank_code). */
 export const DEMO_BANKS = [
   { name: 'Access Bank', code: '044' },
   { name: 'Guaranty Trust Bank', code: '058' },
@@ -20,20 +24,10 @@ export const DEMO_BANKS = [
   { name: 'Keystone Bank', code: '082' },
 ] as const;
 
-const NUBAN_WEIGHTS = [3, 7, 3, 3, 7, 3, 3, 7, 3, 3, 7, 3];
-
-/** CBN NUBAN check digit over bank code (3 digits) + serial (9 digits). */
-export function nubanCheckDigit(bankCode: string, serial: string): number {
-  const digits = `${bankCode}${serial}`;
-  if (!/^\d{12}$/.test(digits)) throw new Error(`NUBAN needs a 3-digit bank code and a 9-digit serial, got ${bankCode} ${serial}`);
-  const sum = NUBAN_WEIGHTS.reduce((total, weight, i) => total + weight * Number(digits[i]), 0);
-  return (10 - (sum % 10)) % 10;
-}
-
 /** A 10-digit account number that is a valid NUBAN for the bank; the serial is fixed by `seed`. */
 export function nubanAccount(bankCode: string, seed: number): string {
   const serial = String((204_017_351 + seed * 7_919_773) % 1_000_000_000).padStart(9, '0');
-  return `${serial}${nubanCheckDigit(bankCode, serial)}`;
+  return nubanFor(bankCode, serial);
 }
 
 const USER_TYPES = ['Full-time', 'Part-time', 'Contract', 'Intern'] as const;

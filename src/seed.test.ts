@@ -46,6 +46,7 @@ describe('the demo seed', () => {
       expect(account, String(user.email)).toMatch(/^\d{10}$/);
       const code = banks.get(user.bank_name as string) as string;
       expect(code, String(user.bank_name)).toBeDefined();
+      expect(user.bank_code, String(user.bank_name)).toBe(code);
       expect(nubanCheckDigit(code, account.slice(0, 9))).toBe(Number(account[9]));
     }
   });

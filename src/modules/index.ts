@@ -3,6 +3,7 @@
 // their jobs, registers their routes and hands `AppServices` to the console.
 import type { AppDeps, FeatureModule } from '../platform/deps.js';
 import { createAdminModule } from './admin/index.js';
+import { createBanksModule } from './banks/index.js';
 import { createCompaniesModule } from './companies/index.js';
 import { createInvoicesModule } from './invoices/index.js';
 import { createPayrollModule } from './payroll/index.js';
@@ -21,8 +22,9 @@ export function createModules(deps: AppDeps) {
   const wallet = createWalletModule(deps);
   const admin = createAdminModule(deps, companies.services);
   const referenceData = createReferenceDataModule(deps);
+  const banks = createBanksModule(deps);
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
-  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, admin, referenceData];
+  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, admin, referenceData, banks];
   const services = {
     users: users.services,
     payroll: payroll.services,
@@ -32,6 +34,7 @@ export function createModules(deps: AppDeps) {
     payrollRuns: payrollRuns.services,
     admin: admin.services,
     referenceData: referenceData.services,
+    banks: banks.services,
   };
   return { modules, services };
 }

@@ -11,6 +11,7 @@ export const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   conflict: 409,
   validation: 422,
   rate_limited: 429,
+  bad_gateway: 502,
   internal: 500,
 };
 

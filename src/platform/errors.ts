@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'conflict' // 409
   | 'validation' // 422, or 400 in families whose validation status is 400
   | 'rate_limited' // 429
+  | 'bad_gateway' // 502: a provider we depend on gave no usable answer
   | 'internal'; // 500
 
 /**
@@ -51,6 +52,7 @@ export const notFound = (message: string) => new DomainError('not_found', messag
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new DomainError('conflict', message, undefined, undefined, details);
 export const internal = (message: string) => new DomainError('internal', message);
+export const badGateway = (message: string) => new DomainError('bad_gateway', message);
 
 /** A validation failure on named fields. `message` is used by families that show one string. */
 export function invalid(fields: FieldErrors, message?: string): DomainError {

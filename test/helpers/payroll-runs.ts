@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { App } from '../../src/app.js';
 import { type Executor, queryRows } from '../../src/db/client.js';
+import { bankByCode, nubanFor } from '../../src/modules/banks/index.js';
 import type { TestCompany } from './factories.js';
 import { allowRedirectHosts, makeVerifyJobsDue } from './wallet.js';
 
@@ -28,14 +29,15 @@ export async function fundWallet(app: App, db: Executor, company: TestCompany, a
   await app.deps.jobs.runDue(100);
 }
 
-export async function setBankAccounts(
-  db: Executor,
-  userIds: number[],
-  accountNumber = '0123456789',
-  bankName = 'Test Bank',
-): Promise<void> {
+/**
+ * Gives the users a payable account at Access Bank (044): `accountNumber`'s first nine digits with
+ * the NUBAN check digit (runs pay only valid NUBANs of known banks), so "999..." stays a sandbox refusal.
+ */
+export async function setBankAccounts(db: Executor, userIds: number[], accountNumber = '0123456789', bankCode = '044'): Promise<void> {
+  const bankName = bankByCode(bankCode)?.name ?? 'Unknown Bank';
+  const nuban = nubanFor(bankCode, accountNumber.slice(0, 9));
   await db.execute(
-    sql`UPDATE users SET bank_name = ${bankName}, account_number = ${accountNumber} WHERE id IN (${sql.join(
+    sql`UPDATE users SET bank_name = ${bankName}, bank_code = ${bankCode}, account_number = ${nuban} WHERE id IN (${sql.join(
       userIds.map((id) => sql`${id}`),
       sql`, `,
     )})`,

@@ -47,6 +47,7 @@ export const IMPORT_COLUMNS = [
   'manager',
   'bank_name',
   'account_number',
+  'bank_code',
 ];
 
 export interface CsvUser {
@@ -64,6 +65,7 @@ export interface CsvUser {
   manager?: string;
   bank_name?: string;
   account_number?: string;
+  bank_code?: string;
   email?: string;
 }
 

@@ -4,6 +4,7 @@
 // can be sent for the ghost. The cases live by feature in ./matrix/.
 import { expect } from 'vitest';
 import { generatedUsers, multipart } from '../helpers/users.js';
+import { banksProbes } from './matrix/banks.js';
 import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-wallet.js';
 import { payrollProbes } from './matrix/payroll.js';
 import { payrollRunsProbes } from './matrix/payroll-runs.js';
@@ -119,6 +120,7 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   usersProbes(context);
   payrollProbes(context);
   payrollRunsProbes(context);
+  banksProbes(context);
   companiesInvoicesWalletProbes(context);
   variantProbes(context);
   referenceDataProbes(context);

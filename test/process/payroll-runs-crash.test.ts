@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Database, openPglite, queryRows, sql } from '../../src/db/client.js';
+import { nubanFor } from '../../src/modules/banks/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
@@ -84,8 +85,9 @@ describe('kill -9 while salary transfers are in flight', () => {
       user_types: 'Full-time',
       start_date: '2024-01-01',
       base_salary: String(200_000 + i * 10_000),
-      bank_name: 'Test Bank',
-      account_number: `01234567${String(i).padStart(2, '0')}`,
+      // Access Bank (044): a run pays only valid NUBANs of known banks.
+      bank_code: '044',
+      account_number: nubanFor('044', `0123456${String(i).padStart(2, '0')}`),
       is_active: true,
       ...extra,
     });

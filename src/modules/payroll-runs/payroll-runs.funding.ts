@@ -1,7 +1,8 @@
 // pay and retry: ONE transaction each (docs/payroll-runs.md, "exactly once", step 1):
 //   1. the run moves approved (pay) or failed/partially_paid (retry) → processing by one
 //      conditional UPDATE, which also counts the funding attempt; a loser gets no row → 409;
-//   2. paystubs whose employee has no usable bank account fail ("No valid bank account.");
+//   2. paystubs whose employee has no usable bank account (a bank_code and a valid NUBAN there) fail
+//      ("No valid bank account.");
 //   3. the others move to processing, each with a fresh reference, and a queued transfer row each;
 //   4. the balance row is locked and must cover their net pay, else 409 with the figures and the
 //      whole transaction (1-3 included) is rolled back;
@@ -13,6 +14,7 @@ import type { Db } from '../../db/client.js';
 import { koboToString, toKobo } from '../../payroll/money.js';
 import { conflict } from '../../platform/errors.js';
 import { walletLedger } from '../wallet/index.js';
+import { payablePaystubs } from './payroll-runs.planner.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
 import { findRun, MESSAGES, runView } from './payroll-runs.service.js';
 import type { TransferProvider } from './transfer-provider.js';
@@ -33,9 +35,11 @@ export function createFunding(deps: { db: Db; provider: TransferProvider }) {
       const started = await payrollRunsRepo.startFunding(tx, companyId, id, mode === 'pay' ? ['approved'] : ['partially_paid', 'failed']);
       if (!started) throw conflict(mode === 'pay' ? MESSAGES.onlyApprovedPaid : MESSAGES.onlyFailedRetried);
       const from = mode === 'pay' ? 'unpaid' : 'failed';
-      await payrollRunsRepo.failUnbankable(tx, companyId, id, from);
+      const payable = payablePaystubs(await payrollRunsRepo.paystubAccounts(tx, companyId, id, from));
+      await payrollRunsRepo.failUnbankable(tx, companyId, id, from, payable);
       const funded = await payrollRunsRepo.fundPaystubs(tx, companyId, id, {
         from,
+        payable,
         prefix: referencePrefix(),
         attempt: started.attempt,
         provider: provider.name,

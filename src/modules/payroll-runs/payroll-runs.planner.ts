@@ -4,6 +4,7 @@
 // planner and writer as P2 (payroll/paystubs.run.ts), which adds its own per-item failures
 // (duplicates, "Deductions exceed pay.").
 import { divRound, type Kobo, toKobo } from '../../payroll/money.js';
+import { isValidNuban } from '../banks/index.js';
 import type { PlanItem } from '../payroll/index.js';
 
 export const SKIP = {
@@ -111,4 +112,14 @@ export function planRunItems(request: RunRequest, candidates: readonly Candidate
     });
   }
   return { items, skipped };
+}
+
+/**
+ * The paystubs whose employee can be paid: a known bank (bank_code) and a valid NUBAN there. The
+ * others fail with "No valid bank account." until the record is fixed (docs/banks.md).
+ */
+export function payablePaystubs(accounts: readonly { id: number; bank_code: string | null; account_number: string | null }[]): number[] {
+  return accounts
+    .filter((a) => a.bank_code !== null && a.account_number !== null && isValidNuban(a.bank_code, a.account_number.trim()))
+    .map((a) => a.id);
 }

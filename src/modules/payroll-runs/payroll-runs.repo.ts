@@ -54,8 +54,8 @@ const RUN_COLUMNS =
   payment_date::text AS payment_date, created_by_email, approved_by_email, approved_at, paid_at, cancelled_at, attempt, totals, skipped,
   created_at, updated_at`);
 
-/** A user's bank details are usable when both are present (bank codes come with the real-banks step). */
-const HAS_BANK = sql.raw(`btrim(coalesce(u.bank_name, '')) <> '' AND btrim(coalesce(u.account_number, '')) <> ''`);
+/** Paystubs whose employee's bank account is usable (payablePaystubs in the planner decides which). */
+const PAYABLE = (ids: number[]) => sql`p.id = ANY(${pgArray(ids)}::int[])`;
 
 function where(companyId: number, filters: RunFilters): SQL {
   const parts = [sql`company_id = ${companyId}`];
@@ -163,12 +163,25 @@ export const payrollRunsRepo = {
     );
   },
 
-  /** Paystubs in `from` whose employee has no usable bank account: failed, never funded. */
-  async failUnbankable(tx: Executor, companyId: number, runId: string, from: 'unpaid' | 'failed'): Promise<void> {
+  /** The bank details of the employees of the paystubs in `from`. */
+  async paystubAccounts(
+    tx: Executor,
+    companyId: number,
+    runId: string,
+    from: 'unpaid' | 'failed',
+  ): Promise<{ id: number; bank_code: string | null; account_number: string | null }[]> {
+    return queryRows(
+      tx,
+      sql`SELECT p.id, u.bank_code, u.account_number FROM paystubs p JOIN users u ON u.id = p.user_id
+          WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${from}`,
+    );
+  },
+
+  /** Paystubs in `from` other than the payable ones: failed (no usable bank account), never funded. */
+  async failUnbankable(tx: Executor, companyId: number, runId: string, from: 'unpaid' | 'failed', payable: number[]): Promise<void> {
     await tx.execute(
       sql`UPDATE paystubs p SET status = 'failed', failure_reason = ${NO_BANK_ACCOUNT}, updated_at = now()
-          FROM users u WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${from}
-            AND u.id = p.user_id AND NOT (${HAS_BANK})`,
+          WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${from} AND NOT (${PAYABLE(payable)})`,
     );
   },
 
@@ -180,14 +193,14 @@ export const payrollRunsRepo = {
     tx: Executor,
     companyId: number,
     runId: string,
-    input: { from: 'unpaid' | 'failed'; prefix: string; attempt: number; provider: string },
+    input: { from: 'unpaid' | 'failed'; prefix: string; attempt: number; provider: string; payable: number[] },
   ): Promise<{ transfers: number; total: string; batches: number }> {
     const [row] = await queryRows<{ transfers: number; total: string; batches: number }>(
       tx,
       sql`WITH moved AS (
             UPDATE paystubs p SET status = 'processing', payment_reference = ${input.prefix}::text || p.id::text, failure_reason = NULL, updated_at = now()
             FROM users u WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${input.from}
-              AND u.id = p.user_id AND ${HAS_BANK}
+              AND u.id = p.user_id AND ${PAYABLE(input.payable)}
             RETURNING p.id, p.net_pay, p.payment_reference, btrim(u.bank_name) AS bank_name, btrim(u.account_number) AS account_number),
           queued AS (
             INSERT INTO payroll_transfers (reference, company_id, run_id, paystub_id, attempt, batch, amount, bank_name, account_number, provider)

@@ -1,7 +1,9 @@
 // Users (U1-U11): employees of a company, their bulk CSV import and update, suspension with its
 // end job, the onboarding link the console's onboarding page completes, and the console search.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { createAccountResolver } from '../banks/index.js';
 import { createUserActions } from './users.actions.js';
+import { createBankAccountVerification } from './users.bank-account.js';
 import { createOnboardingService } from './users.onboarding.js';
 import { usersRoutes } from './users.routes.js';
 import { createUserSearch } from './users.search.js';
@@ -15,6 +17,7 @@ export function createUsersModule(deps: AppDeps) {
     suspension: createSuspensionService(deps),
     search: createUserSearch(deps),
     onboarding: createOnboardingService(deps),
+    bankAccount: createBankAccountVerification({ db: deps.db, resolver: createAccountResolver(deps.config) }),
   };
   return {
     services,

@@ -52,6 +52,7 @@ const input = (fields: Partial<CreateValues> = {}): CreateValues => ({
   managerEmail: null,
   bankName: null,
   accountNumber: null,
+  bankCode: null,
   roles: ['user'],
   isActive: false,
   notify: true,

@@ -40,6 +40,8 @@ export const IMPORT_HEADER = [
   'manager',
   'bank_name',
   'account_number',
+  // New columns come last, so files made from the older template still read the same.
+  'bank_code',
   ...STATUTORY_CSV_HEADER,
 ];
 export const UPDATE_HEADER = ['email', ...IMPORT_HEADER];
@@ -74,6 +76,7 @@ const COLUMN_FIELDS = new Map(
     manager_email: 'manager_email',
     bank_name: 'bank_name',
     account_number: 'account_number',
+    bank_code: 'bank_code',
     ...STATUTORY_CSV_COLUMNS,
   }),
 );

@@ -2,6 +2,7 @@
 // accepts and rejects exactly the same values with the same Laravel-like messages.
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { FieldReader, fieldLabel, isBlank } from '../../platform/field-reader.js';
+import { readBankCode, settleNewBankAccount } from './users.bank-fields.js';
 import { readStatutory, type StatutoryValues } from './users.statutory-fields.js';
 
 /** A validated create request (U3, one CSV row of U8). */
@@ -20,6 +21,8 @@ export interface CreateValues {
   managerEmail: string | null;
   bankName: string | null;
   accountNumber: string | null;
+  /** Given, or derived from bankName (users.bank-fields.ts); null when no known bank is named. */
+  bankCode: string | null;
   roles: string[];
   isActive: boolean;
   notify: boolean;
@@ -43,6 +46,7 @@ export interface UpdateValues {
   managerEmail?: string;
   bankName?: string;
   accountNumber?: string;
+  bankCode?: string;
   password?: string;
   notify: boolean;
   /** users.statutory-fields.ts: the given statutory fields (null clears). */
@@ -120,11 +124,13 @@ export function checkCreate(record: Record<string, unknown>): Checked<CreateValu
     managerEmail: r.email('manager_email', false) ?? null,
     bankName: r.text('bank_name', false) ?? null,
     accountNumber: r.accountNumber('account_number') ?? null,
+    bankCode: null as string | null,
     roles: r.roles('roles') ?? ['user'],
     isActive: r.bool('is_active') ?? false,
     notify: r.bool('notify') ?? false,
     statutory: readStatutory(r, record, false),
   };
+  Object.assign(value, settleNewBankAccount(r.errors, { ...value, bankCode: readBankCode(r, record) }));
   r.pair(value.bankName ?? undefined, value.accountNumber ?? undefined, (field) => r.has(field));
   if (Object.keys(r.errors).length > 0) return { ok: false, errors: r.errors };
   return { ok: true, value: value as CreateValues };
@@ -151,6 +157,7 @@ export function checkUpdate(record: Record<string, unknown>, passwordErrors?: Fi
     managerEmail: r.email('manager_email', false),
     bankName: r.text('bank_name', false),
     accountNumber: r.accountNumber('account_number'),
+    bankCode: readBankCode(r, record),
     notify: r.bool('notify') ?? false,
     statutory: readStatutory(r, record, true),
   };

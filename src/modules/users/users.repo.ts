@@ -34,6 +34,7 @@ export interface NewUser {
   managerId: number | null;
   bankName: string | null;
   accountNumber: string | null;
+  bankCode: string | null;
   roles: string[];
   isActive: boolean;
   onboardingToken: string | null;
@@ -180,20 +181,20 @@ export const usersRepo = {
       executor,
       sql`INSERT INTO users (company_id, employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id,
             domain_id, title, department, office_location, base_salary, allowances, start_date, manager_id, bank_name,
-            account_number, roles, is_active, onboarding_completed, onboarding_token, token_expires_at)
+            account_number, roles, is_active, onboarding_completed, onboarding_token, token_expires_at, bank_code)
           SELECT ${companyId}, v.employee_id, v.first_name, v.last_name, v.email, v.personal_email, v.unique_id, v.user_type_id,
             v.domain_id, v.title, v.department, v.office_location, v.base_salary, v.allowances, v.start_date, v.manager_id, v.bank_name,
-            v.account_number, v.roles::text[], v.is_active, v.is_active, v.onboarding_token, v.token_expires_at
+            v.account_number, v.roles::text[], v.is_active, v.is_active, v.onboarding_token, v.token_expires_at, v.bank_code
           FROM unnest(${column('employeeId')}::text[], ${column('firstName')}::text[], ${column('lastName')}::text[],
             ${column('email')}::text[], ${column('personalEmail')}::text[], ${column('uniqueId')}::text[],
             ${column('userTypeId')}::int[], ${column('domainId')}::int[], ${column('title')}::text[], ${column('department')}::text[],
             ${column('officeLocation')}::text[], ${column('baseSalary')}::numeric[], ${column('allowances')}::numeric[],
             ${column('startDate')}::date[], ${column('managerId')}::int[], ${column('bankName')}::text[], ${column('accountNumber')}::text[],
             ${pgArray(rows.map((row) => pgArray(row.roles)))}::text[], ${column('isActive')}::boolean[],
-            ${column('onboardingToken')}::text[], ${column('tokenExpiresAt')}::timestamptz[])
+            ${column('onboardingToken')}::text[], ${column('tokenExpiresAt')}::timestamptz[], ${column('bankCode')}::text[])
             AS v(employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id, domain_id, title, department,
               office_location, base_salary, allowances, start_date, manager_id, bank_name, account_number, roles, is_active,
-              onboarding_token, token_expires_at)
+              onboarding_token, token_expires_at, bank_code)
           ON CONFLICT DO NOTHING
           RETURNING id, unique_id`,
     );
@@ -225,6 +226,9 @@ export const usersRepo = {
             manager_id = COALESCE(v.manager_id, u.manager_id),
             bank_name = COALESCE(v.bank_name, u.bank_name),
             account_number = COALESCE(v.account_number, u.account_number),
+            bank_code = CASE WHEN v.bank_identity_changed THEN v.bank_code ELSE u.bank_code END,
+            account_name = CASE WHEN v.bank_identity_changed THEN NULL ELSE u.account_name END,
+            bank_account_verified_at = CASE WHEN v.bank_identity_changed THEN NULL ELSE u.bank_account_verified_at END,
             password_hash = COALESCE(v.password_hash, u.password_hash),
             document_paths = COALESCE(v.document_paths, u.document_paths),
             roles = CASE WHEN v.roles IS NULL THEN u.roles ELSE ARRAY(SELECT jsonb_array_elements_text(v.roles)) END,
@@ -237,7 +241,8 @@ export const usersRepo = {
             id int, first_name text, last_name text, email text, personal_email text, domain_id int, user_type_id int,
             title text, department text, office_location text, base_salary numeric, allowances numeric, start_date date,
             manager_id int, bank_name text, account_number text, password_hash text, document_paths jsonb, roles jsonb,
-            is_active boolean, onboarding_completed boolean, reset_token boolean, onboarding_token text, token_expires_at timestamptz)
+            is_active boolean, onboarding_completed boolean, reset_token boolean, onboarding_token text, token_expires_at timestamptz,
+            bank_code text, bank_identity_changed boolean)
           WHERE u.id = v.id AND u.company_id = ${companyId} AND u.deleted_at IS NULL
           RETURNING u.id`,
     );
@@ -263,6 +268,9 @@ export interface UserPatch {
   manager_id?: number;
   bank_name?: string;
   account_number?: string;
+  /** Written (null included) only with bank_identity_changed, which also clears the verification. */
+  bank_code?: string | null;
+  bank_identity_changed?: boolean;
   password_hash?: string;
   document_paths?: string[];
   roles?: string[];

@@ -9,6 +9,7 @@ import { tenantId } from '../../platform/request-context.js';
 import { BulkError, CompanyIdInput, errorResponses, FieldsError, MessageError } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import type { createUserActions } from './users.actions.js';
+import { type BankAccountVerification, bankAccountRoutes } from './users.bank-account.js';
 import { bulkCreate, bulkUpdate } from './users.bulk.js';
 import { CSV_UPLOAD, type CsvKind, IMPORT_HEADER, parseUsersCsv, templateCsv, UPDATE_HEADER } from './users.csv.js';
 import { DOCUMENT_UPLOAD } from './users.documents.js';
@@ -53,6 +54,7 @@ interface UsersRouteServices {
   users: ReturnType<typeof createUsersService>;
   actions: ReturnType<typeof createUserActions>;
   suspension: ReturnType<typeof createSuspensionService>;
+  bankAccount: BankAccountVerification;
 }
 
 export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services: UsersRouteServices): Promise<void> {
@@ -65,6 +67,7 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services
     const removed = await sweepStaleUploads(deps.config.dataDir);
     if (removed > 0) root.log.info({ removed }, 'removed stale upload files');
   });
+  bankAccountRoutes(root, services.bankAccount, USERS_TENANCY, grants);
 
   app.get(
     '/api/users',

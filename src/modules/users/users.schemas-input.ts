@@ -2,6 +2,7 @@
 // checked by users.fields.ts / users.suspension.ts (shared with the CSV import), so every missing
 // field is reported at once with the same messages as a CSV row.
 import { Type } from 'typebox';
+import { BankCodeInput } from './users.bank-fields.js';
 import { StatutoryBodyProperties } from './users.statutory-fields.js';
 
 const Str = Type.Optional(Type.String());
@@ -24,6 +25,7 @@ export const CreateBody = Type.Object({
   manager_email: Str,
   bank_name: Str,
   account_number: Type.Optional(Type.String({ description: 'digits, leading zeros kept' })),
+  bank_code: BankCodeInput,
   roles: Type.Optional(Type.Array(Type.String(), { description: 'default ["user"]' })),
   is_active: Type.Optional(Type.Boolean({ default: false })),
   notify: Type.Optional(Type.Boolean({ default: false })),
@@ -43,6 +45,7 @@ export const UpdateBody = Type.Object({
   manager_email: Str,
   bank_name: Str,
   account_number: Str,
+  bank_code: BankCodeInput,
   base_salary: Money,
   allowances: Money,
   start_date: Str,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { BankUserFields } from './users.bank-fields.js';
 import { StatutoryUserProperties } from './users.statutory-fields.js';
 
 // Response-only nullable types written as `type: [..., 'null']`: fast-json-stringify serializes
@@ -37,6 +38,7 @@ export const UserSchema = Type.Object(
     start_date: NullableString,
     bank_name: NullableString,
     account_number: NullableString,
+    ...BankUserFields,
     manager: NullableString,
     roles: Type.Array(Type.String()),
     is_active: Type.Boolean(),

@@ -1,6 +1,7 @@
 import { moneyString } from '../../payroll/money.js';
 import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp } from '../../platform/format.js';
+import { bankUserFields } from './users.bank-fields.js';
 import type { UserWithNames } from './users.repo.js';
 import { serializeStatutory } from './users.statutory-fields.js';
 
@@ -40,6 +41,7 @@ export function serializeUser({ user, userTypeName, managerFirstName, managerLas
     start_date: dateOnly(user.startDate),
     bank_name: user.bankName,
     account_number: user.accountNumber,
+    ...bankUserFields(user),
     manager: managerFirstName === null ? null : `${managerFirstName} ${managerLastName}`,
     roles: user.roles,
     is_active: user.isActive,

@@ -39,7 +39,7 @@ describe('U3 create', () => {
   it('creates an inactive user with defaults, derived e-mail, employee id, unique id and an onboarding token', async () => {
     const res = await as(ctx.app, acme).post(
       '/api/users',
-      newUser({ first_name: 'Zoë', last_name: "O'Brien-Smith", base_salary: 250000.5, account_number: '0012345678', bank_name: 'GTB' }),
+      newUser({ first_name: 'Zoë', last_name: "O'Brien-Smith", base_salary: 250000.5, account_number: '0012345671', bank_name: 'GTB' }),
     );
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -75,7 +75,7 @@ describe('U3 create', () => {
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThan(7.01);
     expect(stored.baseSalary).toBe('250000.50');
-    expect(stored.accountNumber).toBe('0012345678');
+    expect(stored.accountNumber).toBe('0012345671');
     // notify defaults to false: no e-mail.
     expect(await ctx.db.select().from(outbox).where(eq(outbox.to, stored.personalEmail))).toHaveLength(0);
   });
@@ -275,8 +275,8 @@ describe('U12/U13 templates', () => {
   it('serves the import and update templates byte for byte', async () => {
     const header =
       'first_name,last_name,personal_email,domain,user_types,title,base_salary,department,allowances,office_location,start_date (YYYY-MM-DD),manager,bank_name,account_number' +
-      // Issue 16: the statutory columns after the existing ones (users.statutory.test.ts).
-      ',annual_rent_paid,life_assurance_premium,nin (11 digits),tax_id,state_of_residence (code of GET /api/states),' +
+      // Issue 15 then issue 16: bank_code, then the statutory columns, after the existing ones.
+      ',bank_code,annual_rent_paid,life_assurance_premium,nin (11 digits),tax_id,state_of_residence (code of GET /api/states),' +
       'rsa_pin (PEN + 12 digits),pfa_code (code of GET /api/pfas),nhf_number,nhf_opt_in (true/false),gender (male/female),is_expatriate (true/false)';
     const instruction =
       'Instructions: start_date must use the format YYYY-MM-DD; format the account_number column as text to keep leading zeros.';

@@ -15,6 +15,7 @@
 //   (their indexes, re-planned by the next round).
 import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import type { FieldErrors } from '../../platform/errors.js';
+import { planBankUpdate } from './users.bank-fields.js';
 import { DOMAIN_MISSING, MANAGER_MISSING, TYPE_MISSING } from './users.create.planner.js';
 import { MAX_DOCUMENTS_PER_USER, TOO_MANY_DOCUMENTS_PER_USER } from './users.documents.js';
 import type { UpdateValues } from './users.fields.js';
@@ -117,10 +118,12 @@ export function planUpdates(
     const owner = v.personalEmail === undefined ? undefined : owners.get(v.personalEmail);
     if (owner && owner.id !== user.id) errors.personal_email = ['The personal email has already been taken.'];
     // bank_name and account_number must end up both set or both empty.
-    const bank = v.bankName ?? user.bankName;
+    // A bank_code names the bank too (its name is filled in: users.bank-fields.ts).
+    const bank = v.bankName ?? v.bankCode ?? user.bankName;
     const account = v.accountNumber ?? user.accountNumber;
     if (bank && !account) errors.account_number = ['The account number field is required when bank name is present.'];
     if (account && !bank) errors.bank_name = ['The bank name field is required when account number is present.'];
+    const bankUpdate = planBankUpdate(errors, v, user);
     // Checked here, under the row lock: two concurrent uploads cannot both squeeze under the cap.
     if ((user.documentPaths?.length ?? 0) + (item.newDocuments?.length ?? 0) > MAX_DOCUMENTS_PER_USER) {
       errors.documents = [TOO_MANY_DOCUMENTS_PER_USER];
@@ -148,6 +151,13 @@ export function planUpdates(
     if (domain && domain.id !== user.domainId) set('domain_id', domain.id, 'domain_name');
     if (type && type.id !== user.userTypeId) set('user_type_id', type.id, 'user_types');
     if (manager && manager.id !== user.managerId) set('manager_id', manager.id, 'manager_email');
+    if (bankUpdate) {
+      if (bankUpdate.bank_name !== undefined && patch.bank_name === undefined) set('bank_name', bankUpdate.bank_name, 'bank_name');
+      if (bankUpdate.bank_identity_changed) {
+        Object.assign(patch, { bank_code: bankUpdate.bank_code, bank_identity_changed: true });
+        if (bankUpdate.bank_code !== user.bankCode) changed.push('bank_code');
+      }
+    }
     if (item.passwordHash) set('password_hash', item.passwordHash, 'password');
     if (item.newDocuments?.length) set('document_paths', [...(user.documentPaths ?? []), ...item.newDocuments], 'documents');
     const statutory = statutoryChanges(user, v.statutory ?? {});

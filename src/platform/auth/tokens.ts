@@ -20,6 +20,7 @@ export const ROUTE_NAMES = [
   'users.unsuspend',
   'users.import-template',
   'users.update-template',
+  'users.verify-bank-account',
   'paystubs.index',
   'paystubs.store',
   'contribution-settings.index',
@@ -58,6 +59,7 @@ export const ROUTE_NAMES = [
   'payroll-runs.cancel',
   'states.index',
   'pfas.index',
+  'banks.index',
 ] as const;
 
 /** A named /api route (decisions.md §3): its scope name, rate-limit key and metrics label. */

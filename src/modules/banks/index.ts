@@ -1,0 +1,21 @@
+// Banks (issue 15): the Nigerian banks a salary can be paid into (GET /api/banks), the NUBAN check
+// digit, finding a bank by code or by name, and resolving an account holder's name through the
+// payment provider. No tables: the bank list is a data file (docs/banks.md).
+import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { banksRoutes } from './banks.routes.js';
+
+export function createBanksModule(_deps: AppDeps) {
+  const services = {};
+  return { services, routes: banksRoutes, jobs: [] } satisfies FeatureModule<typeof services>;
+}
+
+export {
+  AccountNotResolved,
+  type AccountResolver,
+  createAccountResolver,
+  namesMatch,
+  ResolverUnavailable,
+} from './account-resolver.js';
+export { BANK_DATA_SOURCE } from './banks.data.js';
+export { BANKS, type Bank, bankByCode, bankCodeForName, paystackBankCode } from './banks.lookup.js';
+export { isNubanBankCode, isValidNuban, nubanCheckDigit, nubanFor } from './nuban.js';
