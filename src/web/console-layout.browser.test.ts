@@ -13,6 +13,7 @@ let ctx: TestContext;
 let base: string;
 let browser: Browser;
 let demo: DemoSeed;
+let employeeId: string;
 let onboardingToken: string;
 
 /** Every GET path the app serves under /console and /onboarding, read from its route tree. */
@@ -34,7 +35,7 @@ function consoleRoutes(tree: string): string[] {
 /** Real values for the route parameters; an unknown parameter fails the test, so a new page is never skipped. */
 function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => {
-    const value = { transactionId: demo.transactionId, token: onboardingToken }[name];
+    const value = { transactionId: demo.transactionId, token: onboardingToken, id: employeeId }[name];
     if (!value) throw new Error(`no sample value for :${name} in ${path}: add one so the page is checked`);
     return encodeURIComponent(value);
   });
@@ -58,6 +59,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('a first run in chromium, PUBLIC_URL u
     demo = (await seedDemo(ctx.app)) as DemoSeed;
     const people = (await ctx.app.services.users.users.list(demo.companyId, { count: 1000 })).Resources;
     onboardingToken = people.find((user) => user.onboarding_token)?.onboarding_token as string;
+    employeeId = String(people[0].id);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   }, 180_000);
 

@@ -13,6 +13,7 @@ import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { setBankAccounts } from '../../test/helpers/payroll-runs.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
+import { nubanFor } from '../modules/banks/index.js';
 
 let ctx: TestContext;
 let base: string;
@@ -177,7 +178,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     const fixed = await fetch(`${base}/api/users/${staff[2].id}`, {
       method: 'PUT',
       headers: { ...company.auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ bank_name: 'Test Bank', account_number: '0123456789' }),
+      // A valid NUBAN at a known bank (Access Bank, 044): the run pays only those.
+      body: JSON.stringify({ bank_code: '044', account_number: nubanFor('044', '012345678') }),
     });
     expect(fixed.status).toBe(200);
     await checker.getByRole('button', { name: 'Retry failed paystubs' }).click();
