@@ -9,6 +9,7 @@ import { createPayrollModule } from './payroll/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
 import { createUsersModule } from './users/index.js';
 import { createWalletModule } from './wallet/index.js';
+import { createWebhooksModule } from './webhooks/index.js';
 
 export function createModules(deps: AppDeps) {
   const users = createUsersModule(deps);
@@ -19,8 +20,9 @@ export function createModules(deps: AppDeps) {
   const invoices = createInvoicesModule(deps);
   const wallet = createWalletModule(deps);
   const admin = createAdminModule(deps, companies.services);
+  const webhooks = createWebhooksModule(deps);
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
-  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, admin];
+  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, webhooks, admin];
   const services = {
     users: users.services,
     payroll: payroll.services,
@@ -28,6 +30,7 @@ export function createModules(deps: AppDeps) {
     invoices: invoices.services,
     wallet: wallet.services,
     payrollRuns: payrollRuns.services,
+    webhooks: webhooks.services,
     admin: admin.services,
   };
   return { modules, services };

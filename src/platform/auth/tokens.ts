@@ -56,6 +56,15 @@ export const ROUTE_NAMES = [
   'payroll-runs.pay',
   'payroll-runs.retry',
   'payroll-runs.cancel',
+  'webhooks.index',
+  'webhooks.store',
+  'webhooks.show',
+  'webhooks.update',
+  'webhooks.destroy',
+  'webhooks.rotate-secret',
+  'webhooks.deliveries',
+  'webhooks.retry',
+  'webhooks.test',
 ] as const;
 
 /** A named /api route (decisions.md §3): its scope name, rate-limit key and metrics label. */
