@@ -80,7 +80,7 @@ export async function checkEndpointUrl(url: string, rules: AddressRules): Promis
     return URL_MESSAGES.invalid;
   }
   if (parsed.protocol !== 'https:' && !(rules.allowHttp && parsed.protocol === 'http:')) {
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? URL_MESSAGES.https : URL_MESSAGES.invalid;
+    return URL_MESSAGES.https;
   }
   if (parsed.username || parsed.password) return URL_MESSAGES.credentials;
   if (rules.allowPrivateNetworks) return undefined;
