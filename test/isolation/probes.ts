@@ -9,6 +9,7 @@ import { payrollProbes } from './matrix/payroll.js';
 import { payrollRunsProbes } from './matrix/payroll-runs.js';
 import { usersProbes } from './matrix/users.js';
 import { variantProbes } from './matrix/variants.js';
+import { webhooksProbes } from './matrix/webhooks.js';
 import type { Attacker, Victim } from './world.js';
 
 /** A parsed response body; the checks assert its shape themselves. */
@@ -120,5 +121,6 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   payrollRunsProbes(context);
   companiesInvoicesWalletProbes(context);
   variantProbes(context);
+  webhooksProbes(context);
   return probes;
 }
