@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { isoTimestamp } from '../../platform/format.js';
+import { recordEvents } from '../webhooks/index.js';
 
 export type LedgerType = 'top_up' | 'payroll_debit' | 'payroll_refund';
 
@@ -45,6 +46,7 @@ export const walletLedger = {
           VALUES (${companyId}, -(${entry.amount}::numeric), 'payroll_debit', ${entry.reference}, ${entry.description})
           RETURNING balance_after::text AS balance_after`,
     );
+    await announceLedgerEntries(tx, 'payroll_debit', [entry.reference]);
     return rows[0].balance_after;
   },
 
@@ -56,6 +58,11 @@ export const walletLedger = {
       sql`INSERT INTO wallet_entries (company_id, amount, kind, reference, description)
           SELECT c, m, 'payroll_refund', r, d FROM unnest(${col((r) => r.companyId)}::int[], ${col((r) => r.amount)}::numeric[],
             ${col((r) => r.reference)}::text[], ${col((r) => r.description)}::text[]) AS x(c, m, r, d)`,
+    );
+    await announceLedgerEntries(
+      tx,
+      'payroll_refund',
+      refunds.map((r) => r.reference),
     );
   },
 
@@ -92,4 +99,23 @@ export function serializeLedgerEntry(row: LedgerRow) {
     description: row.description ?? DEFAULT_DESCRIPTION[row.kind],
     created_at: isoTimestamp(row.created_at),
   };
+}
+
+/** wallet.credited / wallet.debited (docs/webhooks.md): the entries just written, read back in the same transaction. */
+export async function announceLedgerEntries(tx: Executor, kind: LedgerType, references: string[]): Promise<void> {
+  if (references.length === 0) return;
+  const rows = await queryRows<LedgerRow & { company_id: number }>(
+    tx,
+    sql`SELECT id, company_id, kind, amount::text AS amount, balance_after::text AS balance_after,
+               COALESCE(reference, transaction_reference) AS reference, description, created_at
+        FROM wallet_entries WHERE kind = ${kind} AND COALESCE(reference, transaction_reference) = ANY(${pgArray(references)}::text[])`,
+  );
+  await recordEvents(
+    tx,
+    rows.map((row) => ({
+      companyId: row.company_id,
+      type: kind === 'payroll_debit' ? ('wallet.debited' as const) : ('wallet.credited' as const),
+      data: serializeLedgerEntry(row),
+    })),
+  );
 }

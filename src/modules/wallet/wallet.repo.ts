@@ -1,8 +1,10 @@
 // All SQL of the wallet. Company-facing methods take companyId first; the few that take only a
 // reference serve verification (job, webhook, sandbox page), where the reference is the key.
+
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { redirectDomains, walletEntries, walletSandboxOutcomes, walletTransactions } from '../../db/schema/index.js';
+import { announceLedgerEntries } from './wallet-ledger.js';
 
 export type WalletTransactionRow = typeof walletTransactions.$inferSelect;
 
@@ -71,6 +73,7 @@ export const walletRepo = {
     await tx
       .insert(walletEntries)
       .values({ companyId: won[0].company_id, amount: won[0].amount, kind: 'top_up', transactionReference: reference });
+    await announceLedgerEntries(tx, 'top_up', [reference]);
     return true;
   },
 

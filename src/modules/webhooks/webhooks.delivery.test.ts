@@ -4,11 +4,11 @@
 // another company), rotation overlap, 1 KiB of answer kept, and auto-disable with an e-mail.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, sql } from '../../db/client.js';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
 import { type Receiver, startReceiver, verified, webhookTestConfig } from '../../../test/helpers/webhooks.js';
+import { queryRows, sql } from '../../db/client.js';
 import { type EventType, recordEvent, recordEvents } from './index.js';
 
 let ctx: TestContext;
@@ -62,7 +62,9 @@ describe('delivery', () => {
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['user-agent']).toMatch(/Payroll-Webhooks/);
     // A wrong secret does not verify.
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(request.body, request.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(request.body, request.headers as Record<string, string>),
+    ).toThrow();
   });
 
   it('retries a 500 on the schedule with the same webhook-id, then delivers; keeps 1 KiB of the answer', async () => {
@@ -77,8 +79,16 @@ describe('delivery', () => {
     // The schedule (0.2 s here) separates the attempts.
     expect(requests[1].at - requests[0].at).toBeGreaterThanOrEqual(150);
     const list = await as(ctx.app, parent).get(`/api/webhook-endpoints/${ep.id}/deliveries`);
-    expect(list.json().data.data[0]).toMatchObject({ status: 'delivered', attempts: 3, last_status_code: 200, event_type: 'invoice.created' });
-    const [row] = await queryRows<{ last_response_body: string | null }>(ctx.db, sql`SELECT last_response_body FROM webhook_deliveries WHERE endpoint_id = ${ep.id}`);
+    expect(list.json().data.data[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 3,
+      last_status_code: 200,
+      event_type: 'invoice.created',
+    });
+    const [row] = await queryRows<{ last_response_body: string | null }>(
+      ctx.db,
+      sql`SELECT last_response_body FROM webhook_deliveries WHERE endpoint_id = ${ep.id}`,
+    );
     expect(row.last_response_body).toBe('ok');
   });
 
@@ -117,7 +127,12 @@ describe('delivery', () => {
     await waitFor('/parent-tree', 2);
     expect(receiver.on('/child').map((r) => JSON.parse(r.body).data.id)).toEqual([1]);
     expect(receiver.on('/parent-own').map((r) => JSON.parse(r.body).data.id)).toEqual([2]);
-    expect(receiver.on('/parent-tree').map((r) => JSON.parse(r.body).data.id).sort()).toEqual([1, 2]);
+    expect(
+      receiver
+        .on('/parent-tree')
+        .map((r) => JSON.parse(r.body).data.id)
+        .sort(),
+    ).toEqual([1, 2]);
     expect(receiver.on('/stranger')).toEqual([]);
   });
 
@@ -130,7 +145,10 @@ describe('delivery', () => {
     await record(company.id, 'payroll_run.paid', { id: 'run_1' });
     await drain();
     expect(receiver.on('/filtered')).toEqual([]);
-    const [count] = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM webhook_events WHERE company_id = ${company.id}`);
+    const [count] = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS n FROM webhook_events WHERE company_id = ${company.id}`,
+    );
     expect(count.n).toBe(0);
   });
 

@@ -22,6 +22,7 @@ export function disabledOutcome(deliveryId: number): Outcome {
 /** The whole seconds at which wake-up jobs are needed for a batch's retries (one job per distinct second). */
 export function wakeUpDelays(outcomes: readonly Outcome[]): number[] {
   const delays = new Set<number>();
-  for (const outcome of outcomes) if (outcome.status === 'pending' && outcome.retryInSeconds !== null) delays.add(Math.ceil(outcome.retryInSeconds));
+  for (const outcome of outcomes)
+    if (outcome.status === 'pending' && outcome.retryInSeconds !== null) delays.add(Math.ceil(outcome.retryInSeconds));
   return [...delays].sort((a, b) => a - b);
 }

@@ -106,7 +106,13 @@ export function webhooksRoutes(service: WebhooksService) {
       '/api/webhook-endpoints/:id',
       {
         config: { name: 'webhooks.show', ...one },
-        schema: { tags, summary: 'One endpoint (never its secret)', params: IdParams, querystring: CompanyQuery, response: { 200: EndpointAnswer, ...errors } },
+        schema: {
+          tags,
+          summary: 'One endpoint (never its secret)',
+          params: IdParams,
+          querystring: CompanyQuery,
+          response: { 200: EndpointAnswer, ...errors },
+        },
       },
       async (request) => service.show(tenantId(request), request.params.id),
     );
@@ -137,7 +143,13 @@ export function webhooksRoutes(service: WebhooksService) {
       '/api/webhook-endpoints/:id',
       {
         config: { name: 'webhooks.destroy', ...one },
-        schema: { tags, summary: 'Delete an endpoint and its deliveries log', params: IdParams, querystring: CompanyQuery, response: { 200: Type.Object({ message: Type.String() }), ...errors } },
+        schema: {
+          tags,
+          summary: 'Delete an endpoint and its deliveries log',
+          params: IdParams,
+          querystring: CompanyQuery,
+          response: { 200: Type.Object({ message: Type.String() }), ...errors },
+        },
       },
       async (request) => service.destroy(tenantId(request), request.params.id),
     );
@@ -152,7 +164,10 @@ export function webhooksRoutes(service: WebhooksService) {
           summary: 'A new secret (shown once); for 24 h deliveries are signed with the old and the new one',
           params: IdParams,
           body: CompanyQuery,
-          response: { 200: Type.Object({ message: Type.String(), secret: Type.String(), endpoint: Type.Ref('WebhookEndpoint') }), ...errors },
+          response: {
+            200: Type.Object({ message: Type.String(), secret: Type.String(), endpoint: Type.Ref('WebhookEndpoint') }),
+            ...errors,
+          },
         },
       },
       async (request) => service.rotateSecret(tenantId(request), request.params.id),
@@ -186,7 +201,8 @@ export function webhooksRoutes(service: WebhooksService) {
           response: { 202: Type.Object({ message: Type.String(), delivery: Type.Ref('WebhookDelivery') }), ...errors },
         },
       },
-      async (request, reply) => reply.status(202).send(await service.retry(tenantId(request), request.params.id, request.params.delivery_id)),
+      async (request, reply) =>
+        reply.status(202).send(await service.retry(tenantId(request), request.params.id, request.params.delivery_id)),
     );
 
     app.post(
@@ -206,4 +222,3 @@ export function webhooksRoutes(service: WebhooksService) {
     );
   };
 }
-

@@ -107,7 +107,7 @@ export function createHttpSender(options: SenderOptions) {
           finish({
             statusCode,
             error: ok ? null : `The receiver answered ${statusCode}.`,
-            responseBody: Buffer.concat(kept).toString('utf8').replace(/\u0000/g, '') || null,
+            responseBody: Buffer.concat(kept).toString('utf8').replaceAll(String.fromCharCode(0), '') || null,
           });
         };
         response.on('end', done);

@@ -59,7 +59,7 @@ export function createWebhooksService(deps: { db: Db; config: Config }) {
     if (input.events !== undefined) {
       if (input.events.length === 0) fields.events = ['The events field must have at least 1 item.'];
       input.events.forEach((event, index) => {
-        if (!KNOWN_EVENTS.has(event)) (fields[`events.${index}`] ??= []).push(`The selected events.${index} is invalid.`);
+        if (!KNOWN_EVENTS.has(event)) fields[`events.${index}`] = [`The selected events.${index} is invalid.`];
       });
     } else if (creating) fields.events = ['The events field is required.'];
     if (Object.keys(fields).length > 0) throw invalid(fields);

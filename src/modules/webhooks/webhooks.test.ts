@@ -2,12 +2,12 @@
 // validation, the SSRF rules (https only, no internal address unless allowed), the deliveries log
 // with retry and test, and tenant isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, sql } from '../../db/client.js';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
 import { expectTenantIsolation } from '../../../test/helpers/isolation.js';
 import { type Receiver, startReceiver, verified, webhookTestConfig } from '../../../test/helpers/webhooks.js';
+import { queryRows, sql } from '../../db/client.js';
 import { isInternalAddress } from './webhooks.address.js';
 
 let ctx: TestContext;
@@ -129,14 +129,30 @@ describe('endpoints API', () => {
   });
 
   it('classifies addresses', () => {
-    for (const internal of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.0.1', '169.254.1.1', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', '::ffff:7f00:1'])
+    for (const internal of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.0.1',
+      '169.254.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:10.0.0.1',
+      '::ffff:7f00:1',
+    ])
       expect(isInternalAddress(internal), internal).toBe(true);
     for (const external of ['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111']) expect(isInternalAddress(external), external).toBe(false);
   });
 
   it('sends a test event to that endpoint only, lists the delivery and retries it with the same event id', async () => {
     const company = await createCompany(ctx.db, { name: 'Tester' });
-    const created = await as(ctx.app, company).post('/api/webhook-endpoints', { url: receiver.url('/test-event'), events: ['user.created'] });
+    const created = await as(ctx.app, company).post('/api/webhook-endpoints', {
+      url: receiver.url('/test-event'),
+      events: ['user.created'],
+    });
     const { endpoint, secret } = created.json();
     const sibling = await as(ctx.app, company).post('/api/webhook-endpoints', { url: receiver.url('/sibling'), events: ['*'] });
     expect(sibling.statusCode).toBe(201);
@@ -149,7 +165,13 @@ describe('endpoints API', () => {
     expect(receiver.on('/sibling')).toEqual([]);
     const log = await as(ctx.app, company).get(`/api/webhook-endpoints/${endpoint.id}/deliveries`);
     const delivery = log.json().data.data[0];
-    expect(delivery).toMatchObject({ event_id: test.json().event_id, event_type: 'webhook.test', status: 'delivered', attempts: 1, last_status_code: 200 });
+    expect(delivery).toMatchObject({
+      event_id: test.json().event_id,
+      event_type: 'webhook.test',
+      status: 'delivered',
+      attempts: 1,
+      last_status_code: 200,
+    });
     const retried = await as(ctx.app, company).post(`/api/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`);
     expect(retried.statusCode).toBe(202);
     expect(retried.json().delivery).toMatchObject({ id: delivery.id, status: 'pending' });
@@ -162,7 +184,7 @@ describe('endpoints API', () => {
     expect(missing.json()).toEqual({ error: 'Webhook delivery not found.' });
   });
 
-  it("another company cannot read or change an endpoint, its deliveries or its secret", async () => {
+  it('another company cannot read or change an endpoint, its deliveries or its secret', async () => {
     const created = await as(ctx.app, other).post('/api/webhook-endpoints', { url: receiver.url('/mine'), events: ['*'] });
     const id = created.json().endpoint.id;
     await expectTenantIsolation(

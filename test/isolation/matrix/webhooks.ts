@@ -24,7 +24,13 @@ export function webhooksProbes(context: MatrixContext): void {
     add({ route: 'webhooks.show', what: `B's endpoint, ${label}`, method: 'GET', url: `${base}${q}` });
     add({ route: 'webhooks.update', what: `B's endpoint, ${label}`, method: 'PATCH', url: `${base}${q}`, payload: { disabled: false } });
     add({ route: 'webhooks.destroy', what: `B's endpoint, ${label}`, method: 'DELETE', url: `${base}${q}` });
-    add({ route: 'webhooks.rotate-secret', what: `B's endpoint, ${label}`, method: 'POST', url: `${base}/rotate-secret${q}`, payload: scoped });
+    add({
+      route: 'webhooks.rotate-secret',
+      what: `B's endpoint, ${label}`,
+      method: 'POST',
+      url: `${base}/rotate-secret${q}`,
+      payload: scoped,
+    });
     add({ route: 'webhooks.deliveries', what: `B's endpoint, ${label}`, method: 'GET', url: `${base}/deliveries${q}` });
     add({
       route: 'webhooks.retry',
