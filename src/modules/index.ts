@@ -37,4 +37,6 @@ export function createModules(deps: AppDeps) {
 }
 
 /** Every module's services by module name: `app.services`, what the console and the seed use. */
+export { openApiWebhooks } from './webhooks/index.js';
+
 export type AppServices = ReturnType<typeof createModules>['services'];

@@ -128,6 +128,14 @@ describe('endpoints API', () => {
     }
   });
 
+  it('/openapi.json describes every event payload in its OpenAPI 3.1 webhooks section', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.webhooks)).toEqual(expect.arrayContaining(['user.created', 'users.import.completed', 'webhook.test']));
+    expect(doc.webhooks['paystub.paid'].post.requestBody.content['application/json'].schema.properties.type.const).toBe('paystub.paid');
+    expect(doc.paths['/api/webhook-endpoints']).toBeDefined();
+  });
+
   it('classifies addresses', () => {
     for (const internal of [
       '127.0.0.1',
