@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 import { type Database, sql } from './db/client.js';
-import { type AppServices, createModules } from './modules/index.js';
+import { type AppServices, createModules, openApiWebhooks } from './modules/index.js';
 import { AuthCache, createAuthenticator } from './platform/auth/authenticate.js';
 import type { RouteName } from './platform/auth/tokens.js';
 import { closeSilentConnections } from './platform/connection-timeouts.js';
@@ -119,7 +119,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   registerErrorHandling(app);
   registerInputSafety(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, openApiWebhooks());
   registerMetrics(app);
   registerGetJsonBody(app);
   await app.register(formbody);

@@ -46,6 +46,16 @@ export interface Config {
   /** Log lines are written when this many bytes are waiting, or after at most a second; 0 writes each line at once. */
   logBufferBytes: number;
   jobPollMs: number;
+  /** Webhook endpoints may use http:// (WEBHOOK_ALLOW_HTTP); https only otherwise. */
+  webhookAllowHttp: boolean;
+  /** Webhook URLs may resolve to loopback/private/link-local addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
+  webhookAllowPrivateNetworks: boolean;
+  /** Base64 of 32 bytes encrypting webhook secrets at rest (WEBHOOK_SECRET_KEY); unset: a development key. */
+  webhookSecretKey: string | undefined;
+  /** Seconds before each retry of a failed delivery (WEBHOOK_RETRY_SCHEDULE, comma-separated; tests shorten it). */
+  webhookRetrySchedule: number[];
+  /** Longest a receiver may take to answer (WEBHOOK_TIMEOUT_MS). */
+  webhookTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -91,6 +101,19 @@ function trustProxy(env: Env): false | number | string[] {
   const entries = raw.split(',').map((entry) => entry.trim());
   if (entries.every(proxyAddress)) return entries;
   throw new Error(`TRUST_PROXY must be false, a number of proxies, or a comma-separated list of proxy addresses or CIDRs, got "${raw}"`);
+}
+
+/** The spec's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then failed. */
+export const WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
+function retrySchedule(env: Env): number[] {
+  const raw = (env.WEBHOOK_RETRY_SCHEDULE ?? '').trim();
+  if (raw === '') return WEBHOOK_RETRY_SCHEDULE;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (!parts.every((part) => /^\d+(\.\d+)?$/.test(part))) {
+    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, got "${raw}"`);
+  }
+  return parts.map(Number);
 }
 
 function blankToUndefined(value: string | undefined): string | undefined {
@@ -146,6 +169,11 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
     logLevel: env.LOG_LEVEL || 'info',
     logBufferBytes: int(env, 'LOG_BUFFER_BYTES', 8192, 0),
     jobPollMs: int(env, 'JOB_POLL_MS', 500, 10),
+    webhookAllowHttp: bool(env, 'WEBHOOK_ALLOW_HTTP', false),
+    webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookSecretKey: blankToUndefined(env.WEBHOOK_SECRET_KEY),
+    webhookRetrySchedule: retrySchedule(env),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
   };
   const merged = { ...config, ...overrides, rateLimit: { ...config.rateLimit, ...overrides.rateLimit } };
   // The default is the address the server listens on (README's http://127.0.0.1:3000, what the

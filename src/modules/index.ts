@@ -11,6 +11,7 @@ import { createPayrollRunsModule } from './payroll-runs/index.js';
 import { createReferenceDataModule } from './reference-data/index.js';
 import { createUsersModule } from './users/index.js';
 import { createWalletModule } from './wallet/index.js';
+import { createWebhooksModule } from './webhooks/index.js';
 
 export function createModules(deps: AppDeps) {
   const users = createUsersModule(deps);
@@ -23,8 +24,9 @@ export function createModules(deps: AppDeps) {
   const admin = createAdminModule(deps, companies.services);
   const referenceData = createReferenceDataModule(deps);
   const banks = createBanksModule(deps);
+  const webhooks = createWebhooksModule(deps);
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
-  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, admin, referenceData, banks];
+  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, webhooks, admin, referenceData, banks];
   const services = {
     users: users.services,
     payroll: payroll.services,
@@ -32,6 +34,7 @@ export function createModules(deps: AppDeps) {
     invoices: invoices.services,
     wallet: wallet.services,
     payrollRuns: payrollRuns.services,
+    webhooks: webhooks.services,
     admin: admin.services,
     referenceData: referenceData.services,
     banks: banks.services,
@@ -40,4 +43,6 @@ export function createModules(deps: AppDeps) {
 }
 
 /** Every module's services by module name: `app.services`, what the console and the seed use. */
+export { openApiWebhooks } from './webhooks/index.js';
+
 export type AppServices = ReturnType<typeof createModules>['services'];

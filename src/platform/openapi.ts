@@ -2,7 +2,8 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/** `webhooks`: the OpenAPI 3.1 webhooks section (the payloads the service sends), built by the webhooks module. */
+export async function registerOpenApi(app: FastifyInstance, webhooks: Record<string, unknown> = {}): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -19,6 +20,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ bearer: [] }],
+      // Plain JSON built by the webhooks module; the plugin's type wants its own PathItem type.
+      webhooks: webhooks as never,
     },
     hideUntagged: false,
   });

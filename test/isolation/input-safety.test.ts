@@ -42,6 +42,7 @@ beforeAll(async () => {
     contribution_id: () => String(a.contributionId),
     user_id: () => String(a.userId),
     transaction_id: () => invoice.transaction_id,
+    delivery_id: () => '1',
   };
   const settings = await ctx.app.inject({ method: 'GET', url: `/api/contribution-settings/${a.company.id}`, headers: a.company.auth });
   const { id: _id, company_id: _company, created_at: _created, updated_at: _updated, ...settingValues } = settings.json().data;
@@ -87,6 +88,8 @@ beforeAll(async () => {
     'invoices.approve': { manager_email: a.userEmail, decision: 'approve', comment: 'ok' },
     'invoices.finance-approve': { finance_approver_email: a.userEmail, decision: 'approve', comment: 'ok' },
     'wallet.top-up': { amount: 2500, customer_email: 'payer@a.test', redirect_url: `https://${a.redirectHost}/done` },
+    'webhooks.store': { url: 'https://93.184.215.14/nul', events: ['*'], description: 'Nul hook' },
+    'webhooks.update': { url: 'https://93.184.215.14/nul', events: ['*'], description: 'Nul hook' },
   };
 });
 afterAll(() => ctx?.close());

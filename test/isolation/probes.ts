@@ -11,6 +11,7 @@ import { payrollRunsProbes } from './matrix/payroll-runs.js';
 import { referenceDataProbes } from './matrix/reference-data.js';
 import { usersProbes } from './matrix/users.js';
 import { variantProbes } from './matrix/variants.js';
+import { webhooksProbes } from './matrix/webhooks.js';
 import type { Attacker, Victim } from './world.js';
 
 /** A parsed response body; the checks assert its shape themselves. */
@@ -124,5 +125,6 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   companiesInvoicesWalletProbes(context);
   variantProbes(context);
   referenceDataProbes(context);
+  webhooksProbes(context);
   return probes;
 }

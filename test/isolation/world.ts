@@ -32,6 +32,9 @@ export interface Victim {
   invoiceTx: string;
   walletRef: string;
   runTx: string;
+  /** B's webhook endpoint and one of its deliveries. */
+  webhookId: number;
+  deliveryId: number;
   /** Prefix of the Idempotency-Keys B used (`<prefix>-<route name>`). */
   idemKey: string;
 }
@@ -171,6 +174,13 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     sql`SELECT status FROM wallet_transactions WHERE reference = ${topUp.transactionReference}`,
   );
   expect(status).toBe('success');
+  // B's webhook endpoint (a public IP literal: no DNS, never reached) with one delivery, then disabled
+  // so that no job run of the matrix ever tries to send it.
+  const hookUrl = `https://93.184.215.14/b-${tag}`;
+  const hook = await call(app, b, 'POST', '/api/webhook-endpoints', { url: hookUrl, events: ['*'], description: `Victim hook ${tag}` });
+  const hookTest = await call(app, b, 'POST', `/api/webhook-endpoints/${hook.endpoint.id}/test`, {});
+  await call(app, b, 'PATCH', `/api/webhook-endpoints/${hook.endpoint.id}`, { disabled: true });
+  const [delivery] = await queryRows<{ id: number }>(db, sql`SELECT id FROM webhook_deliveries WHERE event_id = ${hookTest.event_id}`);
 
   const victim: Victim = {
     company: b.id,
@@ -186,6 +196,8 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     invoiceTx: invoice.transaction_id,
     walletRef: topUp.transactionReference,
     runTx: run.transaction_id,
+    webhookId: hook.endpoint.id,
+    deliveryId: delivery.id,
     idemKey,
   };
   const ghost: Victim = {
@@ -201,6 +213,8 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     invoiceTx: reverseSuffix(invoice.transaction_id),
     walletRef: reverseSuffix(topUp.transactionReference),
     runTx: reverseSuffix(run.transaction_id),
+    webhookId: 99_999_005,
+    deliveryId: 99_999_006,
     idemKey: `idem-${tag}-ghost`,
   };
   const [bRow] = await queryRows<{ name: string; code: string }>(db, sql`SELECT name, code FROM companies WHERE id = ${b.id}`);
@@ -219,6 +233,9 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     `payer.${tag}@victim.test`,
     run.transaction_id,
     `b${tag}.example`,
+    hookUrl,
+    `Victim hook ${tag}`,
+    hookTest.event_id,
     ...(bRow.code.length >= 6 ? [bRow.code] : []),
   ];
 
@@ -268,6 +285,9 @@ export async function victimView(app: App, world: World): Promise<Record<string,
     invoice: await get(`/api/invoices/${victim.invoiceTx}`),
     transaction: await get(`/api/wallet/transaction/status?transaction_reference=${victim.walletRef}`),
     balance: await get('/api/wallet/balance'),
+    webhooks: await get('/api/webhook-endpoints?per_page=100'),
+    webhook: await get(`/api/webhook-endpoints/${victim.webhookId}`),
+    deliveries: await get(`/api/webhook-endpoints/${victim.webhookId}/deliveries`),
   };
 }
 

@@ -8,3 +8,4 @@ export * from './platform.js';
 export * from './users.js';
 export * from './wallet.js';
 export * from './web.js';
+export * from './webhooks.js';

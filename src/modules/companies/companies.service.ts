@@ -1,17 +1,24 @@
 // Child companies (C1-C6, decisions.md §7). A company acts on the companies below it in the
 // `created_by` tree (children, grandchildren, ...); anything else, itself included, is "not found".
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { addFieldError, DomainError, type FieldErrors, forbidden, invalid, notFound } from '../../platform/errors.js';
 import { parseRowId } from '../../platform/input-safety.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import type { RateLimitStore } from '../../platform/ratelimit/limiter.js';
+import { recordEvent } from '../webhooks/index.js';
+import type { CompanyRow } from './companies.repo.js';
 import { companiesRepo } from './companies.repo.js';
 import { serializeCompany } from './companies.serializer.js';
 import { writeCompanyStatutory } from './companies.statutory.js';
 import { validateCreate, validateUpdate } from './companies.validation.js';
+
+/** company.activated / company.deactivated with the company as C3 answers it (docs/webhooks.md). */
+const announce = (tx: Executor, row: CompanyRow | undefined, type: 'company.activated' | 'company.deactivated') =>
+  row ? recordEvent(tx, row.id, type, serializeCompany(row)) : Promise.resolve(0);
+
 import { setupCompany } from './company-setup.js';
 
 export const COMPANY_NOT_FOUND = 'Company not found or does not belong to the current company.';
@@ -153,6 +160,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
                 'The company stays pending review until its parent company activates it.',
               ].join('\n'),
             });
+            await recordEvent(tx, company.id, 'company.created', serializeCompany(company));
             return { success: 'Company created successfully.', company: serializeCompany(company) };
           });
         } catch (error) {
@@ -217,7 +225,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
       const id = parseId(rawId);
       if (id === callerId) throw forbidden(CANNOT_DEACTIVATE_SELF);
       await reachable(callerId, id);
-      await companiesRepo.setActive(db, id, false);
+      await db.transaction(async (tx) => announce(tx, await companiesRepo.setActive(tx, id, false), 'company.deactivated'));
       authCache.clear();
       return { message: 'Company deactivated successfully.' };
     },
@@ -225,7 +233,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
     /** C6: activates, approves a company pending review, and restores its API access at once. */
     async activate(callerId: number, rawId: string | number) {
       const company = await reachable(callerId, rawId);
-      await companiesRepo.setActive(db, company.id, true);
+      await db.transaction(async (tx) => announce(tx, await companiesRepo.setActive(tx, company.id, true), 'company.activated'));
       authCache.clear();
       return { message: 'Company activated successfully.' };
     },

@@ -8,6 +8,7 @@ import { columnToKobo, koboToString } from '../../payroll/money.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
+import { type EventType, recordEvent } from '../webhooks/index.js';
 import { financeApprovalMail } from './invoices.mail.js';
 import { type InvoiceRow, invoicesRepo, type NewInvoice } from './invoices.repo.js';
 import { serializeInvoice } from './invoices.serializer.js';
@@ -49,6 +50,12 @@ function newTransactionId(): string {
 }
 
 const ok = (message: string, invoice: InvoiceRow) => ({ message, invoice: serializeInvoice(invoice) });
+
+/** Records an invoice event (data: the invoice as I2 answers it) in the change's transaction; returns the row. */
+async function announce(tx: Executor, row: InvoiceRow, type: EventType): Promise<InvoiceRow> {
+  await recordEvent(tx, row.companyId, type, serializeInvoice(row));
+  return row;
+}
 
 export function createInvoicesService(deps: InvoicesDeps) {
   const { db, mailer, config } = deps;
@@ -129,7 +136,8 @@ export function createInvoicesService(deps: InvoicesDeps) {
       // 40 random bits make a clash very unlikely; if one happens, draw again.
       for (let attempt = 1; ; attempt++) {
         try {
-          return ok('Invoice created successfully.', await invoicesRepo.insert(db, companyId, values));
+          const row = await db.transaction(async (tx) => announce(tx, await invoicesRepo.insert(tx, companyId, values), 'invoice.created'));
+          return ok('Invoice created successfully.', row);
         } catch (error) {
           if (uniqueViolation(error) !== 'invoices_transaction_id_key' || attempt >= 5) throw error;
           values.transactionId = newTransactionId();
@@ -191,6 +199,7 @@ export function createInvoicesService(deps: InvoicesDeps) {
             );
           }
           row = paid;
+          if (paid.status === 'paid') await announce(tx, paid, 'invoice.paid');
         }
         return ok('Invoice updated successfully.', row);
       });
@@ -217,6 +226,7 @@ export function createInvoicesService(deps: InvoicesDeps) {
           await mustFind(tx, companyId, transactionId);
           throw conflict(MANAGER_ALREADY_DECIDED);
         }
+        if (row.approvalStatus === 'rejected') await announce(tx, row, 'invoice.rejected');
         if (input.notifyFinance && input.decision === 'approve' && row.financeApproverEmail) {
           await mailer.send(tx, { companyId, ...financeApprovalMail(row, row.financeApproverEmail, config.publicUrl) });
         }
@@ -236,10 +246,13 @@ export function createInvoicesService(deps: InvoicesDeps) {
         throw invalidField('finance_approver_email', 'The finance approver must be a different person from the approving manager.');
       }
       await mustBeApprover(companyId, 'finance_approver_email', input.financeApproverEmail);
-      const row = await invoicesRepo.financeDecide(db, companyId, transactionId, {
-        approve: input.decision === 'approve',
-        financeApproverEmail: input.financeApproverEmail,
-        comment: input.comment,
+      const row = await db.transaction(async (tx) => {
+        const decided = await invoicesRepo.financeDecide(tx, companyId, transactionId, {
+          approve: input.decision === 'approve',
+          financeApproverEmail: input.financeApproverEmail,
+          comment: input.comment,
+        });
+        return decided ? announce(tx, decided, input.decision === 'approve' ? 'invoice.approved' : 'invoice.rejected') : decided;
       });
       if (!row) {
         const now = await mustFind(db, companyId, transactionId);
@@ -252,7 +265,13 @@ export function createInvoicesService(deps: InvoicesDeps) {
 
     /** I7 */
     async destroy(companyId: number, transactionId: string) {
-      if (await invoicesRepo.softDelete(db, companyId, transactionId)) return { message: 'Invoice deleted successfully.' };
+      const deleted = await db.transaction(async (tx) => {
+        const before = await invoicesRepo.find(tx, companyId, transactionId);
+        if (!before || !(await invoicesRepo.softDelete(tx, companyId, transactionId))) return false;
+        await announce(tx, before, 'invoice.deleted');
+        return true;
+      });
+      if (deleted) return { message: 'Invoice deleted successfully.' };
       await mustFind(db, companyId, transactionId);
       throw conflict(PAID_NOT_DELETABLE);
     },

@@ -14,6 +14,7 @@ import type { Db } from '../../db/client.js';
 import { koboToString, toKobo } from '../../payroll/money.js';
 import { conflict } from '../../platform/errors.js';
 import { walletLedger } from '../wallet/index.js';
+import { announceSettlement } from './payroll-runs.events.js';
 import { payablePaystubs } from './payroll-runs.planner.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
 import { findRun, MESSAGES, runView } from './payroll-runs.service.js';
@@ -61,7 +62,7 @@ export function createFunding(deps: { db: Db; provider: TransferProvider }) {
         });
         await transfersRepo.enqueueBatches(tx, batchJobs(provider, { companyId, runId: id, attempt: started.attempt }, funded.batches));
       }
-      await payrollRunsRepo.finish(tx, companyId, id);
+      await announceSettlement(tx, companyId, id, [], await payrollRunsRepo.finish(tx, companyId, id));
       return (await payrollRunsRepo.find(tx, companyId, id)) ?? started;
     });
     return { message: MESSAGES.paying, run: await runView(db, run) };

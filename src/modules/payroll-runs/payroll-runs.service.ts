@@ -10,6 +10,7 @@ import { conflict, invalid, invalidField, notFound } from '../../platform/errors
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import type { WrittenPaystub } from '../payroll/index.js';
 import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../payroll/index.js';
+import { announceRun } from './payroll-runs.events.js';
 import { type Override, planRunItems, type Skipped } from './payroll-runs.planner.js';
 import { payrollRunsRepo, type RunFilters, type RunRow } from './payroll-runs.repo.js';
 import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
@@ -139,7 +140,7 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
         for (const f of failed) all.push({ user_id: items[f.index].userId, reason: Object.values(f.errors).flat().join(' ') });
         if (written.length === 0) throw invalidField('user_ids', MESSAGES.nothingToPay);
         all.sort((a, b) => a.user_id - b.user_id);
-        return payrollRunsRepo.insert(tx, companyId, {
+        const inserted = await payrollRunsRepo.insert(tx, companyId, {
           id: runId,
           source: 'salaries',
           start: input.pay_period_start,
@@ -149,6 +150,7 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
           totals: storedTotals(runTotals(written.map((w) => w.planned))),
           skipped: all,
         });
+        return announceRun(tx, inserted, 'payroll_run.created');
       });
       return { message: MESSAGES.created, run: await runView(db, run) };
     },
@@ -193,14 +195,18 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
       if (run.created_by_email && run.created_by_email === email) throw invalidField('approver_email', MESSAGES.approverIsCreator);
       if (!(await payrollRunsRepo.isApprover(db, await payrollRunsRepo.companyAndAncestors(db, companyId), email)))
         throw invalidField('approver_email', MESSAGES.notApprover);
-      const approved = await payrollRunsRepo.approve(db, companyId, id, email);
+      const approved = await db.transaction(async (tx) =>
+        announceRun(tx, await payrollRunsRepo.approve(tx, companyId, id, email), 'payroll_run.approved'),
+      );
       if (!approved) throw conflict(MESSAGES.onlyDraftApproved);
       return { message: MESSAGES.approved, run: await runView(db, approved) };
     },
 
     async cancel(companyId: number, id: string) {
       await findRun(db, companyId, id);
-      const cancelled = await db.transaction((tx) => payrollRunsRepo.cancel(tx, companyId, id));
+      const cancelled = await db.transaction(async (tx) =>
+        announceRun(tx, await payrollRunsRepo.cancel(tx, companyId, id), 'payroll_run.cancelled'),
+      );
       if (!cancelled) throw conflict(MESSAGES.onlyOpenCancelled);
       return { message: MESSAGES.cancelled, run: await runView(db, cancelled) };
     },

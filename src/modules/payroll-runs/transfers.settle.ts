@@ -10,6 +10,7 @@ import type { Db } from '../../db/client.js';
 import { koboToNumber, toKobo } from '../../payroll/money.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import { walletLedger } from '../wallet/index.js';
+import { announceSettlement } from './payroll-runs.events.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
 import { type Outcome, type SettledPaystub, transfersRepo } from './transfers.repo.js';
 
@@ -56,7 +57,7 @@ export async function settleTransfers(
         paid.map((p) => paidMail(companyId, company, p)),
       );
     }
-    await payrollRunsRepo.finish(tx, companyId, runId);
+    await announceSettlement(tx, companyId, runId, won, await payrollRunsRepo.finish(tx, companyId, runId));
     return { paid: paid.length, failed: failed.length };
   });
 }

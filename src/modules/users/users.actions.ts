@@ -7,6 +7,7 @@ import { isoTimestamp } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { createUsers } from './users.create.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './users.documents.js';
+import { announceUsers } from './users.events.js';
 import { checkCreate, checkUpdate } from './users.fields.js';
 import { lifecycleRepo } from './users.lifecycle.repo.js';
 import { companyName } from './users.lookup.repo.js';
@@ -56,7 +57,9 @@ export function createUserActions(deps: ActionDeps) {
     async create(companyId: number, body: Record<string, unknown>, mayGrantConsoleAccess: boolean) {
       const checked = checkCreate(body);
       if (!checked.ok) throw invalid(checked.errors);
-      const [result] = await createUsers(deps, companyId, [checked.value], false, mayGrantConsoleAccess);
+      const [result] = await createUsers(deps, companyId, [checked.value], false, mayGrantConsoleAccess, (tx, [made]) =>
+        made.ok ? announceUsers(tx, companyId, [made.id as number], 'user.created') : Promise.resolve(),
+      );
       if (!result.ok) throw failure(result.status, result.errors);
       const { user } = await live(companyId, result.id as number);
       return {
@@ -91,9 +94,13 @@ export function createUserActions(deps: ActionDeps) {
       const stored = files.length > 0 ? await storeDocuments(deps.config.dataDir, companyId, id, files) : [];
       let result: Awaited<ReturnType<typeof updateUsers>>[number];
       try {
-        [result] = await updateUsers(deps, companyId, [
-          { id, values: checked.value, passwordHash, newDocuments: stored, mayGrantConsoleAccess },
-        ]);
+        [result] = await updateUsers(
+          deps,
+          companyId,
+          [{ id, values: checked.value, passwordHash, newDocuments: stored, mayGrantConsoleAccess }],
+          false,
+          (tx, [done]) => (done.ok ? announceUsers(tx, companyId, [id], 'user.updated') : Promise.resolve()),
+        );
       } catch (error) {
         await deleteDocuments(deps.config.dataDir, stored);
         throw error;
@@ -116,6 +123,7 @@ export function createUserActions(deps: ActionDeps) {
         const user = await usersRepo.lockById(tx, companyId, id);
         if (!user) throw notFound(USER_NOT_FOUND);
         await lifecycleRepo.activate(tx, companyId, id);
+        await announceUsers(tx, companyId, [id], 'user.activated');
         if (notify) {
           const company = await companyName(tx, companyId);
           await deps.mailer.send(tx, activatedMail({ ...user, companyId }, company));
@@ -132,6 +140,7 @@ export function createUserActions(deps: ActionDeps) {
         // Deactivation revokes the invitation and ends the sessions in the same transaction: an
         // old onboarding link or console session never brings back a user an administrator stopped.
         await lifecycleRepo.deactivate(tx, companyId, id);
+        await announceUsers(tx, companyId, [id], 'user.deactivated');
         await endConsoleSessions(tx, companyId, [id]);
       });
       return { message: 'User deactivated successfully.' };
@@ -142,6 +151,7 @@ export function createUserActions(deps: ActionDeps) {
         const user = await usersRepo.lockById(tx, companyId, id);
         if (!user) throw notFound(USER_NOT_FOUND);
         if (await isLastSuperAdmin(tx, companyId, user)) throw forbidden('Failed to delete user.');
+        await announceUsers(tx, companyId, [id], 'user.deleted'); // the user as it was, before the soft delete
         // Their reports no longer point at a deleted person either.
         await lifecycleRepo.softDelete(tx, companyId, id);
         await endConsoleSessions(tx, companyId, [id]);

@@ -4,6 +4,7 @@
 import type { FieldErrors } from '../../platform/errors.js';
 import { type CreateDeps, createUsers } from './users.create.js';
 import { type CsvRow, toColumnErrors } from './users.csv.js';
+import { announceImport } from './users.events.js';
 import { type CreateValues, checkCreate, checkUpdate } from './users.fields.js';
 import { usersByEmail } from './users.lookup.repo.js';
 import { type UpdateItem, updateUsers } from './users.update.js';
@@ -79,7 +80,9 @@ export async function bulkCreate(deps: CreateDeps, companyId: number, rows: CsvR
       else failures.push({ row, errors: toColumnErrors(result.errors) });
     });
   }
-  return report('create', rows.length, successes, failures, options.dryRun);
+  const created = report('create', rows.length, successes, failures, options.dryRun);
+  if (!options.dryRun) await announceImport(deps.db, companyId, 'create', created);
+  return created;
 }
 
 export async function bulkUpdate(deps: CreateDeps, companyId: number, rows: CsvRow[], options: BulkOptions) {
@@ -121,5 +124,7 @@ export async function bulkUpdate(deps: CreateDeps, companyId: number, rows: CsvR
       else failures.push({ row, errors: toColumnErrors(result.errors) });
     });
   }
-  return report('update', rows.length, successes, failures, options.dryRun);
+  const updated = report('update', rows.length, successes, failures, options.dryRun);
+  if (!options.dryRun) await announceImport(deps.db, companyId, 'update', updated);
+  return updated;
 }

@@ -39,6 +39,8 @@ export async function createUsers(
   inputs: CreateValues[],
   dryRun = false,
   mayGrantConsoleAccess = false,
+  /** Runs in the transaction after the writes (the single-user route announces user.created). */
+  afterWrite?: (tx: Tx, results: CreateResult[]) => Promise<void>,
 ): Promise<CreateResult[]> {
   const options: CreateOptions = { dryRun, mayGrantConsoleAccess };
   const results: CreateResult[] = new Array(inputs.length);
@@ -49,6 +51,7 @@ export async function createUsers(
       (pending) => createRound(deps, tx, companyId, vocab, inputs, pending, results, options),
       'Failed to create user.',
     );
+    await afterWrite?.(tx, results);
   });
   return results;
 }

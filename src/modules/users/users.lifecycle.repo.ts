@@ -112,8 +112,8 @@ export const lifecycleRepo = {
   },
 
   /** Ends the suspension only if it still ends exactly at `endsAt` (ISO) and that time has come. */
-  async endDueSuspension(executor: Executor, companyId: number, id: number, endsAt: string): Promise<void> {
-    await executor
+  async endDueSuspension(executor: Executor, companyId: number, id: number, endsAt: string): Promise<boolean> {
+    const ended = await executor
       .update(users)
       .set(endAssignments)
       .where(
@@ -126,7 +126,9 @@ export const lifecycleRepo = {
           sql`date_trunc('milliseconds', ${users.suspensionEndsAt}) = date_trunc('milliseconds', ${endsAt}::timestamptz)`,
           sql`${users.suspensionEndsAt} <= now()`,
         ),
-      );
+      )
+      .returning({ id: users.id });
+    return ended.length > 0;
   },
 
   /** The user an onboarding token belongs to, and whether the link has expired. */

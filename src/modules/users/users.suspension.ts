@@ -7,6 +7,7 @@ import { endConsoleSessions } from '../../platform/auth/console-access.js';
 import { badRequest, DomainError, notFound } from '../../platform/errors.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/queue.js';
 import { exponentialBackoff } from '../../platform/jobs/queue.js';
+import { announceUsers } from './users.events.js';
 import { lifecycleRepo } from './users.lifecycle.repo.js';
 import { usersRepo } from './users.repo.js';
 
@@ -109,6 +110,7 @@ export function createSuspensionService(deps: { db: Db; jobs: JobQueue }) {
         // Sessions end now, not at their next page view: the end of the suspension must not revive them.
         await endConsoleSessions(tx, companyId, [userId]);
         await schedule(tx, companyId, userId, endsAt);
+        await announceUsers(tx, companyId, [userId], 'user.suspended');
       });
     },
 
@@ -119,6 +121,7 @@ export function createSuspensionService(deps: { db: Db; jobs: JobQueue }) {
         if (!user.isSuspended || (option !== 'immediately' && option !== 'future')) throw badRequest(INVALID_ACTION);
         if (option === 'immediately') {
           await lifecycleRepo.endSuspension(tx, companyId, userId);
+          await announceUsers(tx, companyId, [userId], 'user.unsuspended');
           return;
         }
         if (newTime === undefined || newTime === null || newTime === '') {
@@ -141,7 +144,10 @@ export function suspensionEndJob(): JobDefinition<typeof SUSPENSION_END> {
     backoffSeconds: exponentialBackoff(10, 600),
     async handler({ companyId, userId, endsAt }, { db }) {
       // Only the suspension this job was scheduled for, and only once it is due.
-      await lifecycleRepo.endDueSuspension(db, companyId, userId, endsAt);
+      await db.transaction(async (tx) => {
+        if (await lifecycleRepo.endDueSuspension(tx, companyId, userId, endsAt))
+          await announceUsers(tx, companyId, [userId], 'user.unsuspended');
+      });
     },
   };
 }

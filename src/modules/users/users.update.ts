@@ -18,10 +18,17 @@ export interface UpdateDeps {
   mailer: Mailer;
 }
 
-export async function updateUsers(deps: UpdateDeps, companyId: number, items: UpdateItem[], dryRun = false): Promise<UpdateResult[]> {
+export async function updateUsers(
+  deps: UpdateDeps,
+  companyId: number,
+  items: UpdateItem[],
+  dryRun = false,
+  afterWrite?: (tx: Tx, results: UpdateResult[]) => Promise<void>,
+): Promise<UpdateResult[]> {
   const results: UpdateResult[] = new Array(items.length);
   await deps.db.transaction(async (tx) => {
     await inRounds(items.length, (pending) => updateRound(deps, tx, companyId, items, pending, results, dryRun), 'Failed to update user.');
+    await afterWrite?.(tx, results);
   });
   return results;
 }

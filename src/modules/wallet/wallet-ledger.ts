@@ -3,7 +3,7 @@
 // and CHECK (balance >= 0), so no entry of any path can take a balance below zero. A debit first
 // locks the balance row (`lockBalance`), so the answer "is there enough?" holds until commit.
 import type { Executor } from '../../db/client.js';
-import { isoTimestamp } from '../../platform/format.js';
+import { announceLedgerEntries } from './wallet.events.js';
 import { type LedgerRow, type LedgerType, type Refund, walletRepo } from './wallet.repo.js';
 
 export type { LedgerRow, LedgerType, Refund } from './wallet.repo.js';
@@ -13,11 +13,22 @@ export const walletLedger = {
   lockBalance: (tx: Executor, companyId: number): Promise<string> => walletRepo.lockBalance(tx, companyId),
 
   /** One debit entry; the database refuses it (CHECK) if the balance cannot cover it. Returns balance_after. */
-  debit: (tx: Executor, companyId: number, entry: { reference: string; amount: string; description: string }): Promise<string> =>
-    walletRepo.insertDebit(tx, companyId, entry),
+  async debit(tx: Executor, companyId: number, entry: { reference: string; amount: string; description: string }): Promise<string> {
+    const balanceAfter = await walletRepo.insertDebit(tx, companyId, entry);
+    await announceLedgerEntries(tx, 'payroll_debit', [entry.reference]);
+    return balanceAfter;
+  },
 
   /** Refund entries, one statement. A second refund of one reference violates the unique index. */
-  refund: (tx: Executor, refunds: readonly Refund[]): Promise<void> => walletRepo.insertRefunds(tx, refunds),
+  async refund(tx: Executor, refunds: readonly Refund[]): Promise<void> {
+    if (refunds.length === 0) return;
+    await walletRepo.insertRefunds(tx, refunds);
+    await announceLedgerEntries(
+      tx,
+      'payroll_refund',
+      refunds.map((r) => r.reference),
+    );
+  },
 
   count: (db: Executor, companyId: number): Promise<number> => walletRepo.countLedger(db, companyId),
 
@@ -26,21 +37,14 @@ export const walletLedger = {
     walletRepo.ledgerPage(db, companyId, limit, offset),
 };
 
-const DEFAULT_DESCRIPTION: Record<LedgerType, string> = {
-  top_up: 'Wallet top-up',
-  payroll_debit: 'Payroll run',
-  payroll_refund: 'Refund of a failed salary transfer',
-};
-
-/** `amount` and `balance_after` are signed decimal strings with two places. */
-export function serializeLedgerEntry(row: LedgerRow) {
-  return {
-    id: row.id,
-    type: row.kind,
-    amount: row.amount,
-    balance_after: row.balance_after,
-    reference: row.reference,
-    description: row.description ?? DEFAULT_DESCRIPTION[row.kind],
-    created_at: isoTimestamp(row.created_at),
-  };
+/**
+ * The exactly-once top-up credit (walletRepo.creditIfPending) and, when this call won it, its
+ * wallet.credited event, both in the caller's transaction. Returns true if credited.
+ */
+export async function creditTopUpOnce(tx: Executor, reference: string, payload: unknown): Promise<boolean> {
+  const credited = await walletRepo.creditIfPending(tx, reference, payload);
+  if (credited) await announceLedgerEntries(tx, 'top_up', [reference]);
+  return credited;
 }
+
+export { serializeLedgerEntry } from './wallet-ledger.serializer.js';

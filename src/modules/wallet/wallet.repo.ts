@@ -1,5 +1,6 @@
 // All SQL of the wallet. Company-facing methods take companyId first; the few that take only a
 // reference serve verification (job, webhook, sandbox page), where the reference is the key.
+
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
@@ -172,6 +173,16 @@ export const walletRepo = {
   },
 
   /** Ledger entries for GET /api/wallet/transactions, newest first. */
+  /** The entries of one kind with these references (a top-up's is its transaction_reference). */
+  async entriesByReference(tx: Executor, kind: LedgerType, references: string[]) {
+    return queryRows<LedgerRow & { company_id: number }>(
+      tx,
+      sql`SELECT id, company_id, kind, amount::text AS amount, balance_after::text AS balance_after,
+                 COALESCE(reference, transaction_reference) AS reference, description, created_at
+          FROM wallet_entries WHERE kind = ${kind} AND COALESCE(reference, transaction_reference) = ANY(${pgArray(references)}::text[])`,
+    );
+  },
+
   async ledgerPage(db: Executor, companyId: number, limit: number, offset: number): Promise<LedgerRow[]> {
     return queryRows<LedgerRow>(
       db,

@@ -11,6 +11,7 @@ import type { Providers } from './providers/index.js';
 import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';
 import { serializeEntry, serializeTransaction } from './wallet.serializer.js';
 import { WALLET_VERIFY } from './wallet.verification.js';
+import { creditTopUpOnce } from './wallet-ledger.js';
 
 export const MESSAGES = {
   emailRequired: 'Customer email is required for API requests.',
@@ -160,7 +161,7 @@ export function createWalletService(deps: WalletServiceDeps) {
       const reference = newReference();
       await db.transaction(async (tx) => {
         await walletRepo.createPending(tx, companyId, { reference, provider: 'sandbox', ...input });
-        await walletRepo.creditIfPending(tx, reference, { sandbox: true, outcome: 'success' });
+        await creditTopUpOnce(tx, reference, { sandbox: true, outcome: 'success' });
       });
       return reference;
     },

@@ -8,6 +8,7 @@ import { exponentialBackoff, type JobDefinition, type JobOutcome } from '../../p
 import type { Providers } from './providers/index.js';
 import type { VerifyResult } from './providers/provider.js';
 import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';
+import { creditTopUpOnce } from './wallet-ledger.js';
 
 export const WALLET_VERIFY = 'wallet.verify';
 
@@ -42,7 +43,7 @@ export function createVerification(deps: { db: Db; providers: Providers }) {
       const reason = result.currency !== row.currency ? 'currency_mismatch' : 'amount_mismatch';
       return (await walletRepo.failIfPending(db, row.reference, reason, result.raw)) ? 'failed' : 'already-settled';
     }
-    const credited = await db.transaction((tx) => walletRepo.creditIfPending(tx, row.reference, result.raw));
+    const credited = await db.transaction((tx) => creditTopUpOnce(tx, row.reference, result.raw));
     if (credited) log.info({ reference: row.reference, companyId: row.companyId, amount: row.amount }, 'wallet credited');
     return credited ? 'success' : 'already-settled';
   }

@@ -60,6 +60,15 @@ export const ROUTE_NAMES = [
   'states.index',
   'pfas.index',
   'banks.index',
+  'webhooks.index',
+  'webhooks.store',
+  'webhooks.show',
+  'webhooks.update',
+  'webhooks.destroy',
+  'webhooks.rotate-secret',
+  'webhooks.deliveries',
+  'webhooks.retry',
+  'webhooks.test',
 ] as const;
 
 /** A named /api route (decisions.md §3): its scope name, rate-limit key and metrics label. */

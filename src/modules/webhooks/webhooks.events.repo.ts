@@ -1,0 +1,59 @@
+// The event recorder's SQL: ONE statement per call, in the caller's transaction, however many
+// events and endpoints. It finds the endpoints each event reaches (the company's own, and its
+// ancestors' with include_children, enabled and subscribed to the type), writes the events that
+// reach at least one, one pending delivery per (event, endpoint), and, if any delivery was
+// written, one `webhooks.deliver` job row to wake the sender (the shape JobQueue.enqueue writes).
+import { sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
+
+export interface EventRow {
+  id: string;
+  companyId: number;
+  type: string;
+  body: string;
+  /** Only this endpoint (webhook.test); otherwise every matching endpoint. */
+  endpointId?: number;
+}
+
+export const DELIVER_JOB = 'webhooks.deliver';
+
+/** Writes the events that reach an endpoint and their deliveries; returns how many deliveries. */
+export async function insertEvents(executor: Executor, events: EventRow[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = await queryRows<{ deliveries: number }>(
+    executor,
+    sql`WITH RECURSIVE input AS (
+          SELECT * FROM unnest(${pgArray(events.map((e) => e.id))}::text[], ${pgArray(events.map((e) => e.companyId))}::int[],
+                               ${pgArray(events.map((e) => e.type))}::text[], ${pgArray(events.map((e) => e.body))}::text[],
+                               ${pgArray(events.map((e) => e.endpointId ?? null))}::int[])
+            AS t(id, company_id, type, body, only_endpoint)
+        ), chain(origin, id, created_by, depth) AS (
+          SELECT c.id, c.id, c.created_by, 0 FROM companies c WHERE c.id IN (SELECT company_id FROM input)
+          UNION ALL
+          SELECT chain.origin, c.id, c.created_by, chain.depth + 1 FROM companies c JOIN chain ON c.id = chain.created_by
+          WHERE chain.depth < 64
+        ), matched AS (
+          SELECT i.id AS event_id, e.id AS endpoint_id
+          FROM input i
+          JOIN chain ch ON ch.origin = i.company_id
+          JOIN webhook_endpoints e ON e.company_id = ch.id AND (ch.depth = 0 OR e.include_children)
+          WHERE NOT e.disabled
+            AND (i.only_endpoint = e.id OR (i.only_endpoint IS NULL AND ('*' = ANY(e.events) OR i.type = ANY(e.events))))
+        ), written AS (
+          INSERT INTO webhook_events (id, company_id, type, body)
+          SELECT id, company_id, type, body FROM input WHERE id IN (SELECT event_id FROM matched)
+          RETURNING id
+        ), deliveries AS (
+          INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at)
+          SELECT m.endpoint_id, w.id, now() FROM matched m JOIN written w ON w.id = m.event_id
+          RETURNING id
+        ), wake AS (
+          INSERT INTO jobs (kind, payload, run_at, max_attempts)
+          SELECT ${DELIVER_JOB}, '{}'::jsonb, now(), 10 WHERE EXISTS (SELECT 1 FROM deliveries)
+          RETURNING id
+        )
+        SELECT (SELECT count(*) FROM deliveries)::int AS deliveries, (SELECT count(*) FROM wake)::int AS woken`,
+  );
+  return rows[0]?.deliveries ?? 0;
+}

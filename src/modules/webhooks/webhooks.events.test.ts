@@ -1,0 +1,112 @@
+// Events wired into the features, end to end through the API: each change announces itself with
+// `data` equal to what the API answers for the resource, and a bulk upload announces itself once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
+import { companyBody } from '../../../test/helpers/companies.js';
+import { invoiceBody } from '../../../test/helpers/companies-invoices.js';
+import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { as } from '../../../test/helpers/http.js';
+import { generatedUsers, multipart, newUserBody, usersCsv } from '../../../test/helpers/users.js';
+import { type Receiver, startReceiver, verified, webhookTestConfig } from '../../../test/helpers/webhooks.js';
+import { queryRows, sql } from '../../db/client.js';
+
+let ctx: TestContext;
+let receiver: Receiver;
+let acme: TestCompany;
+let secret: string;
+
+beforeAll(async () => {
+  ctx = await createTestApp(webhookTestConfig);
+  receiver = await startReceiver();
+  acme = await createCompany(ctx.db, { name: 'Evented Ltd' });
+  const res = await as(ctx.app, acme).post('/api/webhook-endpoints', { url: receiver.url('/all'), events: ['*'], include_children: true });
+  secret = res.json().secret;
+});
+afterAll(async () => {
+  await receiver?.close();
+  await ctx?.close();
+});
+
+/** Delivers what is due and answers the verified bodies received since `from`. */
+async function delivered(from: number) {
+  await ctx.app.services.webhooks.deliveries.drain();
+  return receiver
+    .on('/all')
+    .slice(from)
+    .map((request) => verified(secret, request));
+}
+
+describe('wired events', () => {
+  it('user.created, user.updated, user.deactivated, user.activated, user.deleted carry the user as the API shows it', async () => {
+    const start = receiver.on('/all').length;
+    const created = await as(ctx.app, acme).post('/api/users', newUserBody(acme));
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().user.id;
+    const patched = await as(ctx.app, acme).request('PUT', `/api/users/${id}`, { title: 'Lead' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await as(ctx.app, acme).patch(`/api/users/${id}/deactivate`);
+    await as(ctx.app, acme).patch(`/api/users/${id}/activate`);
+    const shown = (await as(ctx.app, acme).get(`/api/users/${id}`)).json();
+    await as(ctx.app, acme).delete(`/api/users/${id}`);
+    const bodies = await delivered(start);
+    expect(bodies.map((b) => b.type).sort()).toEqual(
+      ['user.activated', 'user.created', 'user.deactivated', 'user.deleted', 'user.updated'].sort(),
+    );
+    const updated = bodies.find((b) => b.type === 'user.updated');
+    expect(updated?.data).toMatchObject({ id, title: 'Lead' });
+    const activated = bodies.find((b) => b.type === 'user.activated');
+    const { updated_at: _u, ...stable } = shown.data ?? shown.user ?? shown;
+    expect(activated?.data).toMatchObject({ id, email: stable.email });
+  });
+
+  it('a bulk upload of many rows announces users.import.completed once, never one event per row', async () => {
+    const start = receiver.on('/all').length;
+    const csv = usersCsv(generatedUsers(250, acme.domain));
+    const form = multipart({}, [{ field: 'users_csv', filename: 'users.csv', contentType: 'text/csv', data: csv }]);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/bulk-create',
+      headers: { ...acme.auth, ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const bodies = await delivered(start);
+    expect(bodies.map((b) => b.type)).toEqual(['users.import.completed']);
+    expect(bodies[0].data).toMatchObject({ operation: 'create', status: 'success', succeeded: 250, failed: 0 });
+    expect(bodies[0].data.user_ids).toHaveLength(250);
+  });
+
+  it('company.created (reaching the parent through include_children), company.deactivated and company.activated', async () => {
+    const start = receiver.on('/all').length;
+    const made = await as(ctx.app, acme).post('/api/companies', companyBody({ name: 'Evented Child' }));
+    expect(made.statusCode, made.body).toBe(201);
+    const child = made.json().company;
+    await as(ctx.app, acme).patch(`/api/companies/${child.id}/activate`);
+    await as(ctx.app, acme).patch(`/api/companies/${child.id}/deactivate`);
+    const bodies = await delivered(start);
+    expect(bodies.map((b) => b.type)).toEqual(expect.arrayContaining(['company.created', 'company.activated', 'company.deactivated']));
+    const created = bodies.find((b) => b.type === 'company.created');
+    expect(created).toMatchObject({ company_id: child.id, data: { id: child.id, name: 'Evented Child' } });
+  });
+
+  it('invoice.created and invoice.deleted carry the invoice as I2 answers it', async () => {
+    const [employee] = await createUsers(ctx.db, acme.id, [{ firstName: 'Ivy', lastName: 'Invoice' }]);
+    const start = receiver.on('/all').length;
+    const made = await as(ctx.app, acme).post('/api/invoices', invoiceBody(employee.email));
+    expect(made.statusCode, made.body).toBe(201);
+    const invoice = made.json().invoice;
+    const removed = await as(ctx.app, acme).delete(`/api/invoices/${invoice.transaction_id}/destroy`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    const bodies = await delivered(start);
+    expect(bodies.map((b) => b.type)).toEqual(expect.arrayContaining(['invoice.created', 'invoice.deleted']));
+    expect(bodies.find((b) => b.type === 'invoice.created')?.data).toEqual(invoice);
+  });
+
+  it('a failed change announces nothing', async () => {
+    const before = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM webhook_events`);
+    const refused = await as(ctx.app, acme).post('/api/users', { first_name: 'Only' });
+    expect(refused.statusCode).toBe(422);
+    const after = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM webhook_events`);
+    expect(after[0].n).toBe(before[0].n);
+  });
+});
