@@ -9,9 +9,8 @@
 // - `status` answers per reference: `unknown` (the provider never received it: safe to send),
 //   `pending`, `success`, or `failed` with a reason. The transfer job asks before sending again
 //   anything it may already have sent.
-import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/client.js';
-import { pgArray } from '../../db/pg-array.js';
+import type { Db } from '../../db/client.js';
+import { sandboxTransfersRepo } from './sandbox-transfers.repo.js';
 
 /** At most this many transfers per request (Paystack's bulk limit) and per transfer job. */
 export const BATCH_SIZE = 100;
@@ -54,22 +53,12 @@ export function createSandboxTransferProvider(deps: { db: Db; delaySeconds: numb
     settleAfterSeconds: delaySeconds,
     async sendBatch(transfers) {
       if (transfers.length === 0) return [];
-      const col = (pick: (t: TransferRequest) => string) => pgArray(transfers.map(pick));
-      await db.execute(
-        sql`INSERT INTO payroll_sandbox_transfers (reference, account_number, amount, settles_at)
-            SELECT r, a, m, now() + make_interval(secs => ${delaySeconds})
-            FROM unnest(${col((t) => t.reference)}::text[], ${col((t) => t.accountNumber)}::text[], ${col((t) => t.amount)}::numeric[]) AS x(r, a, m)
-            ON CONFLICT (reference) DO UPDATE SET requests = payroll_sandbox_transfers.requests + 1`,
-      );
+      await sandboxTransfersRepo.book(db, transfers, delaySeconds);
       return transfers.map((t) => ({ reference: t.reference, accepted: true as const }));
     },
     async status(references) {
       if (references.length === 0) return [];
-      const rows = await queryRows<{ reference: string; account_number: string; due: boolean }>(
-        db,
-        sql`SELECT reference, account_number, settles_at <= now() AS due FROM payroll_sandbox_transfers
-            WHERE reference = ANY(${pgArray(references)}::text[])`,
-      );
+      const rows = await sandboxTransfersRepo.find(db, references);
       const byRef = new Map(rows.map((row) => [row.reference, row]));
       return references.map((reference): TransferState => {
         const row = byRef.get(reference);
