@@ -4,7 +4,7 @@ import { CSS_PATH, JS_PATH } from './assets.js';
 import { type Html, html } from './html.js';
 import type { SessionRow } from './web.repo.js';
 
-export type Section = 'overview' | 'employees' | 'payroll' | 'wallet' | 'invoices' | 'settings' | 'security';
+export type Section = 'overview' | 'employees' | 'payroll' | 'wallet' | 'invoices' | 'settings' | 'security' | 'developers';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'overview', href: '/console', label: 'Overview' },
@@ -14,6 +14,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'invoices', href: '/console/invoices', label: 'Invoices' },
   { section: 'settings', href: '/console/settings', label: 'Settings' },
   { section: 'security', href: '/console/security/api', label: 'Security' },
+  { section: 'developers', href: '/console/developers/webhooks', label: 'Developers' },
 ];
 
 function head(title: string): Html {

@@ -1,0 +1,192 @@
+// Developers → Webhooks (docs/webhooks.md): add an endpoint (its secret shown once, with a copy
+// button), see each endpoint's recent deliveries with their status codes, retry one, send a test
+// event, rotate the secret, enable or disable. Everything goes through the webhooks service the API uses.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { typed } from '../platform/deps.js';
+import { DomainError } from '../platform/errors.js';
+import { type Html, html } from './html.js';
+import { csrfField, type Flash, page } from './layout.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
+import type { SessionRow } from './web.repo.js';
+
+const BASE = '/console/developers/webhooks';
+const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const DONE: Record<string, string> = {
+  tested: 'Test event queued: it appears in the deliveries below within seconds.',
+  retried: 'Delivery queued for another attempt.',
+  updated: 'Endpoint updated.',
+  deleted: 'Endpoint deleted.',
+};
+
+interface Shown {
+  /** A secret to show once (just created or rotated). */
+  secret?: { endpointId: number; value: string };
+}
+
+export async function developersRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  const app = typed(root);
+  const guard = requireSession(ctx);
+  const { endpoints } = ctx.services.webhooks;
+
+  const failure = (error: unknown): { message: string; status: number } => {
+    if (!(error instanceof DomainError) || error.code === 'internal') throw error;
+    const message =
+      Object.values(error.fields ?? {})
+        .flat()
+        .join(' ') || error.message;
+    return { message, status: error.code === 'not_found' ? 404 : error.code === 'conflict' ? 409 : 422 };
+  };
+
+  async function render(session: SessionRow, flash: Flash = {}, shown: Shown = {}) {
+    const list = await endpoints.list(session.companyId, { per_page: 50 }, {});
+    const cards: Html[] = [];
+    for (const endpoint of list.data.data) {
+      const log = await endpoints.deliveries(session.companyId, endpoint.id, { per_page: 10 }, {});
+      const action = (path: string, label: string, extra: Html | string = '') =>
+        html`<form class="inline-form" method="post" action="${BASE}/${endpoint.id}/${path}">${csrfField(session.csrfToken)}${extra}<button type="submit" class="secondary">${label}</button></form>`;
+      const secret =
+        shown.secret?.endpointId === endpoint.id
+          ? html`<div class="notice" role="status"><p>Signing secret, shown only now. Store it in your receiver:</p>
+  <div class="token"><code id="secret-${endpoint.id}">${shown.secret.value}</code><button type="button" class="secondary" data-copy="secret-${endpoint.id}">Copy secret</button></div>
+  <p id="secret-${endpoint.id}-status" role="status"></p></div>`
+          : '';
+      cards.push(html`<section aria-labelledby="endpoint-${endpoint.id}">
+  <h2 id="endpoint-${endpoint.id}">${endpoint.url}</h2>
+  <p>${endpoint.description ?? ''} Events: ${endpoint.events.join(', ')}.${endpoint.include_children ? ' Includes child companies.' : ''}
+  ${endpoint.disabled ? html`<strong>Disabled</strong>${endpoint.disabled_reason ? `: ${endpoint.disabled_reason}` : ''}` : html`Enabled.`}</p>
+  ${secret}
+  <div class="actions">${action('test', 'Send test event')} ${action('rotate-secret', 'Rotate secret')}
+  ${action('toggle', endpoint.disabled ? 'Enable' : 'Disable', html`<input type="hidden" name="disabled" value="${endpoint.disabled ? 'false' : 'true'}">`)}
+  ${action('delete', 'Delete')}</div>
+  <table><caption>Recent deliveries</caption>
+  <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Last attempt</th><th scope="col"></th></tr></thead>
+  <tbody>${log.data.data.map(
+    (d) => html`<tr><td><code>${d.event_type}</code><br><small>${d.event_id}</small></td><td>${d.status}</td><td>${d.attempts}</td>
+    <td>${d.last_status_code ?? ''} ${d.last_error ?? ''}</td><td>${d.last_attempt_at ?? ''}</td>
+    <td>${d.status === 'pending' ? '' : action(`deliveries/${d.id}/retry`, 'Retry')}</td></tr>`,
+  )}</tbody></table>
+</section>`);
+    }
+    const body = html`<section aria-labelledby="add-endpoint"><h2 id="add-endpoint">Add an endpoint</h2>
+  <p class="hint">Signed deliveries following Standard Webhooks; see docs/webhooks.md for the events and how to verify them.</p>
+  <form method="post" action="${BASE}">${csrfField(session.csrfToken)}
+    <label for="url">URL (https)</label><input id="url" name="url" type="url" class="wide" required>
+    <label for="events">Events <span class="hint">Comma-separated event types, or * for every event.</span></label>
+    <input id="events" name="events" type="text" class="wide" value="*" required>
+    <label for="description">Description</label><input id="description" name="description" type="text" class="wide">
+    <label for="include_children"><input id="include_children" name="include_children" type="checkbox" value="true"> Also child companies' events</label>
+    <button type="submit">Add endpoint</button>
+  </form></section>
+${cards.length > 0 ? cards : html`<p>No webhook endpoints yet.</p>`}`;
+    return page({ title: 'Webhooks', session, section: 'developers', body, flash });
+  }
+
+  app.get(
+    '/developers/webhooks',
+    { schema: { hide: true, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) }) }, preHandler: guard },
+    async (request, reply) =>
+      sendHtml(
+        reply,
+        await render(sessionOf(request), {
+          notice: request.query.done && Object.hasOwn(DONE, request.query.done) ? DONE[request.query.done] : undefined,
+        }),
+      ),
+  );
+
+  app.post(
+    '/developers/webhooks',
+    {
+      schema: {
+        hide: true,
+        body: Type.Object({
+          ...Csrf,
+          url: Type.String({ maxLength: 2048 }),
+          events: Type.String({ maxLength: 2000 }),
+          description: Type.Optional(Type.String({ maxLength: 255 })),
+          include_children: Type.Optional(Type.String({ maxLength: 10 })),
+        }),
+      },
+      preHandler: guard,
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const { url, events, description, include_children } = request.body;
+      try {
+        const created = await endpoints.create(session.companyId, {
+          url: url.trim(),
+          events: events
+            .split(',')
+            .map((event) => event.trim())
+            .filter(Boolean),
+          description: description?.trim() || null,
+          include_children: include_children === 'true',
+        });
+        return sendHtml(
+          reply,
+          await render(session, { notice: 'Endpoint added.' }, { secret: { endpointId: created.endpoint.id, value: created.secret } }),
+          201,
+        );
+      } catch (error) {
+        const { message, status } = failure(error);
+        return sendHtml(reply, await render(session, { error: message }), status);
+      }
+    },
+  );
+
+  const post = <P extends object>(
+    path: string,
+    params: P,
+    run: (
+      session: SessionRow,
+      request: { params: { id: number } & Record<string, number>; body: Record<string, string | undefined> },
+    ) => Promise<string | Shown>,
+  ) =>
+    app.post(
+      `/developers/webhooks/:id/${path}`,
+      {
+        schema: {
+          hide: true,
+          params: Type.Object({ ...IdParams.properties, ...params }),
+          body: Type.Object({ ...Csrf, disabled: Type.Optional(Type.String({ maxLength: 10 })) }),
+        },
+        preHandler: guard,
+      },
+      async (request, reply) => {
+        const session = sessionOf(request);
+        try {
+          const outcome = await run(session, request as never);
+          if (typeof outcome === 'string') return reply.redirect(`${BASE}?done=${outcome}`, 303);
+          return sendHtml(
+            reply,
+            await render(session, { notice: 'Secret rotated: the previous one keeps signing for 24 hours.' }, outcome),
+          );
+        } catch (error) {
+          const { message, status } = failure(error);
+          return sendHtml(reply, await render(session, { error: message }), status);
+        }
+      },
+    );
+
+  post('test', {}, async (session, request) => {
+    await endpoints.test(session.companyId, request.params.id);
+    return 'tested';
+  });
+  post('rotate-secret', {}, async (session, request) => {
+    const rotated = await endpoints.rotateSecret(session.companyId, request.params.id);
+    return { secret: { endpointId: request.params.id, value: rotated.secret } };
+  });
+  post('toggle', {}, async (session, request) => {
+    await endpoints.update(session.companyId, request.params.id, { disabled: request.body.disabled === 'true' });
+    return 'updated';
+  });
+  post('delete', {}, async (session, request) => {
+    await endpoints.destroy(session.companyId, request.params.id);
+    return 'deleted';
+  });
+  post('deliveries/:delivery_id/retry', { delivery_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, async (session, request) => {
+    await endpoints.retry(session.companyId, request.params.id, request.params.delivery_id);
+    return 'retried';
+  });
+}
