@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { companyDomains, users, userTypes } from '../../src/db/schema/index.js';
+import { nubanFor } from '../../src/modules/banks/index.js';
 import type { BenchContext, Scenario } from '../scenario.js';
 
 const SMOKE = Boolean(process.env.BENCH_SMOKE);
@@ -73,8 +74,10 @@ async function employer(ctx: BenchContext) {
           paymentFrequency: 'monthly',
           // A few start mid-month in the first measured period: paid pro rata.
           startDate: n % 50 === 0 ? '2031-02-11' : '2024-01-15',
-          bankName: 'Bench Bank',
-          accountNumber: String(2_000_000_000 + n),
+          // A valid NUBAN at a known bank (Access Bank, 044): runs pay only those (issue 15).
+          bankName: 'Access Bank',
+          bankCode: '044',
+          accountNumber: nubanFor('044', String(200_000_000 + n)),
           roles: n === 1 ? ['user', 'admin'] : ['user'],
         };
       });
