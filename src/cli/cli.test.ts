@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
+import { describeEmbedded } from '../../test/helpers/embedded-only.js';
 import { openPglite } from '../db/client.js';
 import { findToken } from '../platform/auth/tokens.js';
 
@@ -49,7 +50,7 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('payroll CLI: usage', { timeout: 600_000 }, () => {
+describeEmbedded('payroll CLI: usage', { timeout: 600_000 }, () => {
   it('prints help with every command and exits 0', async () => {
     const res = await payroll(['--help']);
     expect(res.code).toBe(0);
@@ -76,7 +77,7 @@ describe('payroll CLI: usage', { timeout: 600_000 }, () => {
   });
 });
 
-describe('payroll CLI: directly on an embedded database', { timeout: 600_000 }, () => {
+describeEmbedded('payroll CLI: directly on an embedded database', { timeout: 600_000 }, () => {
   // Each spawn opens PGlite on disk (seconds each), so this covers the direct path with few spawns;
   // the HTTP tests below cover the remaining commands and the refusals.
   it('migrates a fresh DATA_DIR, creates a company and replaces its token', async () => {
@@ -124,7 +125,7 @@ describe('payroll CLI: directly on an embedded database', { timeout: 600_000 }, 
   });
 });
 
-describe('payroll CLI: over HTTP', { timeout: 600_000 }, () => {
+describeEmbedded('payroll CLI: over HTTP', { timeout: 600_000 }, () => {
   let ctx: TestContext;
   let url: string;
 

@@ -7,13 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describeEmbedded } from '../helpers/embedded-only.js';
 import { repoRoot } from '../helpers/server-build.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
 const START_MS = 150_000;
 const INSTANCES = 3;
 
-describe('several npm start from one checkout, started moments apart', () => {
+describeEmbedded('several npm start from one checkout, started moments apart', () => {
   // Inside the repository, so that the copy's builds resolve the repository's node_modules.
   // `.test-data` does not exist in a clean clone, so it is made here rather than assumed.
   const testData = path.join(repoRoot, '.test-data');

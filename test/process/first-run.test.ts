@@ -8,6 +8,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { describeEmbedded } from '../helpers/embedded-only.js';
 import { killAll, startServerProcess } from './server-process.js';
 
 const START_MS = 150_000;
@@ -30,7 +31,7 @@ function printed(output: string, pattern: RegExp): string {
   return match[1];
 }
 
-describe('the first run', () => {
+describeEmbedded('the first run', () => {
   test.skipIf(!fs.existsSync(CHROMIUM))(
     'prints a console address and credentials that open the console on the demo data',
     async () => {

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { processStat } from '../../src/db/data-dir-lock.js';
 import { migrationFiles } from '../../src/db/migrate.js';
+import { describeEmbedded } from '../helpers/embedded-only.js';
 import { killAll, type ServerProcess, startServerProcess, zombie } from './server-process.js';
 
 // A cold start compiles the TypeScript and opens PGlite: seconds on an idle machine, much more on
@@ -18,7 +19,7 @@ const TOKEN_LINE = /API token \(shown once\): (pk_[A-Za-z0-9_-]+)/;
 
 afterAll(killAll);
 
-describe('npm start on a fresh DATA_DIR (embedded database)', () => {
+describeEmbedded('npm start on a fresh DATA_DIR (embedded database)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-start-'));
   let first: ServerProcess;
   let token: string;

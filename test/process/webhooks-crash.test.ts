@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describeEmbedded } from '../helpers/embedded-only.js';
 import { type Receiver, startReceiver, verified } from '../helpers/webhooks.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
@@ -16,7 +17,7 @@ const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
 
 afterAll(killAll);
 
-describe('kill -9 during a webhook delivery burst', () => {
+describeEmbedded('kill -9 during a webhook delivery burst', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-crash-'));
   const env = {
     DATA_DIR: dataDir,
