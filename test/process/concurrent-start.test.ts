@@ -17,20 +17,22 @@ const INSTANCES = 3;
 describeEmbedded('several npm start from one checkout, started moments apart', () => {
   // Inside the repository, so that the copy's builds resolve the repository's node_modules.
   // `.test-data` does not exist in a clean clone, so it is made here rather than assumed.
-  const testData = path.join(repoRoot, '.test-data');
-  fs.mkdirSync(testData, { recursive: true });
-  const checkout = fs.mkdtempSync(path.join(testData, 'checkout-'));
+  let checkout = '';
   const dataDirs: string[] = [];
   const servers: ServerProcess[] = [];
 
   beforeAll(() => {
+    // Made here, not when the suite is collected, so that a skipped run leaves nothing behind.
+    const testData = path.join(repoRoot, '.test-data');
+    fs.mkdirSync(testData, { recursive: true });
+    checkout = fs.mkdtempSync(path.join(testData, 'checkout-'));
     for (const entry of ['src', 'scripts', 'package.json'])
       fs.cpSync(path.join(repoRoot, entry), path.join(checkout, entry), { recursive: true });
   });
 
   afterAll(async () => {
     await killAll();
-    for (const dir of [checkout, ...dataDirs]) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [checkout, ...dataDirs]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test(
