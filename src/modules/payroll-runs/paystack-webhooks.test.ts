@@ -14,6 +14,7 @@ import { type Receiver, startReceiver, webhookTestConfig } from '../../../test/h
 import { queryRows } from '../../db/client.js';
 import { REVERSED, toPaystackReference } from './paystack-transfers.js';
 import { sendBatch } from './transfers.jobs.js';
+import { settleTransfers } from './transfers.settle.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;
@@ -173,6 +174,25 @@ describe('transfer webhooks', () => {
     await transferWebhook(ctx.app, fake, 'transfer.reversed', event(stubs[1].reference, stubs[1].net_pay, 'reversed'));
     expect(await runStatus(id)).toBe('failed');
     expect(await kinds(company.id)).toEqual(['top_up', 'payroll_debit', 'payroll_refund', 'payroll_refund']);
+  });
+});
+
+describe('verify answering reversed', () => {
+  it('for a paystub a webhook just paid: it fails, refunded once even when two settlements race', async () => {
+    const { company, id, stubs } = await inFlight(1);
+    const [stub] = stubs;
+    await transferWebhook(ctx.app, fake, 'transfer.success', event(stub.reference, stub.net_pay, 'success'));
+    expect(await runStatus(id)).toBe('paid');
+    const wire = transfers.transfers.get(toPaystackReference(stub.reference));
+    if (wire) wire.status = 'reversed';
+    const [answer] = await ctx.app.services.payrollRuns.provider.status([stub.reference]);
+    expect(answer).toEqual({ reference: stub.reference, status: 'failed', reason: REVERSED, reversed: true });
+    const outcome = { reference: stub.reference, ok: false, reason: REVERSED, reversed: true };
+    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer };
+    await Promise.all([settleTransfers(deps, company.id, id, [outcome]), settleTransfers(deps, company.id, id, [outcome])]);
+    expect(await state(id)).toEqual([{ status: 'failed', failure_reason: REVERSED }]);
+    expect(await kinds(company.id)).toEqual(['top_up', 'payroll_debit', 'payroll_refund']);
+    expect(await runStatus(id)).toBe('failed');
   });
 });
 

@@ -46,6 +46,11 @@ export function createTransferWebhook(deps: { db: Db; mailer: Mailer }): Transfe
       log.warn({ event, reference, amount: data.amount }, 'Paystack transfer event with an amount that is not the transfer’s; ignored');
       return;
     }
+    if (status === 'success' && row.status === 'failed') {
+      // Failed (and refunded) here, yet paid at Paystack (an OTP finalized on the dashboard, say):
+      // states never move back; an operator reconciles (docs/payroll-runs.md).
+      log.error({ reference, runId: row.run_id }, 'Paystack paid a salary transfer that had failed and been refunded; reconcile by hand');
+    }
     const state = stateOf(reference, status);
     if (state.status === 'pending' || state.status === 'unknown') return;
     const outcome: Outcome =
