@@ -1,7 +1,8 @@
 // POST /webhooks/paystack: not under /api auth. The signature is checked over the RAW body, so this
 // plugin (encapsulated: other routes keep the normal JSON parser) reads bodies as Buffers. A signed
-// event is only a hint: the provider is asked before anything is credited, and settling is guarded
-// by the pending state, so replays and duplicates change nothing.
+// charge event is only a hint: the provider is asked before anything is credited, and settling is
+// guarded by the pending state, so replays and duplicates change nothing. Signed `transfer.*`
+// events (salary transfers) go to the handler createModules passed in (payroll runs' own checks).
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
