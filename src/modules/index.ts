@@ -20,7 +20,8 @@ export function createModules(deps: AppDeps) {
   const payroll = createPayrollModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
   const companies = createCompaniesModule(deps);
   const invoices = createInvoicesModule(deps);
-  const wallet = createWalletModule(deps);
+  // Paystack's transfer.* webhooks arrive on the wallet's route and are settled by payroll runs.
+  const wallet = createWalletModule(deps, { transferEvents: payrollRuns.services.transferEvents });
   const admin = createAdminModule(deps, companies.services);
   const referenceData = createReferenceDataModule(deps);
   const banks = createBanksModule(deps);

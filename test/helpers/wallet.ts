@@ -21,6 +21,8 @@ export interface FakePaystack {
   initialize: FakeVerify | undefined;
   /** What GET /transaction/verify/<reference> answers, per reference (default: abandoned). */
   verify: Map<string, FakeVerify>;
+  /** More routes (salary transfers: test/helpers/paystack-transfers.ts); the first answer wins. */
+  routes: ((method: string, url: string, body: string) => FakeVerify | undefined)[];
   close(): Promise<void>;
 }
 
@@ -37,7 +39,7 @@ export function paystackVerified(
 }
 
 export async function startFakePaystack(secret = `sk_test_${crypto.randomBytes(8).toString('hex')}`): Promise<FakePaystack> {
-  const fake: Omit<FakePaystack, 'url' | 'close'> = { secret, requests: [], initialize: undefined, verify: new Map() };
+  const fake: Omit<FakePaystack, 'url' | 'close'> = { secret, requests: [], initialize: undefined, verify: new Map(), routes: [] };
   const send = (res: http.ServerResponse, answer: FakeVerify) => {
     if (answer.kind === 'hang') {
       setTimeout(() => {
@@ -83,6 +85,10 @@ export async function startFakePaystack(secret = `sk_test_${crypto.randomBytes(8
       if (req.method === 'GET' && match) {
         const reference = decodeURIComponent(match[1]);
         return send(res, fake.verify.get(reference) ?? paystackVerified(reference, 'abandoned', 0));
+      }
+      for (const route of fake.routes) {
+        const answer = route(req.method ?? '', req.url ?? '', body);
+        if (answer) return send(res, answer);
       }
       send(res, { kind: 'json', httpStatus: 404, body: { status: false, message: 'Not found' } });
     });

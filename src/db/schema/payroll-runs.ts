@@ -1,6 +1,6 @@
 // Tables of payroll runs (owned by src/modules/payroll-runs) and the wallet's balance row;
-// created by migrations/0080_payroll_runs.sql, 0081_wallet_balances.sql and 0094_wallet_balances_sandbox.sql.
-import { date, index, integer, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+// created by migrations/0080_payroll_runs.sql, 0081_wallet_balances.sql, 0094_wallet_balances_sandbox.sql and 0100_paystack_transfers.sql.
+import { date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
@@ -48,6 +48,9 @@ export const payrollTransfers = pgTable(
     amount: money('amount').notNull(),
     bankName: text('bank_name').notNull(),
     accountNumber: text('account_number').notNull(),
+    /** The bank's code and the holder's name at funding (0100_paystack_transfers.sql; null before it). */
+    bankCode: text('bank_code'),
+    accountName: text('account_name'),
     provider: text('provider').notNull(),
     status: text('status').$type<'queued' | 'sending' | 'sent' | 'paid' | 'failed'>().notNull().default('queued'),
     failureReason: text('failure_reason'),
@@ -71,6 +74,18 @@ export const payrollSandboxTransfers = pgTable('payroll_sandbox_transfers', {
   settlesAt: ts('settles_at').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+/** Paystack transfer recipients, created once per bank account and reused (0100_paystack_transfers.sql). */
+export const paystackTransferRecipients = pgTable(
+  'paystack_transfer_recipients',
+  {
+    bankCode: text('bank_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    recipientCode: text('recipient_code').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.bankCode, t.accountNumber] })],
+);
 
 /** A company's balance, moved by a trigger with every ledger entry; never negative (CHECK). */
 export const walletBalances = pgTable('wallet_balances', {

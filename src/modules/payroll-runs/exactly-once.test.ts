@@ -145,7 +145,15 @@ describe('transfers are sent once, across crashes', () => {
     await ctx.db.execute(sql`UPDATE payroll_transfers SET status = 'sending', sent_at = now() WHERE run_id = ${id}`);
     const provider = ctx.app.services.payrollRuns.provider;
     await provider.sendBatch([
-      { reference: refs[0].reference, amount: refs[0].amount, bankName: 'Test Bank', accountNumber: refs[0].account_number, reason: 'x' },
+      {
+        reference: refs[0].reference,
+        amount: refs[0].amount,
+        bankName: 'Test Bank',
+        bankCode: '044',
+        accountNumber: refs[0].account_number,
+        accountName: 'Test Holder',
+        reason: 'x',
+      },
     ]);
     await sendBatch({ db: ctx.db, mailer: ctx.app.deps.mailer, provider }, { companyId: company.id, runId: id, attempt: 1, batch: 0 });
     const books = await queryRows<{ reference: string; requests: number }>(

@@ -5,20 +5,33 @@ import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { createFunding } from './payroll-runs.funding.js';
 import { payrollRunsRoutes } from './payroll-runs.routes.js';
 import { createPayrollRunsService, recordPaystubsRun } from './payroll-runs.service.js';
+import { createPaystackTransferProvider } from './paystack-transfers.js';
 import { createSandboxTransferProvider, type TransferProvider } from './transfer-provider.js';
 import { transferJobs } from './transfers.jobs.js';
 import { settleRunNow } from './transfers.now.js';
+import { createTransferWebhook } from './transfers.webhook.js';
 
 export type { TransferProvider } from './transfer-provider.js';
+export type { TransferEventHandler } from './transfers.webhook.js';
+
+/** PAYMENT_PROVIDER=paystack pays salaries with Paystack Transfers; otherwise the built-in sandbox. */
+function configuredProvider(deps: AppDeps): TransferProvider {
+  const { config, db } = deps;
+  if (config.paymentProvider === 'paystack' && config.paystackSecretKey) {
+    return createPaystackTransferProvider({ db, secretKey: config.paystackSecretKey, baseUrl: config.paystackBaseUrl });
+  }
+  return createSandboxTransferProvider({ db, delaySeconds: config.sandboxTransferDelaySeconds });
+}
 
 export function createPayrollRunsModule(deps: AppDeps, provider?: TransferProvider) {
-  const transferProvider =
-    provider ?? createSandboxTransferProvider({ db: deps.db, delaySeconds: deps.config.sandboxTransferDelaySeconds });
+  const transferProvider = provider ?? configuredProvider(deps);
   const services = {
     runs: createPayrollRunsService(deps),
     funding: createFunding({ db: deps.db, provider: transferProvider }),
     /** What the payroll module calls so that every P2 call is a run too. */
     recordPaystubsRun,
+    /** Paystack's transfer.* webhooks: the wallet's POST /webhooks/paystack hands them here (createModules). */
+    transferEvents: createTransferWebhook({ db: deps.db, mailer: deps.mailer }),
     /** The transfer provider the jobs use (tests send through it to stage a crash). */
     provider: transferProvider,
     /** Sends and settles a funded run's transfers now, without the job worker (the demo seed). */

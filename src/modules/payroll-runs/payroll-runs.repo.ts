@@ -201,11 +201,14 @@ export const payrollRunsRepo = {
             UPDATE paystubs p SET status = 'processing', payment_reference = ${input.prefix}::text || p.id::text, failure_reason = NULL, updated_at = now()
             FROM users u WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${input.from}
               AND u.id = p.user_id AND ${PAYABLE(input.payable)}
-            RETURNING p.id, p.net_pay, p.payment_reference, btrim(u.bank_name) AS bank_name, btrim(u.account_number) AS account_number),
+            RETURNING p.id, p.net_pay, p.payment_reference, btrim(u.bank_name) AS bank_name, btrim(u.account_number) AS account_number,
+                      u.bank_code, COALESCE(NULLIF(btrim(u.account_name), ''), btrim(u.first_name || ' ' || u.last_name)) AS account_name),
           queued AS (
-            INSERT INTO payroll_transfers (reference, company_id, run_id, paystub_id, attempt, batch, amount, bank_name, account_number, provider)
+            INSERT INTO payroll_transfers (reference, company_id, run_id, paystub_id, attempt, batch, amount, bank_name, account_number,
+                                           bank_code, account_name, provider)
             SELECT payment_reference, ${companyId}::int, ${runId}::text, id, ${input.attempt}::int,
-                   ((row_number() OVER (ORDER BY id) - 1) / ${BATCH_SIZE}::int)::int, net_pay, bank_name, account_number, ${input.provider}::text
+                   ((row_number() OVER (ORDER BY id) - 1) / ${BATCH_SIZE}::int)::int, net_pay, bank_name, account_number,
+                   bank_code, account_name, ${input.provider}::text
             FROM moved RETURNING batch, amount)
           SELECT count(*)::int AS transfers, COALESCE(sum(amount), 0)::text AS total, (COALESCE(max(batch), -1) + 1)::int AS batches FROM queued`,
     );

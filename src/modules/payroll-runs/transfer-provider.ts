@@ -1,5 +1,5 @@
 // The interface every salary transfer provider implements (the sandbox below; Paystack Transfers
-// in the next step), and the built-in sandbox.
+// in paystack-transfers.ts), and the built-in sandbox.
 //
 // Contract (docs/payroll-runs.md, "exactly once"):
 // - `sendBatch` hands up to BATCH_SIZE transfers to the provider and answers per transfer whether
@@ -7,8 +7,9 @@
 //   a reference it already has as the same transfer, never as a new one (Paystack refuses a
 //   duplicate reference; the sandbox keeps its first record).
 // - `status` answers per reference: `unknown` (the provider never received it: safe to send),
-//   `pending`, `success`, or `failed` with a reason. The transfer job asks before sending again
-//   anything it may already have sent.
+//   `pending`, `success`, or `failed` with a reason (`reversed` when the money came back after
+//   the transfer had succeeded). The transfer job asks before sending again anything it may
+//   already have sent.
 import type { Db } from '../../db/client.js';
 import { sandboxTransfersRepo } from './sandbox-transfers.repo.js';
 
@@ -20,7 +21,11 @@ export interface TransferRequest {
   /** Naira, exact decimal text ("125000.50"). */
   amount: string;
   bankName: string;
+  /** The bank's CBN/NIBSS code (funding only funds accounts with a known code and a valid NUBAN). */
+  bankCode: string;
   accountNumber: string;
+  /** The account holder's name (resolved, else the employee's): what a Paystack recipient is named. */
+  accountName: string;
   /** Shown on the employee's statement: company and period. */
   reason: string;
 }
@@ -29,14 +34,27 @@ export type SendResult = { reference: string; accepted: true } | { reference: st
 
 export type TransferState =
   | { reference: string; status: 'unknown' | 'pending' | 'success' }
-  | { reference: string; status: 'failed'; reason: string };
+  | { reference: string; status: 'failed'; reason: string; reversed?: boolean };
 
 export interface TransferProvider {
   readonly name: string;
   /** When to first ask about a batch after sending it (the sandbox: its settlement delay). */
   readonly settleAfterSeconds: number;
+  /** The longest wait between two looks at an unsettled batch (the looks back off up to it). */
+  readonly maxPollSeconds: number;
   sendBatch(transfers: readonly TransferRequest[]): Promise<SendResult[]>;
   status(references: readonly string[]): Promise<TransferState[]>;
+}
+
+/**
+ * Seconds until the next look at a batch still unsettled `elapsedSeconds` after it was sent: half
+ * the time waited so far (each look ×1.5 later than the last), at least min(60, settleAfterSeconds)
+ * (1 s at least), at most maxPollSeconds. The sandbox's bounds are equal: it looks at a fixed pace.
+ */
+export function pollDelay(provider: Pick<TransferProvider, 'settleAfterSeconds' | 'maxPollSeconds'>, elapsedSeconds: number): number {
+  const least = Math.min(60, Math.max(1, provider.settleAfterSeconds));
+  const most = Math.max(least, provider.maxPollSeconds);
+  return Math.round(Math.min(most, Math.max(least, elapsedSeconds / 2)));
 }
 
 export const SANDBOX_REJECTED = 'Sandbox: account rejected.';
@@ -51,6 +69,7 @@ export function createSandboxTransferProvider(deps: { db: Db; delaySeconds: numb
   return {
     name: 'sandbox',
     settleAfterSeconds: delaySeconds,
+    maxPollSeconds: Math.min(60, Math.max(1, delaySeconds)),
     async sendBatch(transfers) {
       if (transfers.length === 0) return [];
       await sandboxTransfersRepo.book(db, transfers, delaySeconds);

@@ -5,13 +5,13 @@
 //   job crashed or was cut off) is first asked about, and sent again only if the provider never
 //   received it. Refusals at send are settled as failed at once.
 // - payroll-runs.settle: asks the provider about the batch's sent transfers and settles the final
-//   ones; looks again later while any of the batch is unsettled.
+//   ones; looks again later (backing off, pollDelay) while any of the batch is unsettled.
 import type { Db } from '../../db/client.js';
 import { isRecord } from '../../platform/guards.js';
 import { exponentialBackoff, type JobDefinition } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
-import type { TransferProvider, TransferState } from './transfer-provider.js';
+import { pollDelay, type TransferProvider, type TransferState } from './transfer-provider.js';
 import { type BatchKey, type Outcome, transfersRepo } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.js';
 
@@ -43,7 +43,7 @@ const finalOutcomes = (states: readonly TransferState[]): Outcome[] =>
     s.status === 'success'
       ? [{ reference: s.reference, ok: true, reason: null }]
       : s.status === 'failed'
-        ? [{ reference: s.reference, ok: false, reason: s.reason }]
+        ? [{ reference: s.reference, ok: false, reason: s.reason, reversed: s.reversed }]
         : [],
   );
 
@@ -83,7 +83,15 @@ export async function sendBatch(deps: TransferDeps, key: BatchKey): Promise<void
       toSend.map((t) => t.reference),
     );
     const results = await provider.sendBatch(
-      toSend.map((t) => ({ reference: t.reference, amount: t.amount, bankName: t.bank_name, accountNumber: t.account_number, reason })),
+      toSend.map((t) => ({
+        reference: t.reference,
+        amount: t.amount,
+        bankName: t.bank_name,
+        bankCode: t.bank_code,
+        accountNumber: t.account_number,
+        accountName: t.account_name,
+        reason,
+      })),
     );
     await transfersRepo.markSent(
       db,
@@ -103,7 +111,8 @@ export async function settleBatch(deps: TransferDeps, key: BatchKey): Promise<nu
   const outcomes = finalOutcomes(await deps.provider.status(asked.map((t) => t.reference)));
   await settleTransfers(deps, key.companyId, key.runId, outcomes);
   if (outcomes.length === open.length) return undefined;
-  return Math.min(60, Math.max(1, deps.provider.settleAfterSeconds));
+  // Backs off with the time the batch has waited (bounded): the webhook usually comes first.
+  return pollDelay(deps.provider, Math.max(0, ...asked.map((t) => t.sent_seconds_ago ?? 0)));
 }
 
 export function transferJobs(deps: TransferDeps): [JobDefinition<typeof TRANSFERS_SEND>, JobDefinition<typeof TRANSFERS_SETTLE>] {

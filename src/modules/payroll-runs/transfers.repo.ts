@@ -1,8 +1,9 @@
-// All SQL of salary transfers: a batch's open transfers, their sending marks, and the conditional
-// settlement of paystubs. companyId first; batch statements take whole columns as one array each.
+// All SQL of salary transfers: a batch's open transfers, their sending marks, the conditional
+// settlement of paystubs and the conditional reversal of paid ones. companyId first; batch statements take whole columns as one array each.
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
+import type { PayrollRunStatus } from '../../db/schema/index.js';
 
 export interface BatchKey {
   companyId: number;
@@ -17,12 +18,27 @@ export interface OpenTransfer {
   amount: string;
   bank_name: string;
   account_number: string;
+  bank_code: string;
+  account_name: string;
+  /** Seconds since the transfer was (last) handed to the provider; null while queued. */
+  sent_seconds_ago: number | null;
 }
 
 export interface Outcome {
   reference: string;
   ok: boolean;
   reason: string | null;
+  /** The money came back after success: a paid paystub fails too (transfersRepo.reversePaid). */
+  reversed?: boolean;
+}
+
+/** What a provider notification is checked against before it may settle anything. */
+export interface TransferRow {
+  company_id: number;
+  run_id: string;
+  amount: string;
+  status: string;
+  provider: string;
 }
 
 export interface SettledPaystub {
@@ -41,8 +57,12 @@ export const transfersRepo = {
   async open(db: Executor, key: BatchKey): Promise<OpenTransfer[]> {
     return queryRows<OpenTransfer>(
       db,
-      sql`SELECT t.reference, t.status, t.amount::text AS amount, t.bank_name, t.account_number
+      sql`SELECT t.reference, t.status, t.amount::text AS amount, t.bank_name, t.account_number,
+                 COALESCE(t.bank_code, u.bank_code, '') AS bank_code,
+                 COALESCE(t.account_name, btrim(u.first_name || ' ' || u.last_name)) AS account_name,
+                 extract(epoch FROM now() - t.sent_at)::float8 AS sent_seconds_ago
           FROM payroll_transfers t JOIN paystubs p ON p.payment_reference = t.reference AND p.status = 'processing'
+          JOIN users u ON u.id = p.user_id
           WHERE t.run_id = ${key.runId} AND t.attempt = ${key.attempt} AND t.batch = ${key.batch} AND t.company_id = ${key.companyId}
             AND t.status IN ('queued', 'sending', 'sent')
           ORDER BY t.reference`,
@@ -106,6 +126,56 @@ export const transfersRepo = {
       );
     }
     return won;
+  },
+
+  /**
+   * A reversal after success: paid → failed for each reference that is still the paystub's
+   * current one and still paid. Returns only the paystubs this call moved (the ones to refund once).
+   */
+  async reversePaid(tx: Executor, companyId: number, outcomes: readonly Outcome[]): Promise<SettledPaystub[]> {
+    if (outcomes.length === 0) return [];
+    const won = await queryRows<SettledPaystub>(
+      tx,
+      sql`WITH o AS (SELECT * FROM unnest(${pgArray(outcomes.map((o) => o.reference))}::text[], ${pgArray(outcomes.map((o) => o.reason))}::text[]) AS o(ref, reason))
+          UPDATE paystubs p SET status = 'failed', paid_at = NULL, failure_reason = o.reason, updated_at = now()
+          FROM o, users u
+          WHERE p.company_id = ${companyId} AND p.payment_reference = o.ref AND p.status = 'paid' AND u.id = p.user_id
+          RETURNING p.payment_reference AS reference, p.status, p.net_pay::text AS net_pay, p.failure_reason,
+                    p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end, u.personal_email, u.first_name`,
+    );
+    if (won.length > 0) {
+      await tx.execute(
+        sql`UPDATE payroll_transfers t SET status = 'failed', failure_reason = p.failure_reason, settled_at = now()
+            FROM paystubs p WHERE t.company_id = ${companyId} AND p.payment_reference = t.reference
+              AND t.reference = ANY(${pgArray(won.map((w) => w.reference))}::text[])`,
+      );
+    }
+    return won;
+  },
+
+  /** A finished run whose paid paystub was reversed: paid → partially_paid | failed (the run row locked). */
+  async refinish(tx: Executor, companyId: number, runId: string): Promise<PayrollRunStatus | undefined> {
+    const rows = await queryRows<{ status: PayrollRunStatus }>(
+      tx,
+      sql`UPDATE payroll_runs r
+          SET status = CASE WHEN c.paid = 0 THEN 'failed' ELSE 'partially_paid' END, updated_at = now()
+          FROM (SELECT count(*) FILTER (WHERE status = 'paid') AS paid, count(*) FILTER (WHERE status = 'failed') AS failed,
+                       count(*) FILTER (WHERE status = 'processing') AS processing
+                FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId}) c
+          WHERE r.company_id = ${companyId} AND r.id = ${runId} AND r.status IN ('paid', 'partially_paid')
+            AND c.processing = 0 AND c.failed > 0 AND r.status <> CASE WHEN c.paid = 0 THEN 'failed' ELSE 'partially_paid' END
+          RETURNING r.status`,
+    );
+    return rows[0]?.status;
+  },
+
+  /** The transfer a provider notification names (any company: the reference is the provider's key). */
+  async findByReference(db: Executor, reference: string): Promise<TransferRow | undefined> {
+    const [row] = await queryRows<TransferRow>(
+      db,
+      sql`SELECT company_id, run_id, amount::text AS amount, status, provider FROM payroll_transfers WHERE reference = ${reference}`,
+    );
+    return row;
   },
 
   async companyName(db: Executor, companyId: number): Promise<string> {

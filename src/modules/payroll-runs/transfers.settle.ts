@@ -1,11 +1,14 @@
 // Settling transfers: shared by the transfer jobs (a refusal at send, a final status when asked)
-// and, in the next step, the provider's webhook. One transaction per call:
+// and the provider's webhook (transfers.webhook.ts). One transaction per call:
 //   1. lock the run row (settlements of one run take turns, so the last one sees every result);
 //   2. move each paystub processing → paid | failed, only where its reference is current and it
 //      is still processing (transfersRepo.settlePaystubs): a repeated notification moves nothing;
+//   2b. a reversal (money back after success) also moves a paid paystub → failed, only where it
+//      is still paid (transfersRepo.reversePaid): a repeated reversal moves nothing;
 //   3. for the failed ones THIS call moved, refund net pay (one entry per reference, unique index);
 //   4. for the paid ones THIS call moved, the employee's e-mail into the outbox;
-//   5. finish the run if nothing of it is processing any more.
+//   5. finish the run if nothing of it is processing any more; a finished run that lost a paid
+//      paystub to a reversal becomes partially_paid or failed (transfersRepo.refinish).
 import type { Db } from '../../db/client.js';
 import { koboToNumber, toKobo } from '../../payroll/money.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
@@ -38,7 +41,15 @@ export async function settleTransfers(
   if (outcomes.length === 0) return { paid: 0, failed: 0 };
   return deps.db.transaction(async (tx) => {
     await payrollRunsRepo.lock(tx, companyId, runId);
-    const won = await transfersRepo.settlePaystubs(tx, companyId, outcomes);
+    const won = [
+      ...(await transfersRepo.settlePaystubs(tx, companyId, outcomes)),
+      ...(await transfersRepo.reversePaid(
+        tx,
+        companyId,
+        outcomes.filter((o) => o.reversed),
+      )),
+    ];
+    const reversed = won.length > 0 && outcomes.some((o) => o.reversed);
     const paid = won.filter((p) => p.status === 'paid');
     const failed = won.filter((p) => p.status === 'failed');
     await walletLedger.refund(
@@ -57,7 +68,9 @@ export async function settleTransfers(
         paid.map((p) => paidMail(companyId, company, p)),
       );
     }
-    await announceSettlement(tx, companyId, runId, won, await payrollRunsRepo.finish(tx, companyId, runId));
+    const finished =
+      (await payrollRunsRepo.finish(tx, companyId, runId)) ?? (reversed ? await transfersRepo.refinish(tx, companyId, runId) : undefined);
+    await announceSettlement(tx, companyId, runId, won, finished);
     return { paid: paid.length, failed: failed.length };
   });
 }

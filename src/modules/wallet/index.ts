@@ -1,4 +1,5 @@
 // Wallet (issue 6): W1/W2, balance, sandbox checkout, Paystack webhook, and the verification job.
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { createProviders } from './providers/index.js';
 import { sandboxRoutes } from './sandbox.routes.js';
@@ -8,7 +9,13 @@ import { createVerification, walletVerifyJob } from './wallet.verification.js';
 import { walletLedgerRoutes } from './wallet-ledger.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 
-export function createWalletModule(deps: AppDeps) {
+/**
+ * Handles Paystack events the wallet does not own (`transfer.*`: salary transfers), after the
+ * route checked their signature. Passed in by createModules so the wallet never imports payroll runs.
+ */
+export type PaystackEventHandler = (event: string, data: unknown, log: FastifyBaseLogger) => Promise<void>;
+
+export function createWalletModule(deps: AppDeps, options: { transferEvents?: PaystackEventHandler } = {}) {
   // One provider set per app, shared by the service (checkout, W2), the webhook and the job.
   const providers = createProviders(deps.config, deps.db);
   const verification = createVerification({ db: deps.db, providers });
@@ -21,12 +28,17 @@ export function createWalletModule(deps: AppDeps) {
       await walletRoutes(services.wallet)(app);
       await walletLedgerRoutes(deps)(app);
       if (deps.config.paymentProvider === 'sandbox') await sandboxRoutes(app, deps.db);
-      await app.register(webhookRoutes({ config: deps.config, db: deps.db, jobs: deps.jobs, verification }));
+      await app.register(
+        webhookRoutes({ config: deps.config, db: deps.db, jobs: deps.jobs, verification, transferEvents: options.transferEvents }),
+      );
     },
   } satisfies FeatureModule<typeof services>;
 }
 
 export type WalletServices = ReturnType<typeof createWalletModule>['services'];
 
+// Paystack's HTTP client and webhook signature (salary transfers talk to the same API).
+export { type PaystackOptions, type PaystackReply, paystackRequest, validPaystackSignature } from './providers/paystack.js';
+export { ProviderError } from './providers/provider.js';
 // The ledger's one writer of payroll debits and refunds (payroll runs fund and refund through it).
 export { type Refund, walletLedger } from './wallet-ledger.js';

@@ -1,8 +1,9 @@
 // POST /webhooks/paystack: not under /api auth. The signature is checked over the RAW body, so this
 // plugin (encapsulated: other routes keep the normal JSON parser) reads bodies as Buffers. A signed
-// event is only a hint: the provider is asked before anything is credited, and settling is guarded
-// by the pending state, so replays and duplicates change nothing.
-import type { FastifyInstance } from 'fastify';
+// charge event is only a hint: the provider is asked before anything is credited, and settling is
+// guarded by the pending state, so replays and duplicates change nothing. Signed `transfer.*`
+// events (salary transfers) go to the handler createModules passed in (payroll runs' own checks).
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
@@ -33,8 +34,15 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } 
   }
 }
 
-export function webhookRoutes(deps: { config: Config; db: Db; jobs: JobQueue; verification: Verification }) {
-  const { config, db, jobs, verification } = deps;
+export function webhookRoutes(deps: {
+  config: Config;
+  db: Db;
+  jobs: JobQueue;
+  verification: Verification;
+  /** `transfer.*` events (salary transfers), handled by payroll runs (passed in: no import of it here). */
+  transferEvents?: (event: string, data: unknown, log: FastifyBaseLogger) => Promise<void>;
+}) {
+  const { config, db, jobs, verification, transferEvents } = deps;
   return async (scope: FastifyInstance): Promise<void> => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
@@ -51,6 +59,11 @@ export function webhookRoutes(deps: { config: Config; db: Db; jobs: JobQueue; ve
         event = JSON.parse(raw.toString('utf8'));
       } catch {
         return reply.status(400).send({ error: 'Malformed JSON body.' });
+      }
+      if (typeof event?.event === 'string' && event.event.startsWith('transfer.')) {
+        // An error (database) answers 500: Paystack sends the event again; settling it is idempotent.
+        if (transferEvents) await transferEvents(event.event, event.data, request.log);
+        return { received: true };
       }
       const reference = event?.data?.reference;
       // Only charge events concern top-ups; anything else is acknowledged and ignored.

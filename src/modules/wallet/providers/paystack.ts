@@ -26,43 +26,54 @@ const STATUS_MAP: Record<string, VerifiedStatus> = {
   queued: 'pending',
 };
 
-interface PaystackReply {
+export interface PaystackReply {
   httpStatus: number;
-  body: { status?: unknown; message?: unknown; data?: Record<string, unknown> | null };
+  body: { status?: unknown; message?: unknown; data?: unknown };
+}
+
+/**
+ * One request to Paystack's API with the secret key. Whatever gives no clear answer (timeout,
+ * network, 5xx, malformed JSON, a body that is not an object) is a ProviderError; any other
+ * answer (2xx or 4xx) is handed back for the caller to read. Shared with salary transfers.
+ */
+export async function paystackRequest(
+  options: PaystackOptions,
+  method: 'GET' | 'POST',
+  path: string,
+  payload?: unknown,
+): Promise<PaystackReply> {
+  const timeoutMs = options.timeoutMs ?? PAYSTACK_TIMEOUT_MS;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${options.baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${options.secretKey}`,
+        accept: 'application/json',
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: payload === undefined ? undefined : JSON.stringify(payload),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    text = await response.text();
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    throw new ProviderError(timedOut ? `Paystack did not answer within ${timeoutMs} ms` : 'Paystack could not be reached', error);
+  }
+  if (response.status >= 500) throw new ProviderError(`Paystack answered HTTP ${response.status}`);
+  let body: PaystackReply['body'];
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new ProviderError(`Paystack answered HTTP ${response.status} with malformed JSON`, error);
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ProviderError('Paystack answered with an unexpected body');
+  return { httpStatus: response.status, body };
 }
 
 export function createPaystackProvider(options: PaystackOptions): PaymentProvider {
-  const timeoutMs = options.timeoutMs ?? PAYSTACK_TIMEOUT_MS;
-
-  async function call(method: 'GET' | 'POST', path: string, payload?: unknown): Promise<PaystackReply> {
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(`${options.baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${options.secretKey}`,
-          accept: 'application/json',
-          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: payload === undefined ? undefined : JSON.stringify(payload),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      text = await response.text();
-    } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new ProviderError(timedOut ? `Paystack did not answer within ${timeoutMs} ms` : 'Paystack could not be reached', error);
-    }
-    if (response.status >= 500) throw new ProviderError(`Paystack answered HTTP ${response.status}`);
-    let body: PaystackReply['body'];
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      throw new ProviderError(`Paystack answered HTTP ${response.status} with malformed JSON`, error);
-    }
-    if (!body || typeof body !== 'object') throw new ProviderError('Paystack answered with an unexpected body');
-    return { httpStatus: response.status, body };
-  }
+  const call = (method: 'GET' | 'POST', path: string, payload?: unknown) => paystackRequest(options, method, path, payload);
 
   return {
     name: 'paystack',
@@ -75,7 +86,8 @@ export function createPaystackProvider(options: PaystackOptions): PaymentProvide
         reference: input.reference,
         callback_url: input.callbackUrl,
       });
-      const url = body.data?.authorization_url;
+      const data = body.data as Record<string, unknown> | null | undefined;
+      const url = data?.authorization_url;
       if (httpStatus !== 200 || body.status !== true || typeof url !== 'string' || !/^https?:\/\//.test(url)) {
         throw new ProviderError(`Paystack refused to initialize (HTTP ${httpStatus}: ${String(body.message ?? 'no message')})`);
       }
@@ -91,7 +103,7 @@ export function createPaystackProvider(options: PaystackOptions): PaymentProvide
       if (httpStatus !== 200 || body.status !== true || !body.data || typeof body.data !== 'object') {
         throw new ProviderError(`Paystack verify failed (HTTP ${httpStatus}: ${String(body.message ?? 'no message')})`);
       }
-      const data = body.data;
+      const data = body.data as Record<string, unknown>;
       const status = STATUS_MAP[String(data.status)];
       if (!status) throw new ProviderError(`Paystack reported an unknown status "${String(data.status)}"`);
       if (data.reference !== undefined && data.reference !== reference) throw new ProviderError('Paystack verified a different reference');

@@ -1,0 +1,166 @@
+// The Paystack variant of payroll-runs-crash.test.ts: the compiled server pays a run with
+// PAYMENT_PROVIDER=paystack against the fake Paystack running in this test process, which kills the
+// server (SIGKILL) the moment it has received POST /transfer/bulk, before the server could record
+// the answer. After a restart, the send job finds the transfers `sending`, asks Paystack about each
+// reference (GET /transfer/verify) and sends none again: each reference reached Paystack once, every
+// paystub ends paid, one debit. The server always runs on the embedded database here (its
+// DATA_DIR): the embedded CI pass runs it, the PostgreSQL pass would only repeat it.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openPglite, queryRows, sql } from '../../src/db/client.js';
+import { nubanFor } from '../../src/modules/banks/index.js';
+import { describeEmbedded } from '../helpers/embedded-only.js';
+import { type FakeTransfers, fakeTransfers } from '../helpers/paystack-transfers.js';
+import { type FakePaystack, paystackSignature, paystackVerified, startFakePaystack } from '../helpers/wallet.js';
+import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
+
+const START_MS = 150_000;
+const EMPLOYEES = 4;
+const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
+
+afterAll(killAll);
+
+describeEmbedded('kill -9 right after Paystack received the bulk transfer', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-runs-paystack-crash-'));
+  let fake: FakePaystack;
+  let transfers: FakeTransfers;
+  let env: Record<string, string>;
+  let server: ServerProcess;
+  let auth: Record<string, string>;
+  let runId: string;
+
+  const api = async (method: string, url: string, body?: unknown, headers = auth) => {
+    const response = await fetch(`${server.baseUrl}${url}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    // biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally by each test
+    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+  };
+  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (await check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`timed out waiting for ${what}:\n${server.output()}`);
+  };
+
+  beforeAll(async () => {
+    fake = await startFakePaystack();
+    transfers = fakeTransfers(fake);
+    env = {
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN,
+      SEED_DEMO: 'false',
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: fake.secret,
+      PAYSTACK_BASE_URL: fake.url,
+      JOB_POLL_MS: '50',
+      RATE_LIMIT_ENDPOINT: '100000',
+      RATE_LIMIT_SENSITIVE: '100000',
+      RATE_LIMIT_STANDARD: '100000',
+    };
+    server = await startServerProcess(env);
+    await server.waitReady({ timeoutMs: START_MS });
+    const created = await api(
+      'POST',
+      '/admin/companies',
+      { name: 'Paystack Crash Ltd', domain: 'pcrash.test', redirect_domains: ['funds.example'] },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    auth = { authorization: `Bearer ${created.body.token}` };
+    const person = (i: number, extra: Record<string, unknown> = {}) => ({
+      first_name: `Worker${i}`,
+      last_name: 'Crash',
+      personal_email: `worker${i}@home.test`,
+      domain_name: 'pcrash.test',
+      user_types: 'Full-time',
+      start_date: '2024-01-01',
+      base_salary: String(200_000 + i * 10_000),
+      bank_code: '044',
+      account_number: nubanFor('044', `0123456${String(i).padStart(2, '0')}`),
+      is_active: true,
+      ...extra,
+    });
+    expect((await api('POST', '/api/users', person(99, { base_salary: '0', roles: ['admin'] }))).status).toBeLessThan(300);
+    for (let i = 0; i < EMPLOYEES; i++) expect((await api('POST', '/api/users', person(i))).status).toBeLessThan(300);
+    const run = await api('POST', '/api/payroll-runs', {
+      pay_period_start: '2026-03-01',
+      pay_period_end: '2026-03-31',
+      payment_date: '2026-03-28',
+      created_by_email: 'maker@pcrash.test',
+    });
+    expect(run.status, JSON.stringify(run.body)).toBe(201);
+    runId = run.body.run.id;
+    expect((await api('POST', `/api/payroll-runs/${runId}/approve`, { approver_email: 'worker99@home.test' })).status).toBe(200);
+
+    // Fund the wallet through Paystack: the checkout, then its signed charge.success (verified on the fake).
+    const topUp = await api('POST', '/api/wallet/top-up', {
+      amount: 5_000_000,
+      customer_email: 'finance@funds.example',
+      redirect_url: 'https://funds.example/done',
+    });
+    expect(topUp.status, JSON.stringify(topUp.body)).toBe(200);
+    const reference = new URL(topUp.body.checkoutUrl).pathname.slice(1);
+    fake.verify.set(reference, paystackVerified(reference, 'success', 500_000_000));
+    const text = JSON.stringify({ event: 'charge.success', data: { reference, amount: 500_000_000, currency: 'NGN', status: 'success' } });
+    const hook = await fetch(`${server.baseUrl}/webhooks/paystack`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-paystack-signature': paystackSignature(fake.secret, text) },
+      body: text,
+    });
+    expect(hook.status).toBe(200);
+    await until('the top-up to be credited', async () => (await api('GET', '/api/wallet/balance')).body.balance === 5_000_000, 20_000);
+  }, START_MS + 60_000);
+
+  afterAll(async () => {
+    await fake?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('each reference reaches Paystack once, every paystub ends paid, one debit', async () => {
+    let killed = false;
+    transfers.onBulk = () => {
+      if (killed) return;
+      killed = true;
+      server.child.kill('SIGKILL');
+    };
+    expect((await api('POST', `/api/payroll-runs/${runId}/pay`)).status).toBe(202);
+    await server.waitExit(30_000);
+    expect(killed).toBe(true);
+    expect(transfers.transfers.size).toBe(EMPLOYEES);
+
+    server = await startServerProcess(env, server.port);
+    await server.waitReady({ timeoutMs: START_MS });
+    await until('the run to end', async () => (await api('GET', `/api/payroll-runs/${runId}`)).body.run.status !== 'processing');
+    const { run } = (await api('GET', `/api/payroll-runs/${runId}`)).body;
+    expect(run.status).toBe('paid');
+    expect(run.counts).toEqual({ unpaid: 0, processing: 0, paid: EMPLOYEES, failed: 0, cancelled: 0 });
+    expect(transfers.bulks).toHaveLength(1);
+    expect([...transfers.transfers.values()].map((t) => t.received)).toEqual(Array(EMPLOYEES).fill(1));
+    expect(fake.requests.filter((r) => r.url.startsWith('/transfer/verify/')).length).toBeGreaterThanOrEqual(EMPLOYEES);
+
+    server.child.kill('SIGTERM');
+    expect(await server.waitExit(20_000)).toBe(0);
+    const database = await openPglite(dataDir);
+    try {
+      const kinds = await queryRows<{ kind: string; n: number }>(
+        database.db,
+        sql`SELECT kind, count(*)::int AS n FROM wallet_entries GROUP BY kind ORDER BY kind`,
+      );
+      expect(kinds).toEqual([
+        { kind: 'payroll_debit', n: 1 },
+        { kind: 'top_up', n: 1 },
+      ]);
+    } finally {
+      await database.close();
+    }
+  }, 240_000);
+});
