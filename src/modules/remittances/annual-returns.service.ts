@@ -109,7 +109,11 @@ export function createAnnualReturnsService(deps: { db: Db; now?: () => Date }) {
 
   return {
     /** JSON, or a Download for `format` csv/xlsx. */
-    async annualReturn(companyId: number, yearText: string, query: { state?: unknown; format?: unknown }) {
+    async annualReturn(
+      companyId: number,
+      yearText: string,
+      query: { state?: unknown; format?: unknown },
+    ): Promise<{ json: unknown; download?: undefined } | { download: Download; json?: undefined }> {
       const year = parseYear(yearText, now());
       const format = query.format ?? 'json';
       if (typeof format !== 'string' || !(RETURN_FORMATS as readonly string[]).includes(format)) {
@@ -142,7 +146,7 @@ export function createAnnualReturnsService(deps: { db: Db; now?: () => Date }) {
           totals: Object.fromEntries(Object.entries(totals).map(([key, value]) => [key, koboToNumber(value)])),
           data: rows.map(returnRow),
         },
-      } as { json: unknown; download?: undefined } | { download: Download; json?: undefined };
+      };
     },
 
     async itf(companyId: number, yearText: string) {
