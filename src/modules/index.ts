@@ -9,6 +9,7 @@ import { createInvoicesModule } from './invoices/index.js';
 import { createPayrollModule } from './payroll/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
 import { createReferenceDataModule } from './reference-data/index.js';
+import { createRemittancesModule } from './remittances/index.js';
 import { createUsersModule } from './users/index.js';
 import { createWalletModule } from './wallet/index.js';
 import { createWebhooksModule } from './webhooks/index.js';
@@ -26,8 +27,21 @@ export function createModules(deps: AppDeps) {
   const referenceData = createReferenceDataModule(deps);
   const banks = createBanksModule(deps);
   const webhooks = createWebhooksModule(deps);
+  const remittances = createRemittancesModule(deps);
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
-  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, webhooks, admin, referenceData, banks];
+  const modules: FeatureModule[] = [
+    users,
+    payroll,
+    companies,
+    invoices,
+    wallet,
+    payrollRuns,
+    remittances,
+    webhooks,
+    admin,
+    referenceData,
+    banks,
+  ];
   const services = {
     users: users.services,
     payroll: payroll.services,
@@ -35,6 +49,7 @@ export function createModules(deps: AppDeps) {
     invoices: invoices.services,
     wallet: wallet.services,
     payrollRuns: payrollRuns.services,
+    remittances: remittances.services,
     webhooks: webhooks.services,
     admin: admin.services,
     referenceData: referenceData.services,

@@ -35,7 +35,8 @@ function consoleRoutes(tree: string): string[] {
 /** Real values for the route parameters; an unknown parameter fails the test, so a new page is never skipped. */
 function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => {
-    const value = { transactionId: demo.transactionId, token: onboardingToken, id: employeeId }[name];
+    // :file of /console/compliance/:file: the downloads are attachments, so the page checked is its 404 page.
+    const value = { transactionId: demo.transactionId, token: onboardingToken, id: employeeId, file: 'no-such-schedule' }[name];
     if (!value) throw new Error(`no sample value for :${name} in ${path}: add one so the page is checked`);
     return encodeURIComponent(value);
   });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../modules/index.js';
 import type { AppDeps } from '../platform/deps.js';
 import { authRoutes } from './auth.routes.js';
+import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
 import { html } from './html.js';
 import { plainPage } from './layout.js';
@@ -42,6 +43,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
         await payrollRunRoutes(consoleScope, ctx);
+        await complianceRoutes(consoleScope, ctx);
         await developersRoutes(consoleScope, ctx);
       },
       { prefix: '/console' },

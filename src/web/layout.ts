@@ -4,12 +4,13 @@ import { CSS_PATH, JS_PATH } from './assets.js';
 import { type Html, html } from './html.js';
 import type { SessionRow } from './web.repo.js';
 
-export type Section = 'overview' | 'employees' | 'payroll' | 'wallet' | 'invoices' | 'settings' | 'security' | 'developers';
+export type Section = 'overview' | 'employees' | 'payroll' | 'compliance' | 'wallet' | 'invoices' | 'settings' | 'security' | 'developers';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'overview', href: '/console', label: 'Overview' },
   { section: 'employees', href: '/console/employees', label: 'Employees' },
   { section: 'payroll', href: '/console/payroll', label: 'Payroll' },
+  { section: 'compliance', href: '/console/compliance', label: 'Compliance' },
   { section: 'wallet', href: '/console/wallet', label: 'Wallet' },
   { section: 'invoices', href: '/console/invoices', label: 'Invoices' },
   { section: 'settings', href: '/console/settings', label: 'Settings' },

@@ -43,6 +43,8 @@ beforeAll(async () => {
     user_id: () => String(a.userId),
     transaction_id: () => invoice.transaction_id,
     delivery_id: () => '1',
+    file: () => 'nsitf.csv',
+    year: () => '2026',
   };
   const settings = await ctx.app.inject({ method: 'GET', url: `/api/contribution-settings/${a.company.id}`, headers: a.company.auth });
   const { id: _id, company_id: _company, created_at: _created, updated_at: _updated, ...settingValues } = settings.json().data;

@@ -9,6 +9,7 @@ import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-walle
 import { payrollProbes } from './matrix/payroll.js';
 import { payrollRunsProbes } from './matrix/payroll-runs.js';
 import { referenceDataProbes } from './matrix/reference-data.js';
+import { remittancesProbes } from './matrix/remittances.js';
 import { usersProbes } from './matrix/users.js';
 import { variantProbes } from './matrix/variants.js';
 import { webhooksProbes } from './matrix/webhooks.js';
@@ -126,5 +127,6 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   variantProbes(context);
   referenceDataProbes(context);
   webhooksProbes(context);
+  remittancesProbes(context);
   return probes;
 }

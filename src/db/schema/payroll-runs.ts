@@ -32,6 +32,8 @@ export const payrollRuns = pgTable(
   (t) => [
     index('payroll_runs_company_idx').on(t.companyId, t.createdAt.desc(), t.id.desc()),
     index('payroll_runs_company_status_idx').on(t.companyId, t.status, t.createdAt.desc()),
+    // 0120: a month's remittance schedules (runs by payment date).
+    index('payroll_runs_company_payment_date_idx').on(t.companyId, t.paymentDate),
   ],
 );
 

@@ -26,6 +26,8 @@ export const contributionSettings = pgTable(
     nhisEmployerRate: text('nhis_employer_rate').notNull().default('10'),
     // 0088: `annualised` or `cumulative` (payroll-engine.md, amendment 4).
     taxMethod: text('tax_method').notNull().default('annualised'),
+    // 0120: the base of the NSITF levy on the remittance schedules, `gross` or `basic_housing_transport`.
+    nsitfBase: text('nsitf_base').notNull().default('gross'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

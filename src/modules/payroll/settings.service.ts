@@ -10,7 +10,7 @@ import { type SettingsRow, settingsRepo } from './settings.repo.js';
 export const SETTINGS_NOT_FOUND = 'Contribution settings not found.';
 export const NO_DATA = 'No data provided for update.';
 
-type Kind = 'regime' | 'method' | 'percent' | 'boolean';
+type Kind = 'regime' | 'method' | 'nsitf' | 'percent' | 'boolean';
 /**
  * API field → [row key, kind]. A Map, not an object literal: a body field named `toString` or
  * `hasOwnProperty` must be an unknown setting, not a lookup of Object.prototype.
@@ -30,12 +30,15 @@ const FIELDS = new Map<string, [keyof SettingsRow, Kind]>(
     nhis_employee_rate: ['nhisEmployeeRate', 'percent'],
     nhis_employer_rate: ['nhisEmployerRate', 'percent'],
     tax_method: ['taxMethod', 'method'],
+    nsitf_base: ['nsitfBase', 'nsitf'],
   } satisfies Record<string, [keyof SettingsRow, Kind]>),
 );
 export const SETTING_FIELDS = [...FIELDS.keys()];
 const REGIMES = ['auto', 'pita', 'nta2025', 'none'];
 /** payroll-engine.md amendment 4: `annualised` (the default) or `cumulative`. */
 const TAX_METHODS = ['annualised', 'cumulative'];
+/** The NSITF levy's base on the remittance schedules (docs/compliance.md): gross pay (default) or basic + housing + transport. */
+export const NSITF_BASES = ['gross', 'basic_housing_transport'] as const;
 /** Echoed back by S2; a client may send the object back unchanged, so these are ignored. */
 const READ_ONLY = new Set(['id', 'company_id', 'created_at', 'updated_at']);
 
@@ -53,6 +56,11 @@ function canonical(field: string, kind: Kind, raw: unknown): string {
   if (kind === 'method') {
     const value = text.toLowerCase();
     if (!TAX_METHODS.includes(value)) throw settingsError(`The ${field} must be one of: ${TAX_METHODS.join(', ')}.`);
+    return value;
+  }
+  if (kind === 'nsitf') {
+    const value = text.toLowerCase();
+    if (!(NSITF_BASES as readonly string[]).includes(value)) throw settingsError(`The ${field} must be one of: ${NSITF_BASES.join(', ')}.`);
     return value;
   }
   if (kind === 'boolean') {

@@ -69,6 +69,10 @@ export const ROUTE_NAMES = [
   'webhooks.deliveries',
   'webhooks.retry',
   'webhooks.test',
+  'remittances.index',
+  'remittances.download',
+  'annual-returns.index',
+  'annual-returns.itf',
 ] as const;
 
 /** A named /api route (decisions.md §3): its scope name, rate-limit key and metrics label. */

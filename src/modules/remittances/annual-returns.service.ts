@@ -1,0 +1,170 @@
+// GET /api/annual-returns/{year} (the employer's annual PAYE return to one state) and
+// /api/annual-returns/{year}/itf (the Industrial Training Fund levy). A year's figures are the paid
+// paystubs of runs whose payment_date falls in that calendar year (docs/compliance.md).
+import type { Db } from '../../db/client.js';
+import { koboToNumber } from '../../payroll/money.js';
+import { invalidField, notFound } from '../../platform/errors.js';
+import { stateByCode } from '../reference-data/index.js';
+import { annualReturnDueDate, itfDueDate } from './due-dates.js';
+import { type EmployeeRow, type EmployerRow, remittancesRepo } from './remittances.repo.js';
+import { kobo, onePercent } from './remittances.schedules.js';
+import { COMPANY_NOT_FOUND, type Download, render } from './remittances.service.js';
+import type { Cell, Sheet } from './sheets.js';
+
+/** The ITF Act (as amended 2011) s.6: employers of five or more employees contribute. */
+export const ITF_MIN_EMPLOYEES = 5;
+/** The first year the engine computes (payroll-engine.md amendment 2). */
+const FIRST_YEAR = 2021;
+
+/** The current year in Lagos (UTC+1, no daylight saving): a return for a year that has not begun is refused. */
+const lagosYear = (now: Date) => new Date(now.getTime() + 3_600_000).getUTCFullYear();
+
+export const ANNUAL_RETURN_NOT_FOUND = 'Annual return not found.';
+
+/** A path that is not a four-digit year names no return (404); a year out of range is a 422. */
+export function parseYear(raw: string, now: Date): number {
+  if (!/^\d{4}$/.test(raw)) throw notFound(ANNUAL_RETURN_NOT_FOUND);
+  const year = Number(raw);
+  if (year < FIRST_YEAR) throw invalidField('year', `The year must be a year from ${FIRST_YEAR}.`);
+  if (year > lagosYear(now)) throw invalidField('year', 'The year has not started yet.');
+  return year;
+}
+
+const FIGURES = [
+  ['gross_emoluments', 'Gross emoluments', 'gross'],
+  ['basic', 'Basic salary', 'basic'],
+  ['housing', 'Housing allowance', 'housing'],
+  ['transport', 'Transport allowance', 'transport'],
+  ['other_allowances', 'Other allowances (non-taxable)', 'other_allowances'],
+  ['pension', 'Pension (employee)', 'employee_pension'],
+  ['nhf', 'NHF', 'nhf'],
+  ['nhis', 'NHIS (employee)', 'nhis'],
+  ['other_deductions', 'Other deductions', 'other_deductions'],
+] as const satisfies readonly (readonly [string, string, keyof EmployeeRow])[];
+
+const totalDeductions = (row: EmployeeRow) => kobo(row.employee_pension) + kobo(row.nhf) + kobo(row.nhis) + kobo(row.other_deductions);
+
+function returnRow(row: EmployeeRow) {
+  return {
+    user_id: row.user_id,
+    employee_id: row.employee_id,
+    surname: row.last_name,
+    other_names: row.first_name,
+    tax_id: row.tax_id,
+    nin: row.nin,
+    months_employed: row.months,
+    ...Object.fromEntries(FIGURES.map(([field, , column]) => [field, koboToNumber(kobo(row[column]))])),
+    total_deductions: koboToNumber(totalDeductions(row)),
+    tax_deducted: koboToNumber(kobo(row.tax)),
+  };
+}
+
+function returnSheet(employer: EmployerRow, year: number, state: { code: string; tax_authority: string }, rows: EmployeeRow[]): Sheet {
+  return {
+    name: `annual-return-${state.code}-${year}`,
+    title: `Annual PAYE return (Form H1): ${state.tax_authority}`,
+    header: [
+      ['Employer', employer.name],
+      [`Employer tax ID (${state.tax_authority})`, employer.tax_ids[state.code] ?? '(not set)'],
+      ['Year', String(year)],
+      ['Due date', annualReturnDueDate(year)],
+    ],
+    columns: [
+      { title: 'S/N', kind: 'int' },
+      { title: 'Staff ID', kind: 'text' },
+      { title: 'Surname', kind: 'text' },
+      { title: 'Other names', kind: 'text' },
+      { title: 'Tax ID', kind: 'text' },
+      { title: 'NIN', kind: 'text' },
+      { title: 'Months employed', kind: 'int' },
+      ...FIGURES.map(([, title]) => ({ title, kind: 'money' as const })),
+      { title: 'Total deductions', kind: 'money' },
+      { title: 'Tax deducted', kind: 'money' },
+    ],
+    rows: rows.map((row, index): Cell[] => [
+      { int: index + 1 },
+      row.employee_id,
+      row.last_name,
+      row.first_name,
+      row.tax_id,
+      row.nin,
+      { int: row.months },
+      ...FIGURES.map(([, , column]) => ({ kobo: kobo(row[column]) })),
+      { kobo: totalDeductions(row) },
+      { kobo: kobo(row.tax) },
+    ]),
+  };
+}
+
+export const RETURN_FORMATS = ['json', 'csv', 'xlsx'] as const;
+
+export function createAnnualReturnsService(deps: { db: Db; now?: () => Date }) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const employerOf = async (companyId: number) => {
+    const employer = await remittancesRepo.employer(db, companyId);
+    if (!employer) throw notFound(COMPANY_NOT_FOUND);
+    return employer;
+  };
+
+  return {
+    /** JSON, or a Download for `format` csv/xlsx. */
+    async annualReturn(
+      companyId: number,
+      yearText: string,
+      query: { state?: unknown; format?: unknown },
+    ): Promise<{ json: unknown; download?: undefined } | { download: Download; json?: undefined }> {
+      const year = parseYear(yearText, now());
+      const format = query.format ?? 'json';
+      if (typeof format !== 'string' || !(RETURN_FORMATS as readonly string[]).includes(format)) {
+        throw invalidField('format', `The format must be one of: ${RETURN_FORMATS.join(', ')}.`);
+      }
+      if (typeof query.state !== 'string' || query.state.trim() === '') throw invalidField('state', 'The state is required.');
+      const state = stateByCode(query.state.trim().toUpperCase());
+      if (!state) throw invalidField('state', 'The state must be a code of GET /api/states.');
+      const employer = await employerOf(companyId);
+      const rows = await remittancesRepo.employees(db, companyId, `${year}-01-01`, `${year + 1}-01-01`, {
+        kind: 'paye',
+        state: state.code,
+      });
+      if (format !== 'json') return { download: await render(returnSheet(employer, year, state, rows), format as 'csv' | 'xlsx') };
+      const totals = { gross_emoluments: 0n, total_deductions: 0n, tax_deducted: 0n };
+      for (const row of rows) {
+        totals.gross_emoluments += kobo(row.gross);
+        totals.total_deductions += totalDeductions(row);
+        totals.tax_deducted += kobo(row.tax);
+      }
+      return {
+        json: {
+          message: 'Annual return retrieved successfully',
+          year,
+          state: state.code,
+          authority: state.tax_authority,
+          employer_tax_id: employer.tax_ids[state.code] ?? null,
+          due_date: annualReturnDueDate(year),
+          employees: rows.length,
+          totals: Object.fromEntries(Object.entries(totals).map(([key, value]) => [key, koboToNumber(value)])),
+          data: rows.map(returnRow),
+        },
+      };
+    },
+
+    async itf(companyId: number, yearText: string) {
+      const year = parseYear(yearText, now());
+      await employerOf(companyId);
+      const { employees, gross } = await remittancesRepo.payroll(db, companyId, `${year}-01-01`, `${year + 1}-01-01`);
+      const eligible = employees >= ITF_MIN_EMPLOYEES;
+      return {
+        message: 'ITF levy retrieved successfully',
+        year,
+        eligible,
+        employees,
+        annual_payroll: koboToNumber(kobo(gross)),
+        amount: koboToNumber(eligible ? onePercent(kobo(gross)) : 0n),
+        due_date: itfDueDate(year),
+      };
+    },
+  };
+}
+
+export type AnnualReturnsService = ReturnType<typeof createAnnualReturnsService>;

@@ -1,0 +1,178 @@
+// All SQL of remittances and annual returns. A schedule covers the company's paid paystubs of runs
+// whose payment_date falls in the range (payroll_runs_company_payment_date_idx, then the paystubs
+// through paystubs_company_transaction_idx). Sums are numeric (exact) and come back as text.
+import { type SQL, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+
+/** A run counts once it paid someone: `paid`, or `partially_paid` for the paystubs it did pay. */
+const PAID = (companyId: number, from: string, to: string, users = sql`JOIN users u ON u.id = p.user_id`) => sql`
+  FROM payroll_runs r
+  JOIN paystubs p ON p.company_id = r.company_id AND p.transaction_id = r.id
+  ${users}
+  WHERE r.company_id = ${companyId} AND r.payment_date >= ${from}::date AND r.payment_date < ${to}::date
+    AND r.status IN ('paid', 'partially_paid') AND p.status = 'paid'`;
+
+const PENSION = sql`(p.pension_contribution + p.employer_pension_contribution) > 0`;
+const BHT = sql`(COALESCE(p.basic_pay, 0) + COALESCE(p.housing_pay, 0) + COALESCE(p.transport_pay, 0))`;
+
+export interface EmployerRow {
+  name: string;
+  sector: string;
+  tax_ids: Record<string, string>;
+  pencom_employer_code: string | null;
+  nhf_employer_number: string | null;
+  nsitf_number: string | null;
+  itf_number: string | null;
+  nsitf_base: string;
+}
+
+/** One grouping of the month: `kind` paye (key = state), pension (key = PFA) or all (key null). */
+export interface AggregateRow {
+  kind: 'paye' | 'pension' | 'all';
+  key: string | null;
+  employees: number;
+  tax: string;
+  pension_employees: number;
+  employee_pension: string;
+  employer_pension: string;
+  first_payment: string | null;
+  nhf_employees: number;
+  nhf: string;
+  first_nhf_payment: string | null;
+  gross: string;
+  bht: string;
+}
+
+export interface MissingRow {
+  user_id: number;
+  employee_id: string;
+  first_name: string;
+  last_name: string;
+  no_state: boolean;
+  no_pfa: boolean;
+  no_rsa_pin: boolean;
+  no_nhf_number: boolean;
+  no_split: boolean;
+}
+
+/** One employee's line of a schedule (their paystubs of the range summed). */
+export interface EmployeeRow {
+  user_id: number;
+  employee_id: string;
+  first_name: string;
+  last_name: string;
+  nin: string | null;
+  tax_id: string | null;
+  rsa_pin: string | null;
+  nhf_number: string | null;
+  gross: string;
+  taxable: string;
+  tax: string;
+  employee_pension: string;
+  employer_pension: string;
+  nhf: string;
+  nhis: string;
+  other_deductions: string;
+  other_allowances: string;
+  basic: string;
+  housing: string;
+  transport: string;
+  bht: string;
+  payment_date: string;
+  first_payment: string;
+  months: number;
+}
+
+export type ScheduleFilter = { kind: 'paye'; state: string } | { kind: 'pension'; pfaCode: string } | { kind: 'nhf' } | { kind: 'nsitf' };
+
+function filterSql(filter: ScheduleFilter): SQL {
+  switch (filter.kind) {
+    case 'paye':
+      return sql`AND p.state_of_residence = ${filter.state}`;
+    case 'pension':
+      return sql`AND p.pfa_code = ${filter.pfaCode} AND ${PENSION}`;
+    case 'nhf':
+      return sql`AND p.nhf_contribution > 0`;
+    case 'nsitf':
+      return sql``;
+  }
+}
+
+export const remittancesRepo = {
+  async employer(executor: Executor, companyId: number): Promise<EmployerRow | undefined> {
+    const [row] = await queryRows<EmployerRow>(
+      executor,
+      sql`SELECT c.name, c.sector, c.tax_ids, c.pencom_employer_code, c.nhf_employer_number, c.nsitf_number, c.itf_number,
+                 COALESCE(s.nsitf_base, 'gross') AS nsitf_base
+          FROM companies c LEFT JOIN contribution_settings s ON s.company_id = c.id WHERE c.id = ${companyId}`,
+    );
+    return row;
+  },
+
+  /** Every figure of the month's schedules in one statement: by state, by PFA, and the whole month. */
+  async aggregates(executor: Executor, companyId: number, from: string, to: string): Promise<AggregateRow[]> {
+    return queryRows<AggregateRow>(
+      executor,
+      sql`SELECT CASE WHEN GROUPING(p.state_of_residence) = 0 THEN 'paye' WHEN GROUPING(p.pfa_code) = 0 THEN 'pension' ELSE 'all' END AS kind,
+                 COALESCE(p.state_of_residence, p.pfa_code) AS key,
+                 count(DISTINCT p.user_id)::int AS employees,
+                 sum(p.tax_withheld)::text AS tax,
+                 count(DISTINCT p.user_id) FILTER (WHERE ${PENSION})::int AS pension_employees,
+                 sum(p.pension_contribution)::text AS employee_pension,
+                 sum(p.employer_pension_contribution)::text AS employer_pension,
+                 min(r.payment_date) FILTER (WHERE ${PENSION})::text AS first_payment,
+                 count(DISTINCT p.user_id) FILTER (WHERE p.nhf_contribution > 0)::int AS nhf_employees,
+                 sum(p.nhf_contribution)::text AS nhf,
+                 min(r.payment_date) FILTER (WHERE p.nhf_contribution > 0)::text AS first_nhf_payment,
+                 sum(p.gross_pay)::text AS gross,
+                 sum(${BHT})::text AS bht
+          ${PAID(companyId, from, to, sql``)}
+          GROUP BY GROUPING SETS ((p.state_of_residence), (p.pfa_code), ())`,
+    );
+  },
+
+  /** Employees whose snapshot lacks what a schedule needs (each flag says which). */
+  async missing(executor: Executor, companyId: number, from: string, to: string): Promise<MissingRow[]> {
+    return queryRows<MissingRow>(
+      executor,
+      sql`SELECT u.id AS user_id, u.employee_id, u.first_name, u.last_name,
+                 bool_or(p.state_of_residence IS NULL) AS no_state,
+                 bool_or(${PENSION} AND p.pfa_code IS NULL) AS no_pfa,
+                 bool_or(${PENSION} AND p.rsa_pin IS NULL) AS no_rsa_pin,
+                 bool_or(p.nhf_contribution > 0 AND p.nhf_number IS NULL) AS no_nhf_number,
+                 bool_or(p.basic_pay IS NULL) AS no_split
+          ${PAID(companyId, from, to)}
+          AND (p.state_of_residence IS NULL OR (${PENSION} AND (p.pfa_code IS NULL OR p.rsa_pin IS NULL))
+               OR (p.nhf_contribution > 0 AND p.nhf_number IS NULL) OR p.basic_pay IS NULL)
+          GROUP BY u.id ORDER BY u.last_name COLLATE "C", u.first_name COLLATE "C", u.id`,
+    );
+  },
+
+  /** One line per employee of a schedule (or of the annual return: `filter` paye over a year). */
+  async employees(executor: Executor, companyId: number, from: string, to: string, filter: ScheduleFilter): Promise<EmployeeRow[]> {
+    return queryRows<EmployeeRow>(
+      executor,
+      sql`SELECT u.id AS user_id, u.employee_id, u.first_name, u.last_name, u.nin, u.tax_id,
+                 max(p.rsa_pin) AS rsa_pin, max(p.nhf_number) AS nhf_number,
+                 sum(p.gross_pay)::text AS gross, sum(p.taxable_income)::text AS taxable, sum(p.tax_withheld)::text AS tax,
+                 sum(p.pension_contribution)::text AS employee_pension, sum(p.employer_pension_contribution)::text AS employer_pension,
+                 sum(p.nhf_contribution)::text AS nhf, sum(p.nhis_contribution)::text AS nhis,
+                 sum(p.other_deductions)::text AS other_deductions, sum(p.other_allowances)::text AS other_allowances,
+                 sum(COALESCE(p.basic_pay, 0))::text AS basic, sum(COALESCE(p.housing_pay, 0))::text AS housing,
+                 sum(COALESCE(p.transport_pay, 0))::text AS transport, sum(${BHT})::text AS bht,
+                 max(r.payment_date)::text AS payment_date, min(r.payment_date)::text AS first_payment,
+                 count(DISTINCT date_trunc('month', r.payment_date))::int AS months
+          ${PAID(companyId, from, to)} ${filterSql(filter)}
+          GROUP BY u.id ORDER BY u.last_name COLLATE "C", u.first_name COLLATE "C", u.id`,
+    );
+  },
+
+  /** ITF: distinct employees paid and the gross pay of the range. */
+  async payroll(executor: Executor, companyId: number, from: string, to: string): Promise<{ employees: number; gross: string }> {
+    const [row] = await queryRows<{ employees: number; gross: string }>(
+      executor,
+      sql`SELECT count(DISTINCT p.user_id)::int AS employees, COALESCE(sum(p.gross_pay), 0)::text AS gross ${PAID(companyId, from, to, sql``)}`,
+    );
+    return row;
+  },
+};

@@ -1,0 +1,87 @@
+// One schedule as CSV or XLSX (docs/compliance.md). Both formats come from the same Sheet: a header
+// block (employer, its ID at the authority, the period), the column titles, the rows and a totals
+// row. Every text cell goes through `neutralise` (formula injection: a spreadsheet runs a cell that
+// starts with = + - @, tab or CR); money stays exact: decimal text in CSV, numbers with a number
+// format in XLSX.
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import { type Kobo, koboToNumber, koboToString } from '../../payroll/money.js';
+
+export type Cell = string | null | { kobo: Kobo } | { int: number };
+export interface Column {
+  title: string;
+  kind: 'text' | 'money' | 'int';
+}
+export interface Sheet {
+  /** File name without extension, e.g. `paye-LA-2026-03`. */
+  name: string;
+  title: string;
+  header: [string, string][];
+  columns: Column[];
+  rows: Cell[][];
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A text cell that a spreadsheet would read as a formula gets a leading apostrophe (OWASP CSV injection). */
+export function neutralise(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The totals row: the sum of every money column, to the kobo. */
+function totalsRow(sheet: Sheet): Cell[] {
+  return sheet.columns.map((column, index) => {
+    if (index === 0) return 'Total';
+    if (column.kind !== 'money') return null;
+    let sum = 0n;
+    for (const row of sheet.rows) {
+      const cell = row[index];
+      if (cell && typeof cell === 'object' && 'kobo' in cell) sum += cell.kobo;
+    }
+    return { kobo: sum };
+  });
+}
+
+const csvCell = (cell: Cell): string => {
+  if (cell === null) return '';
+  if (typeof cell === 'string') return neutralise(cell);
+  return 'kobo' in cell ? koboToString(cell.kobo) : String(cell.int);
+};
+
+export function toCsv(sheet: Sheet): string {
+  const records: string[][] = [
+    [neutralise(sheet.title)],
+    ...sheet.header.map(([label, value]) => [neutralise(label), neutralise(value)]),
+    [],
+    sheet.columns.map((column) => neutralise(column.title)),
+    ...[...sheet.rows, totalsRow(sheet)].map((row) => row.map(csvCell)),
+  ];
+  return stringify(records);
+}
+
+const MONEY_FORMAT = '#,##0.00';
+
+export async function toXlsx(sheet: Sheet): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const worksheet = workbook.addWorksheet(sheet.title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' '));
+  worksheet.addRow([neutralise(sheet.title)]).font = { bold: true };
+  for (const [label, value] of sheet.header) worksheet.addRow([neutralise(label), neutralise(value)]);
+  worksheet.addRow([]);
+  worksheet.addRow(sheet.columns.map((column) => neutralise(column.title))).font = { bold: true };
+  for (const row of [...sheet.rows, totalsRow(sheet)]) {
+    const added = worksheet.addRow(
+      row.map((cell) => {
+        if (cell === null) return null;
+        if (typeof cell === 'string') return neutralise(cell);
+        return 'kobo' in cell ? koboToNumber(cell.kobo) : cell.int;
+      }),
+    );
+    sheet.columns.forEach((column, index) => {
+      if (column.kind === 'money') added.getCell(index + 1).numFmt = MONEY_FORMAT;
+    });
+  }
+  sheet.columns.forEach((column, index) => {
+    worksheet.getColumn(index + 1).width = column.kind === 'text' ? 20 : 16;
+  });
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

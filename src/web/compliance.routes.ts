@@ -1,0 +1,138 @@
+// Compliance (issue 17): a month's remittance schedules (PAYE by state, pension by PFA, NHF, NSITF)
+// with amounts and due dates (overdue ones in red), their CSV/XLSX downloads served through the
+// session (the same service as GET /api/remittances/{file}), and the employees whose statutory
+// data stops a schedule, each linking to their statutory details.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { naira } from '../payroll/money.js';
+import { typed } from '../platform/deps.js';
+import { DOMAIN_STATUS } from '../platform/error-handler.js';
+import { DomainError } from '../platform/errors.js';
+import { type Html, html } from './html.js';
+import { page } from './layout.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
+import type { SessionRow } from './web.repo.js';
+
+const MonthQuery = Type.Object({ month: Type.Optional(Type.String({ maxLength: 10 })) });
+const FileQuery = Type.Object({
+  month: Type.Optional(Type.String({ maxLength: 10 })),
+  state: Type.Optional(Type.String({ maxLength: 40 })),
+  pfa_code: Type.Optional(Type.String({ maxLength: 40 })),
+});
+
+/** Last month: the one whose schedules are being filed this month. */
+function lastMonth(now: Date): string {
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return day.toISOString().slice(0, 7);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function due(date: string | null): Html {
+  if (date === null) return html`<span class="muted">—</span>`;
+  return date < today() ? html`<span class="badge bad" data-overdue>Overdue: ${date}</span>` : html`${date}`;
+}
+
+function downloads(month: string, schedule: string, extra = '', formats = ['csv', 'xlsx']): Html {
+  return html`${formats.map(
+    (format) =>
+      html`<a class="button secondary" href="/console/compliance/${schedule}.${format}?month=${month}${extra}" download>${format.toUpperCase()}</a> `,
+  )}`;
+}
+
+type Remittances = Awaited<ReturnType<WebContext['services']['remittances']['remittances']['month']>>;
+
+function body(month: string, data: Remittances): Html {
+  const { paye, pension, nhf, nsitf } = data.schedules;
+  return html`<form method="get" action="/console/compliance" class="inline-form">
+<label for="month">Month paid <span class="hint">Runs whose payment date falls in this month</span></label>
+<input id="month" name="month" type="month" value="${month}" required>
+<button type="submit">Show</button>
+</form>
+<h2>PAYE (by state of residence)</h2>
+${
+  paye.length === 0
+    ? html`<p class="muted">No PAYE this month.</p>`
+    : html`<table><thead><tr><th>State</th><th>Authority</th><th>Employer tax ID</th><th class="num">Employees</th><th class="num">Amount</th><th>Due</th><th>Download</th></tr></thead><tbody>${paye.map(
+        (entry) =>
+          html`<tr data-schedule="paye-${entry.state}"><td>${entry.state}</td><td>${entry.authority ?? '—'}</td><td>${entry.employer_tax_id ?? html`<span class="badge warn">not set</span>`}</td><td class="num">${entry.employees}</td><td class="num">${naira(entry.amount)}</td><td>${due(entry.due_date)}</td><td>${downloads(month, 'paye', `&state=${entry.state}`)}</td></tr>`,
+      )}</tbody></table>`
+}
+<h2>Pension (by PFA)</h2>
+${
+  pension.length === 0
+    ? html`<p class="muted">No pension contributions this month.</p>`
+    : html`<table><thead><tr><th>PFA</th><th class="num">Employees</th><th class="num">Employee</th><th class="num">Employer</th><th class="num">Total</th><th>Due</th><th>Download</th></tr></thead><tbody>${pension.map(
+        (entry) =>
+          html`<tr data-schedule="pension-${entry.pfa_code}"><td>${entry.pfa_name ?? entry.pfa_code}</td><td class="num">${entry.employees}</td><td class="num">${naira(entry.employee_amount)}</td><td class="num">${naira(entry.employer_amount)}</td><td class="num">${naira(entry.total)}</td><td>${due(entry.due_date)}</td><td>${downloads(month, 'pension', `&pfa_code=${entry.pfa_code}`)}</td></tr>`,
+      )}</tbody></table>`
+}
+<h2>NHF and NSITF</h2>
+<table><thead><tr><th>Schedule</th><th class="num">Employees / base</th><th class="num">Amount</th><th>Due</th><th>Download</th></tr></thead><tbody>
+<tr data-schedule="nhf"><td>National Housing Fund</td><td class="num">${nhf.employees}</td><td class="num">${naira(nhf.amount)}</td><td>${due(nhf.due_date)}</td><td>${downloads(month, 'nhf')}</td></tr>
+<tr data-schedule="nsitf"><td>NSITF (1%, employer)</td><td class="num">${nsitf.base === 'gross' ? 'gross pay' : 'basic + housing + transport'}</td><td class="num">${naira(nsitf.amount)}</td><td>${due(nsitf.due_date)}</td><td>${downloads(month, 'nsitf')}</td></tr>
+</tbody></table>
+<h2>Missing data</h2>
+${
+  data.missing.length === 0
+    ? html`<p class="muted">Every paid employee has what the schedules need.</p>`
+    : html`<p>These employees' paystubs lack what a schedule needs. Their amounts are still counted; fix the details before filing (later runs take the new details).</p>
+<table><thead><tr><th>Employee</th><th>Missing</th><th>Schedules</th></tr></thead><tbody>${data.missing.map(
+        (entry) =>
+          html`<tr data-missing="${entry.user_id}"><td><a href="/console/employees/${entry.user_id}/statutory">${entry.name}</a> <span class="muted">${entry.employee_id}</span></td><td>${entry.fields.join(', ')}</td><td>${entry.schedules.join(', ').toUpperCase()}</td></tr>`,
+      )}</tbody></table>`
+}`;
+}
+
+export async function complianceRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  const app = typed(root);
+  const guard = requireSession(ctx);
+  const { remittances } = ctx.services.remittances;
+
+  const errorPage = (session: SessionRow, error: DomainError) =>
+    page({
+      title: 'Compliance',
+      session,
+      section: 'compliance',
+      body: html`<p><a href="/console/compliance">Back to Compliance</a></p>`,
+      flash: {
+        error:
+          Object.values(error.fields ?? {})
+            .flat()
+            .join(' ') || error.message,
+      },
+    });
+
+  app.get('/compliance', { schema: { hide: true, querystring: MonthQuery }, preHandler: guard }, async (request, reply) => {
+    const session = sessionOf(request);
+    const month = request.query.month || lastMonth(new Date());
+    try {
+      const data = await remittances.month(session.companyId, { month });
+      return sendHtml(reply, page({ title: 'Compliance', session, section: 'compliance', body: body(month, data) }));
+    } catch (error) {
+      if (error instanceof DomainError && error.code !== 'internal')
+        return sendHtml(reply, errorPage(session, error), DOMAIN_STATUS[error.code]);
+      throw error;
+    }
+  });
+
+  app.get(
+    '/compliance/:file',
+    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 20 }) }), querystring: FileQuery }, preHandler: guard },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      try {
+        const file = await remittances.download(session.companyId, request.params.file, request.query);
+        return reply
+          .header('Content-Type', file.contentType)
+          .header('Content-Disposition', `attachment; filename="${file.filename}"`)
+          .header('Cache-Control', 'no-store')
+          .send(file.body);
+      } catch (error) {
+        if (error instanceof DomainError && error.code !== 'internal')
+          return sendHtml(reply, errorPage(session, error), DOMAIN_STATUS[error.code]);
+        throw error;
+      }
+    },
+  );
+}

@@ -1,0 +1,82 @@
+// The console's Compliance page over inject: the month's schedules with amounts and due dates
+// (overdue in red), downloads through the session, the missing-data list linking to each
+// employee, a bad month shown as a 422 page, and nothing of another company's.
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/helpers/app.js';
+import { createCompany } from '../../test/helpers/factories.js';
+import { buildRemittanceWorld, type RemittanceWorld } from '../../test/helpers/remittances.js';
+import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
+import { naira } from '../payroll/money.js';
+
+let ctx: TestContext;
+let world: RemittanceWorld;
+let admin: WebClient;
+let stranger: WebClient;
+
+beforeAll(async () => {
+  ctx = await createTestApp({ sandboxTransferDelaySeconds: 0 });
+  world = await buildRemittanceWorld(ctx.app, ctx.db);
+  admin = await signIn(ctx.app, (await createAdmin(ctx.db, world.company.id, { firstName: 'Cara', lastName: 'Compliance' })).email);
+  const other = await createCompany(ctx.db, { name: 'Other Ltd' });
+  stranger = await signIn(ctx.app, (await createAdmin(ctx.db, other.id)).email);
+}, 180_000);
+afterAll(() => ctx?.close());
+
+describe('console compliance', () => {
+  it("shows the month's schedules with the API's amounts, overdue dates in red and downloads", async () => {
+    const res = await admin.get('/console/compliance?month=2026-03');
+    expect(res.statusCode).toBe(200);
+    const api = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    expect(res.body).toContain('href="/console/compliance" aria-current="page"');
+    expect(res.body).toContain('value="2026-03"');
+    for (const entry of api.schedules.paye) {
+      expect(res.body).toContain(`data-schedule="paye-${entry.state}"`);
+      expect(res.body).toContain(naira(entry.amount));
+    }
+    for (const entry of api.schedules.pension) expect(res.body).toContain(naira(entry.total));
+    expect(res.body).toContain(naira(api.schedules.nsitf.amount));
+    // March 2026's deadlines have passed by the time this runs (the page compares with today).
+    if (new Date().toISOString().slice(0, 10) > '2026-04-16') expect(res.body).toContain('Overdue: 2026-04-10');
+    expect(res.body).toContain('href="/console/compliance/paye.csv?month=2026-03&amp;state=LA"');
+    expect(res.body).toContain('href="/console/compliance/pension.xlsx?month=2026-03&amp;pfa_code=LEADWAY"');
+  });
+
+  it('lists the missing data, each employee linking to their statutory details', async () => {
+    const res = await admin.get('/console/compliance?month=2026-03');
+    const funke = world.staff[6];
+    expect(res.body).toContain(`href="/console/employees/${funke.id}/statutory"`);
+    expect(res.body).toContain('state_of_residence');
+    // The formula-like name is escaped HTML, never markup.
+    expect(res.body).toContain('=HYPERLINK(&quot;http://evil.example&quot;');
+  });
+
+  it('downloads a schedule through the session', async () => {
+    const res = await admin.get('/console/compliance/paye.csv?month=2026-03&state=LA');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="paye-LA-2026-03.csv"');
+    const rows = parse(res.body, { relax_column_count: true }) as string[][];
+    expect(rows[1]).toEqual(['Employer', 'Remit & Co']);
+    const xlsx = await admin.get('/console/compliance/nhf.xlsx?month=2026-03');
+    expect(xlsx.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  });
+
+  it('a bad month or schedule is a page with the message; no session goes to sign-in', async () => {
+    const bad = await admin.get('/console/compliance?month=2026-13');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('The month must be a month as YYYY-MM');
+    expect((await admin.get('/console/compliance/paye.csv?month=2026-03&state=XX')).statusCode).toBe(422);
+    expect((await admin.get('/console/compliance/paye.pdf?month=2026-03')).statusCode).toBe(404);
+    const anonymous = await ctx.app.inject({ method: 'GET', url: '/console/compliance' });
+    expect([302, 303]).toContain(anonymous.statusCode);
+  });
+
+  it("another company's admin sees only their own (empty) schedules", async () => {
+    const res = await stranger.get('/console/compliance?month=2026-03');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('Funke');
+    expect(res.body).toContain('No PAYE this month.');
+    const csv = await stranger.get('/console/compliance/nsitf.csv?month=2026-03');
+    expect(csv.body).not.toContain('Remit & Co');
+  });
+});
