@@ -121,6 +121,8 @@ async function main(): Promise<void> {
         DATABASE_URL: databaseUrl,
         // Required with DATABASE_URL; the bench's wallet traffic uses the built-in checkout.
         PAYMENT_PROVIDER: 'sandbox',
+        // Required with DATABASE_URL too: a fresh key per run (the run's database is dropped at the end).
+        WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('base64'),
         // The payroll-runs scenario pays on the sandbox with no settlement delay (issue 14's target).
         SANDBOX_TRANSFER_DELAY_SECONDS: '0',
         REDIS_URL: useRedis ? redisUrl : '',
