@@ -117,6 +117,18 @@ describe('delivery', () => {
     expect(requests[0].headers['webhook-id']).toBe(requests[1].headers['webhook-id']);
   });
 
+  it('does not follow a redirect: a 3xx is a failed attempt, retried at the same url', async () => {
+    const { endpoint: ep } = await endpoint(parent, '/redirecting', { events: ['invoice.paid'] });
+    receiver.script('/redirecting', [302, 200]);
+    await record(parent.id, 'invoice.paid', { transaction_id: 'INV-9' });
+    const requests = await waitFor('/redirecting', 2);
+    expect(requests).toHaveLength(2);
+    expect(requests[0].headers['webhook-id']).toBe(requests[1].headers['webhook-id']);
+    expect(receiver.on('/redirecting/moved')).toEqual([]);
+    const list = await as(ctx.app, parent).get(`/api/webhook-endpoints/${ep.id}/deliveries`);
+    expect(list.json().data.data[0]).toMatchObject({ status: 'delivered', attempts: 2, last_status_code: 200 });
+  });
+
   it("reaches the company's own endpoints and ancestors' with include_children, never another company's", async () => {
     await endpoint(parent, '/parent-own', { events: ['user.updated'] });
     await endpoint(parent, '/parent-tree', { events: ['user.updated'], include_children: true });
