@@ -139,6 +139,45 @@ describe('wired events', () => {
     expect(bodies.find((b) => b.type === 'wallet.debited')?.data).toMatchObject({ type: 'payroll_debit' });
   });
 
+  it('a partly paid run (paystub.failed, the refund as wallet.credited, payroll_run.partially_paid), a cancelled run, a suspension', async () => {
+    const company = await createCompany(ctx.db, { name: 'Halfpay Ltd', createdBy: acme.id });
+    const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+    const [payable, refused] = await createUsers(ctx.db, company.id, [{ baseSalary: '300000' }, { baseSalary: '450000' }]);
+    await setBankAccounts(ctx.db, [payable.id]);
+    await setBankAccounts(ctx.db, [refused.id], '9990001112'); // the sandbox refuses "999…"
+    await fundWallet(ctx.app, ctx.db, company, 5_000_000);
+    await ctx.app.services.webhooks.deliveries.drain(); // the top-up's wallet.credited goes out before `start`
+    const start = receiver.on('/all').length;
+    const created = await as(ctx.app, company).post('/api/payroll-runs', runBody());
+    const id = created.json().run.id as string;
+    await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    await drainJobs(ctx.app);
+    const draft = await as(ctx.app, company).post(
+      '/api/payroll-runs',
+      runBody({ pay_period_start: '2026-04-01', pay_period_end: '2026-04-30', payment_date: '2026-04-28' }),
+    );
+    const draftId = draft.json().run.id as string;
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${draftId}/cancel`)).statusCode).toBe(200);
+    expect(
+      (await as(ctx.app, company).post(`/api/users/${payable.id}/suspend`, { suspension_duration_type: 'indefinite' })).statusCode,
+    ).toBe(200);
+    expect((await as(ctx.app, company).post(`/api/users/${payable.id}/unsuspend`, { unsuspend_option: 'immediately' })).statusCode).toBe(
+      200,
+    );
+
+    const bodies = (await delivered(start)).filter((b) => b.company_id === company.id);
+    const of = (type: string) => bodies.filter((b) => b.type === type);
+    expect(of('paystub.paid')).toHaveLength(1);
+    expect(of('paystub.failed')).toHaveLength(1);
+    expect(of('paystub.failed')[0].data).toMatchObject({ run_id: id, status: 'failed', failure_reason: expect.any(String) });
+    expect(of('payroll_run.partially_paid')[0]?.data).toMatchObject({ id, status: 'partially_paid' });
+    expect(of('wallet.credited').map((b) => b.data.type)).toEqual(['payroll_refund']);
+    expect(of('payroll_run.cancelled')[0]?.data).toMatchObject({ id: draftId, status: 'cancelled' });
+    expect(of('user.suspended')[0]?.data).toMatchObject({ id: payable.id, is_suspended: true });
+    expect(of('user.unsuspended')[0]?.data).toMatchObject({ id: payable.id, is_suspended: false });
+  });
+
   it('a failed change announces nothing', async () => {
     const before = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM webhook_events`);
     const refused = await as(ctx.app, acme).post('/api/users', { first_name: 'Only' });
