@@ -24,7 +24,7 @@ declare module '../../platform/jobs/catalog.js' {
 export const DISABLE_AFTER_SECONDS = 5 * 24 * 3600;
 const BATCH = 100;
 /** Attempts at work at once, and in flight at once counting those waiting on slow receivers (webhooks.pacing.ts). */
-const PACING = { working: 2, maxInFlight: 64, patienceMs: 50 };
+const PACING = { working: 4, maxInFlight: 64, patienceMs: 50 };
 /** One job run sends for at most this long, then yields to the queue's other jobs. */
 const RUN_BUDGET_MS = 5000;
 
