@@ -170,7 +170,9 @@ describe('delivery', () => {
     expect(rotated.statusCode).toBe(200);
     const newSecret = rotated.json().secret as string;
     expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(rotated.json().endpoint.previous_secret_expires_at).not.toBeNull();
+    const overlapHours = (Date.parse(rotated.json().endpoint.previous_secret_expires_at) - Date.now()) / 3_600_000;
+    expect(overlapHours).toBeGreaterThan(23.9);
+    expect(overlapHours).toBeLessThanOrEqual(24);
     await record(stranger.id, 'user.created', { id: 3 });
     const [request] = await waitFor('/rotating', 1);
     expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
@@ -225,5 +227,17 @@ describe('delivery', () => {
     await sleep(300);
     await drain();
     expect(receiver.on('/dead')).toHaveLength(1);
+    // Enabled again: the reason and the failure streak are cleared, and new events go out.
+    receiver.script('/dead', [200]);
+    const enabled = await as(ctx.app, company).patch(`/api/webhook-endpoints/${ep.id}`, { disabled: false });
+    expect(enabled.json().endpoint).toMatchObject({ disabled: false, disabled_reason: null });
+    const [streak] = await queryRows<{ failing_since: Date | null }>(
+      ctx.db,
+      sql`SELECT failing_since FROM webhook_endpoints WHERE id = ${ep.id}`,
+    );
+    expect(streak.failing_since).toBeNull();
+    await record(company.id, 'user.deleted', { id: 10 });
+    const requests = await waitFor('/dead', 2);
+    expect(JSON.parse(requests[1].body).data).toEqual({ id: 10 });
   });
 });
