@@ -38,8 +38,8 @@ export function createDeliveryService(deps: { db: Db; config: Config; jobs: JobQ
     timeoutMs: config.webhookTimeoutMs,
   });
 
-  // Signing keys by stored (encrypted) secret: a batch holds many deliveries to one endpoint, and
-  // decrypting its secret once per delivery was measurable. Bounded; a rotated secret's entry just ages out.
+  // Signing keys by stored (encrypted) secret: a batch holds many deliveries to one endpoint, whose
+  // secret need not be decrypted again for each. Bounded; a rotated secret's entry just ages out.
   const keys = new Map<string, Buffer>();
   const signingKeyOf = (stored: string) => {
     let found = keys.get(stored);

@@ -2,7 +2,7 @@
 // so the service can sign with them but the API can never read one back; and the signing itself
 // (Standard Webhooks: the scheme of the `standardwebhooks` package, which the tests verify every
 // delivery with; signed with node:crypto's native HMAC rather than the package's JavaScript
-// SHA-256, which cost the server's event loop several times more per delivery).
+// SHA-256, to keep each delivery's share of the server's event loop small).
 import crypto from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
