@@ -121,6 +121,11 @@ async function main(): Promise<void> {
         DATABASE_URL: databaseUrl,
         // Required with DATABASE_URL; the bench's wallet traffic uses the built-in checkout.
         PAYMENT_PROVIDER: 'sandbox',
+        // Required with DATABASE_URL too: a fresh key per run (the run's database is dropped at the end).
+        WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('base64'),
+        // The webhook scenarios' receiver listens on http://127.0.0.1 (never allowed in production).
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         // The payroll-runs scenario pays on the sandbox with no settlement delay (issue 14's target).
         SANDBOX_TRANSFER_DELAY_SECONDS: '0',
         REDIS_URL: useRedis ? redisUrl : '',

@@ -13,9 +13,9 @@ export interface LoadResult {
 
 export interface BenchRow {
   scenario: string;
-  /** Requests per second, or items per second for batch scenarios. */
+  /** Requests per second, or items (rows, paystubs, webhook deliveries) per second for batch scenarios. */
   rate: number;
-  unit: 'req/s' | 'rows/s' | 'paystubs/s';
+  unit: 'req/s' | 'rows/s' | 'paystubs/s' | 'deliveries/s';
   p99Ms?: number;
   /** CPU time of the serving process per request (filled in by the runner after ctx.load). */
   serverCpuMsPerRequest?: number;

@@ -50,7 +50,10 @@ export interface Config {
   webhookAllowHttp: boolean;
   /** Webhook URLs may resolve to loopback/private/link-local addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
   webhookAllowPrivateNetworks: boolean;
-  /** Base64 of 32 bytes encrypting webhook secrets at rest (WEBHOOK_SECRET_KEY); unset: a development key. */
+  /**
+   * Base64 of 32 bytes encrypting webhook secrets at rest (WEBHOOK_SECRET_KEY). Required with
+   * DATABASE_URL; unset on the embedded database: a fixed development key.
+   */
   webhookSecretKey: string | undefined;
   /** Seconds before each retry of a failed delivery (WEBHOOK_RETRY_SCHEDULE, comma-separated; tests shorten it). */
   webhookRetrySchedule: number[];
@@ -124,6 +127,27 @@ export const PAYMENT_PROVIDER_REQUIRED =
   'PAYMENT_PROVIDER must be set when DATABASE_URL is set: "paystack" for real payments (with PAYSTACK_SECRET_KEY), ' +
   'or "sandbox" for a test deployment, where anyone holding a checkout link can complete a top-up without paying.';
 
+export const WEBHOOK_SECRET_KEY_REQUIRED =
+  'WEBHOOK_SECRET_KEY must be set when DATABASE_URL is set: the base64 of 32 random bytes (openssl rand -base64 32). ' +
+  "It encrypts the webhook endpoints' signing secrets in the database; without it they would be encrypted under the " +
+  'public development key, and a copy of the database would reveal them.';
+
+/**
+ * The key that encrypts webhook secrets at rest. The embedded database (a developer's machine) may
+ * use the fixed development key; a PostgreSQL deployment must bring its own, or a dump of its
+ * database would be enough to forge every company's webhooks (the same rule as PAYMENT_PROVIDER).
+ */
+function webhookSecretKey(configured: string | undefined, databaseUrl: string | undefined): string | undefined {
+  if (configured === undefined) {
+    if (databaseUrl) throw new Error(WEBHOOK_SECRET_KEY_REQUIRED);
+    return undefined;
+  }
+  if (Buffer.from(configured, 'base64').length !== 32) {
+    throw new Error('WEBHOOK_SECRET_KEY must be the base64 of 32 bytes (openssl rand -base64 32)');
+  }
+  return configured;
+}
+
 export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const databaseUrl = blankToUndefined(env.DATABASE_URL);
@@ -134,6 +158,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
   if (provider !== 'sandbox' && provider !== 'paystack') {
     throw new Error(`PAYMENT_PROVIDER must be sandbox or paystack, got "${provider}"`);
   }
+  const webhookKey = webhookSecretKey(overrides.webhookSecretKey ?? blankToUndefined(env.WEBHOOK_SECRET_KEY), databaseUrl);
   const config: Config = {
     port,
     host: env.HOST || '127.0.0.1',
@@ -171,7 +196,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
     jobPollMs: int(env, 'JOB_POLL_MS', 500, 10),
     webhookAllowHttp: bool(env, 'WEBHOOK_ALLOW_HTTP', false),
     webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
-    webhookSecretKey: blankToUndefined(env.WEBHOOK_SECRET_KEY),
+    webhookSecretKey: webhookKey,
     webhookRetrySchedule: retrySchedule(env),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
   };

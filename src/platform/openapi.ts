@@ -24,6 +24,11 @@ export async function registerOpenApi(app: FastifyInstance, webhooks: Record<str
       webhooks: webhooks as never,
     },
     hideUntagged: false,
+    // Shared schemas (app.addSchema with a $id) are named by their $id in components/schemas (User,
+    // Invoice, …) instead of def-<n>, so that the webhooks section can $ref the resource a payload carries.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
 }
 

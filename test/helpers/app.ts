@@ -4,6 +4,7 @@ import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createRateLimitStore } from '../../src/platform/ratelimit/limiter.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { TEST_WEBHOOK_SECRET_KEY } from './test-keys.js';
 
 export interface TestContext {
   app: App;
@@ -17,13 +18,15 @@ export type ConfigOverrides = Partial<Omit<Config, 'rateLimit'>> & { rateLimit?:
 
 /**
  * Test defaults: generous rate limits (rate-limit tests lower them), no demo seed, no job loop, and
- * the sandbox provider named explicitly (on PostgreSQL the service has no default provider).
+ * the sandbox provider and a webhook secret key named explicitly (on PostgreSQL the service has no
+ * default for either).
  */
 export function testConfig(overrides: ConfigOverrides = {}): Config {
   return loadConfig({
     seedDemo: false,
     publicUrl: 'http://payroll.test',
     paymentProvider: 'sandbox',
+    webhookSecretKey: TEST_WEBHOOK_SECRET_KEY,
     ...overrides,
     rateLimit: {
       endpoint: 100_000,

@@ -35,7 +35,11 @@ export async function startReceiver(): Promise<Receiver> {
       calls.set(path, n + 1);
       const answer = answers[Math.min(n, answers.length - 1)];
       if (answer > 999) setTimeout(() => res.writeHead(200).end('late'), answer).unref();
-      else res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? 'x'.repeat(5000) : 'ok');
+      else {
+        // A 3xx points at `<path>/moved`: a sender that followed redirects would show up there.
+        const location = answer >= 300 && answer < 400 ? { location: `${path}/moved` } : {};
+        res.writeHead(answer, { 'content-type': 'text/plain', ...location }).end(answer >= 300 ? 'x'.repeat(5000) : 'ok');
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

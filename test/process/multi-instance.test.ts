@@ -11,6 +11,7 @@ import { migrationFiles } from '../../src/db/migrate.js';
 import { setupCompany } from '../../src/modules/companies/index.js';
 import { issueToken } from '../../src/platform/auth/tokens.js';
 import { createMailer } from '../../src/platform/mail/outbox.js';
+import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
 import { freePort, killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -59,6 +60,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('two instances on one PostgreSQL and 
     const env = {
       DATABASE_URL: url.toString(),
       PAYMENT_PROVIDER: 'sandbox',
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       REDIS_URL: redisUrl as string,
       RATE_LIMIT_STANDARD: '10',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,

@@ -3,19 +3,24 @@
 // DATABASE_URL and no PAYMENT_PROVIDER refuses to start and says why.
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig, PAYMENT_PROVIDER_REQUIRED } from '../../src/config.js';
+import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
 import { killAll, startServerProcess } from './server-process.js';
 
 afterAll(killAll);
 
 const POSTGRES = 'postgres://nobody@127.0.0.1:1/never-opened';
+/** WEBHOOK_SECRET_KEY is required with DATABASE_URL too (webhook-secret-key.test.ts). */
+const KEY = TEST_WEBHOOK_SECRET_KEY;
 
 describe('PAYMENT_PROVIDER', () => {
   test('defaults to sandbox on the embedded database only; required with DATABASE_URL', () => {
     expect(loadConfig({}, {}).paymentProvider).toBe('sandbox');
     expect(() => loadConfig({}, { DATABASE_URL: POSTGRES })).toThrow(PAYMENT_PROVIDER_REQUIRED);
     expect(() => loadConfig({}, { DATABASE_URL: POSTGRES, PAYMENT_PROVIDER: ' ' })).toThrow(PAYMENT_PROVIDER_REQUIRED);
-    expect(loadConfig({}, { DATABASE_URL: POSTGRES, PAYMENT_PROVIDER: 'sandbox' }).paymentProvider).toBe('sandbox');
-    expect(loadConfig({ paymentProvider: 'sandbox' }, { DATABASE_URL: POSTGRES }).paymentProvider).toBe('sandbox');
+    expect(loadConfig({}, { DATABASE_URL: POSTGRES, PAYMENT_PROVIDER: 'sandbox', WEBHOOK_SECRET_KEY: KEY }).paymentProvider).toBe(
+      'sandbox',
+    );
+    expect(loadConfig({ paymentProvider: 'sandbox' }, { DATABASE_URL: POSTGRES, WEBHOOK_SECRET_KEY: KEY }).paymentProvider).toBe('sandbox');
     expect(() => loadConfig({}, { PAYMENT_PROVIDER: 'stripe' })).toThrow('PAYMENT_PROVIDER must be sandbox or paystack, got "stripe"');
   });
 

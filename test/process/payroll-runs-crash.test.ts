@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Database, openPglite, queryRows, sql } from '../../src/db/client.js';
 import { nubanFor } from '../../src/modules/banks/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
 const START_MS = 150_000;
@@ -63,7 +64,7 @@ describe('kill -9 while salary transfers are in flight', () => {
   beforeAll(async () => {
     if (process.env.DATABASE_URL) {
       testDb = await createTestDatabase();
-      Object.assign(env, { DATABASE_URL: testDb.url as string, PAYMENT_PROVIDER: 'sandbox' });
+      Object.assign(env, { DATABASE_URL: testDb.url as string, PAYMENT_PROVIDER: 'sandbox', WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY });
     }
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });

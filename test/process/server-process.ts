@@ -13,6 +13,7 @@ const spawned = new Set<ChildProcess>();
 const INHERITED_SETTINGS = [
   'DATABASE_URL',
   'PAYMENT_PROVIDER',
+  'WEBHOOK_SECRET_KEY',
   'REDIS_URL',
   'DATA_DIR',
   'PORT',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { processStat } from '../../src/db/data-dir-lock.js';
 import { migrationFiles } from '../../src/db/migrate.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
+import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
 import { killAll, type ServerProcess, startServerProcess, zombie } from './server-process.js';
 
 // A cold start compiles the TypeScript and opens PGlite: seconds on an idle machine, much more on
@@ -161,7 +162,11 @@ describe.skipIf(!databaseUrl)('start-up on PostgreSQL (runs when DATABASE_URL is
     async () => {
       const url = new URL(databaseUrl as string);
       url.pathname = `/${name}`;
-      server = await startServerProcess({ DATABASE_URL: url.toString(), PAYMENT_PROVIDER: 'sandbox' });
+      server = await startServerProcess({
+        DATABASE_URL: url.toString(),
+        PAYMENT_PROVIDER: 'sandbox',
+        WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      });
       await server.waitReady({ path: '/readyz', timeoutMs: START_MS });
 
       const check = new pg.Client({ connectionString: url.toString() });

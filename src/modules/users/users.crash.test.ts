@@ -12,6 +12,7 @@ import { afterAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { SERVER_SCRIPT } from '../../../test/helpers/server-build.js';
+import { TEST_WEBHOOK_SECRET_KEY } from '../../../test/helpers/test-keys.js';
 import { generatedUsers, usersCsv } from '../../../test/helpers/users.js';
 import { type Database, openPglite, queryRows } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
@@ -46,8 +47,9 @@ async function startServer(port: number): Promise<ChildProcess> {
     SEED_DEMO: 'false',
     RATE_LIMIT_SENSITIVE: '1000',
     JOB_POLL_MS: '600000',
-    // Required with DATABASE_URL (decisions.md §1); the import moves no money.
+    // Both required with DATABASE_URL (src/config.ts); the import moves no money.
     PAYMENT_PROVIDER: 'sandbox',
+    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
   };
   if (testDb?.url) env.DATABASE_URL = testDb.url;
   else delete env.DATABASE_URL;

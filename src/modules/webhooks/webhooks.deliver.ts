@@ -9,8 +9,9 @@ import type { Db } from '../../db/client.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { DELIVER_JOB } from './webhooks.events.repo.js';
+import { mapPaced } from './webhooks.pacing.js';
 import { DISABLED_MESSAGE, disabledOutcome, planOutcome, wakeUpDelays } from './webhooks.planner.js';
-import { decryptSecret, secretKey, signatureHeader } from './webhooks.secrets.js';
+import { decryptSecret, secretKey, signatureHeader, signingKey } from './webhooks.secrets.js';
 import { createHttpSender } from './webhooks.sender.js';
 import { type ClaimedDelivery, type Outcome, senderRepo } from './webhooks.sender.repo.js';
 
@@ -21,23 +22,11 @@ declare module '../../platform/jobs/catalog.js' {
 }
 
 export const DISABLE_AFTER_SECONDS = 5 * 24 * 3600;
-const BATCH = 200;
-const CONCURRENCY = 64;
+const BATCH = 100;
+/** Attempts at work at once, and in flight at once counting those waiting on slow receivers (webhooks.pacing.ts). */
+const PACING = { working: 4, maxInFlight: 64, patienceMs: 50 };
 /** One job run sends for at most this long, then yields to the queue's other jobs. */
 const RUN_BUDGET_MS = 5000;
-
-async function mapConcurrent<T, R>(items: T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await run(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 export function createDeliveryService(deps: { db: Db; config: Config; jobs: JobQueue; mailer: Mailer }) {
   const { db, config, jobs, mailer } = deps;
@@ -49,16 +38,29 @@ export function createDeliveryService(deps: { db: Db; config: Config; jobs: JobQ
     timeoutMs: config.webhookTimeoutMs,
   });
 
+  // Signing keys by stored (encrypted) secret: a batch holds many deliveries to one endpoint, whose
+  // secret need not be decrypted again for each. Bounded; a rotated secret's entry just ages out.
+  const keys = new Map<string, Buffer>();
+  const signingKeyOf = (stored: string) => {
+    let found = keys.get(stored);
+    if (!found) {
+      if (keys.size >= 1000) keys.clear();
+      found = signingKey(decryptSecret(key, stored));
+      keys.set(stored, found);
+    }
+    return found;
+  };
+
   async function attempt(delivery: ClaimedDelivery): Promise<Outcome> {
     if (delivery.disabled) return disabledOutcome(delivery.id);
-    const secrets = [delivery.secret_encrypted, delivery.previous_secret_encrypted]
+    const signingKeys = [delivery.secret_encrypted, delivery.previous_secret_encrypted]
       .filter((stored): stored is string => stored !== null)
-      .map((stored) => decryptSecret(key, stored));
+      .map(signingKeyOf);
     const timestamp = new Date();
     const headers = {
       'webhook-id': delivery.event_id,
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-      'webhook-signature': signatureHeader(secrets, delivery.event_id, timestamp, delivery.body),
+      'webhook-signature': signatureHeader(signingKeys, delivery.event_id, timestamp, delivery.body),
     };
     const result = await http.send(delivery.url, headers, delivery.body);
     return planOutcome(delivery.id, delivery.attempts, result, config.webhookRetrySchedule);
@@ -68,7 +70,7 @@ export function createDeliveryService(deps: { db: Db; config: Config; jobs: JobQ
   async function runBatch(limit = BATCH): Promise<number> {
     const claimed = await senderRepo.claim(db, limit, leaseSeconds);
     if (claimed.length === 0) return 0;
-    const outcomes = await mapConcurrent(claimed, CONCURRENCY, attempt);
+    const outcomes = await mapPaced(claimed, PACING, attempt);
     const endpointOf = new Map(claimed.map((delivery) => [delivery.id, delivery.endpoint_id]));
     const sent = outcomes.filter((outcome) => outcome.error !== DISABLED_MESSAGE);
     const succeeded = [...new Set(sent.filter((o) => o.status === 'delivered').map((o) => endpointOf.get(o.id) as number))];

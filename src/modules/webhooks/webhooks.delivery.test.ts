@@ -117,6 +117,18 @@ describe('delivery', () => {
     expect(requests[0].headers['webhook-id']).toBe(requests[1].headers['webhook-id']);
   });
 
+  it('does not follow a redirect: a 3xx is a failed attempt, retried at the same url', async () => {
+    const { endpoint: ep } = await endpoint(parent, '/redirecting', { events: ['invoice.paid'] });
+    receiver.script('/redirecting', [302, 200]);
+    await record(parent.id, 'invoice.paid', { transaction_id: 'INV-9' });
+    const requests = await waitFor('/redirecting', 2);
+    expect(requests).toHaveLength(2);
+    expect(requests[0].headers['webhook-id']).toBe(requests[1].headers['webhook-id']);
+    expect(receiver.on('/redirecting/moved')).toEqual([]);
+    const list = await as(ctx.app, parent).get(`/api/webhook-endpoints/${ep.id}/deliveries`);
+    expect(list.json().data.data[0]).toMatchObject({ status: 'delivered', attempts: 2, last_status_code: 200 });
+  });
+
   it("reaches the company's own endpoints and ancestors' with include_children, never another company's", async () => {
     await endpoint(parent, '/parent-own', { events: ['user.updated'] });
     await endpoint(parent, '/parent-tree', { events: ['user.updated'], include_children: true });
@@ -158,7 +170,9 @@ describe('delivery', () => {
     expect(rotated.statusCode).toBe(200);
     const newSecret = rotated.json().secret as string;
     expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(rotated.json().endpoint.previous_secret_expires_at).not.toBeNull();
+    const overlapHours = (Date.parse(rotated.json().endpoint.previous_secret_expires_at) - Date.now()) / 3_600_000;
+    expect(overlapHours).toBeGreaterThan(23.9);
+    expect(overlapHours).toBeLessThanOrEqual(24);
     await record(stranger.id, 'user.created', { id: 3 });
     const [request] = await waitFor('/rotating', 1);
     expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
@@ -213,5 +227,17 @@ describe('delivery', () => {
     await sleep(300);
     await drain();
     expect(receiver.on('/dead')).toHaveLength(1);
+    // Enabled again: the reason and the failure streak are cleared, and new events go out.
+    receiver.script('/dead', [200]);
+    const enabled = await as(ctx.app, company).patch(`/api/webhook-endpoints/${ep.id}`, { disabled: false });
+    expect(enabled.json().endpoint).toMatchObject({ disabled: false, disabled_reason: null });
+    const [streak] = await queryRows<{ failing_since: Date | null }>(
+      ctx.db,
+      sql`SELECT failing_since FROM webhook_endpoints WHERE id = ${ep.id}`,
+    );
+    expect(streak.failing_since).toBeNull();
+    await record(company.id, 'user.deleted', { id: 10 });
+    const requests = await waitFor('/dead', 2);
+    expect(JSON.parse(requests[1].body).data).toEqual({ id: 10 });
   });
 });

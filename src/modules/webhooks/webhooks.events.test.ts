@@ -6,6 +6,7 @@ import { companyBody } from '../../../test/helpers/companies.js';
 import { invoiceBody } from '../../../test/helpers/companies-invoices.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
+import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
 import { generatedUsers, multipart, newUserBody, usersCsv } from '../../../test/helpers/users.js';
 import { type Receiver, startReceiver, verified, webhookTestConfig } from '../../../test/helpers/webhooks.js';
 import { queryRows, sql } from '../../db/client.js';
@@ -16,7 +17,7 @@ let acme: TestCompany;
 let secret: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp(webhookTestConfig);
+  ctx = await createTestApp({ ...webhookTestConfig, sandboxTransferDelaySeconds: 0 });
   receiver = await startReceiver();
   acme = await createCompany(ctx.db, { name: 'Evented Ltd' });
   const res = await as(ctx.app, acme).post('/api/webhook-endpoints', { url: receiver.url('/all'), events: ['*'], include_children: true });
@@ -100,6 +101,81 @@ describe('wired events', () => {
     const bodies = await delivered(start);
     expect(bodies.map((b) => b.type)).toEqual(expect.arrayContaining(['invoice.created', 'invoice.deleted']));
     expect(bodies.find((b) => b.type === 'invoice.created')?.data).toEqual(invoice);
+  });
+
+  it('a paid run: wallet.credited, payroll_run.created and .approved, wallet.debited, one paystub.paid per paystub, payroll_run.paid', async () => {
+    // A child of acme: its events reach acme's endpoint through include_children.
+    const company = await createCompany(ctx.db, { name: 'Payday Ltd', createdBy: acme.id });
+    const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+    const staff = await createUsers(ctx.db, company.id, [{ baseSalary: '300000' }, { baseSalary: '450000' }]);
+    await setBankAccounts(
+      ctx.db,
+      staff.map((u) => u.id),
+    );
+    const start = receiver.on('/all').length;
+    await fundWallet(ctx.app, ctx.db, company, 5_000_000);
+    const created = await as(ctx.app, company).post('/api/payroll-runs', runBody());
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().run.id as string;
+    const approved = await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const paid = await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`);
+    expect(paid.statusCode, paid.body).toBe(202);
+    await drainJobs(ctx.app);
+    const run = (await as(ctx.app, company).get(`/api/payroll-runs/${id}`)).json().run;
+    expect(run.status).toBe('paid');
+
+    const bodies = (await delivered(start)).filter((b) => b.company_id === company.id);
+    const types = bodies.map((b) => b.type);
+    expect(types.filter((t) => t !== 'paystub.paid').sort()).toEqual(
+      ['payroll_run.approved', 'payroll_run.created', 'payroll_run.paid', 'wallet.credited', 'wallet.debited'].sort(),
+    );
+    const stubs = bodies.filter((b) => b.type === 'paystub.paid');
+    expect(stubs).toHaveLength(staff.length);
+    for (const stub of stubs) expect(stub.data).toMatchObject({ run_id: id, status: 'paid', failure_reason: null });
+    expect(bodies.find((b) => b.type === 'payroll_run.created')?.data).toMatchObject({ id, status: 'draft' });
+    expect(bodies.find((b) => b.type === 'payroll_run.paid')?.data).toEqual(run);
+    expect(bodies.find((b) => b.type === 'wallet.credited')?.data).toMatchObject({ type: 'top_up', amount: '5000000.00' });
+    expect(bodies.find((b) => b.type === 'wallet.debited')?.data).toMatchObject({ type: 'payroll_debit' });
+  });
+
+  it('a partly paid run (paystub.failed, the refund as wallet.credited, payroll_run.partially_paid), a cancelled run, a suspension', async () => {
+    const company = await createCompany(ctx.db, { name: 'Halfpay Ltd', createdBy: acme.id });
+    const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+    const [payable, refused] = await createUsers(ctx.db, company.id, [{ baseSalary: '300000' }, { baseSalary: '450000' }]);
+    await setBankAccounts(ctx.db, [payable.id]);
+    await setBankAccounts(ctx.db, [refused.id], '9990001112'); // the sandbox refuses "999…"
+    await fundWallet(ctx.app, ctx.db, company, 5_000_000);
+    await ctx.app.services.webhooks.deliveries.drain(); // the top-up's wallet.credited goes out before `start`
+    const start = receiver.on('/all').length;
+    const created = await as(ctx.app, company).post('/api/payroll-runs', runBody());
+    const id = created.json().run.id as string;
+    await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    await drainJobs(ctx.app);
+    const draft = await as(ctx.app, company).post(
+      '/api/payroll-runs',
+      runBody({ pay_period_start: '2026-04-01', pay_period_end: '2026-04-30', payment_date: '2026-04-28' }),
+    );
+    const draftId = draft.json().run.id as string;
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${draftId}/cancel`)).statusCode).toBe(200);
+    expect(
+      (await as(ctx.app, company).post(`/api/users/${payable.id}/suspend`, { suspension_duration_type: 'indefinite' })).statusCode,
+    ).toBe(200);
+    expect((await as(ctx.app, company).post(`/api/users/${payable.id}/unsuspend`, { unsuspend_option: 'immediately' })).statusCode).toBe(
+      200,
+    );
+
+    const bodies = (await delivered(start)).filter((b) => b.company_id === company.id);
+    const of = (type: string) => bodies.filter((b) => b.type === type);
+    expect(of('paystub.paid')).toHaveLength(1);
+    expect(of('paystub.failed')).toHaveLength(1);
+    expect(of('paystub.failed')[0].data).toMatchObject({ run_id: id, status: 'failed', failure_reason: expect.any(String) });
+    expect(of('payroll_run.partially_paid')[0]?.data).toMatchObject({ id, status: 'partially_paid' });
+    expect(of('wallet.credited').map((b) => b.data.type)).toEqual(['payroll_refund']);
+    expect(of('payroll_run.cancelled')[0]?.data).toMatchObject({ id: draftId, status: 'cancelled' });
+    expect(of('user.suspended')[0]?.data).toMatchObject({ id: payable.id, is_suspended: true });
+    expect(of('user.unsuspended')[0]?.data).toMatchObject({ id: payable.id, is_suspended: false });
   });
 
   it('a failed change announces nothing', async () => {

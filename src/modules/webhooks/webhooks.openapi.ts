@@ -1,15 +1,61 @@
 // The OpenAPI 3.1 `webhooks` section: one entry per event type, describing the request we send.
+// `data` is the resource as the API answers it: a $ref to the route's shared schema where the API
+// has one (components named by $id, src/platform/openapi.ts), the summary's own shape otherwise.
 import { EVENT_TYPES } from './webhooks.events.js';
 
-const RESOURCE: Record<string, string> = {
-  user: 'the user as GET /api/users/{id} answers it',
-  users: 'the upload summary {operation, status, summary, succeeded, failed, user_ids}',
-  payroll_run: 'the run as GET /api/payroll-runs/{id} answers it',
-  paystub: 'a paystub summary {run_id, reference, status, net_pay, failure_reason, pay_period_start, pay_period_end}',
-  invoice: 'the invoice as GET /api/invoices/{transaction_id} answers it',
-  wallet: 'the ledger entry as GET /api/wallet/transactions lists it',
-  company: 'the company as GET /api/companies/{id} answers it',
-  webhook: '{endpoint_id, message}',
+const ref = (name: string, description: string) => ({ $ref: `#/components/schemas/${name}`, description });
+const nullableString = { type: ['string', 'null'] };
+const object = (properties: Record<string, unknown>, description: string) => ({
+  type: 'object',
+  description,
+  required: Object.keys(properties),
+  properties,
+});
+
+const DATA: Record<string, unknown> = {
+  user: ref('User', 'The user as GET /api/users/{id} answers it.'),
+  users: object(
+    {
+      operation: { type: 'string', enum: ['create', 'update'] },
+      status: { type: 'string' },
+      summary: { type: 'string' },
+      succeeded: { type: 'integer' },
+      failed: { type: 'integer' },
+      user_ids: { type: 'array', items: { type: ['integer', 'null'] } },
+    },
+    'The upload summary: one event per bulk upload, never one per row.',
+  ),
+  payroll_run: ref('PayrollRun', 'The run as GET /api/payroll-runs/{id} answers it.'),
+  paystub: object(
+    {
+      run_id: { type: 'string' },
+      reference: { type: 'string' },
+      status: { type: 'string', enum: ['paid', 'failed'] },
+      net_pay: { type: 'string', description: 'decimal, NGN' },
+      failure_reason: nullableString,
+      pay_period_start: { type: 'string', format: 'date' },
+      pay_period_end: { type: 'string', format: 'date' },
+    },
+    'A settled paystub.',
+  ),
+  invoice: ref('Invoice', 'The invoice as GET /api/invoices/{transaction_id} answers it.'),
+  wallet: object(
+    {
+      id: { type: 'integer' },
+      type: { type: 'string', enum: ['top_up', 'payroll_debit', 'payroll_refund'] },
+      amount: { type: 'string', description: 'signed decimal, NGN' },
+      balance_after: nullableString,
+      reference: nullableString,
+      description: { type: 'string' },
+      created_at: { type: 'string' },
+    },
+    'The ledger entry as GET /api/wallet/transactions lists it.',
+  ),
+  company: ref('Company', 'The company as GET /api/companies/{id} answers it.'),
+  webhook: object(
+    { endpoint_id: { type: 'integer' }, message: { type: 'string' } },
+    'A test event (POST /api/webhook-endpoints/{id}/test).',
+  ),
 };
 
 const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
@@ -39,7 +85,7 @@ export function openApiWebhooks(): Record<string, unknown> {
                   type: { type: 'string', const: type },
                   timestamp: { type: 'string', format: 'date-time' },
                   company_id: { type: 'integer' },
-                  data: { type: 'object', description: RESOURCE[type.split('.')[0]] },
+                  data: DATA[type.split('.')[0]],
                 },
               },
             },

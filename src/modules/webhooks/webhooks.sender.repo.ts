@@ -38,7 +38,7 @@ export const senderRepo = {
             WHERE id IN (
               SELECT id FROM webhook_deliveries
               WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-              ORDER BY next_attempt_at, id LIMIT ${limit}
+              ORDER BY next_attempt_at LIMIT ${limit}
               FOR UPDATE SKIP LOCKED)
             RETURNING id, attempts, event_id, endpoint_id
           )

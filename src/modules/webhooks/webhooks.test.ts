@@ -8,6 +8,7 @@ import { as } from '../../../test/helpers/http.js';
 import { expectTenantIsolation } from '../../../test/helpers/isolation.js';
 import { type Receiver, startReceiver, verified, webhookTestConfig } from '../../../test/helpers/webhooks.js';
 import { queryRows, sql } from '../../db/client.js';
+import { EVENT_TYPES } from './index.js';
 import { isInternalAddress } from './webhooks.address.js';
 
 let ctx: TestContext;
@@ -128,12 +129,35 @@ describe('endpoints API', () => {
     }
   });
 
-  it('/openapi.json describes every event payload in its OpenAPI 3.1 webhooks section', async () => {
+  it('/openapi.json describes the management routes and every event payload in its OpenAPI 3.1 webhooks section', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.webhooks)).toEqual(expect.arrayContaining(['user.created', 'users.import.completed', 'webhook.test']));
-    expect(doc.webhooks['paystub.paid'].post.requestBody.content['application/json'].schema.properties.type.const).toBe('paystub.paid');
-    expect(doc.paths['/api/webhook-endpoints']).toBeDefined();
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    const payload = (type: string) => doc.webhooks[type].post.requestBody.content['application/json'].schema;
+    expect(payload('paystub.paid').properties.type.const).toBe('paystub.paid');
+    for (const type of EVENT_TYPES) {
+      const data = payload(type).properties.data;
+      // Either the API's own schema of the resource, or the summary's shape: never a bare object.
+      if (data.$ref) expect(doc.components.schemas[data.$ref.replace('#/components/schemas/', '')], type).toBeDefined();
+      else expect(Object.keys(data.properties ?? {}).length, type).toBeGreaterThan(0);
+    }
+    expect(payload('user.created').properties.data.$ref).toBe('#/components/schemas/User');
+    expect(doc.components.schemas.User.properties.email).toBeDefined();
+    expect(payload('payroll_run.paid').properties.data.$ref).toBe('#/components/schemas/PayrollRun');
+    expect(payload('invoice.approved').properties.data.$ref).toBe('#/components/schemas/Invoice');
+    expect(payload('company.created').properties.data.$ref).toBe('#/components/schemas/Company');
+    expect(Object.keys(payload('users.import.completed').properties.data.properties)).toContain('user_ids');
+    expect(doc.components.schemas.WebhookEndpoint.properties.url).toBeDefined();
+    for (const [path, methods] of Object.entries({
+      '/api/webhook-endpoints': ['get', 'post'],
+      '/api/webhook-endpoints/{id}': ['get', 'patch', 'delete'],
+      '/api/webhook-endpoints/{id}/rotate-secret': ['post'],
+      '/api/webhook-endpoints/{id}/deliveries': ['get'],
+      '/api/webhook-endpoints/{id}/deliveries/{delivery_id}/retry': ['post'],
+      '/api/webhook-endpoints/{id}/test': ['post'],
+    })) {
+      for (const method of methods) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
   });
 
   it('classifies addresses', () => {
