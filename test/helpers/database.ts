@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
+import { type Database, openPostgres, PGLITE_OPTIONS, pgliteDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 
 export interface TestDatabase {
@@ -18,7 +20,8 @@ function withDatabase(url: string, name: string): string {
 }
 
 /**
- * A fresh, migrated database: in-memory PGlite, or a clone of the run's template on PostgreSQL.
+ * A fresh, migrated database: in-memory PGlite opened from the run's image, or a clone of the run's
+ * template on PostgreSQL.
  * `migrateThrough` (a migration number): migrated only that far (an empty database, migrated here),
  * so a test can fill it as it was before a later migration and then call migrate() to the head.
  */
@@ -26,7 +29,12 @@ export async function createTestDatabase(options: { migrateThrough?: string } = 
   const url = process.env.DATABASE_URL;
   const through = options.migrateThrough;
   if (!url) {
-    const database = await openPglite(undefined);
+    // Opened from the run's image (test/global-setup.ts): the same database initdb and migrate()
+    // would make, without their seconds of CPU.
+    const images = inject('pgliteImages');
+    const image = through === undefined ? images.migrated : images.empty;
+    const client = await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: new Blob([fs.readFileSync(image)]) });
+    const database = pgliteDatabase(client);
     await migrate(database, { through });
     return { database, close: () => database.close() };
   }
