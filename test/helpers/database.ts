@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -11,6 +12,28 @@ export interface TestDatabase {
   /** Connection string of this file's PostgreSQL database (undefined on PGlite). */
   url?: string;
   close(): Promise<void>;
+}
+
+/** The run's PGlite image (test/global-setup.ts), read once per test file. */
+const images = new Map<string, Blob>();
+function pgliteImage(kind: 'empty' | 'migrated'): Blob {
+  const file = inject('pgliteImages')[kind];
+  let image = images.get(file);
+  if (!image) {
+    image = new Blob([fs.readFileSync(file)]);
+    images.set(file, image);
+  }
+  return image;
+}
+
+/**
+ * Puts a migrated embedded database into `dataDir` (as `openPglite(dataDir)` lays it out), as a
+ * server that started there once and stopped would leave it: for process tests about something
+ * other than the first start, which then skip initdb in the server (seconds of CPU per start).
+ */
+export async function migratedDataDir(dataDir: string): Promise<void> {
+  const client = await PGlite.create(path.join(dataDir, 'pgdata'), { ...PGLITE_OPTIONS, loadDataDir: pgliteImage('migrated') });
+  await client.close();
 }
 
 function withDatabase(url: string, name: string): string {
@@ -31,9 +54,8 @@ export async function createTestDatabase(options: { migrateThrough?: string } = 
   if (!url) {
     // Opened from the run's image (test/global-setup.ts): the same database initdb and migrate()
     // would make, without their seconds of CPU.
-    const images = inject('pgliteImages');
-    const image = through === undefined ? images.migrated : images.empty;
-    const client = await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: new Blob([fs.readFileSync(image)]) });
+    const image = pgliteImage(through === undefined ? 'migrated' : 'empty');
+    const client = await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: image });
     const database = pgliteDatabase(client);
     await migrate(database, { through });
     return { database, close: () => database.close() };

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Database, openPglite, queryRows, sql } from '../../src/db/client.js';
 import { nubanFor } from '../../src/modules/banks/index.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
 const START_MS = 150_000;
@@ -64,6 +64,9 @@ describe('kill -9 while salary transfers are in flight', () => {
     if (process.env.DATABASE_URL) {
       testDb = await createTestDatabase();
       Object.assign(env, { DATABASE_URL: testDb.url as string, PAYMENT_PROVIDER: 'sandbox' });
+    } else {
+      // Already migrated: the first start is not what this file tests.
+      await migratedDataDir(dataDir);
     }
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });
