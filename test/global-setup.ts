@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { buildDist } from '../scripts/build.mjs';
 import { openPostgres, PGLITE_OPTIONS, pgliteDatabase } from '../src/db/client.js';
@@ -38,17 +39,24 @@ async function pgliteImages(): Promise<{ dir: string; empty: string; migrated: s
   return { dir, empty, migrated };
 }
 
-export default async function setup(project: TestProject) {
+interface Prepared {
+  provided: Partial<ProvidedContext>;
+  teardown(): Promise<void>;
+}
+
+async function prepare(): Promise<Prepared> {
   const url = process.env.DATABASE_URL;
   // The process tests start the compiled server, as `npm start` does. Built while the database
   // template is made (esbuild works in a process of its own).
-  const [build, images] = await Promise.all([buildDist(), url ? undefined : pgliteImages()]);
-  project.provide('serverBuild', build);
-  if (images) {
-    project.provide('pgliteImages', { empty: images.empty, migrated: images.migrated });
-    return () => fs.rmSync(images.dir, { recursive: true, force: true });
+  const [serverBuild, images] = await Promise.all([buildDist(), url ? undefined : pgliteImages()]);
+  if (!url) {
+    return {
+      provided: { serverBuild, pgliteImages: images && { empty: images.empty, migrated: images.migrated } },
+      teardown: async () => {
+        if (images) fs.rmSync(images.dir, { recursive: true, force: true });
+      },
+    };
   }
-  if (!url) return;
   const run = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
   const template = `payroll_tmpl_${run}`;
   const admin = new pg.Client({ connectionString: url });
@@ -57,12 +65,32 @@ export default async function setup(project: TestProject) {
   const database = await openPostgres(withDatabase(url, template), 2);
   await migrate(database);
   await database.close();
-  project.provide('pgTemplate', template);
-  project.provide('pgRun', run);
+  return {
+    provided: { serverBuild, pgTemplate: template, pgRun: run },
+    async teardown() {
+      const leftovers = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`payroll_%${run}%`]);
+      for (const row of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+// vitest calls this once per project (vitest.config.ts has two, which share this setup): the work
+// is done by the first call, and undone by the last teardown.
+const run = globalThis as typeof globalThis & { payrollTestRun?: { users: number; prepared: Promise<Prepared> } };
+
+export default async function setup(project: TestProject) {
+  run.payrollTestRun ??= { users: 0, prepared: prepare() };
+  const shared = run.payrollTestRun;
+  shared.users += 1;
+  const prepared = await shared.prepared;
+  for (const [key, value] of Object.entries(prepared.provided))
+    if (value !== undefined) project.provide(key as keyof ProvidedContext, value as never);
   return async () => {
-    const leftovers = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`payroll_%${run}%`]);
-    for (const row of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
-    await admin.end();
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    run.payrollTestRun = undefined;
+    await prepared.teardown();
   };
 }
 
