@@ -2,7 +2,7 @@
 // On PostgreSQL (DATABASE_URL) every test file clones the template into a database of its own and
 // drops it after, so runs and files never collide. On PGlite the template is a data-directory image
 // (a tar file): every test database opens from it, which skips initdb (seconds of CPU per database)
-// and the migrations.
+// and the migrations; the process tests' servers, on PGlite in both passes, start from it too.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,16 +47,12 @@ interface Prepared {
 async function prepare(): Promise<Prepared> {
   const url = process.env.DATABASE_URL;
   // The process tests start the compiled server, as `npm start` does. Built while the database
-  // template is made (esbuild works in a process of its own).
-  const [serverBuild, images] = await Promise.all([buildDist(), url ? undefined : pgliteImages()]);
-  if (!url) {
-    return {
-      provided: { serverBuild, pgliteImages: images && { empty: images.empty, migrated: images.migrated } },
-      teardown: async () => {
-        if (images) fs.rmSync(images.dir, { recursive: true, force: true });
-      },
-    };
-  }
+  // image is made (esbuild works in a process of its own). The image is made on PostgreSQL too:
+  // servers of the process tests run on PGlite in either pass (migratedDataDir()).
+  const [serverBuild, images] = await Promise.all([buildDist(), pgliteImages()]);
+  const pgliteFiles = { empty: images.empty, migrated: images.migrated };
+  const removeImages = () => fs.rmSync(images.dir, { recursive: true, force: true });
+  if (!url) return { provided: { serverBuild, pgliteImages: pgliteFiles }, teardown: async () => removeImages() };
   const run = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
   const template = `payroll_tmpl_${run}`;
   const admin = new pg.Client({ connectionString: url });
@@ -66,8 +62,9 @@ async function prepare(): Promise<Prepared> {
   await migrate(database);
   await database.close();
   return {
-    provided: { serverBuild, pgTemplate: template, pgRun: run },
+    provided: { serverBuild, pgliteImages: pgliteFiles, pgTemplate: template, pgRun: run },
     async teardown() {
+      removeImages();
       const leftovers = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`payroll_%${run}%`]);
       for (const row of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
       await admin.end();
