@@ -44,11 +44,19 @@ export interface Database {
 // on both drivers so code does not depend on the driver.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
+/** How every PGlite of ours is opened (int8 as a JS number, as on PostgreSQL). */
+export const PGLITE_OPTIONS = { parsers: { 20: (value: string) => Number(value) } };
+
 export async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
-    parsers: { 20: (value: string) => Number(value) },
-  });
+  return pgliteDatabase(await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, PGLITE_OPTIONS));
+}
+
+/**
+ * A Database over a PGlite opened with PGLITE_OPTIONS (the test helpers open theirs from a migrated
+ * data-directory image; see docs/architecture.md "Tests").
+ */
+export function pgliteDatabase(client: PGlite): Database {
   const db: Db = drizzlePglite({ client, schema });
   return {
     kind: 'pglite',

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migratedDataDir } from '../helpers/database.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { repoRoot } from '../helpers/server-build.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
@@ -38,9 +39,17 @@ describeEmbedded('several npm start from one checkout, started moments apart', (
   test(
     `${INSTANCES} instances, each with its own DATA_DIR and port, all serve; the build is made once and never touched again`,
     async () => {
-      for (let i = 0; i < INSTANCES; i++) {
+      // Each DATA_DIR already migrated (the database is not what this file tests), prepared before
+      // the starts so that they stay moments apart.
+      const fresh = async () => {
         const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-concurrent-'));
         dataDirs.push(dataDir);
+        await migratedDataDir(dataDir);
+        return dataDir;
+      };
+      const instanceDirs = [];
+      for (let i = 0; i < INSTANCES; i++) instanceDirs.push(await fresh());
+      for (const dataDir of instanceDirs) {
         servers.push(await startServerProcess({ DATA_DIR: dataDir }, undefined, checkout));
         await new Promise((resolve) => setTimeout(resolve, 300));
       }
@@ -57,9 +66,7 @@ describeEmbedded('several npm start from one checkout, started moments apart', (
       const before = fs.statSync(serverFile);
 
       // One more start of the same sources while the others run: it reuses the build as it is.
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-concurrent-'));
-      dataDirs.push(dataDir);
-      const late = await startServerProcess({ DATA_DIR: dataDir }, undefined, checkout);
+      const late = await startServerProcess({ DATA_DIR: await fresh() }, undefined, checkout);
       await late.waitReady({ timeoutMs: START_MS });
       expect(fs.readdirSync(builds)).toEqual([build]);
       expect(fs.statSync(serverFile).ino).toBe(before.ino);

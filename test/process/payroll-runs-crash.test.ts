@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Database, openPglite, queryRows, sql } from '../../src/db/client.js';
 import { nubanFor } from '../../src/modules/banks/index.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
@@ -65,6 +65,9 @@ describe('kill -9 while salary transfers are in flight', () => {
     if (process.env.DATABASE_URL) {
       testDb = await createTestDatabase();
       Object.assign(env, { DATABASE_URL: testDb.url as string, PAYMENT_PROVIDER: 'sandbox', WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY });
+    } else {
+      // Already migrated: the first start is not what this file tests.
+      await migratedDataDir(dataDir);
     }
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migratedDataDir } from '../helpers/database.js';
 import { multipart } from '../helpers/users.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
@@ -20,6 +21,8 @@ let userId: number;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-uploads-'));
 
 beforeAll(async () => {
+  // Already migrated: the first start is not what this file tests.
+  await migratedDataDir(dataDir);
   server = await startServerProcess({
     DATA_DIR: dataDir,
     ADMIN_TOKEN,

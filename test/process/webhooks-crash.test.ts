@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migratedDataDir } from '../helpers/database.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { type Receiver, startReceiver, verified } from '../helpers/webhooks.js';
 import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
@@ -53,6 +54,8 @@ describeEmbedded('kill -9 during a webhook delivery burst', () => {
     receiver = await startReceiver();
     // Every answer takes 1.15 s: with 64 in flight the burst lasts several seconds, long enough to be cut.
     receiver.script('/burst', [1150]);
+    // Already migrated: the first start is not what this file tests.
+    await migratedDataDir(dataDir);
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });
     const created = await api(

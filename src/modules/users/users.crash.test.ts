@@ -9,13 +9,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
+import { createTestDatabase, migratedDataDir, type TestDatabase } from '../../../test/helpers/database.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { SERVER_SCRIPT } from '../../../test/helpers/server-build.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../../../test/helpers/test-keys.js';
 import { generatedUsers, usersCsv } from '../../../test/helpers/users.js';
 import { type Database, openPglite, queryRows } from '../../db/client.js';
-import { migrate } from '../../db/migrate.js';
 import { CHUNK } from './users.bulk.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -82,9 +81,9 @@ it('keeps every row applied or absent when the server is killed mid-import', asy
     testDb = await createTestDatabase();
     company = await createCompany(testDb.database.db);
   } else {
-    // PGlite on disk: seed it, close it, then hand the directory to the server.
+    // PGlite on disk (migrated from the run's image): seed it, close it, then hand the directory to the server.
+    await migratedDataDir(dataDir);
     const database = await openPglite(dataDir);
-    await migrate(database);
     company = await createCompany(database.db);
     await database.close();
   }
