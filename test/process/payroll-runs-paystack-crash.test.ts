@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openPglite, queryRows, sql } from '../../src/db/client.js';
 import { nubanFor } from '../../src/modules/banks/index.js';
+import { migratedDataDir } from '../helpers/database.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { type FakeTransfers, fakeTransfers } from '../helpers/paystack-transfers.js';
 import { type FakePaystack, paystackSignature, paystackVerified, startFakePaystack } from '../helpers/wallet.js';
@@ -66,6 +67,8 @@ describeEmbedded('kill -9 right after Paystack received the bulk transfer', () =
       RATE_LIMIT_SENSITIVE: '100000',
       RATE_LIMIT_STANDARD: '100000',
     };
+    // Already migrated: the first start is not what this file tests.
+    await migratedDataDir(dataDir);
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });
     const created = await api(
