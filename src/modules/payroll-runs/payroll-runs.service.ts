@@ -93,11 +93,11 @@ function overridesOf(items: CreateRunInput['items'] = []): Map<number, Override>
   return overrides;
 }
 
-/** The header of a P2 call's run (a draft over the periods it wrote), in P2's transaction. */
+/** The header of a P2 call's run (a draft over the periods it wrote) and its event, in P2's transaction. */
 export async function recordPaystubsRun(tx: Tx, companyId: number, runId: string, written: readonly WrittenPaystub[]): Promise<void> {
   const starts = written.map((w) => w.row.pay_period_start).sort();
   const ends = written.map((w) => w.row.pay_period_end).sort();
-  await payrollRunsRepo.insert(tx, companyId, {
+  const inserted = await payrollRunsRepo.insert(tx, companyId, {
     id: runId,
     source: 'paystubs',
     start: starts[0],
@@ -107,6 +107,8 @@ export async function recordPaystubsRun(tx: Tx, companyId: number, runId: string
     totals: storedTotals(runTotals(written.map((w) => w.planned))),
     skipped: [],
   });
+  // A P2 call's run is a run like any other: platforms hear of it as they hear of POST /api/payroll-runs.
+  await announceRun(tx, inserted, 'payroll_run.created');
 }
 
 export async function runView(db: Executor, row: RunRow) {

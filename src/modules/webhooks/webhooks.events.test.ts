@@ -139,6 +139,24 @@ describe('wired events', () => {
     expect(bodies.find((b) => b.type === 'wallet.debited')?.data).toMatchObject({ type: 'payroll_debit' });
   });
 
+  it('a P2 call makes a run and announces it: payroll_run.created with the run GET /api/payroll-runs/{id} answers', async () => {
+    const company = await createCompany(ctx.db, { name: 'Adhoc Ltd', createdBy: acme.id });
+    const [worker] = await createUsers(ctx.db, company.id, [{ baseSalary: '300000' }]);
+    const start = receiver.on('/all').length;
+    const created = await as(ctx.app, company).post('/api/paystubs', {
+      paystubs: [
+        { id: String(worker.id), pay_period_start: '2026-01-01', pay_period_end: '2026-01-31', taxable_income: 300000, reimbursements: 0, other_allowances: 0 },
+      ],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const runs = (await as(ctx.app, company).get('/api/payroll-runs')).json().data.data;
+    expect(runs).toHaveLength(1);
+    const run = (await as(ctx.app, company).get(`/api/payroll-runs/${runs[0].id}`)).json().run;
+    const bodies = (await delivered(start)).filter((b) => b.company_id === company.id);
+    expect(bodies.map((b) => b.type)).toEqual(['payroll_run.created']);
+    expect(bodies[0].data).toEqual(run);
+  });
+
   it('a partly paid run (paystub.failed, the refund as wallet.credited, payroll_run.partially_paid), a cancelled run, a suspension', async () => {
     const company = await createCompany(ctx.db, { name: 'Halfpay Ltd', createdBy: acme.id });
     const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
