@@ -8,6 +8,7 @@ import { createCompaniesModule } from './companies/index.js';
 import { createInvoicesModule } from './invoices/index.js';
 import { createPayrollModule } from './payroll/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
+import { createPayslipsModule } from './payslips/index.js';
 import { createReferenceDataModule } from './reference-data/index.js';
 import { createUsersModule } from './users/index.js';
 import { createWalletModule } from './wallet/index.js';
@@ -18,6 +19,7 @@ export function createModules(deps: AppDeps) {
   // Every P2 call records its run through the payroll-runs module (passed in: no import cycle).
   const payrollRuns = createPayrollRunsModule(deps);
   const payroll = createPayrollModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
+  const payslips = createPayslipsModule(deps);
   const companies = createCompaniesModule(deps);
   const invoices = createInvoicesModule(deps);
   const wallet = createWalletModule(deps);
@@ -26,7 +28,19 @@ export function createModules(deps: AppDeps) {
   const banks = createBanksModule(deps);
   const webhooks = createWebhooksModule(deps);
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
-  const modules: FeatureModule[] = [users, payroll, companies, invoices, wallet, payrollRuns, webhooks, admin, referenceData, banks];
+  const modules: FeatureModule[] = [
+    users,
+    payroll,
+    companies,
+    invoices,
+    wallet,
+    payrollRuns,
+    payslips,
+    webhooks,
+    admin,
+    referenceData,
+    banks,
+  ];
   const services = {
     users: users.services,
     payroll: payroll.services,
@@ -34,6 +48,7 @@ export function createModules(deps: AppDeps) {
     invoices: invoices.services,
     wallet: wallet.services,
     payrollRuns: payrollRuns.services,
+    payslips: payslips.services,
     webhooks: webhooks.services,
     admin: admin.services,
     referenceData: referenceData.services,

@@ -12,6 +12,7 @@ import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { payrollRunRoutes } from './payroll-runs.routes.js';
+import { consolePayslipRoutes, payslipLinkRoutes } from './payslips.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { statutoryRoutes } from './statutory.routes.js';
@@ -23,6 +24,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
     await registerCookies(scope);
     registerWebBasics(scope, ctx);
     await onboardingRoutes(scope, ctx);
+    await payslipLinkRoutes(scope, ctx);
     await scope.register(
       async (consoleScope) => {
         consoleScope.setNotFoundHandler((_request, reply) =>
@@ -42,6 +44,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
         await payrollRunRoutes(consoleScope, ctx);
+        await consolePayslipRoutes(consoleScope, ctx);
         await developersRoutes(consoleScope, ctx);
       },
       { prefix: '/console' },
