@@ -56,7 +56,9 @@ async function employer(ctx: BenchContext) {
       });
       await tx.insert(users).values(values);
     }
-    await tx.execute(sql`UPDATE companies SET employee_seq = ${EMPLOYEES}, address = ${'1 Bench Road\nIkeja, Lagos'} WHERE id = ${company.id}`);
+    await tx.execute(
+      sql`UPDATE companies SET employee_seq = ${EMPLOYEES}, address = ${'1 Bench Road\nIkeja, Lagos'} WHERE id = ${company.id}`,
+    );
   });
   await ctx.database.execScript('VACUUM ANALYZE');
   return company;

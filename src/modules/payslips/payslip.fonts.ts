@@ -32,7 +32,7 @@ interface FontkitFont {
   createSubset(): Subset;
 }
 const fontkit = createRequire(here.resolve('pdfkit'))('fontkit') as { create(buffer: Buffer): FontkitFont };
-const MAX_RUNS = 20_000;
+const MAX_RUNS = 4_000;
 const MAX_SUBSETS = 64;
 
 /** What every payslip may print: ASCII, the naira sign and the punctuation the layout uses. */

@@ -16,30 +16,47 @@ const ACCENT = '#0b6e4f';
 const BAND = '#eef5f1';
 
 type Doc = PDFKit.PDFDocument;
-/** Every string fits its place (payslip.layout.ts shortens what might not): no line wrapping to compute. */
+/**
+ * Every string fits its place (payslip.layout.ts shortens what might not), so nothing is wrapped:
+ * pdfkit runs its line wrapper whenever a width or an alignment is given (measured at about a
+ * third of a page's time), so text is placed at computed positions with no width.
+ */
 const ONE_LINE = { lineBreak: false } as const;
 
-function heading(doc: Doc, text: string, x: number, y: number, width: number): number {
-  doc.font('bold').fontSize(9.5).fillColor(ACCENT).text(text.toUpperCase(), x, y, { width, characterSpacing: 0.4 });
-  const below = y + 14;
-  doc
-    .moveTo(x, below)
-    .lineTo(x + width, below)
-    .lineWidth(0.8)
-    .strokeColor(ACCENT)
-    .stroke();
-  return below + 6;
+function write(doc: Doc, text: string, x: number, y: number, font: 'regular' | 'bold', size: number, color: string): void {
+  doc.font(font).fontSize(size).fillColor(color).text(text, x, y, ONE_LINE);
 }
 
-function pairs(doc: Doc, rows: [string, string][], x: number, y: number, width: number): number {
+/** Right-aligned at `right`. */
+function writeRight(doc: Doc, text: string, right: number, y: number, font: 'regular' | 'bold', size: number, color: string): void {
+  doc.font(font).fontSize(size);
+  doc.fillColor(color).text(text, right - doc.widthOfString(text), y, ONE_LINE);
+}
+
+function rule(doc: Doc, x: number, y: number, width: number, weight: number, color: string): void {
+  doc
+    .moveTo(x, y)
+    .lineTo(x + width, y)
+    .lineWidth(weight)
+    .strokeColor(color)
+    .stroke();
+}
+
+function heading(doc: Doc, text: string, x: number, y: number, width: number): number {
+  doc
+    .font('bold')
+    .fontSize(9.5)
+    .fillColor(ACCENT)
+    .text(text.toUpperCase(), x, y, { ...ONE_LINE, characterSpacing: 0.4 });
+  rule(doc, x, y + 14, width, 0.8, ACCENT);
+  return y + 20;
+}
+
+function pairs(doc: Doc, rows: [string, string][], x: number, y: number): number {
   let top = y;
   for (const [label, value] of rows) {
-    doc.font('regular').fontSize(8.5).fillColor(MUTED).text(label, x, top, ONE_LINE);
-    doc
-      .font('regular')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(value, x + 80, top - 0.5, { ...ONE_LINE, width: width - 80 });
+    write(doc, label, x, top, 'regular', 8.5, MUTED);
+    write(doc, value, x + 80, top - 0.5, 'regular', 9, INK);
     top += 14.5;
   }
   return top;
@@ -49,18 +66,12 @@ function amounts(doc: Doc, lines: PayslipLine[], x: number, y: number, width: nu
   let top = y;
   for (const line of lines) {
     if (line.total) {
-      doc
-        .moveTo(x, top - 2)
-        .lineTo(x + width, top - 2)
-        .lineWidth(0.5)
-        .strokeColor(RULE)
-        .stroke();
+      rule(doc, x, top - 2, width, 0.5, RULE);
       top += 2;
     }
     const font = line.total ? 'bold' : 'regular';
-    doc.font(font).fontSize(8.8).fillColor(INK).text(line.label, x, top, ONE_LINE);
-    // Right-aligned by hand: pdfkit's align option runs its line wrapper, measured at about a third of a page's time.
-    doc.text(line.amount, x + width - doc.widthOfString(line.amount), top, ONE_LINE);
+    write(doc, line.label, x, top, font, 8.8, INK);
+    writeRight(doc, line.amount, x + width, top, font, 8.8, INK);
     top += 15;
   }
   return top;
@@ -68,44 +79,21 @@ function amounts(doc: Doc, lines: PayslipLine[], x: number, y: number, width: nu
 
 function header(doc: Doc, slip: Payslip): number {
   const { margin } = PAGE;
+  const right = margin + WIDTH;
   // No company logo is stored (companies have no logo field): a badge with the initials stands in.
   doc.roundedRect(margin, margin, 44, 44, 6).fill(ACCENT);
-  doc
-    .font('bold')
-    .fontSize(16)
-    .fillColor('#ffffff')
-    .text(slip.company.initials, margin, margin + 13, { width: 44, align: 'center' });
-  doc
-    .font('bold')
-    .fontSize(15)
-    .fillColor(INK)
-    .text(slip.company.name, margin + 56, margin + 1, { width: WIDTH - 56 - 150 });
-  let y = doc.y + 1;
+  doc.font('bold').fontSize(16);
+  write(doc, slip.company.initials, margin + 22 - doc.widthOfString(slip.company.initials) / 2, margin + 13, 'bold', 16, '#ffffff');
+  write(doc, slip.company.name, margin + 56, margin + 1, 'bold', 15, INK);
+  let y = margin + 21;
   for (const part of slip.company.addressLines) {
-    doc
-      .font('regular')
-      .fontSize(8.5)
-      .fillColor(MUTED)
-      .text(part, margin + 56, y, { width: WIDTH - 56 - 150 });
-    y = doc.y;
+    write(doc, part, margin + 56, y, 'regular', 8.5, MUTED);
+    y += 11;
   }
-  doc
-    .font('bold')
-    .fontSize(22)
-    .fillColor(ACCENT)
-    .text(slip.title.toUpperCase(), margin + WIDTH - 150, margin, { width: 150, align: 'right' });
-  doc
-    .font('regular')
-    .fontSize(8.5)
-    .fillColor(MUTED)
-    .text(slip.period[0][1], margin + WIDTH - 150, margin + 28, { width: 150, align: 'right' });
+  writeRight(doc, slip.title.toUpperCase(), right, margin, 'bold', 22, ACCENT);
+  writeRight(doc, slip.period[0][1], right, margin + 28, 'regular', 8.5, MUTED);
   const bottom = Math.max(y, margin + 50) + 10;
-  doc
-    .moveTo(margin, bottom)
-    .lineTo(margin + WIDTH, bottom)
-    .lineWidth(1.5)
-    .strokeColor(ACCENT)
-    .stroke();
+  rule(doc, margin, bottom, WIDTH, 1.5, ACCENT);
   return bottom + 16;
 }
 
@@ -114,8 +102,8 @@ function draw(doc: Doc, slip: Payslip): void {
   const right = PAGE.margin + COLUMN + GAP;
   let y = header(doc, slip);
 
-  const employeeEnd = pairs(doc, slip.employee, left, heading(doc, 'Employee', left, y, COLUMN), COLUMN);
-  const periodEnd = pairs(doc, slip.period, right, heading(doc, 'Pay period', right, y, COLUMN), COLUMN);
+  const employeeEnd = pairs(doc, slip.employee, left, heading(doc, 'Employee', left, y, COLUMN));
+  const periodEnd = pairs(doc, slip.period, right, heading(doc, 'Pay period', right, y, COLUMN));
   y = Math.max(employeeEnd, periodEnd) + 14;
 
   const earningsEnd = amounts(doc, slip.earnings, left, heading(doc, 'Earnings', left, y, COLUMN), COLUMN);
@@ -124,22 +112,15 @@ function draw(doc: Doc, slip: Payslip): void {
 
   doc.rect(left, y, WIDTH, 38).fill(BAND);
   doc.rect(left, y, 4, 38).fill(ACCENT);
-  doc
-    .font('bold')
-    .fontSize(12)
-    .fillColor(INK)
-    .text('Net pay', left + 16, y + 12, { width: 200 });
-  doc
-    .font('bold')
-    .fontSize(16)
-    .fillColor(ACCENT)
-    .text(slip.netPay, left + WIDTH - 260, y + 10, { width: 248, align: 'right' });
+  write(doc, 'Net pay', left + 16, y + 12, 'bold', 12, INK);
+  writeRight(doc, slip.netPay, left + WIDTH - 12, y + 10, 'bold', 16, ACCENT);
   y += 38 + 20;
 
   const employerEnd = amounts(doc, slip.employer, left, heading(doc, 'Employer contributions', left, y, COLUMN), COLUMN);
   const ytdEnd = amounts(doc, slip.ytd, right, heading(doc, slip.ytdTitle, right, y, COLUMN), COLUMN);
   y = Math.max(employerEnd, ytdEnd) + 20;
 
+  // The one paragraph: wrapped by pdfkit.
   doc
     .font('regular')
     .fontSize(7.5)

@@ -2,7 +2,8 @@
 // The PDF's text (pdftotext) names the employee, shows ₦ amounts, the last four digits of the
 // account only and a year to date equal to the sum of the paystubs; the run's ZIP (unzip) holds one
 // valid PDF per paystub; the signed link of the paid e-mail works without a token for that payslip
-// only (tampered, other paystub, expired, garbage refused as pages); tenancy 404/403.
+// only (tampered, other paystub, expired, garbage refused as pages); tenancy 404/403; the console's
+// Download payslips and per-paystub links through the session (its company only).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
+import { createAdmin, signIn } from '../../../test/helpers/web.js';
 import { queryRows } from '../../db/client.js';
 import { naira } from '../../payroll/money.js';
 import { createPayslipLinks } from '../payroll/index.js';
@@ -249,5 +251,43 @@ describe('the signed link of the paid e-mail', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('console: Download payslips and the payslip of each paystub', () => {
+  it('links them on the run page and serves them through the session, for its company only', async () => {
+    const admin = await signIn(ctx.app, (await createAdmin(ctx.db, acme.id, { firstName: 'Console', lastName: 'Admin' })).email);
+    const stranger = await signIn(ctx.app, (await createAdmin(ctx.db, other.id, { firstName: 'Other', lastName: 'Admin' })).email);
+    const stubs = await stubsOf(febRun);
+    const page = await admin.get(`/console/payroll/${febRun}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`href="/console/payroll/${febRun}/payslips.zip"`);
+    expect(page.body).toContain('Download payslips');
+    for (const stub of stubs) expect(page.body).toContain(`href="/console/paystubs/${stub.id}/payslip"`);
+
+    const zip = await admin.get(`/console/payroll/${febRun}/payslips.zip`);
+    expect(zip.statusCode).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    const file = path.join(tmp, 'console.zip');
+    fs.writeFileSync(file, zip.rawPayload);
+    expect(spawnSync('unzip', ['-Z1', file]).stdout.toString().trim().split('\n')).toHaveLength(stubs.length);
+
+    const one = await admin.get(`/console/paystubs/${stubs[0].id}/payslip`);
+    expect(one.statusCode).toBe(200);
+    expect(one.headers['content-type']).toBe('application/pdf');
+    expect(pdfText(one.rawPayload)).toContain('Adaeze Okafor');
+
+    for (const url of [
+      `/console/payroll/${febRun}/payslips.zip`,
+      `/console/paystubs/${stubs[0].id}/payslip`,
+      '/console/paystubs/abc/payslip',
+    ]) {
+      const res = await stranger.get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).not.toContain('Adaeze');
+    }
+    const anonymous = await ctx.app.inject({ method: 'GET', url: `/console/paystubs/${stubs[0].id}/payslip` });
+    expect([302, 303]).toContain(anonymous.statusCode);
   });
 });
