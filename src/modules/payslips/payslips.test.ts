@@ -6,6 +6,8 @@
 // Download payslips and per-paystub links through the session (its company only).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -180,6 +182,30 @@ describe('GET /api/payroll-runs/{id}/payslips', () => {
       const pdf = spawnSync('unzip', ['-p', file, name], { maxBuffer: 10_000_000 }).stdout;
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
       expect(pdfText(pdf)).toContain(`${staff[i].firstName} ${staff[i].lastName}`);
+    }
+  });
+
+  it('stops rendering when the client goes away mid-download, and the server keeps serving', async () => {
+    const server = await createTestApp({}, ctx.testDb);
+    try {
+      await server.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = server.app.server.address() as AddressInfo;
+      await new Promise<void>((resolve, reject) => {
+        const request = http.get({ host: '127.0.0.1', port, path: `/api/payroll-runs/${janRun}/payslips`, headers: acme.auth }, (res) => {
+          expect(res.statusCode).toBe(200);
+          res.once('data', () => {
+            request.destroy();
+            resolve();
+          });
+        });
+        request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const after = await server.app.inject({ method: 'GET', url: `/api/payroll-runs/${janRun}/payslips`, headers: acme.auth });
+      expect(after.statusCode).toBe(200);
+      expect(after.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    } finally {
+      await server.close();
     }
   });
 
