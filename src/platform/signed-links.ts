@@ -6,7 +6,7 @@
 // kept in `signing_keys` (INSERT ... ON CONFLICT DO NOTHING, then read back: concurrent first uses
 // agree on the one row that won), so several instances on one PostgreSQL and restarts of the
 // embedded database sign and check with the same key, with no setting to configure. A key never
-// changes once written, so each process caches it after the first read.
+// changes once committed, so each process caches it once it has read it back committed.
 import crypto from 'node:crypto';
 import { type Executor, queryRows, sql } from '../db/client.js';
 
@@ -20,12 +20,21 @@ export function createLinkSigner(purpose: string) {
 
   async function key(executor: Executor): Promise<Buffer> {
     if (cachedKey) return cachedKey;
-    const candidate = crypto.randomBytes(32).toString('base64');
-    await executor.execute(
-      sql`INSERT INTO signing_keys (purpose, secret) VALUES (${purpose}, ${candidate}) ON CONFLICT (purpose) DO NOTHING`,
-    );
-    const [row] = await queryRows<{ secret: string }>(executor, sql`SELECT secret FROM signing_keys WHERE purpose = ${purpose}`);
-    if (!row) throw new Error(`signing key ${purpose} missing after insert`);
+    const read = async () =>
+      (await queryRows<{ secret: string }>(executor, sql`SELECT secret FROM signing_keys WHERE purpose = ${purpose}`))[0];
+    let row = await read();
+    if (!row) {
+      const candidate = crypto.randomBytes(32).toString('base64');
+      const [inserted] = await queryRows<{ secret: string }>(
+        executor,
+        sql`INSERT INTO signing_keys (purpose, secret) VALUES (${purpose}, ${candidate}) ON CONFLICT (purpose) DO NOTHING RETURNING secret`,
+      );
+      // Written by this call, maybe inside a transaction that may still roll back: used, not cached
+      // (whatever it signed rolls back with it); the next call reads the committed row.
+      if (inserted) return Buffer.from(inserted.secret, 'base64');
+      row = await read(); // another instance's, committed while this one waited on the key's row
+      if (!row) throw new Error(`signing key ${purpose} missing after insert`);
+    }
     cachedKey = Buffer.from(row.secret, 'base64');
     return cachedKey;
   }

@@ -18,6 +18,7 @@ import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../test/h
 import { createAdmin, signIn } from '../../../test/helpers/web.js';
 import { queryRows } from '../../db/client.js';
 import { naira } from '../../payroll/money.js';
+import { createLinkSigner } from '../../platform/signed-links.js';
 import { createPayslipLinks } from '../payroll/index.js';
 
 let ctx: TestContext;
@@ -315,5 +316,22 @@ describe('console: Download payslips and the payslip of each paystub', () => {
     }
     const anonymous = await ctx.app.inject({ method: 'GET', url: `/console/paystubs/${stubs[0].id}/payslip` });
     expect([302, 303]).toContain(anonymous.statusCode);
+  });
+});
+
+describe('the signing key', () => {
+  it('is shared through the table, and one made in a rolled-back transaction is never kept', async () => {
+    const signer = createLinkSigner('test-rollback');
+    const expires = new Date(Date.now() + 3_600_000);
+    await expect(
+      ctx.db.transaction(async (tx) => {
+        await signer.sign(tx, 7, expires);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const token = await signer.sign(ctx.db, 7, expires);
+    // Another instance (a fresh signer) reads the committed key: the token checks out.
+    expect(await createLinkSigner('test-rollback').verify(ctx.db, token, new Date())).toEqual({ ok: true, id: 7 });
+    expect(await createLinkSigner('another-purpose').verify(ctx.db, token, new Date())).toEqual({ ok: false, reason: 'invalid' });
   });
 });
