@@ -15,7 +15,7 @@ export interface BenchRow {
   scenario: string;
   /** Requests per second, or items (rows, paystubs, webhook deliveries) per second for batch scenarios. */
   rate: number;
-  unit: 'req/s' | 'rows/s' | 'paystubs/s' | 'deliveries/s';
+  unit: 'req/s' | 'rows/s' | 'paystubs/s' | 'deliveries/s' | 'payslips/s';
   p99Ms?: number;
   /** CPU time of the serving process per request (filled in by the runner after ctx.load). */
   serverCpuMsPerRequest?: number;

@@ -8,6 +8,7 @@ import { createCompaniesModule } from './companies/index.js';
 import { createInvoicesModule } from './invoices/index.js';
 import { createPayrollModule } from './payroll/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
+import { createPayslipsModule } from './payslips/index.js';
 import { createReferenceDataModule } from './reference-data/index.js';
 import { createRemittancesModule } from './remittances/index.js';
 import { createUsersModule } from './users/index.js';
@@ -19,6 +20,7 @@ export function createModules(deps: AppDeps) {
   // Every P2 call records its run through the payroll-runs module (passed in: no import cycle).
   const payrollRuns = createPayrollRunsModule(deps);
   const payroll = createPayrollModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
+  const payslips = createPayslipsModule(deps);
   const companies = createCompaniesModule(deps);
   const invoices = createInvoicesModule(deps);
   // Paystack's transfer.* webhooks arrive on the wallet's route and are settled by payroll runs.
@@ -37,6 +39,7 @@ export function createModules(deps: AppDeps) {
     wallet,
     payrollRuns,
     remittances,
+    payslips,
     webhooks,
     admin,
     referenceData,
@@ -50,6 +53,7 @@ export function createModules(deps: AppDeps) {
     wallet: wallet.services,
     payrollRuns: payrollRuns.services,
     remittances: remittances.services,
+    payslips: payslips.services,
     webhooks: webhooks.services,
     admin: admin.services,
     referenceData: referenceData.services,

@@ -13,6 +13,7 @@ import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { payrollRunRoutes } from './payroll-runs.routes.js';
+import { consolePayslipRoutes, payslipLinkRoutes } from './payslips.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { statutoryRoutes } from './statutory.routes.js';
@@ -24,6 +25,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
     await registerCookies(scope);
     registerWebBasics(scope, ctx);
     await onboardingRoutes(scope, ctx);
+    await payslipLinkRoutes(scope, ctx);
     await scope.register(
       async (consoleScope) => {
         consoleScope.setNotFoundHandler((_request, reply) =>
@@ -44,6 +46,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await statutoryRoutes(consoleScope, ctx);
         await payrollRunRoutes(consoleScope, ctx);
         await complianceRoutes(consoleScope, ctx);
+        await consolePayslipRoutes(consoleScope, ctx);
         await developersRoutes(consoleScope, ctx);
       },
       { prefix: '/console' },

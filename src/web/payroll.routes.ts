@@ -109,14 +109,20 @@ ${runFacts(run)}
 ${runActions(session, run, balance, approvers, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
 ${skippedList(run, names)}
 <h2 id="paystubs">Paystubs</h2>
-<p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.</p>
+<p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.${
+      stubs.total > (run.counts.cancelled ?? 0)
+        ? html` <a class="button" href="${runPath(id)}/payslips.zip" download>Download payslips</a> <span class="muted">(ZIP, one PDF per paystub that is not cancelled)</span>`
+        : ''
+    }</p>
 <div class="table-wrap"><table><caption>Paystubs of run ${id}</caption>
-<thead><tr><th scope="col">Employee</th><th scope="col">Pay period</th><th scope="col" class="num">Gross</th><th scope="col" class="num">Tax</th><th scope="col" class="num">Pension</th><th scope="col" class="num">NHF</th><th scope="col" class="num">NHIS</th><th scope="col" class="num">Other deduc&shy;tions</th><th scope="col" class="num">Net pay</th><th scope="col">Status</th></tr></thead>
+<thead><tr><th scope="col">Employee</th><th scope="col">Pay period</th><th scope="col" class="num">Gross</th><th scope="col" class="num">Tax</th><th scope="col" class="num">Pension</th><th scope="col" class="num">NHF</th><th scope="col" class="num">NHIS</th><th scope="col" class="num">Other deduc&shy;tions</th><th scope="col" class="num">Net pay</th><th scope="col">Status</th><th scope="col">Payslip</th></tr></thead>
 <tbody>${rows.map(
       (row) =>
-        html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td data-paystub="${row.id}"><span class="badge ${paystubBadgeOf(row.status)[0]}">${paystubBadgeOf(row.status)[1]}</span><span class="reason muted">${row.failure_reason ? html`<br>${row.failure_reason}` : ''}</span></td></tr>`,
+        html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td data-paystub="${row.id}"><span class="badge ${paystubBadgeOf(row.status)[0]}">${paystubBadgeOf(row.status)[1]}</span><span class="reason muted">${row.failure_reason ? html`<br>${row.failure_reason}` : ''}</span></td><td>${
+          row.status === 'cancelled' ? '—' : html`<a href="/console/paystubs/${row.id}/payslip" download>PDF</a>`
+        }</td></tr>`,
     )}</tbody>
-<tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${rows.length} paystubs)`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td></tr></tfoot>
+<tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${rows.length} paystubs)`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td><td></td></tr></tfoot>
 </table></div>
 ${
   single

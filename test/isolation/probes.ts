@@ -8,6 +8,7 @@ import { banksProbes } from './matrix/banks.js';
 import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-wallet.js';
 import { payrollProbes } from './matrix/payroll.js';
 import { payrollRunsProbes } from './matrix/payroll-runs.js';
+import { payslipsProbes } from './matrix/payslips.js';
 import { referenceDataProbes } from './matrix/reference-data.js';
 import { remittancesProbes } from './matrix/remittances.js';
 import { usersProbes } from './matrix/users.js';
@@ -122,6 +123,7 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   usersProbes(context);
   payrollProbes(context);
   payrollRunsProbes(context);
+  payslipsProbes(context);
   banksProbes(context);
   companiesInvoicesWalletProbes(context);
   variantProbes(context);

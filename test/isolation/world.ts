@@ -32,6 +32,8 @@ export interface Victim {
   invoiceTx: string;
   walletRef: string;
   runTx: string;
+  /** One paystub of B's run (its payslip). */
+  paystubId: number;
   /** B's webhook endpoint and one of its deliveries. */
   webhookId: number;
   deliveryId: number;
@@ -196,6 +198,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     invoiceTx: invoice.transaction_id,
     walletRef: topUp.transactionReference,
     runTx: run.transaction_id,
+    paystubId: run.created_paystubs[0].paystub.id,
     webhookId: hook.endpoint.id,
     deliveryId: delivery.id,
     idemKey,
@@ -213,6 +216,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     invoiceTx: reverseSuffix(invoice.transaction_id),
     walletRef: reverseSuffix(topUp.transactionReference),
     runTx: reverseSuffix(run.transaction_id),
+    paystubId: 99_999_007,
     webhookId: 99_999_005,
     deliveryId: 99_999_006,
     idemKey: `idem-${tag}-ghost`,

@@ -129,6 +129,8 @@ export const paystubs = pgTable(
     index('paystubs_company_idx').on(t.companyId, t.id.desc()),
     index('paystubs_company_transaction_idx').on(t.companyId, t.transactionId, t.id.desc()),
     index('paystubs_company_status_idx').on(t.companyId, t.status, t.id.desc()),
+    // 0110: a payslip's year to date (the user's paystubs of a calendar year up to a period end).
+    index('paystubs_user_period_end_idx').on(t.userId, t.payPeriodEnd),
   ],
 );
 

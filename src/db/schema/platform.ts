@@ -71,3 +71,10 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
+
+/** Server-side secrets for signed links (0110), one per purpose; generated once, never sent anywhere. */
+export const signingKeys = pgTable('signing_keys', {
+  purpose: text('purpose').primaryKey(),
+  secret: text('secret').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

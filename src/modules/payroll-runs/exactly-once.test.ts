@@ -7,6 +7,7 @@ import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { balance, drainJobs, fundWallet, ledger, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../db/client.js';
+import { createPayslipLinks } from '../payroll/index.js';
 import { sendBatch } from './transfers.jobs.js';
 import { settleTransfers } from './transfers.settle.js';
 
@@ -99,7 +100,7 @@ describe('settlement is decided once', () => {
       ctx.db,
       sql`SELECT payment_reference, user_id FROM paystubs WHERE transaction_id = ${id} ORDER BY user_id`,
     );
-    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer };
+    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
     const outcomes = [
       { reference: refs[0].payment_reference, ok: true, reason: null },
       { reference: refs[1].payment_reference, ok: false, reason: 'Account closed.' },
@@ -155,7 +156,10 @@ describe('transfers are sent once, across crashes', () => {
         reason: 'x',
       },
     ]);
-    await sendBatch({ db: ctx.db, mailer: ctx.app.deps.mailer, provider }, { companyId: company.id, runId: id, attempt: 1, batch: 0 });
+    await sendBatch(
+      { db: ctx.db, mailer: ctx.app.deps.mailer, provider, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) },
+      { companyId: company.id, runId: id, attempt: 1, batch: 0 },
+    );
     const books = await queryRows<{ reference: string; requests: number }>(
       ctx.db,
       sql`SELECT reference, requests FROM payroll_sandbox_transfers WHERE reference IN (${refs[0].reference}, ${refs[1].reference}) ORDER BY reference`,

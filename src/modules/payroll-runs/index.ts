@@ -2,6 +2,7 @@
 // (for the API routes and the console), the routes and the transfer jobs, all sharing one
 // transfer provider. recordPaystubsRun is what P2 calls to make each of its calls a run.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { createPayslipLinks } from '../payroll/index.js';
 import { createFunding } from './payroll-runs.funding.js';
 import { payrollRunsRoutes } from './payroll-runs.routes.js';
 import { createPayrollRunsService, recordPaystubsRun } from './payroll-runs.service.js';
@@ -11,6 +12,7 @@ import { transferJobs } from './transfers.jobs.js';
 import { settleRunNow } from './transfers.now.js';
 import { createTransferWebhook } from './transfers.webhook.js';
 
+export { RUN_NOT_FOUND, RUNS_FORBIDDEN } from './payroll-runs.service.js';
 export type { TransferProvider } from './transfer-provider.js';
 export type { TransferEventHandler } from './transfers.webhook.js';
 
@@ -25,6 +27,8 @@ function configuredProvider(deps: AppDeps): TransferProvider {
 
 export function createPayrollRunsModule(deps: AppDeps, provider?: TransferProvider) {
   const transferProvider = provider ?? configuredProvider(deps);
+  const payslipLinks = createPayslipLinks(deps.config.publicUrl);
+  const transferDeps = { db: deps.db, mailer: deps.mailer, provider: transferProvider, payslipLinks };
   const services = {
     runs: createPayrollRunsService(deps),
     funding: createFunding({ db: deps.db, provider: transferProvider }),
@@ -35,13 +39,12 @@ export function createPayrollRunsModule(deps: AppDeps, provider?: TransferProvid
     /** The transfer provider the jobs use (tests send through it to stage a crash). */
     provider: transferProvider,
     /** Sends and settles a funded run's transfers now, without the job worker (the demo seed). */
-    settleNow: (companyId: number, runId: string) =>
-      settleRunNow({ db: deps.db, mailer: deps.mailer, provider: transferProvider }, companyId, runId),
+    settleNow: (companyId: number, runId: string) => settleRunNow(transferDeps, companyId, runId),
   };
   return {
     services,
     routes: payrollRunsRoutes(services),
-    jobs: transferJobs({ db: deps.db, mailer: deps.mailer, provider: transferProvider }),
+    jobs: transferJobs(transferDeps),
   } satisfies FeatureModule<typeof services>;
 }
 

@@ -42,6 +42,7 @@ export interface TransferRow {
 }
 
 export interface SettledPaystub {
+  paystub_id: number;
   reference: string;
   status: 'paid' | 'failed';
   net_pay: string;
@@ -114,7 +115,7 @@ export const transfersRepo = {
               updated_at = now()
           FROM o, users u
           WHERE p.company_id = ${companyId} AND p.payment_reference = o.ref AND p.status = 'processing' AND u.id = p.user_id
-          RETURNING p.payment_reference AS reference, p.status, p.net_pay::text AS net_pay, p.failure_reason,
+          RETURNING p.id AS paystub_id, p.payment_reference AS reference, p.status, p.net_pay::text AS net_pay, p.failure_reason,
                     p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end, u.personal_email, u.first_name`,
     );
     if (won.length > 0) {

@@ -6,12 +6,14 @@
 //   2b. a reversal (money back after success) also moves a paid paystub → failed, only where it
 //      is still paid (transfersRepo.reversePaid): a repeated reversal moves nothing;
 //   3. for the failed ones THIS call moved, refund net pay (one entry per reference, unique index);
-//   4. for the paid ones THIS call moved, the employee's e-mail into the outbox;
+//   4. for the paid ones THIS call moved, the employee's e-mail into the outbox, with a signed link
+//      to their payslip (docs/compliance.md, "Payslips");
 //   5. finish the run if nothing of it is processing any more; a finished run that lost a paid
 //      paystub to a reversal becomes partially_paid or failed (transfersRepo.refinish).
 import type { Db } from '../../db/client.js';
 import { koboToNumber, toKobo } from '../../payroll/money.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
+import { PAYSLIP_LINK_DAYS, type PayslipLinks } from '../payroll/index.js';
 import { walletLedger } from '../wallet/index.js';
 import { announceSettlement } from './payroll-runs.events.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
@@ -20,7 +22,7 @@ import { type Outcome, type SettledPaystub, transfersRepo } from './transfers.re
 const naira = (amount: string) =>
   `NGN ${koboToNumber(toKobo(amount) ?? 0n).toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
-export function paidMail(companyId: number, company: string, paystub: SettledPaystub): MailMessage {
+export function paidMail(companyId: number, company: string, paystub: SettledPaystub, payslipUrl: string): MailMessage {
   const period = `${paystub.pay_period_start} to ${paystub.pay_period_end}`;
   return {
     companyId,
@@ -28,12 +30,13 @@ export function paidMail(companyId: number, company: string, paystub: SettledPay
     subject: `${company} has paid your salary for ${period}`,
     text:
       `Hello ${paystub.first_name},\n\n${company} has paid your net pay of ${naira(paystub.net_pay)} for the pay period ${period} ` +
-      `to your bank account (reference ${paystub.reference}).\n`,
+      `to your bank account (reference ${paystub.reference}).\n\n` +
+      `Your payslip (PDF): ${payslipUrl}\nThis link is yours alone and works for ${PAYSLIP_LINK_DAYS} days; keep the PDF if you need it later.\n`,
   };
 }
 
 export async function settleTransfers(
-  deps: { db: Db; mailer: Mailer },
+  deps: { db: Db; mailer: Mailer; payslipLinks: PayslipLinks },
   companyId: number,
   runId: string,
   outcomes: readonly Outcome[],
@@ -63,10 +66,10 @@ export async function settleTransfers(
     );
     if (paid.length > 0) {
       const company = await transfersRepo.companyName(tx, companyId);
-      await deps.mailer.sendMany(
-        tx,
-        paid.map((p) => paidMail(companyId, company, p)),
-      );
+      const now = new Date();
+      const messages: MailMessage[] = [];
+      for (const p of paid) messages.push(paidMail(companyId, company, p, await deps.payslipLinks.url(tx, p.paystub_id, now)));
+      await deps.mailer.sendMany(tx, messages);
     }
     const finished =
       (await payrollRunsRepo.finish(tx, companyId, runId)) ?? (reversed ? await transfersRepo.refinish(tx, companyId, runId) : undefined);

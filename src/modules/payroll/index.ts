@@ -27,10 +27,11 @@ export function createPayrollModule(deps: AppDeps, runs: { recordRun: RecordRun 
 
 export type PayrollServices = ReturnType<typeof createPayrollModule>['services'];
 
+export { createPayslipLinks, PAYSLIP_LINK_DAYS, type PayslipLinks } from './payslip-links.js';
 // What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
 export { validDate } from './paystubs.items.js';
 export type { PlanItem } from './paystubs.planner.js';
 export { lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.js';
-export type { RecordRun } from './paystubs.service.js';
+export { PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, type RecordRun } from './paystubs.service.js';
 export { type RunTotals, runTotals } from './paystubs.totals.js';
 export type { WrittenPaystub } from './paystubs.writer.js';

@@ -1,0 +1,216 @@
+// A paystub → the lines of its payslip (docs/compliance.md, "Payslips"). Pure: what the PDF shows
+// and in which order is decided here and table-tested; payslip.render.ts only draws it. Amounts
+// come in as the database's exact decimal text and go out as `₦1,234,567.89` (platform `naira`,
+// digits grouped as text), and the one subtraction (other taxable pay) is done in integer kobo.
+import { columnToKobo, koboToString, naira } from '../../payroll/money.js';
+
+export interface PayslipSource {
+  company: { name: string; address: string | null };
+  employee: {
+    firstName: string;
+    lastName: string;
+    employeeId: string;
+    title: string | null;
+    department: string | null;
+    bankName: string | null;
+    accountNumber: string | null;
+  };
+  paystub: {
+    payPeriodStart: string;
+    payPeriodEnd: string;
+    status: string;
+    transactionId: string;
+    /** YYYY-MM-DD of paid_at, null while not paid. */
+    paidOn: string | null;
+    taxRegime: string;
+    taxableIncome: string;
+    basicPay: string | null;
+    housingPay: string | null;
+    transportPay: string | null;
+    otherAllowances: string;
+    reimbursements: string;
+    grossPay: string;
+    taxWithheld: string;
+    pension: string;
+    nhf: string;
+    nhis: string;
+    netPay: string;
+    employerPension: string;
+    employerNhis: string;
+    employerCost: string;
+  };
+  /** The run's payment date (null for P2 runs, which have none). */
+  paymentDate: string | null;
+  /** Custom contributions applied to this paystub, in the order they were applied. */
+  customContributions: { name: string; employee: string; employer: string }[];
+  /** Sums over the paystubs that count for the year to date (payslips.repo.ts says which). */
+  ytd: { year: number; paystubs: number; gross: string; tax: string; pension: string; net: string };
+}
+
+export interface PayslipLine {
+  label: string;
+  amount: string;
+  /** A subtotal or total: drawn bold with a rule above. */
+  total?: boolean;
+}
+
+export interface Payslip {
+  filename: string;
+  title: string;
+  company: { name: string; initials: string; addressLines: string[] };
+  employee: [string, string][];
+  period: [string, string][];
+  earnings: PayslipLine[];
+  deductions: PayslipLine[];
+  netPay: string;
+  employer: PayslipLine[];
+  ytdTitle: string;
+  ytd: PayslipLine[];
+  footer: string;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `2026-01-31` → `31 Jan 2026` (text only: no Date, no time zone). */
+export function longDate(date: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return date;
+  return `${Number(match[3])} ${MONTHS[Number(match[2]) - 1]} ${match[1]}`;
+}
+
+/** Only the last four digits of an account number are ever printed. */
+export function maskedAccount(accountNumber: string | null): string {
+  const digits = (accountNumber ?? '').replace(/\D/g, '');
+  return digits.length === 0 ? '—' : `•••• ${digits.slice(-4)}`;
+}
+
+export const TAX_LAWS: Record<string, string> = {
+  pita: 'Personal Income Tax Act (as amended)',
+  nta2025: 'Nigeria Tax Act 2025',
+  none: 'No PAYE (tax regime set to none)',
+};
+
+/** Safe in a Content-Disposition filename and a ZIP entry: letters, digits, dot, dash, underscore. */
+export function payslipFilename(employeeId: string, periodEnd: string): string {
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'employee';
+  return `payslip-${safe(employeeId)}-${safe(periodEnd)}.pdf`;
+}
+
+/** The law in the PAYE line (short: it shares a line with the amount). */
+const PAYE_LAW: Record<string, string> = { pita: 'PITA, as amended', nta2025: 'Nigeria Tax Act 2025', none: 'none' };
+
+/** Longest label that fits beside an amount in a half-page column at the payslip's size. */
+export const MAX_LABEL = 34;
+const shorten = (label: string) => (label.length <= MAX_LABEL ? label : `${label.slice(0, MAX_LABEL - 1).trimEnd()}…`);
+
+const STATUS: Record<string, string> = {
+  paid: 'Paid',
+  processing: 'Payment in progress',
+  unpaid: 'Not paid yet',
+  failed: 'Payment failed',
+  cancelled: 'Cancelled (never paid)',
+};
+
+function initials(name: string): string {
+  const words = name.split(/\s+/).filter((word) => /^[\p{L}\p{N}]/u.test(word));
+  return (
+    words
+      .slice(0, 2)
+      .map((word) => word[0].toUpperCase())
+      .join('') || '?'
+  );
+}
+
+const orDash = (value: string | null) => (value?.trim() ? value.trim() : '—');
+const line = (label: string, amount: string, total = false): PayslipLine =>
+  total ? { label, amount: naira(amount), total } : { label, amount: naira(amount) };
+const sum = (amounts: string[]) => koboToString(amounts.reduce((acc, amount) => acc + columnToKobo(amount), 0n));
+
+function earnings(p: PayslipSource['paystub']): PayslipLine[] {
+  const split = p.basicPay !== null && p.housingPay !== null && p.transportPay !== null;
+  const taxable = split
+    ? [
+        line('Basic salary', p.basicPay as string),
+        line('Housing allowance', p.housingPay as string),
+        line('Transport allowance', p.transportPay as string),
+        // What the split does not name (the percentages need not add up to 100).
+        line(
+          'Other taxable pay',
+          koboToString(columnToKobo(p.taxableIncome) - columnToKobo(sum([p.basicPay!, p.housingPay!, p.transportPay!]))),
+        ),
+      ]
+    : // Paystubs computed before the snapshot existed (0088) know only their taxable total.
+      [line('Taxable pay', p.taxableIncome)];
+  return [
+    ...taxable,
+    line('Non-taxable allowances', p.otherAllowances),
+    line('Gross pay', p.grossPay, true),
+    line('Reimbursements (not taxed)', p.reimbursements),
+    line('Total earnings', sum([p.grossPay, p.reimbursements]), true),
+  ];
+}
+
+function deductions(source: PayslipSource): PayslipLine[] {
+  const p = source.paystub;
+  const custom = source.customContributions.filter((c) => columnToKobo(c.employee) !== 0n);
+  return [
+    line(shorten(`PAYE (${PAYE_LAW[p.taxRegime] ?? p.taxRegime})`), p.taxWithheld),
+    line('Pension, employee', p.pension),
+    line('NHF', p.nhf),
+    line('NHIS, employee', p.nhis),
+    ...custom.map((c) => line(shorten(c.name), c.employee)),
+    line('Total deductions', sum([p.taxWithheld, p.pension, p.nhf, p.nhis, ...custom.map((c) => c.employee)]), true),
+  ];
+}
+
+function employer(source: PayslipSource): PayslipLine[] {
+  const p = source.paystub;
+  const custom = source.customContributions.filter((c) => columnToKobo(c.employer) !== 0n);
+  return [
+    line('Pension, employer', p.employerPension),
+    line('NHIS, employer', p.employerNhis),
+    ...custom.map((c) => line(shorten(c.name), c.employer)),
+    line('Total cost to employer', p.employerCost, true),
+  ];
+}
+
+export function payslipLayout(source: PayslipSource): Payslip {
+  const { company, employee: e, paystub: p, ytd } = source;
+  return {
+    filename: payslipFilename(e.employeeId, p.payPeriodEnd),
+    title: 'Payslip',
+    company: {
+      name: company.name,
+      initials: initials(company.name),
+      addressLines: (company.address ?? '')
+        .split(/\r?\n/)
+        .map((part) => part.trim())
+        .filter(Boolean)
+        .slice(0, 4),
+    },
+    employee: [
+      ['Name', shorten(`${e.firstName} ${e.lastName}`.trim())],
+      ['Employee ID', e.employeeId],
+      ['Title', orDash(e.title)],
+      ['Department', orDash(e.department)],
+      ['Bank', orDash(e.bankName)],
+      ['Account', maskedAccount(e.accountNumber)],
+    ],
+    period: [
+      ['Pay period', `${longDate(p.payPeriodStart)} – ${longDate(p.payPeriodEnd)}`],
+      ['Payment date', source.paymentDate ? longDate(source.paymentDate) : p.paidOn ? longDate(p.paidOn) : '—'],
+      ['Status', STATUS[p.status] ?? p.status],
+      ['Payroll run', p.transactionId],
+      ['Tax law', TAX_LAWS[p.taxRegime] ?? p.taxRegime],
+    ],
+    earnings: earnings(p),
+    deductions: deductions(source),
+    netPay: naira(p.netPay),
+    employer: employer(source),
+    ytdTitle: `Year to date, ${ytd.year} (${ytd.paystubs} payslip${ytd.paystubs === 1 ? '' : 's'})`,
+    ytd: [line('Gross pay', ytd.gross), line('PAYE', ytd.tax), line('Pension, employee', ytd.pension), line('Net pay', ytd.net, true)],
+    footer:
+      'Net pay = gross pay − deductions + reimbursements. Employer contributions are paid by the employer on top of your pay. ' +
+      'Year to date: this payslip and your earlier ones of the same calendar year that were not cancelled or failed.',
+  };
+}

@@ -1,0 +1,162 @@
+// Payslips (docs/compliance.md, "Payslips"): one paystub's PDF, a run's PDFs as a streamed ZIP, and
+// the PDF behind a signed link. Rows come from payslips.repo.ts, lines from payslip.layout.ts,
+// bytes from payslip.render.ts.
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import yazl from 'yazl';
+import type { Db } from '../../db/client.js';
+import { notFound } from '../../platform/errors.js';
+import type { PayslipLinks } from '../payroll/index.js';
+import { type PayslipSource, payslipLayout } from './payslip.layout.js';
+import { renderPayslip } from './payslip.render.js';
+import { type PayslipRow, payslipsRepo, type RecordRow, type YtdRow } from './payslips.repo.js';
+
+export const PAYSTUB_NOT_FOUND = 'Paystub not found.';
+/** Paystubs read per query while a run's ZIP is written: memory is this many rows, whatever the run's size. */
+export const ZIP_PAGE = 100;
+
+function source(row: PayslipRow, records: RecordRow[], ytd: YtdRow | undefined): PayslipSource {
+  return {
+    company: { name: row.company_name, address: row.company_address },
+    employee: {
+      firstName: row.first_name,
+      lastName: row.last_name,
+      employeeId: row.employee_id,
+      title: row.title,
+      department: row.department,
+      bankName: row.bank_name,
+      accountNumber: row.account_number,
+    },
+    paystub: {
+      payPeriodStart: row.pay_period_start,
+      payPeriodEnd: row.pay_period_end,
+      status: row.status,
+      transactionId: row.transaction_id,
+      paidOn: row.paid_on,
+      taxRegime: row.tax_regime,
+      taxableIncome: row.taxable_income,
+      basicPay: row.basic_pay,
+      housingPay: row.housing_pay,
+      transportPay: row.transport_pay,
+      otherAllowances: row.other_allowances,
+      reimbursements: row.reimbursements,
+      grossPay: row.gross_pay,
+      taxWithheld: row.tax_withheld,
+      pension: row.pension_contribution,
+      nhf: row.nhf_contribution,
+      nhis: row.nhis_contribution,
+      netPay: row.net_pay,
+      employerPension: row.employer_pension_contribution,
+      employerNhis: row.nhis_employer_contribution,
+      employerCost: row.employer_cost,
+    },
+    paymentDate: row.payment_date,
+    customContributions: records.map((r) => ({ name: r.name, employee: r.employee, employer: r.employer })),
+    // The repo always counts the paystub itself; the fallback only keeps the types total.
+    ytd: ytd
+      ? {
+          year: Number(row.pay_period_end.slice(0, 4)),
+          paystubs: ytd.paystubs,
+          gross: ytd.gross,
+          tax: ytd.tax,
+          pension: ytd.pension,
+          net: ytd.net,
+        }
+      : {
+          year: Number(row.pay_period_end.slice(0, 4)),
+          paystubs: 1,
+          gross: row.gross_pay,
+          tax: row.tax_withheld,
+          pension: row.pension_contribution,
+          net: row.net_pay,
+        },
+  };
+}
+
+export function createPayslipsService(deps: { db: Db; payslipLinks: PayslipLinks }) {
+  const { db } = deps;
+
+  /** The payslip sources of a batch of rows: two queries (records, year to date) whatever the batch size. */
+  async function sources(companyId: number, rows: PayslipRow[]): Promise<PayslipSource[]> {
+    const ids = rows.map((row) => row.id);
+    const [records, ytd] = await Promise.all([payslipsRepo.records(db, companyId, ids), payslipsRepo.ytd(db, companyId, ids)]);
+    const recordsOf = new Map<number, RecordRow[]>();
+    for (const record of records) recordsOf.set(record.paystub_id, [...(recordsOf.get(record.paystub_id) ?? []), record]);
+    const ytdOf = new Map(ytd.map((y) => [y.paystub_id, y]));
+    return rows.map((row) => source(row, recordsOf.get(row.id) ?? [], ytdOf.get(row.id)));
+  }
+
+  async function pdfOf(row: PayslipRow) {
+    const [payslipSource] = await sources(row.company_id, [row]);
+    const layout = payslipLayout(payslipSource);
+    return { filename: layout.filename, pdf: await renderPayslip(layout) };
+  }
+
+  /**
+   * Writes the run's payslips into `zip` one at a time: each PDF goes in as a stream that yazl reads
+   * only when its turn comes and only as fast as the response drains (yazl pipes it into its
+   * output), and the next one is rendered once it has been read. So at most one page of rows and
+   * one PDF are in memory, and yazl keeps only each entry's central-directory record.
+   */
+  async function fill(zip: yazl.ZipFile, companyId: number, runId: string, mtime: Date, signal: AbortSignal): Promise<void> {
+    const names = new Set<string>();
+    let afterId = 0;
+    for (;;) {
+      const rows = await payslipsRepo.runPage(db, companyId, runId, afterId, ZIP_PAGE);
+      if (rows.length === 0 || signal.aborted) break;
+      const batch = await sources(companyId, rows);
+      for (let i = 0; i < rows.length; i++) {
+        const layout = payslipLayout(batch[i]);
+        const pdf = await renderPayslip(layout);
+        // Two paystubs of one employee ending the same day (different starts) would share a name.
+        const name = names.has(layout.filename) ? layout.filename.replace(/\.pdf$/, `-${rows[i].id}.pdf`) : layout.filename;
+        names.add(name);
+        const entry = new PassThrough();
+        // PDFs are compressed already: stored, not deflated again.
+        zip.addReadStream(entry, name, { mtime, compress: false, size: pdf.length });
+        // A client that goes away closes the output: stop (and free this run's rows) instead of waiting forever.
+        const consumed = once(entry, 'end', { signal });
+        entry.end(pdf);
+        await consumed;
+      }
+      afterId = rows[rows.length - 1].id;
+    }
+  }
+
+  return {
+    async payslip(companyId: number, paystubId: number | null) {
+      const row = paystubId === null ? undefined : await payslipsRepo.paystub(db, companyId, paystubId);
+      if (!row) throw notFound(PAYSTUB_NOT_FOUND);
+      return pdfOf(row);
+    },
+
+    /** 404 before any byte when the run is not the company's; then the ZIP as a stream. */
+    async runZip(companyId: number, runId: string, notFoundMessage: string): Promise<{ filename: string; stream: Readable }> {
+      if (!(await payslipsRepo.runExists(db, companyId, runId))) throw notFound(notFoundMessage);
+      const zip = new yazl.ZipFile();
+      // yazl's types say ReadableStream; it is a node PassThrough.
+      const output = zip.outputStream as unknown as PassThrough;
+      const mtime = new Date();
+      const stop = new AbortController();
+      output.once('close', () => stop.abort());
+      fill(zip, companyId, runId, mtime, stop.signal).then(
+        () => zip.end(),
+        (error: unknown) => {
+          if (!stop.signal.aborted) output.destroy(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+      return { filename: `payslips-${runId}.zip`, stream: output };
+    },
+
+    /** The payslip a signed link names, or why not (never another paystub's). */
+    async byToken(token: string, now: Date = new Date()) {
+      const check = await deps.payslipLinks.check(db, token, now);
+      if (!check.ok) return { state: check.reason } as const;
+      const row = await payslipsRepo.paystubById(db, check.id);
+      if (!row) return { state: 'invalid' } as const;
+      return { state: 'ok', ...(await pdfOf(row)) } as const;
+    },
+  };
+}
+
+export type PayslipsService = ReturnType<typeof createPayslipsService>;
