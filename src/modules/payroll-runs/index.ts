@@ -35,7 +35,7 @@ export function createPayrollRunsModule(deps: AppDeps, provider?: TransferProvid
     /** What the payroll module calls so that every P2 call is a run too. */
     recordPaystubsRun,
     /** Paystack's transfer.* webhooks: the wallet's POST /webhooks/paystack hands them here (createModules). */
-    transferEvents: createTransferWebhook({ db: deps.db, mailer: deps.mailer }),
+    transferEvents: createTransferWebhook(transferDeps),
     /** The transfer provider the jobs use (tests send through it to stage a crash). */
     provider: transferProvider,
     /** Sends and settles a funded run's transfers now, without the job worker (the demo seed). */

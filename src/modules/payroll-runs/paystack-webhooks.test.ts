@@ -15,6 +15,7 @@ import { queryRows } from '../../db/client.js';
 import { REVERSED, toPaystackReference } from './paystack-transfers.js';
 import { sendBatch } from './transfers.jobs.js';
 import { settleTransfers } from './transfers.settle.js';
+import { createPayslipLinks } from '../payroll/index.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;
@@ -188,7 +189,7 @@ describe('verify answering reversed', () => {
     const [answer] = await ctx.app.services.payrollRuns.provider.status([stub.reference]);
     expect(answer).toEqual({ reference: stub.reference, status: 'failed', reason: REVERSED, reversed: true });
     const outcome = { reference: stub.reference, ok: false, reason: REVERSED, reversed: true };
-    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer };
+    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
     await Promise.all([settleTransfers(deps, company.id, id, [outcome]), settleTransfers(deps, company.id, id, [outcome])]);
     expect(await state(id)).toEqual([{ status: 'failed', failure_reason: REVERSED }]);
     expect(await kinds(company.id)).toEqual(['top_up', 'payroll_debit', 'payroll_refund']);
@@ -244,7 +245,7 @@ describe('a crash between "sending" and "sent"', () => {
       },
     ]);
     fake.requests.length = 0;
-    await sendBatch({ db: ctx.db, mailer: ctx.app.deps.mailer, provider }, { companyId: company.id, runId: id, attempt: 1, batch: 0 });
+    await sendBatch({ db: ctx.db, mailer: ctx.app.deps.mailer, provider, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) }, { companyId: company.id, runId: id, attempt: 1, batch: 0 });
     expect(fake.requests.filter((r) => r.url.startsWith('/transfer/verify/')).map((r) => r.url)).toEqual(
       rows.map((r) => `/transfer/verify/${toPaystackReference(r.reference)}`),
     );

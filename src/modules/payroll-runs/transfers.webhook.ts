@@ -10,6 +10,7 @@ import type { Db } from '../../db/client.js';
 import { toKobo } from '../../payroll/money.js';
 import { isRecord } from '../../platform/guards.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
+import type { PayslipLinks } from '../payroll/index.js';
 import { fromPaystackReference, stateOf } from './paystack-transfers.js';
 import type { Outcome } from './transfers.repo.js';
 import { transfersRepo } from './transfers.repo.js';
@@ -31,7 +32,7 @@ const kobo = (value: unknown): number | undefined =>
 
 export type TransferEventHandler = (event: string, data: unknown, log: FastifyBaseLogger) => Promise<void>;
 
-export function createTransferWebhook(deps: { db: Db; mailer: Mailer }): TransferEventHandler {
+export function createTransferWebhook(deps: { db: Db; mailer: Mailer; payslipLinks: PayslipLinks }): TransferEventHandler {
   return async (event, data, log) => {
     const status = EVENT_STATUS[event];
     if (!status || !isRecord(data)) return;
