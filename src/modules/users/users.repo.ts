@@ -164,7 +164,9 @@ export const usersRepo = {
         : undefined,
       statusCondition(filter.status),
     );
-    const [rows, [{ total }]] = await Promise.all([
+    // Unfiltered (the console's first view), the total is the company's counter (0140_user_counts.sql);
+    // a text or status filter has to count its matches.
+    const [rows, total] = await Promise.all([
       executor
         .select({ user: users, userTypeName: userTypes.name })
         .from(users)
@@ -173,9 +175,15 @@ export const usersRepo = {
         .orderBy(asc(users.id))
         .offset(filter.offset)
         .limit(filter.limit),
-      executor.select({ total: count() }).from(users).where(where),
+      pattern || filter.status
+        ? executor
+            .select({ total: count() })
+            .from(users)
+            .where(where)
+            .then(([row]) => Number(row.total))
+        : usersRepo.count(executor, companyId),
     ]);
-    return { rows, total: Number(total) };
+    return { rows, total };
   },
 
   /** The live user row (no joins), locked for the rest of the transaction. */
