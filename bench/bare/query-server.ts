@@ -13,6 +13,8 @@ const { db } = database;
 
 const app = Fastify({ logger: false });
 app.get('/healthz', async () => ({ status: 'ok' }));
+// The SQL of the two statements, for the physical-limit script (bench/bare/physical-limit.ts).
+app.get('/statements', async () => usersRepo.listStatements(db));
 app.get('/api/users', async (request) => {
   const perPage = Number((request.query as { per_page?: string }).per_page ?? 100);
   const [rows, total] = await Promise.all([usersRepo.list(db, companyId, 0, perPage), usersRepo.count(db, companyId)]);

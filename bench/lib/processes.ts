@@ -49,7 +49,7 @@ export interface NodeProcess {
  * modules it borrows (packages stay in node_modules). No TypeScript loader in any of them, so
  * their memory and CPU figures compare like with like.
  */
-async function compiled(script: string): Promise<string> {
+export async function compiled(script: string): Promise<string> {
   if (script === 'src/server.ts') return path.join(await buildDist(), 'server.js');
   const outfile = path.join(repoRoot, 'bench', 'results', 'build', `${path.basename(script, '.ts')}.js`);
   await build({

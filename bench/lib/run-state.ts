@@ -1,3 +1,5 @@
+import type { PhysicalOptions } from './physical.js';
+
 // What the runner knows about the current run that the baseline scenarios need beyond BenchContext.
 export const BASELINE_SCENARIO = 'bare Fastify + Drizzle query (baseline)';
 
@@ -9,6 +11,10 @@ export const runState: {
    * rounds between it and the real server (machine noise then hits both sides of each ratio).
    */
   baseline?: { url: string; pid: number };
+  /** The bare-Fastify ceiling, also left running for users-list's rounds. */
+  ceiling?: { url: string; pid: number };
+  /** The physical limit's statements (02-physical-limit), re-run in users-list's rounds. */
+  physical?: PhysicalOptions;
   /** Run by the runner after the last scenario (stops the processes scenarios left running). */
   cleanups: (() => Promise<unknown>)[];
 } = { databaseUrl: '', cleanups: [] };

@@ -2,6 +2,7 @@
 // (the ceiling, the baseline and the real endpoint all serve the same first page of it).
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../src/db/client.js';
 import { companyDomains, users, userTypes } from '../../src/db/schema/index.js';
 import type { BenchContext } from '../scenario.js';
 
@@ -27,8 +28,21 @@ export function usersFixture(ctx: BenchContext): Promise<UsersFixture> {
 async function createFixture(ctx: BenchContext): Promise<UsersFixture> {
   const { db } = ctx.database;
   const company = await ctx.newCompany();
-  const [domain] = await db.select().from(companyDomains).where(eq(companyDomains.companyId, company.id)).limit(1);
-  const types = await db.select().from(userTypes).where(eq(userTypes.companyId, company.id));
+  const userIds = await seedUsers(db, company.id);
+  // What autovacuum gives a long-running database: statistics, and a visibility map so that the
+  // count of a company's users can be an index-only scan.
+  await ctx.database.execScript('VACUUM ANALYZE');
+
+  const response = await fetch(`${ctx.baseUrl}${PAGE_PATH}`, { headers: { authorization: `Bearer ${company.token}` } });
+  const pageBody = await response.text();
+  if (response.status !== 200) throw new Error(`GET ${PAGE_PATH} answered ${response.status}: ${pageBody}`);
+  return { companyId: company.id, token: company.token, userIds, pageBody };
+}
+
+/** FIXTURE_USERS users in `companyId` (on PostgreSQL or PGlite); their ids in order. */
+export async function seedUsers(db: Db, companyId: number): Promise<number[]> {
+  const [domain] = await db.select().from(companyDomains).where(eq(companyDomains.companyId, companyId)).limit(1);
+  const types = await db.select().from(userTypes).where(eq(userTypes.companyId, companyId));
   const userIds: number[] = [];
   await db.transaction(async (tx) => {
     // Batches of 1,000 rows: one statement each, well under PostgreSQL's 65,535 parameters.
@@ -36,12 +50,12 @@ async function createFixture(ctx: BenchContext): Promise<UsersFixture> {
       const values = Array.from({ length: Math.min(1000, FIXTURE_USERS - start) }, (_, offset) => {
         const n = start + offset + 1;
         return {
-          companyId: company.id,
+          companyId: companyId,
           employeeId: `BENCH-${String(n).padStart(5, '0')}`,
           firstName: `First${n}`,
           lastName: `Last${n}`,
           email: `first${n}.last${n}@${domain.name}`,
-          personalEmail: `first${n}.last${n}.${company.id}@personal.test`,
+          personalEmail: `first${n}.last${n}.${companyId}@personal.test`,
           uniqueId: crypto.randomBytes(12).toString('base64url'),
           userTypeId: types[n % types.length].id,
           domainId: domain.id,
@@ -63,14 +77,7 @@ async function createFixture(ctx: BenchContext): Promise<UsersFixture> {
       const rows = await tx.insert(users).values(values).returning({ id: users.id });
       userIds.push(...rows.map((row) => row.id));
     }
-    await tx.execute(sql`UPDATE companies SET employee_seq = ${FIXTURE_USERS} WHERE id = ${company.id}`);
+    await tx.execute(sql`UPDATE companies SET employee_seq = ${FIXTURE_USERS} WHERE id = ${companyId}`);
   });
-  // What autovacuum gives a long-running database: statistics, and a visibility map so that the
-  // count of a company's users can be an index-only scan.
-  await ctx.database.execScript('VACUUM ANALYZE');
-
-  const response = await fetch(`${ctx.baseUrl}${PAGE_PATH}`, { headers: { authorization: `Bearer ${company.token}` } });
-  const pageBody = await response.text();
-  if (response.status !== 200) throw new Error(`GET ${PAGE_PATH} answered ${response.status}: ${pageBody}`);
-  return { companyId: company.id, token: company.token, userIds, pageBody };
+  return userIds;
 }

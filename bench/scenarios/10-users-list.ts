@@ -38,14 +38,20 @@ const scenario: Scenario = {
     const paired = await pairedRounds({
       baseline: runState.baseline,
       real: { url: `${ctx.baseUrl}${PAGE_PATH}`, pid: ctx.serverPid, headers },
+      ceiling: runState.ceiling,
+      physical: runState.physical,
       rounds: Number(process.env.BENCH_PAIRED_ROUNDS || 9),
       durationSeconds: 3,
     });
     const problems = paired.rounds.map((round) => loadProblems(round.baseline) ?? loadProblems(round.real)).find(Boolean);
+    const byRound = (pick: (round: (typeof paired.rounds)[number]) => number | undefined) =>
+      paired.rounds.map((round) => pick(round)?.toFixed(2) ?? '-').join(', ');
+    const rate = (result?: { requestsPerSecond: number }) => (result ? result.requestsPerSecond.toFixed(0) : '-');
     ctx.report({
       scenario: `GET ${PAGE_PATH}, ${paired.rounds.length} rounds alternating with the baseline`,
       rate: paired.realRequestsPerSecond,
       unit: 'req/s',
+      p99Ms: paired.realP99Ms,
       serverCpuMsPerRequest: paired.realCpuMsPerRequest,
       ratio: paired.ratio,
       cpuRatio: paired.cpuRatio,
@@ -55,6 +61,25 @@ const scenario: Scenario = {
           .map((round) => round.baseline.requestsPerSecond.toFixed(0))
           .join(', ')} req/s)`,
     });
+    // The issue-19 targets: the list against the ceiling and against the physical limit, same rounds.
+    for (const [name, ratio, pick, side] of [
+      ['bare-Fastify ceiling', paired.ceilingRatio, (round) => round.ceilingRatio, (round) => round.ceiling],
+      ['physical limit', paired.physicalRatio, (round) => round.physicalRatio, (round) => round.physical],
+    ] as const satisfies readonly (readonly [
+      string,
+      number | undefined,
+      (round: (typeof paired.rounds)[number]) => number | undefined,
+      (round: (typeof paired.rounds)[number]) => { requestsPerSecond: number } | undefined,
+    ])[]) {
+      if (ratio === undefined) continue;
+      ctx.report({
+        scenario: `GET ${PAGE_PATH} vs the ${name}, same rounds`,
+        rate: paired.realRequestsPerSecond,
+        unit: 'req/s',
+        ratio,
+        note: `median of real / ${name} by round: ${byRound(pick)} (${name} ${paired.rounds.map((round) => rate(side(round))).join(', ')} req/s)`,
+      });
+    }
   },
 };
 

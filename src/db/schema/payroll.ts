@@ -173,3 +173,9 @@ export const customContributionApplications = pgTable(
     index('custom_contribution_applications_paystub_idx').on(t.paystubId),
   ],
 );
+
+/** Paystubs per company, moved by triggers on paystubs (migrations/0141_paystub_counts.sql): P1's unfiltered total. */
+export const paystubCounts = pgTable('paystub_counts', {
+  companyId: integer('company_id').primaryKey(),
+  paystubs: integer('paystubs').notNull().default(0),
+});

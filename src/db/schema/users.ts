@@ -72,3 +72,9 @@ export const users = pgTable(
     index('users_email_stem_idx').on(sql`(regexp_replace(split_part(email, '@', 1), '[0-9]+$', '') || '@' || split_part(email, '@', 2))`),
   ],
 );
+
+/** Live users per company, moved by triggers on users (migrations/0140_user_counts.sql): U1's total. */
+export const userCounts = pgTable('user_counts', {
+  companyId: integer('company_id').primaryKey(),
+  live: integer('live').notNull().default(0),
+});

@@ -175,10 +175,17 @@ export const paystubsRepo = {
     );
   },
 
+  /**
+   * Unfiltered, the company's counter (0141_paystub_counts.sql: one primary-key read however many
+   * runs the company has paid); a filter counts its matches on the index that serves it.
+   */
   async count(executor: Executor, companyId: number, filters: PaystubFilters): Promise<number> {
+    const unfiltered = filters.userId === undefined && filters.transactionId === undefined && filters.status === undefined;
     const [row] = await queryRows<{ total: number }>(
       executor,
-      sql`SELECT count(*)::int AS total FROM paystubs WHERE ${where(companyId, filters)}`,
+      unfiltered
+        ? sql`SELECT COALESCE((SELECT paystubs FROM paystub_counts WHERE company_id = ${companyId}), 0) AS total`
+        : sql`SELECT count(*)::int AS total FROM paystubs WHERE ${where(companyId, filters)}`,
     );
     return row.total;
   },

@@ -3,7 +3,8 @@
 import { aliasedTable, and, asc, count, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
-import { users, userTypes } from '../../db/schema/index.js';
+import { preparedPerExecutor } from '../../db/prepared.js';
+import { userCounts, users, userTypes } from '../../db/schema/index.js';
 
 const manager = aliasedTable(users, 'manager');
 
@@ -55,6 +56,31 @@ function selectUsers(executor: Executor) {
     .leftJoin(manager, eq(manager.id, users.managerId));
 }
 
+// U1 and U2 run on every request: prepared once (src/db/prepared.ts), with the same SQL as before.
+const preparedList = preparedPerExecutor((executor) =>
+  selectUsers(executor)
+    .where(and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt)))
+    .orderBy(asc(users.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('users_list'),
+);
+const preparedFindById = preparedPerExecutor((executor) =>
+  selectUsers(executor)
+    .where(and(eq(users.companyId, sql.placeholder('companyId')), eq(users.id, sql.placeholder('id')), isNull(users.deletedAt)))
+    .limit(1)
+    .prepare('users_find_by_id'),
+);
+// The company's live users, kept by triggers (migrations/0140_user_counts.sql) instead of counted:
+// one primary-key read whatever the company's size. No row: no user was ever written.
+const preparedCount = preparedPerExecutor((executor) =>
+  executor
+    .select({ value: userCounts.live })
+    .from(userCounts)
+    .where(eq(userCounts.companyId, sql.placeholder('companyId')))
+    .prepare('users_count'),
+);
+
 /** `%text%` for ILIKE with the user's % and _ taken literally. */
 function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -81,25 +107,29 @@ function statusCondition(status: UserStatus | undefined): SQL | undefined {
 
 export const usersRepo = {
   async list(executor: Executor, companyId: number, offset: number, limit: number): Promise<UserWithNames[]> {
-    return selectUsers(executor)
-      .where(and(eq(users.companyId, companyId), isNull(users.deletedAt)))
-      .orderBy(asc(users.id))
-      .limit(limit)
-      .offset(offset);
+    return preparedList(executor).execute({ companyId, offset, limit });
   },
 
+  /** The company's live users (the counter of 0140_user_counts.sql). */
   async count(executor: Executor, companyId: number): Promise<number> {
-    const [row] = await executor
-      .select({ value: count() })
-      .from(users)
-      .where(and(eq(users.companyId, companyId), isNull(users.deletedAt)));
-    return row.value;
+    const [row] = await preparedCount(executor).execute({ companyId });
+    return row?.value ?? 0;
+  },
+
+  /**
+   * U1's two statements as PostgreSQL receives them, each with its parameters' names in order:
+   * bench/bare/physical-limit.ts runs exactly these with the bare driver (the database's own limit).
+   */
+  listStatements(executor: Executor): Record<'list' | 'count', { text: string; params: string[] }> {
+    const shape = (prepared: { getQuery(): { sql: string; params: unknown[] } }) => {
+      const query = prepared.getQuery();
+      return { text: query.sql, params: query.params.map((param) => (param as { name: string }).name) };
+    };
+    return { list: shape(preparedList(executor)), count: shape(preparedCount(executor)) };
   },
 
   async findById(executor: Executor, companyId: number, id: number): Promise<UserWithNames | undefined> {
-    const [row] = await selectUsers(executor)
-      .where(and(eq(users.companyId, companyId), eq(users.id, id), isNull(users.deletedAt)))
-      .limit(1);
+    const [row] = await preparedFindById(executor).execute({ companyId, id });
     return row;
   },
 
@@ -134,7 +164,9 @@ export const usersRepo = {
         : undefined,
       statusCondition(filter.status),
     );
-    const [rows, [{ total }]] = await Promise.all([
+    // Unfiltered (the console's first view), the total is the company's counter (0140_user_counts.sql);
+    // a text or status filter has to count its matches.
+    const [rows, total] = await Promise.all([
       executor
         .select({ user: users, userTypeName: userTypes.name })
         .from(users)
@@ -143,9 +175,15 @@ export const usersRepo = {
         .orderBy(asc(users.id))
         .offset(filter.offset)
         .limit(filter.limit),
-      executor.select({ total: count() }).from(users).where(where),
+      pattern || filter.status
+        ? executor
+            .select({ total: count() })
+            .from(users)
+            .where(where)
+            .then(([row]) => Number(row.total))
+        : usersRepo.count(executor, companyId),
     ]);
-    return { rows, total: Number(total) };
+    return { rows, total };
   },
 
   /** The live user row (no joins), locked for the rest of the transaction. */
