@@ -82,6 +82,7 @@ const SMOKE_SIZES: Record<string, string> = {
   BENCH_PAYSTUB_RUNS: '2',
   BENCH_USERS_BULK_ROWS: '1000',
   BENCH_USERS_BULK_RUNS: '1',
+  BENCH_FIXTURE_USERS: '1000',
 };
 
 async function main(): Promise<void> {

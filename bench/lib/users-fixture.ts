@@ -6,7 +6,8 @@ import type { Db } from '../../src/db/client.js';
 import { companyDomains, users, userTypes } from '../../src/db/schema/index.js';
 import type { BenchContext } from '../scenario.js';
 
-export const FIXTURE_USERS = 10_000;
+/** 10,000; CI's smoke run (BENCH_SMOKE, bench/run.ts) seeds fewer, its figures mean nothing. */
+export const FIXTURE_USERS = Number(process.env.BENCH_FIXTURE_USERS || 10_000);
 /** The page every read scenario serves: what a client listing users asks for first. */
 export const PAGE_PATH = '/api/users?per_page=20';
 
