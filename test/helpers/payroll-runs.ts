@@ -7,8 +7,8 @@ import { bankByCode, nubanFor } from '../../src/modules/banks/index.js';
 import type { TestCompany } from './factories.js';
 import { allowRedirectHosts, makeVerifyJobsDue } from './wallet.js';
 
-/** Tops the company's wallet up by `amount` naira (W1, the sandbox checkout's Pay, the verification job). */
-export async function fundWallet(app: App, db: Executor, company: TestCompany, amount: number): Promise<void> {
+/** Starts a top-up of `amount` naira (W1, whatever the provider) and answers its checkout URL. */
+export async function startTopUp(app: App, db: Executor, company: TestCompany, amount: number): Promise<URL> {
   await allowRedirectHosts(db, company.id, ['funds.example']);
   const res = await app.inject({
     method: 'POST',
@@ -17,7 +17,12 @@ export async function fundWallet(app: App, db: Executor, company: TestCompany, a
     payload: { amount, customer_email: 'finance@funds.example', redirect_url: 'https://funds.example/done' },
   });
   if (res.statusCode !== 200) throw new Error(`top-up: ${res.statusCode} ${res.body}`);
-  const checkout = new URL(res.json().checkoutUrl);
+  return new URL(res.json().checkoutUrl);
+}
+
+/** Tops the company's wallet up by `amount` naira (W1, the sandbox checkout's Pay, the verification job). */
+export async function fundWallet(app: App, db: Executor, company: TestCompany, amount: number): Promise<void> {
+  const checkout = await startTopUp(app, db, company, amount);
   const paid = await app.inject({
     method: 'POST',
     url: `${checkout.pathname}${checkout.search}`,

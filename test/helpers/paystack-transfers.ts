@@ -4,8 +4,8 @@
 import type { App } from '../../src/app.js';
 import type { Executor } from '../../src/db/client.js';
 import type { TestCompany } from './factories.js';
+import { startTopUp } from './payroll-runs.js';
 import {
-  allowRedirectHosts,
   type FakePaystack,
   type FakeVerify,
   makeVerifyJobsDue,
@@ -141,15 +141,7 @@ export function transferWebhook(app: App, fake: FakePaystack, event: string, dat
 
 /** Tops the company's wallet up through Paystack: W1 on the fake, verified success, the verification job. */
 export async function fundWalletPaystack(app: App, db: Executor, company: TestCompany, amount: number, fake: FakePaystack): Promise<void> {
-  await allowRedirectHosts(db, company.id, ['funds.example']);
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/wallet/top-up',
-    headers: company.auth,
-    payload: { amount, customer_email: 'finance@funds.example', redirect_url: 'https://funds.example/done' },
-  });
-  if (res.statusCode !== 200) throw new Error(`top-up: ${res.statusCode} ${res.body}`);
-  const reference = new URL(res.json().checkoutUrl).pathname.slice(1);
+  const reference = (await startTopUp(app, db, company, amount)).pathname.slice(1);
   fake.verify.set(reference, paystackVerified(reference, 'success', Math.round(amount * 100)));
   await makeVerifyJobsDue(db);
   await app.deps.jobs.runDue(100);
