@@ -2,7 +2,7 @@
 // embedded (subset) because the PDF standard fonts have no naira sign. The font files are read once
 // per process and shared (payslip.fonts.ts says how, and why it is fast enough for a whole run).
 import PDFDocument from 'pdfkit';
-import { COMMON_TEXT, payslipFonts } from './payslip.fonts.js';
+import { COMMON_TEXT, payslipFonts, shareFontStreams } from './payslip.fonts.js';
 import type { Payslip, PayslipLine } from './payslip.layout.js';
 
 const PAGE = { width: 595.28, height: 841.89, margin: 42 };
@@ -148,6 +148,7 @@ export function renderPayslip(slip: Payslip): Promise<Buffer> {
     font: null as unknown as string,
     info: { Title: `${slip.title}, ${slip.employee[0][1]}, ${slip.period[0][1]}`, Author: slip.company.name, Creator: 'Payroll' },
   });
+  shareFontStreams(doc as unknown as Parameters<typeof shareFontStreams>[0]);
   doc.registerFont('regular', regular as unknown as string);
   doc.registerFont('bold', bold as unknown as string);
   prime(doc, 'bold');
