@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { companyBody } from '../../../test/helpers/companies.js';
-import { invoiceBody } from '../../../test/helpers/companies-invoices.js';
+import { createApprovers, createInvoiceViaApi, type InvoiceJson, invoiceBody } from '../../../test/helpers/companies-invoices.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
 import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
@@ -75,6 +75,36 @@ describe('wired events', () => {
     expect(bodies.map((b) => b.type)).toEqual(['users.import.completed']);
     expect(bodies[0].data).toMatchObject({ operation: 'create', status: 'success', succeeded: 250, failed: 0 });
     expect(bodies[0].data.user_ids).toHaveLength(250);
+  });
+
+  it('invoice.approved (finance approval), invoice.rejected (manager or finance) and invoice.paid carry the invoice as the API answers it', async () => {
+    const [employee] = await createUsers(ctx.db, acme.id, [{ firstName: 'Ann', lastName: 'Approved' }]);
+    await createApprovers(ctx.db, acme.id, ['boss@evented.test', 'money@evented.test']);
+    const manager = { manager_email: 'boss@evented.test', decision: 'approve' };
+    const financeOk = { finance_approver_email: 'money@evented.test', decision: 'approve' };
+    const start = receiver.on('/all').length;
+    const paid = await createInvoiceViaApi(ctx.app, acme, invoiceBody(employee.email));
+    expect((await as(ctx.app, acme).put(`/api/invoices/${paid.transaction_id}/approve`, manager)).statusCode).toBe(200);
+    const approved = await as(ctx.app, acme).put(`/api/invoices/${paid.transaction_id}/finance-approve`, financeOk);
+    expect(approved.statusCode, approved.body).toBe(200);
+    const settled = await as(ctx.app, acme).put(`/api/invoices/${paid.transaction_id}`, { amount_paid: approved.json().invoice.balance });
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(settled.json().invoice.status).toBe('paid');
+    const refused = await createInvoiceViaApi(ctx.app, acme, invoiceBody(employee.email));
+    const rejected = await as(ctx.app, acme).put(`/api/invoices/${refused.transaction_id}/approve`, { ...manager, decision: 'reject' });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    const denied = await createInvoiceViaApi(ctx.app, acme, invoiceBody(employee.email));
+    expect((await as(ctx.app, acme).put(`/api/invoices/${denied.transaction_id}/approve`, manager)).statusCode).toBe(200);
+    const deniedByFinance = await as(ctx.app, acme).put(`/api/invoices/${denied.transaction_id}/finance-approve`, { ...financeOk, decision: 'deny' });
+    expect(deniedByFinance.statusCode, deniedByFinance.body).toBe(200);
+
+    const bodies = (await delivered(start)).filter((b) => b.type !== 'invoice.created');
+    const of = (type: string, id: string) => bodies.filter((b) => b.type === type && (b.data as InvoiceJson).transaction_id === id);
+    expect(of('invoice.approved', paid.transaction_id).map((b) => b.data)).toEqual([approved.json().invoice]);
+    expect(of('invoice.paid', paid.transaction_id).map((b) => b.data)).toEqual([settled.json().invoice]);
+    expect(of('invoice.rejected', refused.transaction_id).map((b) => b.data)).toEqual([rejected.json().invoice]);
+    expect(of('invoice.rejected', denied.transaction_id).map((b) => b.data)).toEqual([deniedByFinance.json().invoice]);
+    expect(bodies).toHaveLength(4);
   });
 
   it('company.created (reaching the parent through include_children), company.deactivated and company.activated', async () => {
