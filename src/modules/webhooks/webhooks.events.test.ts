@@ -226,6 +226,33 @@ describe('wired events', () => {
     expect(of('user.unsuspended')[0]?.data).toMatchObject({ id: payable.id, is_suspended: false });
   });
 
+  it('a run none of whose transfers succeed: paystub.failed for each, two refunds, payroll_run.failed with the run', async () => {
+    const company = await createCompany(ctx.db, { name: 'Nopay Ltd', createdBy: acme.id });
+    const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+    const staff = await createUsers(ctx.db, company.id, [{ baseSalary: '300000' }, { baseSalary: '450000' }]);
+    await setBankAccounts(
+      ctx.db,
+      staff.map((u) => u.id),
+      '9990001112', // the sandbox refuses "999…"
+    );
+    await fundWallet(ctx.app, ctx.db, company, 5_000_000);
+    await ctx.app.services.webhooks.deliveries.drain();
+    const start = receiver.on('/all').length;
+    const id = (await as(ctx.app, company).post('/api/payroll-runs', runBody())).json().run.id as string;
+    await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    await drainJobs(ctx.app);
+    const run = (await as(ctx.app, company).get(`/api/payroll-runs/${id}`)).json().run;
+    expect(run.status).toBe('failed');
+
+    const bodies = (await delivered(start)).filter((b) => b.company_id === company.id);
+    const of = (type: string) => bodies.filter((b) => b.type === type);
+    expect(of('paystub.failed')).toHaveLength(staff.length);
+    expect(of('paystub.paid')).toHaveLength(0);
+    expect(of('wallet.credited').map((b) => b.data.type)).toEqual(['payroll_refund', 'payroll_refund']);
+    expect(of('payroll_run.failed').map((b) => b.data)).toEqual([run]);
+  });
+
   it('a failed change announces nothing', async () => {
     const before = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM webhook_events`);
     const refused = await as(ctx.app, acme).post('/api/users', { first_name: 'Only' });
