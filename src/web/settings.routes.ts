@@ -92,11 +92,37 @@ const SWITCHES: { field: string; label: string; hint: string }[] = [
   { field: 'nhf_enabled', label: 'Deduct National Housing Fund', hint: 'NHF contribution from basic salary.' },
   { field: 'nhis_enabled', label: 'Deduct health insurance (NHIA)', hint: 'Off unless the company runs a health insurance scheme.' },
 ];
-const REGIMES: [string, string][] = [
-  ['auto', 'Automatic: PITA for pay periods ending before 1 Jan 2026, Nigeria Tax Act 2025 from then'],
-  ['pita', 'Personal Income Tax Act (Finance Act 2020 basis, with CRA and minimum tax)'],
-  ['nta2025', 'Nigeria Tax Act 2025 (0% on the first ₦800,000 a year, rent relief)'],
-  ['none', 'No income tax (for example, tax handled elsewhere)'],
+/** Settings chosen from a list (payroll-engine.md, docs/payroll.md, docs/compliance.md). */
+const CHOICES: { field: string; label: string; hint: string; options: [string, string][] }[] = [
+  {
+    field: 'tax_regime',
+    label: 'Income tax regime',
+    hint: 'Tax is computed on annual figures and withheld per pay period.',
+    options: [
+      ['auto', 'Automatic: PITA for pay periods ending before 1 Jan 2026, Nigeria Tax Act 2025 from then'],
+      ['pita', 'Personal Income Tax Act (Finance Act 2020 basis, with CRA and minimum tax)'],
+      ['nta2025', 'Nigeria Tax Act 2025 (0% on the first ₦800,000 a year, rent relief)'],
+      ['none', 'No income tax (for example, tax handled elsewhere)'],
+    ],
+  },
+  {
+    field: 'tax_method',
+    label: 'Tax withholding method',
+    hint: 'Cumulative trues each paystub up with the year to date, so a mid-year joiner or a bonus is taxed on the year.',
+    options: [
+      ['annualised', 'Annualised: each pay period’s tax is the annual tax on that period’s pay, divided by the periods'],
+      ['cumulative', 'Cumulative: tax on the year to date minus the tax already withheld this year'],
+    ],
+  },
+  {
+    field: 'nsitf_base',
+    label: 'NSITF base',
+    hint: 'The pay the employer’s 1% NSITF contribution is computed on, in the monthly remittance schedule.',
+    options: [
+      ['gross', 'Gross pay'],
+      ['basic_housing_transport', 'Basic, housing and transport'],
+    ],
+  },
 ];
 
 const DONE: Record<string, string> = {
@@ -139,8 +165,10 @@ function payrollSection(session: SessionRow, settings: Record<string, unknown>):
   <p class="muted">How each paystub is computed from its taxable income. Percentages accept up to 4 decimal places.</p>
   <form method="post" action="/console/settings/payroll">
     ${csrfField(session.csrfToken)}
-    <label for="tax_regime">Income tax regime <span class="hint">Tax is computed on annual figures and withheld per pay period.</span></label>
-    <select id="tax_regime" name="tax_regime" class="wide">${REGIMES.map(([v, label]) => html`<option value="${v}"${value('tax_regime') === v ? html` selected` : ''}>${label}</option>`)}</select>
+    ${CHOICES.map(
+      (c) => html`<label for="${c.field}">${c.label} <span class="hint">${c.hint}</span></label>
+    <select id="${c.field}" name="${c.field}" class="wide">${c.options.map(([v, label]) => html`<option value="${v}"${value(c.field) === v ? html` selected` : ''}>${label}</option>`)}</select>`,
+    )}
     ${SWITCHES.map(
       (s) => html`<fieldset><legend>${s.label}</legend><span class="hint">${s.hint}</span><div class="checks">
       <label for="${s.field}-yes"><input type="radio" id="${s.field}-yes" name="${s.field}" value="true"${value(s.field) === 'true' ? html` checked` : ''}> Yes</label>
@@ -232,7 +260,7 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
     return reply.redirect('/console/settings?done=removed', 303);
   });
 
-  const settingFields = ['tax_regime', ...SWITCHES.map((s) => s.field), ...PERCENT_FIELDS.map((f) => f.field)];
+  const settingFields = [...CHOICES.map((c) => c.field), ...SWITCHES.map((s) => s.field), ...PERCENT_FIELDS.map((f) => f.field)];
   app.post(
     '/settings/payroll',
     {

@@ -182,15 +182,32 @@ describe('settings', () => {
     expect(res.body).toContain('Pension Reform Act 2014');
     expect(res.body).toMatch(/id="basic_percentage" name="basic_percentage" type="text" inputmode="decimal" value="40"/);
 
+    expect(res.body).toMatch(/<option value="annualised" selected>/);
+    expect(res.body).toMatch(/<option value="gross" selected>/);
+
     res = await client.post('/console/settings/payroll', {
       tax_regime: 'nta2025',
+      tax_method: 'cumulative',
+      nsitf_base: 'basic_housing_transport',
       basic_percentage: '50',
       nhis_enabled: 'true',
       nhf_rate: '2.50',
     });
     expect(res.statusCode).toBe(303);
     const settings = await ctx.app.inject({ method: 'GET', url: `/api/contribution-settings/${company.id}`, headers: company.auth });
-    expect(settings.json().data).toMatchObject({ tax_regime: 'nta2025', basic_percentage: '50', nhis_enabled: 'true', nhf_rate: '2.5' });
+    expect(settings.json().data).toMatchObject({
+      tax_regime: 'nta2025',
+      tax_method: 'cumulative',
+      nsitf_base: 'basic_housing_transport',
+      basic_percentage: '50',
+      nhis_enabled: 'true',
+      nhf_rate: '2.5',
+    });
+    res = await client.get('/console/settings');
+    expect(res.body).toMatch(/<option value="cumulative" selected>/);
+    expect(res.body).toMatch(/<option value="basic_housing_transport" selected>/);
+    res = await client.post('/console/settings/payroll', { tax_method: 'monthly' });
+    expect(res.statusCode).toBe(422);
 
     res = await client.post('/console/settings/payroll', { basic_percentage: 'abc', tax_regime: 'pita' });
     expect(res.statusCode).toBe(422);
