@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { killAll, startServerProcess } from './server-process.js';

@@ -12,7 +12,7 @@ import { type Database, openPglite, queryRows, sql } from '../../src/db/client.j
 import { nubanFor } from '../../src/modules/banks/index.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
-import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
+import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
 const START_MS = 150_000;
 const EMPLOYEES = 6;
@@ -41,25 +41,8 @@ describe('kill -9 while salary transfers are in flight', () => {
   const personalEmails: string[] = [];
   let runId: string;
 
-  const api = async (method: string, url: string, body?: unknown, headers = auth) => {
-    const response = await fetch(`${server.baseUrl}${url}`, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: 'manual',
-    });
-    const text = await response.text();
-    // biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally by each test
-    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
-  };
-  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (await check()) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`timed out waiting for ${what}:\n${server.output()}`);
-  };
+  const api = (method: string, url: string, body?: unknown, headers = auth) => requestJson(server.baseUrl, method, url, body, headers);
+  const until = (what: string, check: () => Promise<boolean>, timeoutMs?: number) => untilServer(server, what, check, timeoutMs);
 
   beforeAll(async () => {
     if (process.env.DATABASE_URL) {

@@ -16,7 +16,7 @@ import { migratedDataDir } from '../helpers/database.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { type FakeTransfers, fakeTransfers } from '../helpers/paystack-transfers.js';
 import { type FakePaystack, paystackSignature, paystackVerified, startFakePaystack } from '../helpers/wallet.js';
-import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
+import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
 const START_MS = 150_000;
 const EMPLOYEES = 4;
@@ -33,24 +33,8 @@ describeEmbedded('kill -9 right after Paystack received the bulk transfer', () =
   let auth: Record<string, string>;
   let runId: string;
 
-  const api = async (method: string, url: string, body?: unknown, headers = auth) => {
-    const response = await fetch(`${server.baseUrl}${url}`, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    // biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally by each test
-    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
-  };
-  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (await check()) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`timed out waiting for ${what}:\n${server.output()}`);
-  };
+  const api = (method: string, url: string, body?: unknown, headers = auth) => requestJson(server.baseUrl, method, url, body, headers);
+  const until = (what: string, check: () => Promise<boolean>, timeoutMs?: number) => untilServer(server, what, check, timeoutMs);
 
   beforeAll(async () => {
     fake = await startFakePaystack();

@@ -52,6 +52,32 @@ export interface ServerProcess {
 }
 
 /**
+ * JSON over HTTP to a started server: `{status, body}` (`{}` for an empty body). Redirects are
+ * answered, not followed.
+ */
+export async function requestJson(baseUrl: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  // biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally by each test
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+}
+
+/** Polls `check` every 200 ms until it holds; past `timeoutMs`, fails with what the server printed. */
+export async function until(server: ServerProcess, what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}:\n${server.output()}`);
+}
+
+/**
  * Starts the server with `env` on `port` (a free one by default). With `npmStartIn`, runs
  * `npm start` in that checkout instead, in a process group of its own so that killAll() reaches
  * npm's children too.

@@ -6,11 +6,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { migratedDataDir } from '../helpers/database.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { type Receiver, startReceiver, verified } from '../helpers/webhooks.js';
-import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
+import { killAll, requestJson, type ServerProcess, startServerProcess } from './server-process.js';
 
 const START_MS = 150_000;
 const EVENTS = 400;
@@ -39,16 +39,7 @@ describeEmbedded('kill -9 during a webhook delivery burst', () => {
   let secret: string;
   let endpointId: number;
 
-  const api = async (method: string, url: string, body?: unknown, headers = auth) => {
-    const response = await fetch(`${server.baseUrl}${url}`, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    // biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally
-    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
-  };
+  const api = (method: string, url: string, body?: unknown, headers = auth) => requestJson(server.baseUrl, method, url, body, headers);
 
   beforeAll(async () => {
     receiver = await startReceiver();
