@@ -22,11 +22,13 @@ export function migrationFiles(): string[] {
  */
 export async function migrate(database: Database, options: { through?: string } = {}): Promise<string[]> {
   const applied: string[] = [];
-  await database.execScript(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
   await database.db.transaction(async (tx) => {
     if (database.kind === 'postgres') await tx.execute(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    // Under the lock: CREATE TABLE IF NOT EXISTS is not safe against itself (two instances starting
+    // on an empty database both create the type and one fails on pg_type's unique index).
+    await tx.execute(
+      sql.raw('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())'),
+    );
     const done = new Set((await queryRows<{ name: string }>(tx, sql`SELECT name FROM schema_migrations`)).map((row) => row.name));
     for (const name of migrationFiles()) {
       if (done.has(name)) continue;
