@@ -148,27 +148,45 @@ describe('cumulative tax over generated years', () => {
       fc.property(yearArb, (y) => {
         const steady = { ...y, join: 0, raises: [], bonuses: [] };
         const ends = schedule(y.year, y.n, y.offset);
-        const cumulative = runYear(steady);
-        const annualised = prepareRun({ ...DEFAULT_SETTINGS, ...y.settings });
-        const once = computePaystub(annualised, {
-          payPeriodEnd: ends[ends.length - 1],
-          taxableIncome: y.base,
-          reimbursements: 10n ** 12n,
-          otherAllowances: y.allowances,
-          periodsPerYear: y.n,
-          nhfApplies: y.nhf,
-          annualRentPaid: y.rent,
-          lifeAssurancePremium: y.life === undefined ? undefined : y.life * 156n,
-          customs: rules(y),
-        });
-        if (!once.ok) throw new Error('annualised failed');
         // Periods beyond N (a 53rd week) are taxed on a year of N: compare the first N only when equal.
         if (ends.length !== y.n) return;
-        const diff = cumulative.withheld - once.figures.taxWithheld * BigInt(y.n);
-        expect(diff <= BigInt(y.n) && diff >= -BigInt(y.n)).toBe(true);
+        const cumulative = runYear(steady);
+        const annualised = prepareRun({ ...DEFAULT_SETTINGS, ...y.settings });
+        // Annualised, period by period at each period's own date: the law can change during a year
+        // (the minimum wage rose on 2024-07-29, so pay below the new threshold stops being taxed).
+        let reference = 0n;
+        for (const end of ends) {
+          const once = computePaystub(annualised, {
+            payPeriodEnd: end,
+            taxableIncome: y.base,
+            reimbursements: 10n ** 12n,
+            otherAllowances: y.allowances,
+            periodsPerYear: y.n,
+            nhfApplies: y.nhf,
+            annualRentPaid: y.rent,
+            lifeAssurancePremium: y.life === undefined ? undefined : y.life * 156n,
+            customs: rules(y),
+          });
+          if (!once.ok) throw new Error('annualised failed');
+          reference += once.figures.taxWithheld;
+        }
+        const diff = cumulative.withheld - reference;
+        expect(diff <= BigInt(y.n) && diff >= -BigInt(y.n), `cumulative ${cumulative.withheld} vs annualised ${reference}`).toBe(true);
       }),
       { numRuns: 200 },
     );
+  });
+
+  test('a year in which the minimum wage rose (2024, bi-weekly, below the new threshold) stops withholding from 2024-07-29, like annualised', () => {
+    const steady: Year = {
+      settings: { taxRegime: 'auto', basicPercentage: '0', housingPercentage: '0', pensionEnabled: false, nhfEnabled: false, nhisEnabled: false },
+      year: 2024, n: 26, offset: 2, join: 0, base: 1_384_616n, raises: [], bonuses: [], allowances: 0n,
+      nhf: false, rent: undefined, life: undefined, customs: [],
+    };
+    const { withheld, paystubs } = runYear(steady);
+    expect(paystubs).toBe(26);
+    // 15 bi-weekly periods end before 2024-07-29 (₦13,846.16 × 26 is above ₦360,000, below ₦840,000).
+    expect(withheld >= 15n * 23_692n && withheld <= 15n * 23_692n + 15n).toBe(true);
   });
 
   test('the first period of a year with nothing before (k = 1) is taxed exactly as annualised', () => {
