@@ -7,6 +7,7 @@ import type { Executor } from '../../src/db/client.js';
 import { createCompany, createUsers, type TestCompany } from './factories.js';
 import { drainJobs, fundWallet, runBody, setBankAccounts } from './payroll-runs.js';
 
+export const VOLUNTARY_PENSION = 'Additional voluntary pension';
 export const EVIL_NAME = '=HYPERLINK("http://evil.example","x")';
 
 interface Person {
@@ -64,6 +65,26 @@ export async function buildRemittanceWorld(app: App, db: Executor): Promise<Remi
     staff.map((u) => u.id),
   );
   await fundWallet(app, db, company, 20_000_000);
+  // Voluntary pension (tax-deductible, both parts) for Ada (Stanbic IBTC) and Chidi (Leadway), and
+  // union dues for Ada that are not pension: only the first is the schedule's voluntary column.
+  const customs = `/api/custom-contributions/${company.id}`;
+  const perPaystub = { type: 'percentage', apply_to: 'gross_pay', frequency: 'per_paystub' };
+  await call(app, company, customs, {
+    ...perPaystub,
+    name: VOLUNTARY_PENSION,
+    responsibility: 'both',
+    employee_value: 5,
+    employer_value: 2,
+    tax_deductible: true,
+    users: [staff[0].email, staff[3].email],
+  });
+  await call(app, company, customs, {
+    ...perPaystub,
+    name: 'Union dues',
+    responsibility: 'employee',
+    employee_value: 1,
+    users: [staff[0].email],
+  });
   const pay = async (body: Record<string, unknown>, paid: boolean) => {
     const { run } = await call(app, company, '/api/payroll-runs', runBody(body));
     if (!paid) return run.id as string;

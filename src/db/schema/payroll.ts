@@ -149,6 +149,8 @@ export const customContributionRecords = pgTable(
     name: text('name').notNull(),
     employeeContribution: money('employee_contribution').notNull(),
     employerContribution: money('employer_contribution').notNull(),
+    // 0170: the rule's tax_deductible when the paystub was computed (the pension schedule's voluntary column).
+    taxDeductible: boolean('tax_deductible').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -239,7 +239,16 @@ describe('planPaystubRun', () => {
       transportPay: '100000.00',
     });
     expect(planned.records).toEqual([
-      { customContributionId: LEVY.id, userId: 2, name: 'Levy', employee: '19695.00', employer: '3939.00' },
+      { customContributionId: LEVY.id, userId: 2, name: 'Levy', employee: '19695.00', employer: '3939.00', taxDeductible: false },
+    ]);
+  });
+
+  test("a record keeps its rule's tax_deductible (the pension schedule's voluntary column reads it)", () => {
+    const voluntary: PlanCustom = { ...WELFARE, id: 12, name: 'Voluntary pension', tax_deductible: true, target_user_ids: [2] };
+    const [planned] = planPaystubRun(context({ customs: [WELFARE, voluntary] }), [item(0, 2, '2026-01-01', '2026-01-31')]).paystubs;
+    expect(planned.records.map((r) => [r.name, r.taxDeductible])).toEqual([
+      ['Welfare', false],
+      ['Voluntary pension', true],
     ]);
   });
 });

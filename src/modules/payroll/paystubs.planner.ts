@@ -132,6 +132,8 @@ export interface NewRecord {
   name: string;
   employee: string;
   employer: string;
+  /** Snapshot of the rule's tax_deductible when the paystub was computed: a voluntary pension contribution. */
+  taxDeductible: boolean;
 }
 
 export interface PlannedPaystub {
@@ -274,6 +276,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
         name: custom.name,
         employee: k(custom.employee),
         employer: k(custom.employer),
+        taxDeductible: applicable.some((rule) => rule.id === custom.id && rule.taxDeductible === true),
       })),
     });
   }

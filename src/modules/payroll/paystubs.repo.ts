@@ -42,7 +42,7 @@ function where(companyId: number, filters: PaystubFilters): SQL {
   return sql.join(parts, sql` AND `);
 }
 
-const col = <T>(rows: T[], pick: (row: T) => string | number | null) => pgArray(rows.map(pick));
+const col = <T>(rows: T[], pick: (row: T) => string | number | boolean | null) => pgArray(rows.map(pick));
 
 export const paystubsRepo = {
   async lockCompanyRuns(executor: Executor, companyId: number): Promise<void> {
@@ -158,10 +158,11 @@ export const paystubsRepo = {
     if (rows.length === 0) return [];
     return queryRows(
       executor,
-      sql`INSERT INTO custom_contribution_records (company_id, contribution_id, custom_contribution_id, user_id, name, employee_contribution, employer_contribution)
+      sql`INSERT INTO custom_contribution_records (company_id, contribution_id, custom_contribution_id, user_id, name, employee_contribution, employer_contribution, tax_deductible)
           SELECT ${companyId}, * FROM unnest(
             ${col(rows, (r) => r.contributionId)}::int[], ${col(rows, (r) => r.customContributionId)}::int[], ${col(rows, (r) => r.userId)}::int[],
-            ${col(rows, (r) => r.name)}::text[], ${col(rows, (r) => r.employee)}::numeric[], ${col(rows, (r) => r.employer)}::numeric[])
+            ${col(rows, (r) => r.name)}::text[], ${col(rows, (r) => r.employee)}::numeric[], ${col(rows, (r) => r.employer)}::numeric[],
+            ${col(rows, (r) => r.taxDeductible)}::boolean[])
           RETURNING id, contribution_id, custom_contribution_id, created_at, updated_at`,
     );
   },

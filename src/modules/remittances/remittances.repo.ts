@@ -4,15 +4,23 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 
-/** A run counts once it paid someone: `paid`, or `partially_paid` for the paystubs it did pay. */
+/**
+ * A run counts once it paid someone: `paid`, or `partially_paid` for the paystubs it did pay.
+ * `v.voluntary`: the paystub's voluntary pension, its custom contributions that were tax-deductible
+ * when it was computed (0170_voluntary_pension.sql), employee and employer parts.
+ */
 const PAID = (companyId: number, from: string, to: string, users = sql`JOIN users u ON u.id = p.user_id`) => sql`
   FROM payroll_runs r
   JOIN paystubs p ON p.company_id = r.company_id AND p.transaction_id = r.id
+  LEFT JOIN LATERAL (
+    SELECT COALESCE(sum(cr.employee_contribution + cr.employer_contribution), 0) AS voluntary
+    FROM custom_contribution_records cr WHERE cr.contribution_id = p.id AND cr.tax_deductible
+  ) v ON true
   ${users}
   WHERE r.company_id = ${companyId} AND r.payment_date >= ${from}::date AND r.payment_date < ${to}::date
     AND r.status IN ('paid', 'partially_paid') AND p.status = 'paid'`;
 
-const PENSION = sql`(p.pension_contribution + p.employer_pension_contribution) > 0`;
+const PENSION = sql`(p.pension_contribution + p.employer_pension_contribution + v.voluntary) > 0`;
 const BHT = sql`(COALESCE(p.basic_pay, 0) + COALESCE(p.housing_pay, 0) + COALESCE(p.transport_pay, 0))`;
 
 export interface EmployerRow {
@@ -35,6 +43,7 @@ export interface AggregateRow {
   pension_employees: number;
   employee_pension: string;
   employer_pension: string;
+  voluntary: string;
   first_payment: string | null;
   nhf_employees: number;
   nhf: string;
@@ -70,6 +79,7 @@ export interface EmployeeRow {
   tax: string;
   employee_pension: string;
   employer_pension: string;
+  voluntary: string;
   nhf: string;
   nhis: string;
   other_deductions: string;
@@ -120,6 +130,7 @@ export const remittancesRepo = {
                  count(DISTINCT p.user_id) FILTER (WHERE ${PENSION})::int AS pension_employees,
                  sum(p.pension_contribution)::text AS employee_pension,
                  sum(p.employer_pension_contribution)::text AS employer_pension,
+                 sum(v.voluntary)::text AS voluntary,
                  min(r.payment_date) FILTER (WHERE ${PENSION})::text AS first_payment,
                  count(DISTINCT p.user_id) FILTER (WHERE p.nhf_contribution > 0)::int AS nhf_employees,
                  sum(p.nhf_contribution)::text AS nhf,
@@ -156,7 +167,7 @@ export const remittancesRepo = {
                  max(p.rsa_pin) AS rsa_pin, max(p.nhf_number) AS nhf_number,
                  sum(p.gross_pay)::text AS gross, sum(p.taxable_income)::text AS taxable, sum(p.tax_withheld)::text AS tax,
                  sum(p.pension_contribution)::text AS employee_pension, sum(p.employer_pension_contribution)::text AS employer_pension,
-                 sum(p.nhf_contribution)::text AS nhf, sum(p.nhis_contribution)::text AS nhis,
+                 sum(v.voluntary)::text AS voluntary, sum(p.nhf_contribution)::text AS nhf, sum(p.nhis_contribution)::text AS nhis,
                  sum(p.other_deductions)::text AS other_deductions, sum(p.other_allowances)::text AS other_allowances,
                  sum(COALESCE(p.basic_pay, 0))::text AS basic, sum(COALESCE(p.housing_pay, 0))::text AS housing,
                  sum(COALESCE(p.transport_pay, 0))::text AS transport, sum(${BHT})::text AS bht,

@@ -103,9 +103,8 @@ export function pensionSheet(
       money(row.bht),
       money(row.employee_pension),
       money(row.employer_pension),
-      // Voluntary contributions are custom contributions, not remitted through this schedule yet.
-      { kobo: 0n },
-      { kobo: kobo(row.employee_pension) + kobo(row.employer_pension) },
+      money(row.voluntary),
+      { kobo: kobo(row.employee_pension) + kobo(row.employer_pension) + kobo(row.voluntary) },
     ]),
   };
 }

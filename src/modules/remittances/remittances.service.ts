@@ -90,7 +90,8 @@ function schedules(employer: EmployerRow, month: string, rows: AggregateRow[]) {
       employees: row.pension_employees,
       employee_amount: amount(row.employee_pension),
       employer_amount: amount(row.employer_pension),
-      total: koboToNumber(kobo(row.employee_pension) + kobo(row.employer_pension)),
+      voluntary_amount: amount(row.voluntary),
+      total: koboToNumber(kobo(row.employee_pension) + kobo(row.employer_pension) + kobo(row.voluntary)),
       // Several runs in a month: the earliest payment sets the deadline (the strictest one).
       due_date: pensionDueDate(row.first_payment as string),
     }));

@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { as } from '../../../test/helpers/http.js';
-import { buildRemittanceWorld, EVIL_NAME, type RemittanceWorld } from '../../../test/helpers/remittances.js';
+import { buildRemittanceWorld, EVIL_NAME, type RemittanceWorld, VOLUNTARY_PENSION } from '../../../test/helpers/remittances.js';
 import { queryRows, sql } from '../../db/client.js';
 
 let ctx: TestContext;
@@ -19,7 +19,9 @@ async function paystubSums(key: string) {
     ctx.db,
     sql.raw(`SELECT ${key} AS key, count(*)::text AS n, sum(tax_withheld * 100)::bigint::text AS tax, sum(pension_contribution * 100)::bigint::text AS ee,
         sum(employer_pension_contribution * 100)::bigint::text AS er, sum(nhf_contribution * 100)::bigint::text AS nhf, sum(gross_pay * 100)::bigint::text AS gross,
-        sum((basic_pay + housing_pay + transport_pay) * 100)::bigint::text AS bht
+        sum((basic_pay + housing_pay + transport_pay) * 100)::bigint::text AS bht,
+        COALESCE(sum((SELECT sum(employee_contribution + employer_contribution) FROM custom_contribution_records cr
+          WHERE cr.contribution_id = paystubs.id AND cr.name = '${VOLUNTARY_PENSION}') * 100), 0)::bigint::text AS vol
       FROM paystubs WHERE transaction_id = '${world.marchRun}' AND status = 'paid' GROUP BY ${key} ORDER BY 1`),
   );
   return new Map(rows.map((row) => [row.key, row]));
@@ -77,7 +79,8 @@ describe('GET /api/remittances', () => {
           employees: Number(row.n),
           employee_amount: naira(row.ee),
           employer_amount: naira(row.er),
-          total: naira(BigInt(row.ee) + BigInt(row.er)),
+          voluntary_amount: naira(row.vol),
+          total: naira(BigInt(row.ee) + BigInt(row.er) + BigInt(row.vol)),
           // Paid Friday 27 March 2026: Good Friday and Easter Monday do not count.
           due_date: '2026-04-09',
         };
@@ -221,12 +224,18 @@ describe('schedule downloads', () => {
     ]);
     const row = byPfa.get('STANBICIBTC')!;
     expect(lines).toHaveLength(Number(row.n));
-    expect(total[10]).toBe((Number(BigInt(row.ee) + BigInt(row.er)) / 100).toFixed(2));
+    expect(BigInt(row.vol)).toBeGreaterThan(0n);
+    expect(total[9]).toBe((Number(row.vol) / 100).toFixed(2));
+    expect(total[10]).toBe((Number(BigInt(row.ee) + BigInt(row.er) + BigInt(row.vol)) / 100).toFixed(2));
+    // Ada's line: her voluntary pension (5 % + 2 % of gross), not her union dues.
+    const ada = lines.find((line) => line[3] === 'Ada')!;
+    expect(ada.slice(9)).toEqual(['31500.00', (31_500 + Number(ada[7]) + Number(ada[8])).toFixed(2)]); // 7 % of ₦450,000
     expect(lines.find((line) => line[2] === 'Bello')?.[1]).toBe('');
     const { values } = await xlsxOf('/api/remittances/pension.xlsx?month=2026-03&pfa_code=leadway');
     const last = values.at(-1) as number[];
     const leadway = byPfa.get('LEADWAY')!;
-    expect([toKobo(last[7]), toKobo(last[8])]).toEqual([BigInt(leadway.ee), BigInt(leadway.er)]);
+    expect([toKobo(last[7]), toKobo(last[8]), toKobo(last[9])]).toEqual([BigInt(leadway.ee), BigInt(leadway.er), BigInt(leadway.vol)]);
+    expect(BigInt(leadway.vol)).toBeGreaterThan(0n);
   });
 
   it('nhf.csv, nhf.xlsx and nsitf.csv', async () => {
@@ -257,5 +266,15 @@ describe('schedule downloads', () => {
     expect(res.statusCode).toBe(status);
     const body = res.json().error;
     expect(typeof body === 'string' ? body : Object.keys(body)[0]).toBe(error);
+  });
+
+  it("keeps a past month's voluntary column when the rule stops being tax-deductible (the record's snapshot)", async () => {
+    const before = (await get('/api/remittances?month=2026-03')).json().schedules.pension;
+    const list = (await get(`/api/custom-contributions/${world.company.id}`)).json().data as { id: number; name: string }[];
+    const rule = list.find((c) => c.name === VOLUNTARY_PENSION)!;
+    const off = await as(ctx.app, world.company).patch(`/api/custom-contributions/${world.company.id}/${rule.id}`, { tax_deductible: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await get('/api/remittances?month=2026-03')).json().schedules.pension).toEqual(before);
+    expect(before.some((entry: { voluntary_amount: number }) => entry.voluntary_amount > 0)).toBe(true);
   });
 });
