@@ -9,12 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Database, openPglite, queryRows, sql } from '../../src/db/client.js';
-import { nubanFor } from '../../src/modules/banks/index.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
+import { adminCompany, approvedMarchRun, processEnv, START_MS, staffWithBanks } from './run-fixture.js';
 import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
-const START_MS = 150_000;
 const EMPLOYEES = 6;
 const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
 
@@ -22,18 +21,12 @@ afterAll(killAll);
 
 describe('kill -9 while salary transfers are in flight', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-runs-crash-'));
-  const env = {
+  const env: Record<string, string> = {
+    ...processEnv(ADMIN_TOKEN),
     DATA_DIR: dataDir,
-    ADMIN_TOKEN,
-    SEED_DEMO: 'false',
     SANDBOX_TRANSFER_DELAY_SECONDS: '2',
     // Verification asks once the checkout below has recorded its outcome (a pending answer waits a minute).
     WALLET_VERIFY_DELAY_SECONDS: '2',
-    JOB_POLL_MS: '50',
-    // The test polls the API; the limits are not what it tests.
-    RATE_LIMIT_ENDPOINT: '100000',
-    RATE_LIMIT_SENSITIVE: '100000',
-    RATE_LIMIT_STANDARD: '100000',
   };
   let server: ServerProcess;
   let testDb: TestDatabase | undefined;
@@ -54,48 +47,9 @@ describe('kill -9 while salary transfers are in flight', () => {
     }
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });
-    const created = await api(
-      'POST',
-      '/admin/companies',
-      { name: 'Crash Test Ltd', domain: 'crash.test', redirect_domains: ['funds.example'] },
-      {
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-      },
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    auth = { authorization: `Bearer ${created.body.token}` };
-    const person = (i: number, extra: Record<string, unknown> = {}) => ({
-      first_name: `Worker${i}`,
-      last_name: 'Crash',
-      personal_email: `worker${i}@home.test`,
-      domain_name: 'crash.test',
-      user_types: 'Full-time',
-      start_date: '2024-01-01',
-      base_salary: String(200_000 + i * 10_000),
-      // Access Bank (044): a run pays only valid NUBANs of known banks.
-      bank_code: '044',
-      account_number: nubanFor('044', `0123456${String(i).padStart(2, '0')}`),
-      is_active: true,
-      ...extra,
-    });
-    const boss = await api('POST', '/api/users', person(99, { base_salary: '0', roles: ['admin'] }));
-    expect(boss.status, JSON.stringify(boss.body)).toBeLessThan(300);
-    for (let i = 0; i < EMPLOYEES; i++) {
-      const res = await api('POST', '/api/users', person(i));
-      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
-      personalEmails.push(`worker${i}@home.test`);
-    }
-    const run = await api('POST', '/api/payroll-runs', {
-      pay_period_start: '2026-03-01',
-      pay_period_end: '2026-03-31',
-      payment_date: '2026-03-28',
-      created_by_email: 'maker@crash.test',
-    });
-    expect(run.status, JSON.stringify(run.body)).toBe(201);
-    runId = run.body.run.id;
-    expect(run.body.run.counts.unpaid).toBe(EMPLOYEES);
-    const approved = await api('POST', `/api/payroll-runs/${runId}/approve`, { approver_email: 'worker99@home.test' });
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    auth = await adminCompany(server.baseUrl, ADMIN_TOKEN, { name: 'Crash Test Ltd', domain: 'crash.test', redirect_domains: ['funds.example'] });
+    personalEmails.push(...(await staffWithBanks(api, 'crash.test', EMPLOYEES)));
+    runId = await approvedMarchRun(api, 'crash.test', EMPLOYEES);
 
     // Fund the wallet through the sandbox checkout, as a company would.
     const topUp = await api('POST', '/api/wallet/top-up', {

@@ -11,14 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openPglite, queryRows, sql } from '../../src/db/client.js';
-import { nubanFor } from '../../src/modules/banks/index.js';
 import { migratedDataDir } from '../helpers/database.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { type FakeTransfers, fakeTransfers } from '../helpers/paystack-transfers.js';
 import { type FakePaystack, paystackSignature, paystackVerified, startFakePaystack } from '../helpers/wallet.js';
+import { adminCompany, approvedMarchRun, processEnv, START_MS, staffWithBanks } from './run-fixture.js';
 import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
-const START_MS = 150_000;
 const EMPLOYEES = 4;
 const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
 
@@ -40,53 +39,19 @@ describeEmbedded('kill -9 right after Paystack received the bulk transfer', () =
     fake = await startFakePaystack();
     transfers = fakeTransfers(fake);
     env = {
+      ...processEnv(ADMIN_TOKEN),
       DATA_DIR: dataDir,
-      ADMIN_TOKEN,
-      SEED_DEMO: 'false',
       PAYMENT_PROVIDER: 'paystack',
       PAYSTACK_SECRET_KEY: fake.secret,
       PAYSTACK_BASE_URL: fake.url,
-      JOB_POLL_MS: '50',
-      RATE_LIMIT_ENDPOINT: '100000',
-      RATE_LIMIT_SENSITIVE: '100000',
-      RATE_LIMIT_STANDARD: '100000',
     };
     // Already migrated: the first start is not what this file tests.
     await migratedDataDir(dataDir);
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });
-    const created = await api(
-      'POST',
-      '/admin/companies',
-      { name: 'Paystack Crash Ltd', domain: 'pcrash.test', redirect_domains: ['funds.example'] },
-      { authorization: `Bearer ${ADMIN_TOKEN}` },
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    auth = { authorization: `Bearer ${created.body.token}` };
-    const person = (i: number, extra: Record<string, unknown> = {}) => ({
-      first_name: `Worker${i}`,
-      last_name: 'Crash',
-      personal_email: `worker${i}@home.test`,
-      domain_name: 'pcrash.test',
-      user_types: 'Full-time',
-      start_date: '2024-01-01',
-      base_salary: String(200_000 + i * 10_000),
-      bank_code: '044',
-      account_number: nubanFor('044', `0123456${String(i).padStart(2, '0')}`),
-      is_active: true,
-      ...extra,
-    });
-    expect((await api('POST', '/api/users', person(99, { base_salary: '0', roles: ['admin'] }))).status).toBeLessThan(300);
-    for (let i = 0; i < EMPLOYEES; i++) expect((await api('POST', '/api/users', person(i))).status).toBeLessThan(300);
-    const run = await api('POST', '/api/payroll-runs', {
-      pay_period_start: '2026-03-01',
-      pay_period_end: '2026-03-31',
-      payment_date: '2026-03-28',
-      created_by_email: 'maker@pcrash.test',
-    });
-    expect(run.status, JSON.stringify(run.body)).toBe(201);
-    runId = run.body.run.id;
-    expect((await api('POST', `/api/payroll-runs/${runId}/approve`, { approver_email: 'worker99@home.test' })).status).toBe(200);
+    auth = await adminCompany(server.baseUrl, ADMIN_TOKEN, { name: 'Paystack Crash Ltd', domain: 'pcrash.test', redirect_domains: ['funds.example'] });
+    await staffWithBanks(api, 'pcrash.test', EMPLOYEES);
+    runId = await approvedMarchRun(api, 'pcrash.test', EMPLOYEES);
 
     // Fund the wallet through Paystack: the checkout, then its signed charge.success (verified on the fake).
     const topUp = await api('POST', '/api/wallet/top-up', {

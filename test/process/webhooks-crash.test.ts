@@ -10,9 +10,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { migratedDataDir } from '../helpers/database.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { type Receiver, startReceiver, verified } from '../helpers/webhooks.js';
+import { adminCompany, processEnv, START_MS } from './run-fixture.js';
 import { killAll, requestJson, type ServerProcess, startServerProcess } from './server-process.js';
 
-const START_MS = 150_000;
 const EVENTS = 400;
 const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
 
@@ -20,18 +20,13 @@ afterAll(killAll);
 
 describeEmbedded('kill -9 during a webhook delivery burst', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-crash-'));
-  const env = {
+  const env: Record<string, string> = {
+    ...processEnv(ADMIN_TOKEN),
     DATA_DIR: dataDir,
-    ADMIN_TOKEN,
-    SEED_DEMO: 'false',
-    JOB_POLL_MS: '50',
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_TIMEOUT_MS: '2000',
     WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1',
-    RATE_LIMIT_ENDPOINT: '100000',
-    RATE_LIMIT_SENSITIVE: '100000',
-    RATE_LIMIT_STANDARD: '100000',
   };
   let server: ServerProcess;
   let receiver: Receiver;
@@ -49,14 +44,7 @@ describeEmbedded('kill -9 during a webhook delivery burst', () => {
     await migratedDataDir(dataDir);
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });
-    const created = await api(
-      'POST',
-      '/admin/companies',
-      { name: 'Hook Crash Ltd', domain: 'hookcrash.test' },
-      { authorization: `Bearer ${ADMIN_TOKEN}` },
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    auth = { authorization: `Bearer ${created.body.token}` };
+    auth = await adminCompany(server.baseUrl, ADMIN_TOKEN, { name: 'Hook Crash Ltd', domain: 'hookcrash.test' });
     const endpoint = await api('POST', '/api/webhook-endpoints', { url: receiver.url('/burst'), events: ['webhook.test'] });
     expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
     secret = endpoint.body.secret;
