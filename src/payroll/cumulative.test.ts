@@ -179,9 +179,26 @@ describe('cumulative tax over generated years', () => {
 
   test('a year in which the minimum wage rose (2024, bi-weekly, below the new threshold) stops withholding from 2024-07-29, like annualised', () => {
     const steady: Year = {
-      settings: { taxRegime: 'auto', basicPercentage: '0', housingPercentage: '0', pensionEnabled: false, nhfEnabled: false, nhisEnabled: false },
-      year: 2024, n: 26, offset: 2, join: 0, base: 1_384_616n, raises: [], bonuses: [], allowances: 0n,
-      nhf: false, rent: undefined, life: undefined, customs: [],
+      settings: {
+        taxRegime: 'auto',
+        basicPercentage: '0',
+        housingPercentage: '0',
+        pensionEnabled: false,
+        nhfEnabled: false,
+        nhisEnabled: false,
+      },
+      year: 2024,
+      n: 26,
+      offset: 2,
+      join: 0,
+      base: 1_384_616n,
+      raises: [],
+      bonuses: [],
+      allowances: 0n,
+      nhf: false,
+      rent: undefined,
+      life: undefined,
+      customs: [],
     };
     const { withheld, paystubs } = runYear(steady);
     expect(paystubs).toBe(26);

@@ -5,13 +5,7 @@ import type { App } from '../../src/app.js';
 import type { Executor } from '../../src/db/client.js';
 import type { TestCompany } from './factories.js';
 import { startTopUp } from './payroll-runs.js';
-import {
-  type FakePaystack,
-  type FakeVerify,
-  makeVerifyJobsDue,
-  paystackSignature,
-  paystackVerified,
-} from './wallet.js';
+import { type FakePaystack, type FakeVerify, makeVerifyJobsDue, paystackSignature, paystackVerified } from './wallet.js';
 
 export interface FakeTransfer {
   reference: string;

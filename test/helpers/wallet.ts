@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../src/db/client.js';
 import { redirectDomains } from '../../src/db/schema/index.js';
+import { createCompany } from './factories.js';
 
 export type FakeVerify =
   | { kind: 'json'; httpStatus?: number; body: unknown; delayMs?: number }
@@ -150,4 +151,23 @@ export async function verifyJobsFor(db: Executor, reference: string) {
     db,
     sql`SELECT id, run_at, attempts, done_at, failed_at, last_error FROM jobs WHERE kind = 'wallet.verify' AND payload->>'reference' = ${reference} ORDER BY id`,
   );
+}
+
+/** The wallet tests' answers and a valid W1 body for acme. */
+export const WALLET_MESSAGES = {
+  COMPANY_404: 'The company you are trying to access could not be found. Please verify the company ID and try again.',
+  WALLET_403: "You do not have permission to access this company's wallet.",
+  TX_403: "You do not have permission to access this company's transactions.",
+};
+export const VALID_TOP_UP = { amount: 1500.5, customer_email: 'payer@acme.test', redirect_url: 'https://acme.example/wallet/done' };
+
+/** acme, its child company and an unrelated one, each allowed its own redirect hosts. */
+export async function walletCompanies(db: Executor) {
+  const acme = await createCompany(db);
+  const child = await createCompany(db, { createdBy: acme.id });
+  const other = await createCompany(db);
+  await allowRedirectHosts(db, acme.id, ['acme.example', '127.0.0.1']);
+  await allowRedirectHosts(db, child.id, ['child.example']);
+  await allowRedirectHosts(db, other.id, ['other.example']);
+  return { acme, child, other };
 }

@@ -47,7 +47,11 @@ describe('kill -9 while salary transfers are in flight', () => {
     }
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });
-    auth = await adminCompany(server.baseUrl, ADMIN_TOKEN, { name: 'Crash Test Ltd', domain: 'crash.test', redirect_domains: ['funds.example'] });
+    auth = await adminCompany(server.baseUrl, ADMIN_TOKEN, {
+      name: 'Crash Test Ltd',
+      domain: 'crash.test',
+      redirect_domains: ['funds.example'],
+    });
     personalEmails.push(...(await staffWithBanks(api, 'crash.test', EMPLOYEES)));
     runId = await approvedMarchRun(api, 'crash.test', EMPLOYEES);
 

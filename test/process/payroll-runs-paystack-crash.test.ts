@@ -49,7 +49,11 @@ describeEmbedded('kill -9 right after Paystack received the bulk transfer', () =
     await migratedDataDir(dataDir);
     server = await startServerProcess(env);
     await server.waitReady({ timeoutMs: START_MS });
-    auth = await adminCompany(server.baseUrl, ADMIN_TOKEN, { name: 'Paystack Crash Ltd', domain: 'pcrash.test', redirect_domains: ['funds.example'] });
+    auth = await adminCompany(server.baseUrl, ADMIN_TOKEN, {
+      name: 'Paystack Crash Ltd',
+      domain: 'pcrash.test',
+      redirect_domains: ['funds.example'],
+    });
     await staffWithBanks(api, 'pcrash.test', EMPLOYEES);
     runId = await approvedMarchRun(api, 'pcrash.test', EMPLOYEES);
 

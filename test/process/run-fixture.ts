@@ -24,7 +24,11 @@ export function processEnv(adminToken = `adm_${crypto.randomBytes(16).toString('
 export type Api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => ReturnType<typeof requestJson>;
 
 /** POST /admin/companies; answers the company's bearer header. */
-export async function adminCompany(baseUrl: string, adminToken: string, company: { name: string; domain: string; redirect_domains?: string[] }) {
+export async function adminCompany(
+  baseUrl: string,
+  adminToken: string,
+  company: { name: string; domain: string; redirect_domains?: string[] },
+) {
   const created = await requestJson(baseUrl, 'POST', '/admin/companies', company, { authorization: `Bearer ${adminToken}` });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return { authorization: `Bearer ${created.body.token}` };

@@ -43,7 +43,9 @@ const RemittancesAnswer = Type.Object({
         employees: Type.Integer(),
         employee_amount: Money,
         employer_amount: Money,
-        voluntary_amount: Type.Number({ description: 'Tax-deductible custom contributions (voluntary pension), employee and employer parts' }),
+        voluntary_amount: Type.Number({
+          description: 'Tax-deductible custom contributions (voluntary pension), employee and employer parts',
+        }),
         total: Type.Number({ description: 'employee_amount + employer_amount + voluntary_amount' }),
         due_date: Type.String(),
       }),

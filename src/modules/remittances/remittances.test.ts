@@ -272,7 +272,9 @@ describe('schedule downloads', () => {
     const before = (await get('/api/remittances?month=2026-03')).json().schedules.pension;
     const list = (await get(`/api/custom-contributions/${world.company.id}`)).json().data as { id: number; name: string }[];
     const rule = list.find((c) => c.name === VOLUNTARY_PENSION)!;
-    const off = await as(ctx.app, world.company).patch(`/api/custom-contributions/${world.company.id}/${rule.id}`, { tax_deductible: false });
+    const off = await as(ctx.app, world.company).patch(`/api/custom-contributions/${world.company.id}/${rule.id}`, {
+      tax_deductible: false,
+    });
     expect(off.statusCode, off.body).toBe(200);
     expect((await get('/api/remittances?month=2026-03')).json().schedules.pension).toEqual(before);
     expect(before.some((entry: { voluntary_amount: number }) => entry.voluntary_amount > 0)).toBe(true);

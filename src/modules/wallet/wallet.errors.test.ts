@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
-import { allowRedirectHosts } from '../../../test/helpers/wallet.js';
+import { VALID_TOP_UP, WALLET_MESSAGES, walletCompanies } from '../../../test/helpers/wallet.js';
 import { queryRows } from '../../db/client.js';
 
 let ctx: TestContext;
@@ -11,19 +11,12 @@ let acme: TestCompany;
 let child: TestCompany;
 let other: TestCompany;
 
-const COMPANY_404 = 'The company you are trying to access could not be found. Please verify the company ID and try again.';
-const WALLET_403 = "You do not have permission to access this company's wallet.";
-const TX_403 = "You do not have permission to access this company's transactions.";
-const valid = { amount: 1500.5, customer_email: 'payer@acme.test', redirect_url: 'https://acme.example/wallet/done' };
+const { COMPANY_404, WALLET_403, TX_403 } = WALLET_MESSAGES;
+const valid = VALID_TOP_UP;
 
 beforeAll(async () => {
   ctx = await createTestApp({ paymentProvider: 'sandbox', walletVerifyDelaySeconds: 120 });
-  acme = await createCompany(ctx.db);
-  child = await createCompany(ctx.db, { createdBy: acme.id });
-  other = await createCompany(ctx.db);
-  await allowRedirectHosts(ctx.db, acme.id, ['acme.example', '127.0.0.1']);
-  await allowRedirectHosts(ctx.db, child.id, ['child.example']);
-  await allowRedirectHosts(ctx.db, other.id, ['other.example']);
+  ({ acme, child, other } = await walletCompanies(ctx.db));
 });
 afterAll(() => ctx.close());
 
