@@ -5,6 +5,7 @@ import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
+import { usersReadRepo } from './users.read.repo.js';
 
 const manager = aliasedTable(users, 'manager');
 
@@ -56,15 +57,8 @@ function selectUsers(executor: Executor) {
     .leftJoin(manager, eq(manager.id, users.managerId));
 }
 
-// U1 and U2 run on every request: prepared once (src/db/prepared.ts), with the same SQL as before.
-const preparedList = preparedPerExecutor((executor) =>
-  selectUsers(executor)
-    .where(and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt)))
-    .orderBy(asc(users.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare('users_list'),
-);
+// U2's lookup for the callers that act on the user (U4, U10/U11, bank verification), prepared once
+// (src/db/prepared.ts). U1's page and U2 itself read flat rows (users.read.repo.ts).
 const preparedFindById = preparedPerExecutor((executor) =>
   selectUsers(executor)
     .where(and(eq(users.companyId, sql.placeholder('companyId')), eq(users.id, sql.placeholder('id')), isNull(users.deletedAt)))
@@ -106,10 +100,6 @@ function statusCondition(status: UserStatus | undefined): SQL | undefined {
 }
 
 export const usersRepo = {
-  async list(executor: Executor, companyId: number, offset: number, limit: number): Promise<UserWithNames[]> {
-    return preparedList(executor).execute({ companyId, offset, limit });
-  },
-
   /** The company's live users (the counter of 0140_user_counts.sql). */
   async count(executor: Executor, companyId: number): Promise<number> {
     const [row] = await preparedCount(executor).execute({ companyId });
@@ -125,7 +115,7 @@ export const usersRepo = {
       const query = prepared.getQuery();
       return { text: query.sql, params: query.params.map((param) => (param as { name: string }).name) };
     };
-    return { list: shape(preparedList(executor)), count: shape(preparedCount(executor)) };
+    return { list: usersReadRepo.pageStatement(executor), count: shape(preparedCount(executor)) };
   },
 
   async findById(executor: Executor, companyId: number, id: number): Promise<UserWithNames | undefined> {
