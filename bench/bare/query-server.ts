@@ -14,11 +14,11 @@ const { db } = database;
 
 const app = Fastify({ logger: false });
 app.get('/healthz', async () => ({ status: 'ok' }));
-// The SQL of the two statements, for the physical-limit script (bench/bare/physical-limit.ts).
+// The SQL of U1's statements, for the physical-limit script (bench/bare/physical-limit.ts).
 app.get('/statements', async () => usersRepo.listStatements(db));
 app.get('/api/users', async (request) => {
   const perPage = Number((request.query as { per_page?: string }).per_page ?? 100);
-  const [rows, total] = await Promise.all([usersReadRepo.page(db, companyId, 0, perPage), usersRepo.count(db, companyId)]);
+  const { rows, total } = await usersReadRepo.page(db, companyId, 0, perPage);
   return { Resources: rows.map((row) => serializeUserRow(row, true)), totalResults: total, startIndex: 1, itemsPerPage: rows.length };
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

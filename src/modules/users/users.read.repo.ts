@@ -6,8 +6,8 @@
 import { aliasedTable, and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
-import { users, userTypes } from '../../db/schema/index.js';
-import type { UserWithNames } from './users.repo.js';
+import { userCounts, users, userTypes } from '../../db/schema/index.js';
+import { type UserWithNames, usersRepo } from './users.repo.js';
 
 const manager = aliasedTable(users, 'manager');
 
@@ -92,9 +92,21 @@ function selectRows(executor: Executor) {
     .leftJoin(manager, eq(manager.id, users.managerId));
 }
 
+// The page carries the company's live-user counter (0140_user_counts.sql) as a last column: U1 is
+// one statement, one round trip, and its total is read in the same snapshot as its rows.
+const pageColumns = {
+  ...rowColumns,
+  total: sql<number>`(SELECT ${userCounts.live} FROM ${userCounts} WHERE ${userCounts.companyId} = ${sql.placeholder('companyId')})`,
+};
+const PAGE_TOTAL = ROW_FIELDS.length;
+
 const preparedPage = preparedPerExecutor((executor) =>
   withArrayRows(
-    selectRows(executor)
+    executor
+      .select(pageColumns)
+      .from(users)
+      .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
+      .leftJoin(manager, eq(manager.id, users.managerId))
       .where(and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt)))
       .orderBy(asc(users.id))
       .limit(sql.placeholder('limit'))
@@ -112,9 +124,14 @@ const preparedOne = preparedPerExecutor((executor) =>
 );
 
 export const usersReadRepo = {
-  /** U1's page: live users of the company by id. */
-  async page(executor: Executor, companyId: number, offset: number, limit: number): Promise<UserFlatRow[]> {
-    return preparedPage(executor).execute({ companyId, offset, limit });
+  /**
+   * U1's page (live users of the company by id) and the company's live users, in one statement. An
+   * empty page (past the end, or no users) has no row to carry the total: it is read on its own.
+   */
+  async page(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ rows: UserFlatRow[]; total: number }> {
+    const rows = await preparedPage(executor).execute({ companyId, offset, limit });
+    const total = rows[0]?.[PAGE_TOTAL] as number | null | undefined;
+    return { rows, total: total ?? (await usersRepo.count(executor, companyId)) };
   },
 
   /** U2: one live user of the company. */
@@ -123,7 +140,7 @@ export const usersReadRepo = {
     return row;
   },
 
-  /** The page statement as PostgreSQL receives it, with its parameters' names in order (bench). */
+  /** U1's statement as PostgreSQL receives it, with its parameters' names in order (bench). */
   pageStatement(executor: Executor): { text: string; params: string[] } {
     const query = preparedPage(executor).getQuery();
     return { text: query.sql, params: query.params.map((param) => (param as { name: string }).name) };

@@ -109,16 +109,20 @@ describe('flat user rows (U1, U2)', () => {
     expect(serializeUserRow(row, false).onboarding_token).toBeNull();
   });
 
-  it('the page is the live users of the company by id; a deleted or foreign user is not found', async () => {
+  it('the page is the live users of the company by id, with their number; a deleted or foreign user is not found', async () => {
     const { db } = testDb.database;
-    const page = await usersReadRepo.page(db, company.id, 0, 10);
-    expect(page.map((row) => serializeUserRow(row).id)).toEqual(
-      (await usersRepo.search(db, company.id, { offset: 0, limit: 10 })).rows.map((r) => r.user.id),
-    );
+    const { rows, total } = await usersReadRepo.page(db, company.id, 0, 10);
+    const search = await usersRepo.search(db, company.id, { offset: 0, limit: 10 });
+    expect(rows.map((row) => serializeUserRow(row).id)).toEqual(search.rows.map((r) => r.user.id));
+    expect(total).toBe(3);
+    // Past the end and for a company without users, the page is empty and the total still exact.
+    expect(await usersReadRepo.page(db, company.id, 3, 10)).toEqual({ rows: [], total: 3 });
     const other = await createCompany(db);
+    expect(await usersReadRepo.page(db, other.id, 0, 10)).toEqual({ rows: [], total: 0 });
     expect(await usersReadRepo.one(db, other.id, full)).toBeUndefined();
     await db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, bare));
     expect(await usersReadRepo.one(db, company.id, bare)).toBeUndefined();
-    expect((await usersReadRepo.page(db, company.id, 0, 10)).length).toBe(page.length - 1);
+    const after = await usersReadRepo.page(db, company.id, 0, 10);
+    expect([after.rows.length, after.total]).toEqual([2, 2]);
   });
 });

@@ -107,15 +107,11 @@ export const usersRepo = {
   },
 
   /**
-   * U1's two statements as PostgreSQL receives them, each with its parameters' names in order:
-   * bench/bare/physical-limit.ts runs exactly these with the bare driver (the database's own limit).
+   * U1's statement (the page, carrying the total) as PostgreSQL receives it, with its parameters'
+   * names in order: bench/bare/physical-limit.ts runs exactly this with the bare driver.
    */
-  listStatements(executor: Executor): Record<'list' | 'count', { text: string; params: string[] }> {
-    const shape = (prepared: { getQuery(): { sql: string; params: unknown[] } }) => {
-      const query = prepared.getQuery();
-      return { text: query.sql, params: query.params.map((param) => (param as { name: string }).name) };
-    };
-    return { list: usersReadRepo.pageStatement(executor), count: shape(preparedCount(executor)) };
+  listStatements(executor: Executor): Record<'list', { text: string; params: string[] }> {
+    return { list: usersReadRepo.pageStatement(executor) };
   },
 
   async findById(executor: Executor, companyId: number, id: number): Promise<UserWithNames | undefined> {

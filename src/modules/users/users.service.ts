@@ -1,7 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { usersReadRepo } from './users.read.repo.js';
-import { usersRepo } from './users.repo.js';
 import { serializeUserRow } from './users.serializer.js';
 
 export const USER_NOT_FOUND = 'User not found.';
@@ -33,7 +32,7 @@ export function createUsersService(deps: { db: Db }) {
         throw badRequest('Use either startIndex/count or page/per_page, not both.');
       }
       const { offset, limit, startIndex } = pagingWindow(paging);
-      const [rows, total] = await Promise.all([usersReadRepo.page(db, companyId, offset, limit), usersRepo.count(db, companyId)]);
+      const { rows, total } = await usersReadRepo.page(db, companyId, offset, limit);
       return {
         Resources: rows.map((row) => serializeUserRow(row, mayGrantConsoleAccess)),
         totalResults: total,
