@@ -71,10 +71,7 @@ function fromCounter(consumed: number, msLeft: number, limit: number): BucketRes
 
 export function createRateLimitStore(options: { windowSeconds: number; redisUrl?: string; keyPrefix?: string }): RateLimitStore {
   const redis = options.redisUrl
-    ? // Auto-pipelining: the takes of all requests handled in one turn of the event loop leave in one
-      // write (ioredis sends them at setImmediate), instead of one system call per request (issue 19:
-      // the Redis write was ~8% of the list's CPU). Each take is still its own atomic script.
-      new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false, enableAutoPipelining: true })
+    ? new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false })
     : undefined;
   // EVALSHA after the first call: the script is not sent (nor hashed by Redis) on every request.
   redis?.defineCommand('takeEachBucket', { lua: TAKE_EACH_LUA });
