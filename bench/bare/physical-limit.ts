@@ -1,5 +1,5 @@
-// The physical limit of GET /api/users: its two statements (the page and the total), run by the
-// bare driver (node-postgres, named prepared statements, no ORM, no HTTP, no serializer) from 10
+// The physical limit of GET /api/users: its statements (since issue 19 one, the page carrying the total), run by the
+// bare driver (node-postgres, named prepared statements, array rows, no ORM, no HTTP, no serializer) from 10
 // concurrent loops over a pool of 10, as fast as PostgreSQL answers them. Whatever the server does,
 // it cannot serve the list faster than this on the same machine. Options arrive as JSON in
 // BENCH_PHYSICAL_OPTIONS; the result is one JSON line on stdout, in the load worker's shape.
@@ -18,15 +18,28 @@ const options = JSON.parse(process.env.BENCH_PHYSICAL_OPTIONS ?? '{}') as {
   durationSeconds: number;
 };
 
+// The server's driver settings for these statements (Drizzle's prepared queries read through
+// db/prepared.ts `withArrayRows`): array rows, timestamps/dates/intervals (and their arrays) left as
+// PostgreSQL's text, every other type parsed by node-postgres' defaults. Same settings, so the ratio
+// compares like with like.
+const RAW_TEXT_TYPES = new Set([1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182]);
+const types = {
+  getTypeParser: (typeId: number, format?: 'text' | 'binary') =>
+    RAW_TEXT_TYPES.has(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format),
+};
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
 const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.connections, options: '-c jit=off' });
 
 async function loop(until: number, latencies: number[] | undefined): Promise<number> {
   let done = 0;
   while (Date.now() < until) {
     const started = performance.now();
-    // The page and the total at once, as the endpoint runs them.
+    // U1's statements at once, as the endpoint runs them (one since issue 19: the page carries the total).
     await Promise.all(
-      options.statements.map((statement) => pool.query({ name: statement.name, text: statement.text, values: statement.values })),
+      options.statements.map((statement) =>
+        pool.query({ name: statement.name, text: statement.text, values: statement.values, rowMode: 'array', types }),
+      ),
     );
     latencies?.push(performance.now() - started);
     done += 1;

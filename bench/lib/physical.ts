@@ -1,5 +1,5 @@
 // Runs bench/bare/physical-limit.ts (compiled, in a process of its own) once and returns its
-// figures in the load worker's shape: the two statements of GET /api/users alone, from the driver.
+// figures in the load worker's shape: the statements of GET /api/users alone, from the driver.
 import { spawn } from 'node:child_process';
 import type { DetailedLoadResult } from './load.js';
 import { compiled, profileArgs, repoRoot } from './processes.js';

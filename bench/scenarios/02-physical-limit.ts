@@ -1,4 +1,4 @@
-// The physical limit: GET /api/users' two statements (the page and the total) run by the bare
+// The physical limit: GET /api/users' statements (since issue 19 one: the page carrying the total) run by the bare
 // driver with named prepared statements at the same concurrency (10), nothing else. The statements'
 // SQL is taken from the users repo through the baseline (GET /statements of bench/bare/query-server.ts),
 // so it is exactly what the server sends.
@@ -7,7 +7,7 @@ import { runState } from '../lib/run-state.js';
 import { usersFixture } from '../lib/users-fixture.js';
 import type { Scenario } from '../scenario.js';
 
-export const PHYSICAL_SCENARIO = 'PostgreSQL alone: the two statements, bare driver (physical limit)';
+export const PHYSICAL_SCENARIO = 'PostgreSQL alone: the list statement, bare driver (physical limit)';
 
 const scenario: Scenario = {
   name: 'physical-limit',
@@ -35,7 +35,7 @@ const scenario: Scenario = {
       unit: 'req/s',
       p99Ms: result.p99Ms,
       serverCpuMsPerRequest: result.cpuMsPerRequest,
-      note: 'pairs of statements/s; CPU is the driver process only (PostgreSQL shares the cores)',
+      note: 'U1 statement sets/s; CPU is the driver process only (PostgreSQL shares the cores)',
     });
     runState.physical = options;
   },

@@ -22,3 +22,22 @@ export function preparedPerExecutor<P>(build: (executor: Executor) => P): (execu
     return prepared;
   };
 }
+
+/**
+ * Makes a prepared Drizzle select answer the driver's rows as they arrive: one array per row, in
+ * the selection's order, with Drizzle's own driver settings (timestamps and dates as PostgreSQL's
+ * text, everything else parsed by the driver) but without Drizzle's mapping into nested objects
+ * (`mapResultRow`: an `is()` check and a decoder call per field). For the hot reads, whose caller
+ * builds its answer straight from the row. Both drivers' prepared queries (node-postgres and
+ * PGlite) run their rows through `customResultMapper` when one is set; an upgrade that drops it
+ * fails here, at the first preparation, not with wrong answers.
+ */
+export function withArrayRows<P extends object>(
+  prepared: P,
+): Omit<P, 'execute'> & {
+  execute(values?: Record<string, unknown>): Promise<unknown[][]>;
+} {
+  if (!('customResultMapper' in prepared)) throw new Error('drizzle prepared query without customResultMapper: cannot read array rows');
+  (prepared as { customResultMapper: (rows: unknown[][]) => unknown[][] }).customResultMapper = (rows) => rows;
+  return prepared as unknown as Omit<P, 'execute'> & { execute(values?: Record<string, unknown>): Promise<unknown[][]> };
+}

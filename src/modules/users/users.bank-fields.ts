@@ -4,7 +4,6 @@
 import { Type } from 'typebox';
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { type FieldReader, isBlank } from '../../platform/field-reader.js';
-import { isoTimestamp } from '../../platform/format.js';
 import { bankByCode, bankCodeForName, isValidNuban } from '../banks/index.js';
 import type { UserRow } from './users.repo.js';
 
@@ -24,12 +23,6 @@ export const BankUserFields = {
   account_name: NullableString,
   bank_account_verified_at: NullableString,
 };
-
-export const bankUserFields = (user: UserRow) => ({
-  bank_code: user.bankCode,
-  account_name: user.accountName,
-  bank_account_verified_at: isoTimestamp(user.bankAccountVerifiedAt),
-});
 
 /** bank_code as given (a code of ours, or the one Paystack uses for the same bank), or an error. */
 export function readBankCode(reader: FieldReader, record: Record<string, unknown>): string | undefined {

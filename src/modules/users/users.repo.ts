@@ -5,6 +5,7 @@ import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
+import { usersReadRepo } from './users.read.repo.js';
 
 const manager = aliasedTable(users, 'manager');
 
@@ -56,15 +57,8 @@ function selectUsers(executor: Executor) {
     .leftJoin(manager, eq(manager.id, users.managerId));
 }
 
-// U1 and U2 run on every request: prepared once (src/db/prepared.ts), with the same SQL as before.
-const preparedList = preparedPerExecutor((executor) =>
-  selectUsers(executor)
-    .where(and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt)))
-    .orderBy(asc(users.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare('users_list'),
-);
+// U2's lookup for the callers that act on the user (U4, U10/U11, bank verification), prepared once
+// (src/db/prepared.ts). U1's page and U2 itself read flat rows (users.read.repo.ts).
 const preparedFindById = preparedPerExecutor((executor) =>
   selectUsers(executor)
     .where(and(eq(users.companyId, sql.placeholder('companyId')), eq(users.id, sql.placeholder('id')), isNull(users.deletedAt)))
@@ -106,10 +100,6 @@ function statusCondition(status: UserStatus | undefined): SQL | undefined {
 }
 
 export const usersRepo = {
-  async list(executor: Executor, companyId: number, offset: number, limit: number): Promise<UserWithNames[]> {
-    return preparedList(executor).execute({ companyId, offset, limit });
-  },
-
   /** The company's live users (the counter of 0140_user_counts.sql). */
   async count(executor: Executor, companyId: number): Promise<number> {
     const [row] = await preparedCount(executor).execute({ companyId });
@@ -117,15 +107,11 @@ export const usersRepo = {
   },
 
   /**
-   * U1's two statements as PostgreSQL receives them, each with its parameters' names in order:
-   * bench/bare/physical-limit.ts runs exactly these with the bare driver (the database's own limit).
+   * U1's statement (the page, carrying the total) as PostgreSQL receives it, with its parameters'
+   * names in order: bench/bare/physical-limit.ts runs exactly this with the bare driver.
    */
-  listStatements(executor: Executor): Record<'list' | 'count', { text: string; params: string[] }> {
-    const shape = (prepared: { getQuery(): { sql: string; params: unknown[] } }) => {
-      const query = prepared.getQuery();
-      return { text: query.sql, params: query.params.map((param) => (param as { name: string }).name) };
-    };
-    return { list: shape(preparedList(executor)), count: shape(preparedCount(executor)) };
+  listStatements(executor: Executor): Record<'list', { text: string; params: string[] }> {
+    return { list: usersReadRepo.pageStatement(executor) };
   },
 
   async findById(executor: Executor, companyId: number, id: number): Promise<UserWithNames | undefined> {

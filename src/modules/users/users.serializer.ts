@@ -1,57 +1,82 @@
 import { moneyString } from '../../payroll/money.js';
 import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp } from '../../platform/format.js';
-import { bankUserFields } from './users.bank-fields.js';
+import { USER_ROW as at, type UserFlatRow, userRowOf } from './users.read.repo.js';
 import type { UserWithNames } from './users.repo.js';
-import { serializeStatutory } from './users.statutory-fields.js';
+
+type Nullable<T> = T | null;
+type Instant = Nullable<Date | string>;
 
 /**
- * The User object of interface.md. `mayGrantConsoleAccess` is whether the viewer's token has `all`:
- * the onboarding token of a user holding (or, while suspended, keeping aside) a console role sets
- * that user's password, so only a viewer who could grant the role sees it; others get null.
+ * The User object of interface.md, built once from a flat user row (users.read.repo.ts): the hot
+ * reads (U1, U2) hand their driver rows here as they arrive. `mayGrantConsoleAccess` is whether the
+ * viewer's token has `all`: the onboarding token of a user holding (or, while suspended, keeping
+ * aside) a console role sets that user's password, so only a viewer who could grant the role sees
+ * it; others get null.
  */
-export function serializeUser({ user, userTypeName, managerFirstName, managerLastName }: UserWithNames, mayGrantConsoleAccess = false) {
-  const consoleUser = holdsConsoleRole(user.roles) || holdsConsoleRole(user.suspendedRoles);
+export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false) {
+  const roles = row[at.roles] as string[];
+  const consoleUser = holdsConsoleRole(roles) || holdsConsoleRole(row[at.suspendedRoles] as Nullable<string[]>);
+  const managerFirstName = row[at.managerFirstName] as Nullable<string>;
   return {
-    id: user.id,
-    manager_id: user.managerId,
-    employee_id: user.employeeId,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    email: user.email,
-    email_verified_at: isoTimestamp(user.emailVerifiedAt),
-    personal_email: user.personalEmail,
-    unique_id: user.uniqueId,
-    user_types: userTypeName,
-    address: user.address,
-    phone: user.phone,
-    document_paths: user.documentPaths ?? null,
-    onboarding_token: consoleUser && !mayGrantConsoleAccess ? null : user.onboardingToken,
-    token_expires_at: isoTimestamp(user.tokenExpiresAt),
-    onboarding_completed: user.onboardingCompleted ? 1 : 0,
-    domain_id: user.domainId,
-    level: user.level,
-    title: user.title,
-    department: user.department,
-    office_location: user.officeLocation,
-    base_salary: moneyString(user.baseSalary),
-    allowances: moneyString(user.allowances),
-    ...serializeStatutory(user),
-    payment_frequency: user.paymentFrequency,
-    start_date: dateOnly(user.startDate),
-    bank_name: user.bankName,
-    account_number: user.accountNumber,
-    ...bankUserFields(user),
-    manager: managerFirstName === null ? null : `${managerFirstName} ${managerLastName}`,
-    roles: user.roles,
-    is_active: user.isActive,
-    is_suspended: user.isSuspended,
-    suspended_at: isoTimestamp(user.suspendedAt),
-    suspension_ends_at: isoTimestamp(user.suspensionEndsAt),
-    suspension_reason: user.suspensionReason,
-    company_id: user.companyId,
-    deleted_at: isoTimestamp(user.deletedAt),
-    created_at: isoTimestamp(user.createdAt) as string,
-    updated_at: isoTimestamp(user.updatedAt) as string,
+    id: row[at.id] as number,
+    manager_id: row[at.managerId] as Nullable<number>,
+    employee_id: row[at.employeeId] as string,
+    first_name: row[at.firstName] as string,
+    last_name: row[at.lastName] as string,
+    email: row[at.email] as string,
+    email_verified_at: isoTimestamp(row[at.emailVerifiedAt] as Instant),
+    personal_email: row[at.personalEmail] as string,
+    unique_id: row[at.uniqueId] as string,
+    user_types: row[at.userTypeName] as Nullable<string>,
+    address: row[at.address] as Nullable<string>,
+    phone: row[at.phone] as Nullable<string>,
+    document_paths: (row[at.documentPaths] as Nullable<string[]>) ?? null,
+    onboarding_token: consoleUser && !mayGrantConsoleAccess ? null : (row[at.onboardingToken] as Nullable<string>),
+    token_expires_at: isoTimestamp(row[at.tokenExpiresAt] as Instant),
+    onboarding_completed: row[at.onboardingCompleted] ? 1 : 0,
+    domain_id: row[at.domainId] as Nullable<number>,
+    level: row[at.level] as Nullable<string>,
+    title: row[at.title] as Nullable<string>,
+    department: row[at.department] as Nullable<string>,
+    office_location: row[at.officeLocation] as Nullable<string>,
+    base_salary: moneyString(row[at.baseSalary] as Nullable<string>),
+    allowances: moneyString(row[at.allowances] as Nullable<string>),
+    // The statutory fields (users.statutory-fields.ts), in StatutoryUserProperties' order.
+    annual_rent_paid: moneyString(row[at.annualRentPaid] as Nullable<string>),
+    life_assurance_premium: moneyString(row[at.lifeAssurancePremium] as Nullable<string>),
+    nin: row[at.nin] as Nullable<string>,
+    tax_id: row[at.taxId] as Nullable<string>,
+    state_of_residence: row[at.stateOfResidence] as Nullable<string>,
+    rsa_pin: row[at.rsaPin] as Nullable<string>,
+    pfa_code: row[at.pfaCode] as Nullable<string>,
+    nhf_number: row[at.nhfNumber] as Nullable<string>,
+    nhf_opt_in: row[at.nhfOptIn] as boolean,
+    gender: row[at.gender] as Nullable<string>,
+    is_expatriate: row[at.isExpatriate] as boolean,
+    payment_frequency: row[at.paymentFrequency] as Nullable<string>,
+    start_date: dateOnly(row[at.startDate] as Instant),
+    bank_name: row[at.bankName] as Nullable<string>,
+    account_number: row[at.accountNumber] as Nullable<string>,
+    // The bank fields (users.bank-fields.ts BankUserFields).
+    bank_code: row[at.bankCode] as Nullable<string>,
+    account_name: row[at.accountName] as Nullable<string>,
+    bank_account_verified_at: isoTimestamp(row[at.bankAccountVerifiedAt] as Instant),
+    manager: managerFirstName === null ? null : `${managerFirstName} ${row[at.managerLastName] as string}`,
+    roles,
+    is_active: row[at.isActive] as boolean,
+    is_suspended: row[at.isSuspended] as boolean,
+    suspended_at: isoTimestamp(row[at.suspendedAt] as Instant),
+    suspension_ends_at: isoTimestamp(row[at.suspensionEndsAt] as Instant),
+    suspension_reason: row[at.suspensionReason] as Nullable<string>,
+    company_id: row[at.companyId] as number,
+    deleted_at: isoTimestamp(row[at.deletedAt] as Instant),
+    created_at: isoTimestamp(row[at.createdAt] as Date | string),
+    updated_at: isoTimestamp(row[at.updatedAt] as Date | string),
   };
+}
+
+/** The same User object from a user read through Drizzle (U4, U10/U11, events, the console). */
+export function serializeUser(named: UserWithNames, mayGrantConsoleAccess = false) {
+  return serializeUserRow(userRowOf(named), mayGrantConsoleAccess);
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { usersRepo } from './users.repo.js';
-import { serializeUser } from './users.serializer.js';
+import { usersReadRepo } from './users.read.repo.js';
+import { serializeUserRow } from './users.serializer.js';
 
 export const USER_NOT_FOUND = 'User not found.';
 
@@ -26,15 +26,15 @@ export function pagingWindow(paging: ListPaging): { offset: number; limit: numbe
 export function createUsersService(deps: { db: Db }) {
   const { db } = deps;
   return {
-    /** `mayGrantConsoleAccess`: the caller's token has `all` (see serializeUser). */
+    /** `mayGrantConsoleAccess`: the caller's token has `all` (see serializeUserRow). */
     async list(companyId: number, paging: ListPaging, mayGrantConsoleAccess = false) {
       if (paging.startIndex !== undefined && paging.page !== undefined) {
         throw badRequest('Use either startIndex/count or page/per_page, not both.');
       }
       const { offset, limit, startIndex } = pagingWindow(paging);
-      const [rows, total] = await Promise.all([usersRepo.list(db, companyId, offset, limit), usersRepo.count(db, companyId)]);
+      const { rows, total } = await usersReadRepo.page(db, companyId, offset, limit);
       return {
-        Resources: rows.map((row) => serializeUser(row, mayGrantConsoleAccess)),
+        Resources: rows.map((row) => serializeUserRow(row, mayGrantConsoleAccess)),
         totalResults: total,
         startIndex,
         itemsPerPage: rows.length,
@@ -42,9 +42,9 @@ export function createUsersService(deps: { db: Db }) {
     },
 
     async show(companyId: number, id: number, mayGrantConsoleAccess = false) {
-      const row = await usersRepo.findById(db, companyId, id);
+      const row = await usersReadRepo.one(db, companyId, id);
       if (!row) throw notFound(USER_NOT_FOUND);
-      return serializeUser(row, mayGrantConsoleAccess);
+      return serializeUserRow(row, mayGrantConsoleAccess);
     },
   };
 }

@@ -7,7 +7,6 @@
 // or unchanged (update); in U4 JSON an explicit `null` clears a text or money field (booleans are
 // never unknown: they default to false). Formats: docs/statutory-data.md.
 import { Type } from 'typebox';
-import { moneyString } from '../../payroll/money.js';
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { fieldLabel } from '../../platform/field-reader.js';
 import { isPfaCode, isStateCode } from '../reference-data/index.js';
@@ -162,23 +161,6 @@ export function statutoryChanges(user: UserRow, values: StatutoryValues): { valu
     changed.push(spec.field);
   }
   return { values: out, changed };
-}
-
-/** The statutory part of the User resource. */
-export function serializeStatutory(user: UserRow) {
-  return {
-    annual_rent_paid: moneyString(user.annualRentPaid),
-    life_assurance_premium: moneyString(user.lifeAssurancePremium),
-    nin: user.nin,
-    tax_id: user.taxId,
-    state_of_residence: user.stateOfResidence,
-    rsa_pin: user.rsaPin,
-    pfa_code: user.pfaCode,
-    nhf_number: user.nhfNumber,
-    nhf_opt_in: user.nhfOptIn,
-    gender: user.gender,
-    is_expatriate: user.isExpatriate,
-  };
 }
 
 // Schema fragments. Text fields are `type: ['string', 'null']` (a list, not a union: with the

@@ -1,0 +1,148 @@
+// The hot reads of the users feature (U1's page, U2), as flat rows: the columns the User object
+// shows, in its order, read as the driver's array rows (db/prepared.ts `withArrayRows`) so that the
+// serializer builds each User once, straight from the row (issue 19: Drizzle's nested object per
+// row and then the serializer's second object were a fifth of the list's CPU). password_hash and
+// user_type_id are not read: the User object does not show them.
+import { aliasedTable, and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
+import { userCounts, users, userTypes } from '../../db/schema/index.js';
+import { type UserWithNames, usersRepo } from './users.repo.js';
+
+const manager = aliasedTable(users, 'manager');
+
+const rowColumns = {
+  id: users.id,
+  managerId: users.managerId,
+  employeeId: users.employeeId,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  emailVerifiedAt: users.emailVerifiedAt,
+  personalEmail: users.personalEmail,
+  uniqueId: users.uniqueId,
+  userTypeName: userTypes.name,
+  address: users.address,
+  phone: users.phone,
+  documentPaths: users.documentPaths,
+  onboardingToken: users.onboardingToken,
+  tokenExpiresAt: users.tokenExpiresAt,
+  onboardingCompleted: users.onboardingCompleted,
+  domainId: users.domainId,
+  level: users.level,
+  title: users.title,
+  department: users.department,
+  officeLocation: users.officeLocation,
+  baseSalary: users.baseSalary,
+  allowances: users.allowances,
+  annualRentPaid: users.annualRentPaid,
+  lifeAssurancePremium: users.lifeAssurancePremium,
+  nin: users.nin,
+  taxId: users.taxId,
+  stateOfResidence: users.stateOfResidence,
+  rsaPin: users.rsaPin,
+  pfaCode: users.pfaCode,
+  nhfNumber: users.nhfNumber,
+  nhfOptIn: users.nhfOptIn,
+  gender: users.gender,
+  isExpatriate: users.isExpatriate,
+  paymentFrequency: users.paymentFrequency,
+  startDate: users.startDate,
+  bankName: users.bankName,
+  accountNumber: users.accountNumber,
+  bankCode: users.bankCode,
+  accountName: users.accountName,
+  bankAccountVerifiedAt: users.bankAccountVerifiedAt,
+  managerFirstName: manager.firstName,
+  managerLastName: manager.lastName,
+  roles: users.roles,
+  suspendedRoles: users.suspendedRoles,
+  isActive: users.isActive,
+  isSuspended: users.isSuspended,
+  suspendedAt: users.suspendedAt,
+  suspensionEndsAt: users.suspensionEndsAt,
+  suspensionReason: users.suspensionReason,
+  companyId: users.companyId,
+  deletedAt: users.deletedAt,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+};
+export type UserRowField = keyof typeof rowColumns;
+const ROW_FIELDS = Object.keys(rowColumns) as UserRowField[];
+/** Where each field sits in a flat user row: `row[USER_ROW.email]`. */
+export const USER_ROW = Object.fromEntries(ROW_FIELDS.map((field, index) => [field, index])) as Record<UserRowField, number>;
+/**
+ * One user as a flat row (USER_ROW's positions). Timestamps and dates are PostgreSQL's text when read
+ * here, Dates when converted from a Drizzle row (`userRowOf`): the serializer takes both.
+ */
+export type UserFlatRow = readonly unknown[];
+
+/** The flat row of a user read through Drizzle (U4, U10/U11, events): one serializer for both. */
+export function userRowOf(named: UserWithNames): UserFlatRow {
+  const user = named.user as Record<string, unknown>;
+  const names = named as unknown as Record<string, unknown>;
+  return ROW_FIELDS.map((field) => (field in user ? user[field] : names[field]));
+}
+
+function selectRows(executor: Executor) {
+  return executor
+    .select(rowColumns)
+    .from(users)
+    .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
+    .leftJoin(manager, eq(manager.id, users.managerId));
+}
+
+// The page carries the company's live-user counter (0140_user_counts.sql) as a last column: U1 is
+// one statement, one round trip, and its total is read in the same snapshot as its rows.
+const pageColumns = {
+  ...rowColumns,
+  total: sql<number>`(SELECT ${userCounts.live} FROM ${userCounts} WHERE ${userCounts.companyId} = ${sql.placeholder('companyId')})`,
+};
+const PAGE_TOTAL = ROW_FIELDS.length;
+
+const preparedPage = preparedPerExecutor((executor) =>
+  withArrayRows(
+    executor
+      .select(pageColumns)
+      .from(users)
+      .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
+      .leftJoin(manager, eq(manager.id, users.managerId))
+      .where(and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt)))
+      .orderBy(asc(users.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('users_page_rows'),
+  ),
+);
+const preparedOne = preparedPerExecutor((executor) =>
+  withArrayRows(
+    selectRows(executor)
+      .where(and(eq(users.companyId, sql.placeholder('companyId')), eq(users.id, sql.placeholder('id')), isNull(users.deletedAt)))
+      .limit(1)
+      .prepare('users_show_row'),
+  ),
+);
+
+export const usersReadRepo = {
+  /**
+   * U1's page (live users of the company by id) and the company's live users, in one statement. An
+   * empty page (past the end, or no users) has no row to carry the total: it is read on its own.
+   */
+  async page(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ rows: UserFlatRow[]; total: number }> {
+    const rows = await preparedPage(executor).execute({ companyId, offset, limit });
+    const total = rows[0]?.[PAGE_TOTAL] as number | null | undefined;
+    return { rows, total: total ?? (await usersRepo.count(executor, companyId)) };
+  },
+
+  /** U2: one live user of the company. */
+  async one(executor: Executor, companyId: number, id: number): Promise<UserFlatRow | undefined> {
+    const [row] = await preparedOne(executor).execute({ companyId, id });
+    return row;
+  },
+
+  /** U1's statement as PostgreSQL receives it, with its parameters' names in order (bench). */
+  pageStatement(executor: Executor): { text: string; params: string[] } {
+    const query = preparedPage(executor).getQuery();
+    return { text: query.sql, params: query.params.map((param) => (param as { name: string }).name) };
+  },
+};

@@ -1,0 +1,128 @@
+// U1/U2 read flat driver rows (users.read.repo.ts) and build the User object straight from them;
+// everything else serializes a Drizzle row. Both must give the same object, field for field and in
+// the same order, for a user with every field set (timestamps with microseconds, money, arrays,
+// JSON, a manager, a console role) and for one with every optional field null.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
+import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { users } from '../../db/schema/index.js';
+import { usersReadRepo } from './users.read.repo.js';
+import { usersRepo } from './users.repo.js';
+import { serializeUser, serializeUserRow } from './users.serializer.js';
+
+let testDb: TestDatabase;
+let company: TestCompany;
+let full: number;
+let bare: number;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const { db } = testDb.database;
+  company = await createCompany(db);
+  const [boss, rich, plain] = await createUsers(db, company.id, [{}, { roles: ['user', 'admin'] }, {}]);
+  full = rich.id;
+  bare = plain.id;
+  await db
+    .update(users)
+    .set({
+      managerId: boss.id,
+      emailVerifiedAt: sql`'2026-03-04 05:06:07.891234+00'::timestamptz` as unknown as Date,
+      address: '1 Marina, Lagos',
+      phone: '+2348012345678',
+      documentPaths: ['a/b.pdf', 'c.png'],
+      onboardingToken: 'tok-123',
+      tokenExpiresAt: sql`'2026-12-31 23:59:59+00'::timestamptz` as unknown as Date,
+      level: 'L4',
+      title: 'Engineer',
+      department: 'R&D',
+      officeLocation: 'Lagos',
+      baseSalary: '1234567.5',
+      allowances: '10',
+      annualRentPaid: '2000000.25',
+      lifeAssurancePremium: '0',
+      nin: '12345678901',
+      taxId: 'TIN-1',
+      stateOfResidence: 'LA',
+      rsaPin: 'PEN100000000001',
+      pfaCode: 'PFA1',
+      nhfNumber: 'NHF1',
+      nhfOptIn: true,
+      gender: 'female',
+      isExpatriate: true,
+      paymentFrequency: 'monthly',
+      startDate: '2024-02-29',
+      bankName: 'Bank',
+      accountNumber: '0123456789',
+      bankCode: '058',
+      accountName: 'RICH USER',
+      bankAccountVerifiedAt: sql`'2026-01-02 03:04:05.1+00'::timestamptz` as unknown as Date,
+      isSuspended: true,
+      suspendedAt: sql`'2026-05-06 07:08:09.000001+00'::timestamptz` as unknown as Date,
+      suspensionEndsAt: sql`'2026-06-06 00:00:00+00'::timestamptz` as unknown as Date,
+      suspensionReason: 'leave',
+      suspendedRoles: ['payroll'],
+    })
+    .where(eq(users.id, full));
+  await db
+    .update(users)
+    .set({ userTypeId: null, domainId: null, baseSalary: null, allowances: null, startDate: null, documentPaths: null })
+    .where(eq(users.id, bare));
+});
+afterAll(() => testDb.close());
+
+describe('flat user rows (U1, U2)', () => {
+  for (const [label, id] of [
+    ['every field set', () => full],
+    ['every optional field null', () => bare],
+  ] as const) {
+    it(`serialize exactly as the Drizzle rows do: ${label}`, async () => {
+      const { db } = testDb.database;
+      const named = await usersRepo.findById(db, company.id, id());
+      const row = await usersReadRepo.one(db, company.id, id());
+      if (!named || !row) throw new Error('user not found');
+      for (const grant of [true, false]) {
+        const fromRow = serializeUserRow(row, grant);
+        expect(JSON.stringify(fromRow)).toBe(JSON.stringify(serializeUser(named, grant)));
+      }
+    });
+  }
+
+  it('read what was written, to the microsecond truncated to milliseconds', async () => {
+    const row = await usersReadRepo.one(testDb.database.db, company.id, full);
+    if (!row) throw new Error('user not found');
+    const user = serializeUserRow(row, true);
+    expect(user).toMatchObject({
+      email_verified_at: '2026-03-04T05:06:07.891000Z',
+      bank_account_verified_at: '2026-01-02T03:04:05.100000Z',
+      suspended_at: '2026-05-06T07:08:09.000000Z',
+      token_expires_at: '2026-12-31T23:59:59.000000Z',
+      base_salary: '1234567.50',
+      annual_rent_paid: '2000000.25',
+      document_paths: ['a/b.pdf', 'c.png'],
+      roles: ['user', 'admin'],
+      start_date: '2024-02-29',
+      onboarding_completed: 1,
+      is_suspended: true,
+    });
+    // A console role kept aside while suspended still hides the onboarding token from `users`-only tokens.
+    expect(serializeUserRow(row, false).onboarding_token).toBeNull();
+  });
+
+  it('the page is the live users of the company by id, with their number; a deleted or foreign user is not found', async () => {
+    const { db } = testDb.database;
+    const { rows, total } = await usersReadRepo.page(db, company.id, 0, 10);
+    const search = await usersRepo.search(db, company.id, { offset: 0, limit: 10 });
+    expect(rows.map((row) => serializeUserRow(row).id)).toEqual(search.rows.map((r) => r.user.id));
+    expect(total).toBe(3);
+    // Past the end and for a company without users, the page is empty and the total still exact.
+    expect(await usersReadRepo.page(db, company.id, 3, 10)).toEqual({ rows: [], total: 3 });
+    const other = await createCompany(db);
+    expect(await usersReadRepo.page(db, other.id, 0, 10)).toEqual({ rows: [], total: 0 });
+    expect(await usersReadRepo.one(db, other.id, full)).toBeUndefined();
+    await db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, bare));
+    expect(await usersReadRepo.one(db, company.id, bare)).toBeUndefined();
+    const after = await usersReadRepo.page(db, company.id, 0, 10);
+    expect([after.rows.length, after.total]).toEqual([2, 2]);
+  });
+});
