@@ -2,7 +2,7 @@
 // embedded (subset) because the PDF standard fonts have no naira sign. The font files are read once
 // per process and shared (payslip.fonts.ts says how, and why it is fast enough for a whole run).
 import PDFDocument from 'pdfkit';
-import { COMMON_TEXT, payslipFonts, shareFontStreams } from './payslip.fonts.js';
+import { COMMON_TEXT, payslipFonts, shareLayouts, startDocument, tuneStreams } from './payslip.fonts.js';
 import type { Payslip, PayslipLine } from './payslip.layout.js';
 
 const PAGE = { width: 595.28, height: 841.89, margin: 42 };
@@ -135,7 +135,9 @@ function draw(doc: Doc, slip: Payslip): void {
  */
 function prime(doc: Doc, font: string): void {
   doc.font(font);
-  (doc as unknown as { _font: { encode(text: string): unknown } })._font.encode(COMMON_TEXT);
+  const embedded = (doc as unknown as { _font: { encode(text: string): unknown; layoutCache?: object } })._font;
+  shareLayouts(embedded, font);
+  embedded.encode(COMMON_TEXT);
 }
 
 /** The payslip as PDF bytes (one A4 page). */
@@ -147,8 +149,12 @@ export function renderPayslip(slip: Payslip): Promise<Buffer> {
     // No default font: pdfkit would load Helvetica, then compare fonts by their name tables.
     font: null as unknown as string,
     info: { Title: `${slip.title}, ${slip.employee[0][1]}, ${slip.period[0][1]}`, Author: slip.company.name, Creator: 'Payroll' },
+    // The page is added once tuneStreams has wrapped `ref`, so that its content stream is tuned too.
+    autoFirstPage: false,
   });
-  shareFontStreams(doc as unknown as Parameters<typeof shareFontStreams>[0]);
+  startDocument();
+  tuneStreams(doc as unknown as Parameters<typeof tuneStreams>[0]);
+  doc.addPage();
   doc.registerFont('regular', regular as unknown as string);
   doc.registerFont('bold', bold as unknown as string);
   prime(doc, 'bold');
