@@ -7,7 +7,6 @@ import { aliasedTable, and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
-import { type UserWithNames, usersRepo } from './users.repo.js';
 
 const manager = aliasedTable(users, 'manager');
 
@@ -68,21 +67,14 @@ const rowColumns = {
   updatedAt: users.updatedAt,
 };
 export type UserRowField = keyof typeof rowColumns;
-const ROW_FIELDS = Object.keys(rowColumns) as UserRowField[];
+export const ROW_FIELDS = Object.keys(rowColumns) as UserRowField[];
 /** Where each field sits in a flat user row: `row[USER_ROW.email]`. */
 export const USER_ROW = Object.fromEntries(ROW_FIELDS.map((field, index) => [field, index])) as Record<UserRowField, number>;
 /**
  * One user as a flat row (USER_ROW's positions). Timestamps and dates are PostgreSQL's text when read
- * here, Dates when converted from a Drizzle row (`userRowOf`): the serializer takes both.
+ * here, Dates when converted from a Drizzle row (`userRowOf` in users.serializer.ts): the serializer takes both.
  */
 export type UserFlatRow = readonly unknown[];
-
-/** The flat row of a user read through Drizzle (U4, U10/U11, events): one serializer for both. */
-export function userRowOf(named: UserWithNames): UserFlatRow {
-  const user = named.user as Record<string, unknown>;
-  const names = named as unknown as Record<string, unknown>;
-  return ROW_FIELDS.map((field) => (field in user ? user[field] : names[field]));
-}
 
 function selectRows(executor: Executor) {
   return executor
@@ -114,6 +106,13 @@ const preparedPage = preparedPerExecutor((executor) =>
       .prepare('users_page_rows'),
   ),
 );
+const preparedCount = preparedPerExecutor((executor) =>
+  executor
+    .select({ value: userCounts.live })
+    .from(userCounts)
+    .where(eq(userCounts.companyId, sql.placeholder('companyId')))
+    .prepare('users_count'),
+);
 const preparedOne = preparedPerExecutor((executor) =>
   withArrayRows(
     selectRows(executor)
@@ -124,6 +123,12 @@ const preparedOne = preparedPerExecutor((executor) =>
 );
 
 export const usersReadRepo = {
+  /** The company's live users (the counter of 0140_user_counts.sql). */
+  async count(executor: Executor, companyId: number): Promise<number> {
+    const [row] = await preparedCount(executor).execute({ companyId });
+    return row?.value ?? 0;
+  },
+
   /**
    * U1's page (live users of the company by id) and the company's live users, in one statement. An
    * empty page (past the end, or no users) has no row to carry the total: it is read on its own.
@@ -131,7 +136,7 @@ export const usersReadRepo = {
   async page(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ rows: UserFlatRow[]; total: number }> {
     const rows = await preparedPage(executor).execute({ companyId, offset, limit });
     const total = rows[0]?.[PAGE_TOTAL] as number | null | undefined;
-    return { rows, total: total ?? (await usersRepo.count(executor, companyId)) };
+    return { rows, total: total ?? (await usersReadRepo.count(executor, companyId)) };
   },
 
   /** U2: one live user of the company. */

@@ -67,13 +67,6 @@ const preparedFindById = preparedPerExecutor((executor) =>
 );
 // The company's live users, kept by triggers (migrations/0140_user_counts.sql) instead of counted:
 // one primary-key read whatever the company's size. No row: no user was ever written.
-const preparedCount = preparedPerExecutor((executor) =>
-  executor
-    .select({ value: userCounts.live })
-    .from(userCounts)
-    .where(eq(userCounts.companyId, sql.placeholder('companyId')))
-    .prepare('users_count'),
-);
 
 /** `%text%` for ILIKE with the user's % and _ taken literally. */
 function containsPattern(text: string): string {
@@ -101,10 +94,7 @@ function statusCondition(status: UserStatus | undefined): SQL | undefined {
 
 export const usersRepo = {
   /** The company's live users (the counter of 0140_user_counts.sql). */
-  async count(executor: Executor, companyId: number): Promise<number> {
-    const [row] = await preparedCount(executor).execute({ companyId });
-    return row?.value ?? 0;
-  },
+  count: usersReadRepo.count,
 
   /**
    * U1's statement (the page, carrying the total) as PostgreSQL receives it, with its parameters'

@@ -1,7 +1,7 @@
 import { moneyString } from '../../payroll/money.js';
 import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp } from '../../platform/format.js';
-import { USER_ROW as at, type UserFlatRow, userRowOf } from './users.read.repo.js';
+import { USER_ROW as at, ROW_FIELDS, type UserFlatRow } from './users.read.repo.js';
 import type { UserWithNames } from './users.repo.js';
 
 type Nullable<T> = T | null;
@@ -79,4 +79,11 @@ export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false
 /** The same User object from a user read through Drizzle (U4, U10/U11, events, the console). */
 export function serializeUser(named: UserWithNames, mayGrantConsoleAccess = false) {
   return serializeUserRow(userRowOf(named), mayGrantConsoleAccess);
+}
+
+/** The flat row of a user read through Drizzle (U4, U10/U11, events): one serializer for both. */
+function userRowOf(named: UserWithNames): UserFlatRow {
+  const user = named.user as Record<string, unknown>;
+  const names = named as unknown as Record<string, unknown>;
+  return ROW_FIELDS.map((field) => (field in user ? user[field] : names[field]));
 }
