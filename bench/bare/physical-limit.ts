@@ -29,7 +29,12 @@ const types = {
 };
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
-const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.connections, options: '-c jit=off' });
+// The server's settings for its hot reads (src/db/client.ts hotReads): JIT off, generic plans.
+const pool = new pg.Pool({
+  connectionString: options.databaseUrl,
+  max: options.connections,
+  options: '-c jit=off -c plan_cache_mode=force_generic_plan',
+});
 
 async function loop(until: number, latencies: number[] | undefined): Promise<number> {
   let done = 0;

@@ -69,15 +69,38 @@ export function pgliteDatabase(client: PGlite): Database {
   };
 }
 
+/**
+ * The executor for the hot prepared reads (U1's page, U2): on PostgreSQL a small pool of its own
+ * whose sessions always use a prepared statement's generic plan; elsewhere (PGlite, a transaction,
+ * a URL with its own `options`) the executor itself. Why: U1's page ends in `LIMIT $n OFFSET $m`,
+ * for which the generic plan has to assume 10% of the company's rows, so PostgreSQL's plan cache
+ * never keeps it and plans the page again on every execution (~0.3 ms of planning for ~0.1 ms of
+ * execution; docs/benchmarks.md, issue 19). The generic plan is the company's index range either
+ * way. Only statements prepared for this executor run there; every other statement keeps PostgreSQL's
+ * choice between custom and generic plans.
+ */
+export function hotReads(executor: Executor): Executor {
+  return HOT_READS.get(executor) ?? executor;
+}
+const HOT_READS = new WeakMap<Executor, Executor>();
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   // JIT off unless the URL says otherwise: our statements are short OLTP queries, and a compile
   // triggered by a pessimistic estimate (a table not yet analyzed) costs 10-300 ms per statement.
-  const jit = /[?&]options=/.test(url) ? {} : { options: '-c jit=off' };
+  const ownOptions = /[?&]options=/.test(url);
+  const jit = ownOptions ? {} : { options: '-c jit=off' };
   const pool = new pg.Pool({ connectionString: url, max: poolSize, ...jit });
   await pool.query('SELECT 1');
   let idleErrorListener: (error: Error) => void = () => {};
   pool.on('error', (error) => idleErrorListener(error));
   const db: Db = drizzleNodePg({ client: pool, schema });
+  // Connections open on demand; a startup option, so nothing leaks into the main pool's sessions
+  // (behind PgBouncer: see docs/operations.md).
+  const hotPool = ownOptions
+    ? undefined
+    : new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(poolSize / 2)), options: '-c jit=off -c plan_cache_mode=force_generic_plan' });
+  hotPool?.on('error', (error) => idleErrorListener(error));
+  if (hotPool) HOT_READS.set(db, drizzleNodePg({ client: hotPool, schema }));
   return {
     kind: 'postgres',
     db,
@@ -87,7 +110,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     onIdleConnectionError: (listener) => {
       idleErrorListener = listener;
     },
-    close: () => endPool(pool),
+    close: async () => {
+      await Promise.all([endPool(pool), hotPool ? endPool(hotPool) : undefined]);
+    },
   };
 }
 

@@ -4,7 +4,7 @@
 // row and then the serializer's second object were a fifth of the list's CPU). password_hash and
 // user_type_id are not read: the User object does not show them.
 import { aliasedTable, and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, hotReads } from '../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
 
@@ -134,14 +134,14 @@ export const usersReadRepo = {
    * empty page (past the end, or no users) has no row to carry the total: it is read on its own.
    */
   async page(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ rows: UserFlatRow[]; total: number }> {
-    const rows = await preparedPage(executor).execute({ companyId, offset, limit });
+    const rows = await preparedPage(hotReads(executor)).execute({ companyId, offset, limit });
     const total = rows[0]?.[PAGE_TOTAL] as number | null | undefined;
     return { rows, total: total ?? (await usersReadRepo.count(executor, companyId)) };
   },
 
   /** U2: one live user of the company. */
   async one(executor: Executor, companyId: number, id: number): Promise<UserFlatRow | undefined> {
-    const [row] = await preparedOne(executor).execute({ companyId, id });
+    const [row] = await preparedOne(hotReads(executor)).execute({ companyId, id });
     return row;
   },
 

@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { hotReads, queryRows } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 import { usersReadRepo } from './users.read.repo.js';
 import { usersRepo } from './users.repo.js';
@@ -124,5 +125,32 @@ describe('flat user rows (U1, U2)', () => {
     expect(await usersReadRepo.one(db, company.id, bare)).toBeUndefined();
     const after = await usersReadRepo.page(db, company.id, 0, 10);
     expect([after.rows.length, after.total]).toEqual([2, 2]);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('the hot reads on PostgreSQL', () => {
+  it("run on a pool of their own that keeps the page's generic plan (never re-planned), and see what the main pool committed", async () => {
+    const { db } = testDb.database;
+    const hot = hotReads(db);
+    expect(hot).not.toBe(db);
+    // A transaction reads its own writes: the hot pool is not used inside one.
+    await db.transaction(async (tx) => expect(hotReads(tx)).toBe(tx));
+    // Sequential, so each execution takes the same idle connection of the hot pool.
+    for (let i = 0; i < 8; i++) await usersReadRepo.page(db, company.id, i % 2, 1 + (i % 3));
+    const plans = await queryRows<{ generic_plans: number; custom_plans: number }>(
+      hot,
+      sql`SELECT generic_plans::int AS generic_plans, custom_plans::int AS custom_plans FROM pg_prepared_statements WHERE name = 'users_page_rows'`,
+    );
+    expect(plans).toHaveLength(1);
+    expect(plans[0].custom_plans).toBe(0);
+    expect(plans[0].generic_plans).toBeGreaterThanOrEqual(8);
+    // On the main pool nothing changed: its sessions keep PostgreSQL's own choice.
+    const [mode] = await queryRows<{ plan_cache_mode: string }>(db, sql`SHOW plan_cache_mode`);
+    expect(mode.plan_cache_mode).toBe('auto');
+    // A user the main pool just added is on the hot pool's next page.
+    const before = (await usersReadRepo.page(db, company.id, 0, 100)).total;
+    await createUsers(db, company.id, [{}]);
+    const after = await usersReadRepo.page(db, company.id, 0, 100);
+    expect([after.total, after.rows.length]).toEqual([before + 1, before + 1]);
   });
 });
