@@ -131,6 +131,16 @@ export async function startNodeServer(options: {
   };
 }
 
+/** The process's resident set now (VmRSS), in MB; 0 when /proc cannot tell. */
+export function rssMb(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU seconds (user + system, all threads) the process has used so far; Linux /proc only. */
 export function cpuSeconds(pid: number): number | undefined {
   try {

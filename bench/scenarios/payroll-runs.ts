@@ -7,10 +7,10 @@
 //     under 300 MB (VmHWM, and VmRSS sampled every 100 ms while the run processes).
 // BENCH_SMOKE (CI): 200 employees, one measured run.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { companyDomains, users, userTypes } from '../../src/db/schema/index.js';
 import { nubanFor } from '../../src/modules/banks/index.js';
+import { rssMb } from '../lib/processes.js';
 import type { BenchContext, Scenario } from '../scenario.js';
 
 const SMOKE = Boolean(process.env.BENCH_SMOKE);
@@ -34,15 +34,6 @@ async function call(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json()) as Json };
-}
-
-function rssMb(pid: number): number {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 /** A company of EMPLOYEES paid monthly, each with a salary, allowances and a bank account; one admin approves. */

@@ -5,23 +5,13 @@
 // payslips like paid ones, and the bench does not time payment.
 // BENCH_SMOKE (CI): 50 employees.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { companyDomains, users, userTypes } from '../../src/db/schema/index.js';
-import { cpuSeconds } from '../lib/processes.js';
+import { cpuSeconds, rssMb } from '../lib/processes.js';
 import type { BenchContext, Scenario } from '../scenario.js';
 
 const SMOKE = Boolean(process.env.BENCH_SMOKE);
 const EMPLOYEES = Number(process.env.BENCH_PAYSLIP_EMPLOYEES ?? (SMOKE ? 50 : 10_000));
-
-function rssMb(pid: number): number {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
 async function employer(ctx: BenchContext) {
   const { db } = ctx.database;
