@@ -1,4 +1,4 @@
-// U1/U2 read flat driver rows (users.read.repo.ts) and build the User object straight from them;
+// U1/U2 read flat rows (users.read.repo.ts: one json array per user) and build the User object straight from them;
 // everything else serializes a Drizzle row. Both must give the same object, field for field and in
 // the same order, for a user with every field set (timestamps with microseconds, money, arrays,
 // JSON, a manager, a console role) and for one with every optional field null.
@@ -88,6 +88,36 @@ describe('flat user rows (U1, U2)', () => {
       }
     });
   }
+
+  it('arrive through the json row unchanged: escapes, non-ASCII, the largest money, microseconds', async () => {
+    const { db } = testDb.database;
+    const [odd] = await createUsers(db, company.id, [{}]);
+    const tricky = 'Ọlá "Q" \\ back\\slash\n\ttab \u0001\u001f 😀 </script> \u2028';
+    await db
+      .update(users)
+      .set({
+        firstName: tricky,
+        address: tricky,
+        suspensionReason: tricky,
+        documentPaths: [tricky, ''],
+        baseSalary: '9999999999999999.99',
+        allowances: '0.5',
+        suspendedAt: sql`'1999-12-31 23:59:59.999999+00'::timestamptz` as unknown as Date,
+      })
+      .where(eq(users.id, odd.id));
+    const named = await usersRepo.findById(db, company.id, odd.id);
+    const row = await usersReadRepo.one(db, company.id, odd.id);
+    if (!named || !row) throw new Error('user not found');
+    const user = serializeUserRow(row, true);
+    expect(JSON.stringify(user)).toBe(JSON.stringify(serializeUser(named, true)));
+    expect([user.first_name, user.address, user.document_paths]).toEqual([tricky, tricky, [tricky, '']]);
+    expect([user.base_salary, user.allowances, user.suspended_at]).toEqual(['9999999999999999.99', '0.50', '1999-12-31T23:59:59.999000Z']);
+    const page = await usersReadRepo.page(db, company.id, 0, 100);
+    expect(page.rows.map((r) => JSON.stringify(serializeUserRow(r, true))).find((text) => text.includes('9999999999999999.99'))).toBe(
+      JSON.stringify(user),
+    );
+    await db.delete(users).where(eq(users.id, odd.id));
+  });
 
   it('read what was written, to the microsecond truncated to milliseconds', async () => {
     const row = await usersReadRepo.one(testDb.database.db, company.id, full);
