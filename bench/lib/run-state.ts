@@ -11,8 +11,8 @@ export const runState: {
    * rounds between it and the real server (machine noise then hits both sides of each ratio).
    */
   baseline?: { url: string; pid: number };
-  /** The bare-Fastify ceiling, also left running for users-list's rounds. */
-  ceiling?: { url: string; pid: number };
+  /** The bare-Fastify ceiling, also left running for users-list's rounds; its single run's rate (other-lists' ratios). */
+  ceiling?: { url: string; pid: number; requestsPerSecond?: number };
   /** The physical limit's statements (02-physical-limit), re-run in users-list's rounds. */
   physical?: PhysicalOptions;
   /** Run by the runner after the last scenario (stops the processes scenarios left running). */

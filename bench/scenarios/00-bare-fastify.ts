@@ -37,7 +37,7 @@ const scenario: Scenario = {
       serverCpuMsPerRequest: result.cpuMsPerRequest,
       note: loadProblems(result) ?? `${fixture.pageBody.length} B body; peak RSS ${rss} MB`,
     });
-    runState.ceiling = { url: `${server.baseUrl}${PAGE_PATH}`, pid: server.pid };
+    runState.ceiling = { url: `${server.baseUrl}${PAGE_PATH}`, pid: server.pid, requestsPerSecond: result.requestsPerSecond };
   },
 };
 

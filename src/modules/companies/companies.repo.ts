@@ -2,9 +2,10 @@
 // read takes the acting company's id first and finds only companies strictly below it in the
 // `created_by` tree, so anything else is simply "not found".
 import crypto from 'node:crypto';
-import { and, asc, count, eq, ne, or, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
+import { and, asc, count, eq, getTableColumns, ne, or, sql } from 'drizzle-orm';
+import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { companyRelation } from '../../db/company-tree.js';
+import { preparedPerExecutor } from '../../db/prepared.js';
 import { companies, companyDomains, contributionSettings, redirectDomains, roles, users, userTypes } from '../../db/schema/index.js';
 
 export type CompanyRow = typeof companies.$inferSelect;
@@ -19,10 +20,34 @@ export interface SuperAdminInput {
 
 const ONBOARDING_DAYS = 7;
 
+/**
+ * C1's page carrying its total (one statement, one round trip), a named prepared statement on the
+ * hot-reads pool (db/client.ts `hotReads`: a page with `LIMIT $n OFFSET $m` keeps its generic plan
+ * there instead of being planned again on every execution). One shape whatever the request.
+ */
+const preparedPage = preparedPerExecutor((executor) => {
+  const createdBy = eq(companies.createdBy, sql.placeholder('ownerId'));
+  return executor
+    .select({
+      ...getTableColumns(companies),
+      total: sql<number | null>`(SELECT count(*) FROM ${companies} WHERE ${createdBy})`.mapWith(Number),
+    })
+    .from(companies)
+    .where(createdBy)
+    .orderBy(asc(companies.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('companies_page');
+});
+
 export const companiesRepo = {
-  /** Companies whose `created_by` is `ownerId` (C1), ordered by id. */
-  async listCreatedBy(executor: Executor, ownerId: number, offset: number, limit: number): Promise<CompanyRow[]> {
-    return executor.select().from(companies).where(eq(companies.createdBy, ownerId)).orderBy(asc(companies.id)).limit(limit).offset(offset);
+  /**
+   * Companies whose `created_by` is `ownerId` (C1), ordered by id, and their number. An empty page
+   * (past the end, or no companies) has no row to carry the total: it is counted on its own.
+   */
+  async pageCreatedBy(executor: Executor, ownerId: number, offset: number, limit: number): Promise<{ rows: CompanyRow[]; total: number }> {
+    const rows = await preparedPage(hotReads(executor)).execute({ ownerId, offset, limit });
+    return { rows, total: rows[0]?.total ?? (await companiesRepo.countCreatedBy(executor, ownerId)) };
   },
 
   async countCreatedBy(executor: Executor, ownerId: number): Promise<number> {

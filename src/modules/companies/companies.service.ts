@@ -81,10 +81,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
       }
       const perPage = query.per_page ?? 10;
       const page = query.page ?? 1;
-      const [rows, total] = await Promise.all([
-        companiesRepo.listCreatedBy(db, ownerId, (page - 1) * perPage, perPage),
-        companiesRepo.countCreatedBy(db, ownerId),
-      ]);
+      const { rows, total } = await companiesRepo.pageCreatedBy(db, ownerId, (page - 1) * perPage, perPage);
       return {
         data: rows.map(serializeCompany),
         current_page: page,

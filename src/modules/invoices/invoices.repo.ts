@@ -2,8 +2,9 @@
 // company (or a deleted one) is simply not found. State changes are single conditional UPDATEs
 // (`... WHERE approval_status = 'manager_approved' RETURNING`), so of two concurrent approvals or
 // payments only one can apply; the loser gets no row back and the service explains why.
-import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { type Executor, hotReads, queryRows } from '../../db/client.js';
+import { preparedPerExecutor } from '../../db/prepared.js';
 import { invoicePayments, invoices } from '../../db/schema/index.js';
 import { koboToString } from '../../payroll/money.js';
 
@@ -40,31 +41,81 @@ export interface ListFilter {
 const live = (companyId: number, transactionId: string) =>
   and(eq(invoices.companyId, companyId), eq(invoices.transactionId, transactionId), isNull(invoices.deletedAt));
 
+/** The invoices of a list's filter as a last column: the page carries its total (one statement). */
+const totalOf = (where: SQL | undefined) => sql<number | null>`(SELECT count(*) FROM ${invoices} WHERE ${where})`.mapWith(Number);
+
+/**
+ * I1's common case, a named prepared statement on the hot-reads pool (db/client.ts `hotReads`: its
+ * generic plan is kept, where `LIMIT $n OFFSET $m` is planned again on every execution otherwise):
+ * no filter, newest first (the defaults). Other filters and sorts (12 sort columns x 2 orders x 3
+ * optional filters) stay dynamic statements on the caller's executor, with PostgreSQL's own plans.
+ */
+const preparedDefaultPage = preparedPerExecutor((executor) => {
+  const where = and(eq(invoices.companyId, sql.placeholder('companyId')), isNull(invoices.deletedAt));
+  return executor
+    .select({ ...getTableColumns(invoices), total: totalOf(where) })
+    .from(invoices)
+    .where(where)
+    .orderBy(desc(invoices.createdAt), desc(invoices.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('invoices_page');
+});
+
+/** I2 and every other read of one live invoice that does not lock it. */
+const preparedFind = preparedPerExecutor((executor) =>
+  executor
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.companyId, sql.placeholder('companyId')),
+        eq(invoices.transactionId, sql.placeholder('transactionId')),
+        isNull(invoices.deletedAt),
+      ),
+    )
+    .prepare('invoices_find'),
+);
+
 export const invoicesRepo = {
+  /**
+   * I1: one page and the total of its filter in one statement. An empty page (past the end, or
+   * nothing matches) has no row to carry the total: it is counted on its own.
+   */
   async list(executor: Executor, companyId: number, filter: ListFilter): Promise<{ rows: InvoiceRow[]; total: number }> {
+    const { offset, limit } = filter;
+    const common =
+      filter.transactionId === undefined &&
+      filter.status === undefined &&
+      filter.approvalStatus === undefined &&
+      filter.sort === 'created_at' &&
+      filter.order === 'desc';
     const conditions: SQL[] = [eq(invoices.companyId, companyId), isNull(invoices.deletedAt)];
     if (filter.transactionId !== undefined) conditions.push(eq(invoices.transactionId, filter.transactionId));
     if (filter.status !== undefined) conditions.push(eq(invoices.status, filter.status));
     if (filter.approvalStatus !== undefined) conditions.push(eq(invoices.approvalStatus, filter.approvalStatus));
     const where = and(...conditions);
     const direction = filter.order === 'asc' ? asc : desc;
-    const [rows, [{ value }]] = await Promise.all([
-      executor
-        .select()
-        .from(invoices)
-        .where(where)
-        // id breaks ties so that pages never overlap or skip rows.
-        .orderBy(direction(SORT_COLUMNS[filter.sort]), direction(invoices.id))
-        .limit(filter.limit)
-        .offset(filter.offset),
-      executor.select({ value: count() }).from(invoices).where(where),
-    ]);
-    return { rows, total: value };
+    const rows = common
+      ? await preparedDefaultPage(hotReads(executor)).execute({ companyId, offset, limit })
+      : await executor
+          .select({ ...getTableColumns(invoices), total: totalOf(where) })
+          .from(invoices)
+          .where(where)
+          // id breaks ties so that pages never overlap or skip rows.
+          .orderBy(direction(SORT_COLUMNS[filter.sort]), direction(invoices.id))
+          .limit(limit)
+          .offset(offset);
+    const total = rows[0]?.total ?? (await executor.select({ value: count() }).from(invoices).where(where))[0].value;
+    return { rows, total };
   },
 
   async find(executor: Executor, companyId: number, transactionId: string, forUpdate = false): Promise<InvoiceRow | undefined> {
-    const query = executor.select().from(invoices).where(live(companyId, transactionId));
-    const [row] = forUpdate ? await query.for('update') : await query;
+    if (forUpdate) {
+      const [row] = await executor.select().from(invoices).where(live(companyId, transactionId)).for('update');
+      return row;
+    }
+    const [row] = await preparedFind(hotReads(executor)).execute({ companyId, transactionId });
     return row;
   },
 

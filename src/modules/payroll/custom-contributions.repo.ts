@@ -1,19 +1,45 @@
 // All SQL of custom contributions and their targets. Every method takes companyId first.
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
+import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
+import { type Executor, hotReads, queryRows } from '../../db/client.js';
+import { preparedPerExecutor } from '../../db/prepared.js';
 import { customContributionRecords, customContributions, customContributionTargets, users, userTypes } from '../../db/schema/index.js';
 
 export type CustomContributionRow = typeof customContributions.$inferSelect;
 export type TargetRow = typeof customContributionTargets.$inferSelect;
 export type NewCustomContribution = Omit<typeof customContributions.$inferInsert, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>;
 
+/**
+ * S6's two statements, named prepared statements on the hot-reads pool (db/client.ts `hotReads`):
+ * the company's custom contributions, and their targets found through the company (not through the
+ * ids the first statement returns) so that both run at once, one round trip of wall time.
+ */
+const preparedList = preparedPerExecutor((executor) =>
+  executor
+    .select()
+    .from(customContributions)
+    .where(eq(customContributions.companyId, sql.placeholder('companyId')))
+    .orderBy(asc(customContributions.id))
+    .prepare('custom_contributions_list'),
+);
+const preparedTargetsOfCompany = preparedPerExecutor((executor) =>
+  executor
+    .select({ ...getTableColumns(customContributionTargets) })
+    .from(customContributionTargets)
+    .innerJoin(customContributions, eq(customContributions.id, customContributionTargets.customContributionId))
+    .where(eq(customContributions.companyId, sql.placeholder('companyId')))
+    .orderBy(asc(customContributionTargets.id))
+    .prepare('custom_contributions_list_targets'),
+);
+
 export const customContributionsRepo = {
-  async list(executor: Executor, companyId: number): Promise<CustomContributionRow[]> {
-    return executor
-      .select()
-      .from(customContributions)
-      .where(eq(customContributions.companyId, companyId))
-      .orderBy(asc(customContributions.id));
+  /** S6: the company's custom contributions by id, and the targets of the company's contributions by id. */
+  async listWithTargets(executor: Executor, companyId: number): Promise<{ rows: CustomContributionRow[]; targets: TargetRow[] }> {
+    const hot = hotReads(executor);
+    const [rows, targets] = await Promise.all([
+      preparedList(hot).execute({ companyId }),
+      preparedTargetsOfCompany(hot).execute({ companyId }),
+    ]);
+    return { rows, targets };
   },
 
   async find(executor: Executor, companyId: number, id: number, lock = false): Promise<CustomContributionRow | undefined> {

@@ -140,11 +140,7 @@ export function createCustomContributionsService(deps: { db: Db }) {
   const { db } = deps;
   return {
     async list(companyId: number) {
-      const rows = await customContributionsRepo.list(db, companyId);
-      const targets = await customContributionsRepo.targets(
-        db,
-        rows.map((row) => row.id),
-      );
+      const { rows, targets } = await customContributionsRepo.listWithTargets(db, companyId);
       return rows.map((row) =>
         serializeCustomContribution(
           row,

@@ -6,7 +6,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import type { NewPaystub, NewRecord, PlanCustom, PlanUser } from './paystubs.planner.js';
-import type { EmbeddedUserRow, InsertedPaystub, InsertedRow, PaystubRow, RecordRow } from './paystubs.rows.js';
+import type { InsertedPaystub, InsertedRow, PaystubRow } from './paystubs.rows.js';
 import type { PlanYtdRow } from './paystubs.ytd.js';
 
 /** Serialises payroll runs of one company (one_time applications, duplicate checks). */
@@ -18,15 +18,14 @@ export interface PayrollContextRow {
   sector: 'private' | 'public';
 }
 
-const PAYSTUB_COLUMNS =
+/** A paystub row as PaystubRow (numerics and dates as PostgreSQL's text); also paystubs.read.repo.ts's filtered page. */
+export const PAYSTUB_COLUMNS =
   sql.raw(`id, company_id, user_id, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
   taxable_income::text AS taxable_income, reimbursements::text AS reimbursements, other_allowances::text AS other_allowances,
   gross_pay::text AS gross_pay, net_pay::text AS net_pay, tax_withheld::text AS tax_withheld, pension_contribution::text AS pension_contribution,
   nhf_contribution::text AS nhf_contribution, nhis_contribution::text AS nhis_contribution, other_deductions::text AS other_deductions,
   employer_pension_contribution::text AS employer_pension_contribution, nhis_employer_contribution::text AS nhis_employer_contribution,
   employer_cost::text AS employer_cost, tax_regime, status, transaction_id, paid_at, payment_reference, failure_reason, created_at, updated_at`);
-const RECORD_COLUMNS = sql.raw(`id, contribution_id, custom_contribution_id, user_id, name,
-  employee_contribution::text AS employee_contribution, employer_contribution::text AS employer_contribution, created_at, updated_at`);
 
 export interface PaystubFilters {
   userId?: number;
@@ -34,7 +33,8 @@ export interface PaystubFilters {
   status?: string;
 }
 
-function where(companyId: number, filters: PaystubFilters): SQL {
+/** P1's filters, unqualified column names (also inside paystubs.read.repo.ts's count subquery). */
+export function paystubsWhere(companyId: number, filters: PaystubFilters): SQL {
   const parts = [sql`company_id = ${companyId}`];
   if (filters.userId !== undefined) parts.push(sql`user_id = ${filters.userId}`);
   if (filters.transactionId !== undefined) parts.push(sql`transaction_id = ${filters.transactionId}`);
@@ -178,7 +178,8 @@ export const paystubsRepo = {
 
   /**
    * Unfiltered, the company's counter (0141_paystub_counts.sql: one primary-key read however many
-   * runs the company has paid); a filter counts its matches on the index that serves it.
+   * runs the company has paid); a filter counts its matches on the index that serves it. P1 reads
+   * this only for an empty page (paystubs.read.repo.ts: a page carries its total).
    */
   async count(executor: Executor, companyId: number, filters: PaystubFilters): Promise<number> {
     const unfiltered = filters.userId === undefined && filters.transactionId === undefined && filters.status === undefined;
@@ -186,17 +187,9 @@ export const paystubsRepo = {
       executor,
       unfiltered
         ? sql`SELECT COALESCE((SELECT paystubs FROM paystub_counts WHERE company_id = ${companyId}), 0) AS total`
-        : sql`SELECT count(*)::int AS total FROM paystubs WHERE ${where(companyId, filters)}`,
+        : sql`SELECT count(*)::int AS total FROM paystubs WHERE ${paystubsWhere(companyId, filters)}`,
     );
     return row.total;
-  },
-
-  /** Newest first. */
-  async page(executor: Executor, companyId: number, filters: PaystubFilters, offset: number, limit: number): Promise<PaystubRow[]> {
-    return queryRows<PaystubRow>(
-      executor,
-      sql`SELECT ${PAYSTUB_COLUMNS} FROM paystubs WHERE ${where(companyId, filters)} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
-    );
   },
 
   /** Paystubs (= contribution records) of a company, or of one employee in it (S4, S5), oldest first. */
@@ -214,27 +207,6 @@ export const paystubsRepo = {
       executor,
       sql`SELECT ${PAYSTUB_COLUMNS} FROM paystubs WHERE company_id = ${companyId}
           ${employeeId === undefined ? sql`` : sql`AND user_id = ${employeeId}`} ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset}`,
-    );
-  },
-
-  async recordsOf(executor: Executor, companyId: number, contributionIds: number[]): Promise<RecordRow[]> {
-    if (contributionIds.length === 0) return [];
-    return queryRows<RecordRow>(
-      executor,
-      sql`SELECT ${RECORD_COLUMNS} FROM custom_contribution_records
-          WHERE company_id = ${companyId} AND contribution_id = ANY(${pgArray(contributionIds)}::int[]) ORDER BY id`,
-    );
-  },
-
-  /** The embedded `user` of P1: public fields only. */
-  async usersOf(executor: Executor, companyId: number, userIds: number[]) {
-    if (userIds.length === 0) return [];
-    return queryRows<EmbeddedUserRow>(
-      executor,
-      sql`SELECT u.id, u.employee_id, u.first_name, u.last_name, u.email, u.personal_email, u.unique_id, ut.name AS user_types,
-                 u.title, u.department, u.level, u.office_location, u.payment_frequency, u.is_active, u.company_id, u.deleted_at
-          FROM users u LEFT JOIN user_types ut ON ut.id = u.user_type_id
-          WHERE u.company_id = ${companyId} AND u.id = ANY(${pgArray(userIds)}::int[])`,
     );
   },
 

@@ -8,6 +8,7 @@ import { laravelPage } from '../../platform/paginator.js';
 import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.js';
 import { validateItem } from './paystubs.items.js';
 import type { FailedItem, PlanItem } from './paystubs.planner.js';
+import { paystubsReadRepo } from './paystubs.read.repo.js';
 import { type PaystubFilters, paystubsRepo } from './paystubs.repo.js';
 import { newTransactionId, planAndWriteRun } from './paystubs.run.js';
 import {
@@ -78,13 +79,10 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
       const perPage = query.per_page ?? 10;
       const page = query.page ?? 1;
       const offset = (page - 1) * perPage;
-      const [total, rows] = await Promise.all([
-        paystubsRepo.count(db, companyId, filters),
-        paystubsRepo.page(db, companyId, filters, offset, perPage),
-      ]);
+      const { rows, total } = await paystubsReadRepo.page(db, companyId, filters, offset, perPage);
       const [users, records] = await Promise.all([
-        paystubsRepo.usersOf(db, companyId, [...new Set(rows.map((row) => row.user_id))]),
-        paystubsRepo.recordsOf(
+        paystubsReadRepo.usersOf(db, companyId, [...new Set(rows.map((row) => row.user_id))]),
+        paystubsReadRepo.recordsOf(
           db,
           companyId,
           rows.map((row) => row.id),
@@ -151,7 +149,7 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
   async function withRecords(rows: Awaited<ReturnType<typeof paystubsRepo.contributions>>) {
     const companyIds = [...new Set(rows.map((row) => row.company_id))];
     const records = companyIds.length
-      ? await paystubsRepo.recordsOf(
+      ? await paystubsReadRepo.recordsOf(
           db,
           companyIds[0],
           rows.map((row) => row.id),
