@@ -161,10 +161,13 @@ describe('a real listening server cuts off a client that sends its request slowl
     const result = await trickle('', '');
     expect(result.closed).toBe(true);
     expect(result.ms).toBeGreaterThanOrEqual(900);
-    // Closed by the headers timeout (1 s), not left open nor closed by Node's own request-timeout
-    // sweep (3 s, with a 408), which does not always cover such a connection.
+    // Closed by the headers timeout (1 s), not left open nor left to Node's request-timeout sweep
+    // (3 s), which does not always cover such a connection. Which of the two 1 s mechanisms gets
+    // there first is Node's affair: our inactivity deadline closes it without a word, Node's own
+    // headers check (every second, when it counts the connection as started) answers 408 first.
+    // CI saw both; either way the client is cut off at the headers timeout and nothing else is said.
     expect(result.ms).toBeLessThan(2_500);
-    expect(result.response).toBe('');
+    expect(result.response).toMatch(/^(?:|HTTP\/1\.1 408 Request Timeout\r\n[^]*)$/);
   });
 
   it('a body still arriving after REQUEST_TIMEOUT_SECONDS: 408 and the connection closed', async () => {
