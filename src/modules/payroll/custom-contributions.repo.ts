@@ -10,8 +10,11 @@ export type NewCustomContribution = Omit<typeof customContributions.$inferInsert
 
 /**
  * S6's two statements, named prepared statements on the hot-reads pool (db/client.ts `hotReads`):
- * the company's custom contributions, and their targets found through the company (not through the
- * ids the first statement returns) so that both run at once, one round trip of wall time.
+ * the company's custom contributions, and their targets found through the company. They run one
+ * after the other, on pooled connections outside any transaction: the targets are read in a later
+ * snapshot than the contributions, so every listed contribution comes with its targets as of its
+ * own write or newer (a contribution and its targets are written in one transaction). Run at once,
+ * the targets' snapshot could be the older one and a contribution just created would show none.
  */
 const preparedList = preparedPerExecutor((executor) =>
   executor
@@ -35,10 +38,8 @@ export const customContributionsRepo = {
   /** S6: the company's custom contributions by id, and the targets of the company's contributions by id. */
   async listWithTargets(executor: Executor, companyId: number): Promise<{ rows: CustomContributionRow[]; targets: TargetRow[] }> {
     const hot = hotReads(executor);
-    const [rows, targets] = await Promise.all([
-      preparedList(hot).execute({ companyId }),
-      preparedTargetsOfCompany(hot).execute({ companyId }),
-    ]);
+    const rows = await preparedList(hot).execute({ companyId });
+    const targets = rows.length === 0 ? [] : await preparedTargetsOfCompany(hot).execute({ companyId });
     return { rows, targets };
   },
 
