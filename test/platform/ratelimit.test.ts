@@ -3,7 +3,8 @@
 // shared through Redis (when REDIS_URL is set) or private to the process (memory).
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { companies } from '../../src/db/schema/index.js';
 import { createRateLimitStore } from '../../src/platform/ratelimit/limiter.js';
@@ -210,6 +211,60 @@ describe('the counter store', () => {
       expect(refused[0].retryAfterSeconds).toBeLessThanOrEqual(60);
       expect(refused[1]).toMatchObject({ remaining: 2, allowed: true });
     } finally {
+      await store.close();
+    }
+  });
+
+  it('counts every take of requests that arrive together, each once and in order (on Redis: one round trip for all)', async () => {
+    const store = createRateLimitStore({
+      windowSeconds: 60,
+      redisUrl: process.env.REDIS_URL,
+      keyPrefix: `batch${crypto.randomBytes(4).toString('hex')}`,
+    });
+    // Commands this process sends to Redis (this file's tests run one at a time).
+    const sent = vi.spyOn(Redis.prototype, 'sendCommand');
+    const evalCalls = () => sent.mock.calls.filter(([command]) => /^eval/i.test(command.name)).length;
+    try {
+      // Warm up: the first call loads the script (EVAL), later ones use EVALSHA.
+      await store.takeEach([{ bucket: 'warm', key: 'w', limit: 1 }]);
+      const before = evalCalls();
+      // 12 requests from one caller in the same turn: an endpoint bucket of 10 and a bucket per request.
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          store.takeEach([
+            { bucket: 'endpoint', key: 'same', limit: 10 },
+            { bucket: 'global', key: `own${i}`, limit: 5 },
+          ]),
+        ),
+      );
+      expect(results.map(([endpoint]) => endpoint.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0]);
+      expect(results.map(([endpoint]) => endpoint.allowed)).toEqual([...Array(10).fill(true), false, false]);
+      expect(results.every(([, own]) => own.remaining === 4 && own.allowed)).toBe(true);
+      if (process.env.REDIS_URL) expect(evalCalls() - before).toBe(1);
+      // A request in a later turn is counted after them.
+      const [later] = await store.takeEach([{ bucket: 'endpoint', key: 'same', limit: 10 }]);
+      expect(later).toMatchObject({ remaining: 0, allowed: false });
+      expect((await store.peek('endpoint', 'same', 10)).remaining).toBe(0);
+    } finally {
+      sent.mockRestore();
+      await store.close();
+    }
+  });
+
+  it.skipIf(!process.env.REDIS_URL)('rejects every request of a batch that Redis refuses, and serves the next turn', async () => {
+    const prefix = `fail${crypto.randomBytes(4).toString('hex')}`;
+    const store = createRateLimitStore({ windowSeconds: 60, redisUrl: process.env.REDIS_URL, keyPrefix: prefix });
+    const redis = new Redis(process.env.REDIS_URL as string);
+    try {
+      // A counter that is not an integer makes the script fail (INCRBY), for the whole batch.
+      await redis.set(`${prefix}:endpoint:10:broken`, 'not a number', 'EX', 60);
+      const batch = ['a', 'broken', 'b'].map((key) => store.takeEach([{ bucket: 'endpoint', key, limit: 10 }]));
+      const settled = await Promise.allSettled(batch);
+      expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      const [next] = await store.takeEach([{ bucket: 'endpoint', key: 'c', limit: 10 }]);
+      expect(next).toMatchObject({ remaining: 9, allowed: true });
+    } finally {
+      redis.disconnect();
       await store.close();
     }
   });

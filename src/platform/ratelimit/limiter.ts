@@ -19,7 +19,10 @@ export interface BucketRequest {
 
 export interface RateLimitStore {
   take(bucket: string, key: string, limit: number): Promise<BucketResult>;
-  /** Takes one unit from each bucket; on Redis in one round trip (the per-request hot path). */
+  /**
+   * Takes one unit from each bucket (the per-request hot path). On Redis, the takes of every request
+   * that arrives in the same turn of the event loop share one round trip.
+   */
   takeEach(requests: BucketRequest[]): Promise<BucketResult[]>;
   /** The bucket's state without taking a unit (an unused bucket is full). */
   peek(bucket: string, key: string, limit: number): Promise<BucketResult>;
@@ -101,12 +104,40 @@ export function createRateLimitStore(options: { windowSeconds: number; redisUrl?
     }
   }
 
+  // Requests read from several sockets in one poll phase each call takeEach; they are queued and
+  // sent as one EVALSHA in the check phase of the same turn (setImmediate), so that Redis is written
+  // to, and woken, once per turn instead of once per request. A key taken twice in one batch is
+  // counted twice, in order: the script runs its keys one after another, atomically.
+  let queued: { requests: BucketRequest[]; resolve(results: BucketResult[]): void; reject(error: unknown): void }[] = [];
+  const MAX_BATCH = 256; // requests per EVALSHA: a burst is sent in parts, not as one huge command
+  function sendQueued(): void {
+    const batch = queued;
+    if (!redis || batch.length === 0) return;
+    queued = [];
+    const keys = batch.flatMap(({ requests }) => requests.map(redisKey));
+    redis.takeEachBucket(keys.length, ...keys, options.windowSeconds).then(
+      (counters) => {
+        let first = 0; // this request's first key in the batch
+        for (const { requests, resolve } of batch) {
+          resolve(requests.map((request, i) => fromCounter(counters[2 * (first + i)], counters[2 * (first + i) + 1], request.limit)));
+          first += requests.length;
+        }
+      },
+      (error: unknown) => {
+        for (const { reject } of batch) reject(error);
+      },
+    );
+  }
+
   return {
     take,
-    async takeEach(requests) {
+    takeEach(requests) {
       if (!redis) return Promise.all(requests.map(({ bucket, key, limit }) => take(bucket, key, limit)));
-      const counters = await redis.takeEachBucket(requests.length, ...requests.map(redisKey), options.windowSeconds);
-      return requests.map((request, index) => fromCounter(counters[2 * index], counters[2 * index + 1], request.limit));
+      return new Promise((resolve, reject) => {
+        if (queued.length === 0) setImmediate(sendQueued);
+        queued.push({ requests, resolve, reject });
+        if (queued.length >= MAX_BATCH) sendQueued();
+      });
     },
     async peek(bucket, key, limit) {
       const res = await limiterFor(bucket, limit).get(key);
