@@ -70,7 +70,7 @@ export function pgliteDatabase(client: PGlite): Database {
 }
 
 /**
- * The executor for the hot prepared reads (U1's page, U2): on PostgreSQL a small pool of its own
+ * The executor for the hot prepared reads (U1's page, U2): on PostgreSQL a pool of its own
  * whose sessions always use a prepared statement's generic plan; elsewhere (PGlite, a transaction,
  * a URL with its own `options`) the executor itself. Why: U1's page ends in `LIMIT $n OFFSET $m`,
  * for which the generic plan has to assume 10% of the company's rows, so PostgreSQL's plan cache
@@ -95,10 +95,11 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   pool.on('error', (error) => idleErrorListener(error));
   const db: Db = drizzleNodePg({ client: pool, schema });
   // Connections open on demand; a startup option, so nothing leaks into the main pool's sessions
-  // (behind PgBouncer: see docs/operations.md).
+  // (behind PgBouncer: see docs/operations.md). As large as the main pool: with half as many, list
+  // requests waited for a connection while the server's thread was idle (docs/operations.md).
   const hotPool = ownOptions
     ? undefined
-    : new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(poolSize / 2)), options: '-c jit=off -c plan_cache_mode=force_generic_plan' });
+    : new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off -c plan_cache_mode=force_generic_plan' });
   hotPool?.on('error', (error) => idleErrorListener(error));
   if (hotPool) HOT_READS.set(db, drizzleNodePg({ client: hotPool, schema }));
   return {
