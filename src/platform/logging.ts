@@ -66,16 +66,32 @@ export function serializeRequest(request: FastifyRequest): Record<string, unknow
  * second has passed. pino writes what is left when the process exits, crashes included; only a
  * kill the process cannot catch (SIGKILL, the OOM killer) can lose the last second of lines.
  * `fd` is stdout except in tests.
+ *
+ * The buffer holds each line as bytes (sonic-boom's buffer mode): in its text mode sonic-boom
+ * appends each line to one string and measures that string's UTF-8 length on every write, which
+ * flattens it, a copy of up to `bufferBytes` per line (2.5 µs a line against 0.6 µs; issue 19).
  */
 export function createLogDestination(bufferBytes: number, fd = 1): { stream: DestinationStream; close(): void } {
-  const stream = pino.destination(
-    bufferBytes > 0 ? { dest: fd, sync: false, minLength: bufferBytes, periodicFlush: 1000 } : { dest: fd, sync: false },
+  const buffered = bufferBytes > 0;
+  const boom = pino.destination(
+    buffered
+      ? {
+          dest: fd,
+          sync: false,
+          minLength: bufferBytes,
+          maxWrite: Math.max(16_384, 2 * bufferBytes),
+          periodicFlush: 1000,
+          contentMode: 'buffer',
+        }
+      : { dest: fd, sync: false },
   );
+  // In buffer mode sonic-boom takes Buffers; its typings only declare the text mode's string.
+  const stream: DestinationStream = buffered ? { write: (line: string) => boom.write(Buffer.from(line) as unknown as string) } : boom;
   return {
     stream,
     close: () => {
       try {
-        stream.flushSync();
+        boom.flushSync();
       } catch {
         // Not open yet or already ended: nothing is waiting, and there is nowhere left to report it.
       }

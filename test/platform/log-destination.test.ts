@@ -45,6 +45,15 @@ describe('log destination', () => {
     expect(written()).toBe(LINE.repeat(2));
   });
 
+  it('writes lines byte for byte, multi-byte characters and a buffer larger than 16 KiB included', async () => {
+    const { destination, written } = destinationInFile(20_000);
+    const line = `${JSON.stringify({ msg: 'Adébáyọ̀ paid ₦1,250,000.50 🎉', note: '\u2028 "quoted" \\ back' })}\n`;
+    const lines = Array.from({ length: 400 }, (_, i) => line.replace('paid', `paid #${i}`));
+    for (const text of lines) destination.stream.write(text);
+    destination.close();
+    expect(written()).toBe(lines.join(''));
+  });
+
   it('writes each line at once with a buffer of 0', async () => {
     const { destination, written } = destinationInFile(0);
     destination.stream.write(LINE);
