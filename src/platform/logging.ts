@@ -6,8 +6,13 @@ import type { IncomingMessage } from 'node:http';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 
-const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|password|password_confirmation|secret|signature|code)$/i;
+const SECRET_PARAM_NAMES = 'token|access_token|api_key|apikey|key|password|password_confirmation|secret|signature|code';
+const SECRET_PARAMS = new RegExp(`^(?:${SECRET_PARAM_NAMES})$`, 'i');
 const SECRET_PATHS: RegExp[] = [/^(\/onboarding\/)[^/?#]+/];
+
+// A query string without percent-encoding in which no secret parameter's name is followed by "=":
+// nothing to redact in it (the common case, checked once instead of part by part).
+const MAYBE_SECRET_QUERY = new RegExp(`%|(?:^|&)(?:${SECRET_PARAM_NAMES})=`, 'i');
 
 export function redactUrl(url: string): string {
   let [path, query] = [url, ''];
@@ -15,6 +20,7 @@ export function redactUrl(url: string): string {
   if (at >= 0) [path, query] = [url.slice(0, at), url.slice(at + 1)];
   for (const pattern of SECRET_PATHS) path = path.replace(pattern, '$1[redacted]');
   if (!query) return path;
+  if (!MAYBE_SECRET_QUERY.test(query)) return `${path}?${query}`;
   const parts = query.split('&').map((part) => {
     const eq = part.indexOf('=');
     const name = eq >= 0 ? part.slice(0, eq) : part;

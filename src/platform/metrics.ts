@@ -14,10 +14,21 @@ export function registerMetrics(app: FastifyInstance): Registry {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  // prom-client hashes a label object on every inc and observe: keep each combination's children
+  // (a few hundred at most: routes × methods × statuses).
+  const children = new Map<string, { requests: { inc(): void }; latency: { observe(value: number): void } }>();
   app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
-    requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = String(reply.statusCode);
+    const key = `${request.method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      const labels = { method: request.method, route, status };
+      child = { requests: requests.labels(labels), latency: latency.labels(labels) };
+      children.set(key, child);
+    }
+    child.requests.inc();
+    child.latency.observe(reply.elapsedTime / 1000);
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(registry.contentType);

@@ -82,7 +82,9 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
   }
 
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const routeName = request.routeOptions.config.name;
+    // routeOptions is a getter that builds a new object on every read: read it once.
+    const routeConfig = request.routeOptions.config;
+    const routeName = routeConfig.name;
     if (!routeName) {
       // An unknown /api path is probing: it costs a unit of the per-IP bucket of failed
       // authentication and carries its headers, like every other /api response.
@@ -117,7 +119,7 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
       return failAuthentication(request, reply, unauthorized('Token expired'));
     }
 
-    const sensitive = request.routeOptions.config.sensitive ?? SENSITIVE_DEFAULT.has(routeName);
+    const sensitive = routeConfig.sensitive ?? SENSITIVE_DEFAULT.has(routeName);
     const [endpoint, global] = await limiter.takeEach([
       {
         bucket: 'endpoint',
