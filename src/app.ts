@@ -22,7 +22,7 @@ import { createMailer, mailDeliveryJob } from './platform/mail/outbox.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './platform/openapi.js';
 import { createRateLimitStore, type RateLimitStore } from './platform/ratelimit/limiter.js';
-import { resolveTargetCompany } from './platform/tenancy.js';
+import { ownTargetCompany, resolveTargetCompany } from './platform/tenancy.js';
 import './platform/types.js';
 import { registerConsole } from './web/index.js';
 
@@ -114,8 +114,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         });
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that never wait are callback-style (here and in src/platform): an async hook costs every
+  // request a promise and a microtask, ~0.8 µs each (docs/benchmarks.md, issue 19).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
   registerErrorHandling(app);
   registerInputSafety(app);
@@ -126,9 +129,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 20, fields: 50 } });
 
   app.addHook('onRequest', createAuthenticator({ db: database.db, config, limiter, cache: authCache }));
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     const tenancy = request.routeOptions.config.tenancy;
-    if (tenancy && request.caller) request.targetCompanyId = await resolveTargetCompany(database.db, request, tenancy);
+    if (!tenancy || !request.caller) return done();
+    const own = ownTargetCompany(request, tenancy);
+    if (own !== undefined) {
+      request.targetCompanyId = own;
+      return done();
+    }
+    resolveTargetCompany(database.db, request, tenancy).then((target) => {
+      request.targetCompanyId = target;
+      done();
+    }, done);
   });
   registerIdempotency(app, database.db);
 

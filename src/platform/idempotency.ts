@@ -45,39 +45,45 @@ function requestHash(request: FastifyRequest): string {
  * matches, a different file of the same length does not.
  */
 function registerMultipartDigest(app: FastifyInstance): void {
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (request.method !== 'POST' || typeof request.headers[HEADER] !== 'string' || !request.caller) return payload;
+  // Callback-style, so that every other request (not a multipart POST with a key) passes without a promise.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.method !== 'POST' || typeof request.headers[HEADER] !== 'string' || !request.caller) return done(null, payload);
     const type = request.headers['content-type'] ?? '';
     const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(type);
-    if (!type.toLowerCase().startsWith('multipart/') || !boundary) return payload;
-    if (Number(request.headers['content-length'] ?? 0) > MULTIPART_DIGEST_LIMIT) return payload;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of payload) {
-      const buffer = Buffer.from(chunk);
-      size += buffer.length;
-      if (size > MULTIPART_DIGEST_LIMIT) throw badRequest('Request body too large.');
-      chunks.push(buffer);
-    }
-    const raw = Buffer.concat(chunks);
-    const marker = Buffer.from(boundary[1] ?? boundary[2].trim());
-    const hash = crypto.createHash('sha256');
-    let from = 0;
-    for (let at = raw.indexOf(marker, from); at !== -1; at = raw.indexOf(marker, from)) {
-      hash.update(raw.subarray(from, at)).update('\u0000boundary\u0000');
-      from = at + marker.length;
-    }
-    hash.update(raw.subarray(from));
-    request.multipartDigest = hash.digest('hex');
-    // @fastify/multipart reads request.raw itself: give it the same bytes again, with everything
-    // else (headers, url, socket) still answered by the original message.
-    const original = request.raw;
-    const replay = Readable.from([raw]);
-    request.raw = new Proxy(replay, {
-      get: (target, property) => Reflect.get(property in target ? target : original, property),
-    }) as unknown as typeof original;
-    return Object.assign(Readable.from([]), { receivedEncodedLength: raw.length });
+    if (!type.toLowerCase().startsWith('multipart/') || !boundary) return done(null, payload);
+    if (Number(request.headers['content-length'] ?? 0) > MULTIPART_DIGEST_LIMIT) return done(null, payload);
+    digestMultipart(request, payload, boundary[1] ?? boundary[2].trim()).then((replaced) => done(null, replaced), done);
   });
+}
+
+/** Reads the multipart body, sets request.multipartDigest, and replays the same bytes to the parser. */
+async function digestMultipart(request: FastifyRequest, payload: AsyncIterable<unknown>, boundary: string) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of payload) {
+    const buffer = Buffer.from(chunk as Buffer);
+    size += buffer.length;
+    if (size > MULTIPART_DIGEST_LIMIT) throw badRequest('Request body too large.');
+    chunks.push(buffer);
+  }
+  const raw = Buffer.concat(chunks);
+  const marker = Buffer.from(boundary);
+  const hash = crypto.createHash('sha256');
+  let from = 0;
+  for (let at = raw.indexOf(marker, from); at !== -1; at = raw.indexOf(marker, from)) {
+    hash.update(raw.subarray(from, at)).update('\u0000boundary\u0000');
+    from = at + marker.length;
+  }
+  hash.update(raw.subarray(from));
+  request.multipartDigest = hash.digest('hex');
+  // @fastify/multipart reads request.raw itself: give it the same bytes again, with everything
+  // else (headers, url, socket) still answered by the original message.
+  const original = request.raw;
+  const replay = Readable.from([raw]);
+  request.raw = new Proxy(replay, {
+    get: (target, property) => Reflect.get(property in target ? target : original, property),
+  }) as unknown as typeof original;
+  return Object.assign(Readable.from([]), { receivedEncodedLength: raw.length });
 }
 
 export function registerIdempotency(app: FastifyInstance, db: Db): void {

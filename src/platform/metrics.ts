@@ -17,7 +17,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
   // prom-client hashes a label object on every inc and observe: keep each combination's children
   // (a few hundred at most: routes × methods × statuses).
   const children = new Map<string, { requests: { inc(): void }; latency: { observe(value: number): void } }>();
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = String(reply.statusCode);
     const key = `${request.method} ${status} ${route}`;
@@ -29,6 +29,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
     }
     child.requests.inc();
     child.latency.observe(reply.elapsedTime / 1000);
+    done(); // callback-style: it never waits
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(registry.contentType);

@@ -34,6 +34,18 @@ export function requestedCompanyId(request: FastifyRequest, messages: TenancyMes
   return fromQuery ?? fromBody;
 }
 
+/**
+ * The target company when it needs no lookup (none requested, or the caller's own), else
+ * undefined; throws the route's 400/403 like resolveTargetCompany. Synchronous: the common case of
+ * every tenant route's preHandler waits for nothing.
+ */
+export function ownTargetCompany(request: FastifyRequest, messages: TenancyMessages): number | undefined {
+  const caller = request.caller;
+  if (!caller) throw forbidden(messages.forbidden);
+  const requested = requestedCompanyId(request, messages);
+  return requested === undefined || requested === caller.companyId ? caller.companyId : undefined;
+}
+
 /** Resolves and checks the target company, or throws the route's 400/403/404. */
 export async function resolveTargetCompany(db: Db, request: FastifyRequest, messages: TenancyMessages): Promise<number> {
   const caller = request.caller;
