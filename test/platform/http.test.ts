@@ -107,6 +107,20 @@ describe('error shapes', () => {
     expect(await ctx.db.select({ n: count() }).from(companies)).toEqual(before);
   });
 
+  it('reads a JSON body on GET (company_id of U1) and answers a malformed one 400', async () => {
+    const get = (payload: string) =>
+      ctx.app.inject({ method: 'GET', url: '/api/users', headers: { ...acme.auth, 'content-type': 'application/json' }, payload });
+    const bad = await get('{"company_id":');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: 'Malformed JSON body.' });
+    const other = await get(JSON.stringify({ company_id: 2_000_000_000 }));
+    expect([other.statusCode, other.json()], "the body's company_id is read and judged").toEqual([
+      403,
+      { error: 'Unauthorized or invalid company ID.' },
+    ]);
+    expect((await get(JSON.stringify({ company_id: acme.id }))).statusCode).toBe(200);
+  });
+
   it('answers bodies over 1 MiB with 413 in the family shape, also JSON bodies on GET', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
     const post = await ctx.app.inject({

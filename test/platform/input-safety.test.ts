@@ -68,6 +68,16 @@ describe('NUL characters outside JSON bodies', () => {
     });
   }
 
+  it('a NUL in any value of a repeated header is 400', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/users',
+      headers: { ...acme.auth, 'x-trace': ['plain', 'with\u0000nul'] },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual({ error: 'The x-trace header must not contain NUL characters.' });
+  });
+
   it('a NUL in the Idempotency-Key header is 400 and no key is stored', async () => {
     const res = await unchanged(() =>
       ctx.app.inject({
