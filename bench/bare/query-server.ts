@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import { openPostgres } from '../../src/db/client.js';
 import { usersReadRepo } from '../../src/modules/users/users.read.repo.js';
 import { usersRepo } from '../../src/modules/users/users.repo.js';
-import { serializeUserRow } from '../../src/modules/users/users.serializer.js';
+import { userListJson } from '../../src/modules/users/users.service.js';
 
 const companyId = Number(process.env.BENCH_COMPANY_ID);
 // The real server's pool size (runtime.ts opens PostgreSQL with the default of openPostgres).
@@ -16,10 +16,11 @@ const app = Fastify({ logger: false });
 app.get('/healthz', async () => ({ status: 'ok' }));
 // The SQL of U1's statements, for the physical-limit script (bench/bare/physical-limit.ts).
 app.get('/statements', async () => usersRepo.listStatements(db));
-app.get('/api/users', async (request) => {
+// On PostgreSQL the page arrives as each user's JSON text (users.service.ts), put in the list's envelope.
+app.get('/api/users', async (request, reply) => {
   const perPage = Number((request.query as { per_page?: string }).per_page ?? 100);
-  const { rows, total } = await usersReadRepo.page(db, companyId, 0, perPage);
-  return { Resources: rows.map((row) => serializeUserRow(row, true)), totalResults: total, startIndex: 1, itemsPerPage: rows.length };
+  const { users, total } = await usersReadRepo.pageJson(db, companyId, 0, perPage, true);
+  return reply.type('application/json; charset=utf-8').send(userListJson(users, total, 1));
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.on(

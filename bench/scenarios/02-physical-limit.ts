@@ -19,7 +19,7 @@ const scenario: Scenario = {
       string,
       { text: string; params: string[] }
     >;
-    const values: Record<string, unknown> = { companyId: fixture.companyId, offset: 0, limit: 20, id: fixture.userIds[0] };
+    const values: Record<string, unknown> = { companyId: fixture.companyId, offset: 0, limit: 20, id: fixture.userIds[0], mayGrant: true };
     const options = {
       databaseUrl: runState.databaseUrl,
       statements: Object.entries(statements).map(([name, statement]) => ({

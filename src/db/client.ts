@@ -84,6 +84,18 @@ export function hotReads(executor: Executor): Executor {
 }
 const HOT_READS = new WeakMap<Executor, Executor>();
 
+/**
+ * Whether the executor's statements run in a PostgreSQL server of their own, on another core than
+ * this process (not the in-process PGlite). Work moved into such a statement leaves the server's
+ * single thread; on PGlite it stays on it (and WASM PostgreSQL does it slower than V8), so a read
+ * may choose where its output is written (U1's page: users.service.ts). A transaction answers false:
+ * both ways give the same answer, the choice is only about speed.
+ */
+export function onDatabaseServer(executor: Executor): boolean {
+  return ON_SERVER.has(executor);
+}
+const ON_SERVER = new WeakSet<Executor>();
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   // JIT off unless the URL says otherwise: our statements are short OLTP queries, and a compile
   // triggered by a pessimistic estimate (a table not yet analyzed) costs 10-300 ms per statement.
@@ -101,7 +113,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     ? undefined
     : new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off -c plan_cache_mode=force_generic_plan' });
   hotPool?.on('error', (error) => idleErrorListener(error));
-  if (hotPool) HOT_READS.set(db, drizzleNodePg({ client: hotPool, schema }));
+  const hot = hotPool ? drizzleNodePg({ client: hotPool, schema }) : undefined;
+  if (hot) HOT_READS.set(db, hot);
+  ON_SERVER.add(db);
+  if (hot) ON_SERVER.add(hot);
   return {
     kind: 'postgres',
     db,

@@ -1,7 +1,10 @@
 // Helpers for the users tests: U3 bodies and creation, multipart bodies for app.inject, and CSV files in the template layout.
 import crypto from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
+import type { Executor } from '../../src/db/client.js';
+import { users } from '../../src/db/schema/index.js';
 import type { TestCompany } from './factories.js';
 import { as } from './http.js';
 
@@ -122,4 +125,52 @@ export async function createUserViaApi(app: App, company: TestCompany, overrides
   const res = await as(app, company).post('/api/users', newUserBody(company, overrides));
   expect(res.statusCode, res.body).toBe(200);
   return res.json().user as Record<string, unknown> & { id: number; email: string };
+}
+
+/**
+ * Gives a user every optional field (timestamps with microseconds, money, arrays, a manager, a
+ * console role kept aside while suspended): the serializers' tests compare such a user field by field.
+ */
+export async function setEveryField(db: Executor, userId: number, managerId: number): Promise<void> {
+  await db
+    .update(users)
+    .set({
+      managerId,
+      emailVerifiedAt: sql`'2026-03-04 05:06:07.891234+00'::timestamptz` as unknown as Date,
+      address: '1 Marina, Lagos',
+      phone: '+2348012345678',
+      documentPaths: ['a/b.pdf', 'c.png'],
+      onboardingToken: 'tok-123',
+      tokenExpiresAt: sql`'2026-12-31 23:59:59+00'::timestamptz` as unknown as Date,
+      level: 'L4',
+      title: 'Engineer',
+      department: 'R&D',
+      officeLocation: 'Lagos',
+      baseSalary: '1234567.5',
+      allowances: '10',
+      annualRentPaid: '2000000.25',
+      lifeAssurancePremium: '0',
+      nin: '12345678901',
+      taxId: 'TIN-1',
+      stateOfResidence: 'LA',
+      rsaPin: 'PEN100000000001',
+      pfaCode: 'PFA1',
+      nhfNumber: 'NHF1',
+      nhfOptIn: true,
+      gender: 'female',
+      isExpatriate: true,
+      paymentFrequency: 'monthly',
+      startDate: '2024-02-29',
+      bankName: 'Bank',
+      accountNumber: '0123456789',
+      bankCode: '058',
+      accountName: 'RICH USER',
+      bankAccountVerifiedAt: sql`'2026-01-02 03:04:05.1+00'::timestamptz` as unknown as Date,
+      isSuspended: true,
+      suspendedAt: sql`'2026-05-06 07:08:09.000001+00'::timestamptz` as unknown as Date,
+      suspensionEndsAt: sql`'2026-06-06 00:00:00+00'::timestamptz` as unknown as Date,
+      suspensionReason: 'leave',
+      suspendedRoles: ['payroll'],
+    })
+    .where(eq(users.id, userId));
 }

@@ -1,4 +1,4 @@
-// The hot reads of the users feature (U1's page, U2), as flat rows: the columns the User object
+// The hot reads of the users feature (U1's page, U2, the console's list), as flat rows: the columns the User object
 // shows, in its order, so that the serializer builds each User once, straight from the row (issue
 // 19: Drizzle's nested object per row and then the serializer's second object were a fifth of the
 // list's CPU). password_hash and user_type_id are not read: the User object does not show them.
@@ -11,10 +11,14 @@
 // Timestamps and numerics are cast to text inside the array so that they arrive exactly as the
 // plain columns did (PostgreSQL's timestamp text for isoTimestamp, exact decimal strings for money):
 // a numeric as a JSON number would become a binary float.
+//
+// `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.ts),
+// which U1 uses on a PostgreSQL server (users.service.ts).
 import { aliasedTable, and, asc, type Column, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
+import { userJson } from './users.json.js';
 
 const manager = aliasedTable(users, 'manager');
 
@@ -97,22 +101,36 @@ const rowArray = sql<UserFlatRow>`json_build_array(${sql.join(
 
 // The page carries the company's live-user counter (0140_user_counts.sql) as a second column: U1 is
 // one statement, one round trip, and its total is read in the same snapshot as its rows.
-const preparedPage = preparedPerExecutor((executor) =>
-  withArrayRows(
-    executor
-      .select({
-        row: rowArray,
-        total: sql<number>`(SELECT ${userCounts.live} FROM ${userCounts} WHERE ${userCounts.companyId} = ${sql.placeholder('companyId')})`,
-      })
-      .from(users)
-      .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
-      .leftJoin(manager, eq(manager.id, users.managerId))
-      .where(and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt)))
-      .orderBy(asc(users.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare('users_page_rows'),
+const pageTotal = sql<number>`(SELECT ${userCounts.live} FROM ${userCounts} WHERE ${userCounts.companyId} = ${sql.placeholder('companyId')})`;
+/**
+ * U1's page (live users of the company by id, `limit` from `offset`) with its total, each user as
+ * `user`: prepared as `name` on each executor.
+ */
+function preparedPageOf(user: SQL, name: string) {
+  return preparedPerExecutor((executor) =>
+    withArrayRows(
+      executor
+        .select({ user, total: pageTotal })
+        .from(users)
+        .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
+        .leftJoin(manager, eq(manager.id, users.managerId))
+        .where(and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt)))
+        .orderBy(asc(users.id))
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare(name),
+    ),
+  );
+}
+const preparedPage = preparedPageOf(rowArray, 'users_page_rows');
+// The same page with each user as the JSON text the API sends, written by PostgreSQL (users.json.ts):
+// for a PostgreSQL server only (users.service.ts says why).
+const preparedPageJson = preparedPageOf(
+  userJson(
+    { userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName },
+    sql`${sql.placeholder('mayGrant')}::boolean`,
   ),
+  'users_page_json',
 );
 const preparedCount = preparedPerExecutor((executor) =>
   executor
@@ -154,6 +172,25 @@ export const usersReadRepo = {
     };
   },
 
+  /**
+   * U1's page as `page` reads it, each user already the JSON text of its User object (users.json.ts),
+   * for a viewer who may (`mayGrant`) or may not see console users' onboarding tokens.
+   */
+  async pageJson(
+    executor: Executor,
+    companyId: number,
+    offset: number,
+    limit: number,
+    mayGrant: boolean,
+  ): Promise<{ users: string[]; total: number }> {
+    const rows = await preparedPageJson(hotReads(executor)).execute({ companyId, offset, limit, mayGrant });
+    const total = rows[0]?.[1] as number | null | undefined;
+    return {
+      users: rows.map((row) => row[0] as string),
+      total: total ?? (await usersReadRepo.count(executor, companyId)),
+    };
+  },
+
   /** U2: one live user of the company. */
   async one(executor: Executor, companyId: number, id: number): Promise<UserFlatRow | undefined> {
     const [row] = await preparedOne(hotReads(executor)).execute({ companyId, id });
@@ -162,7 +199,7 @@ export const usersReadRepo = {
 
   /** U1's statement as PostgreSQL receives it, with its parameters' names in order (bench). */
   pageStatement(executor: Executor): { text: string; params: string[] } {
-    const query = preparedPage(executor).getQuery();
+    const query = preparedPageJson(executor).getQuery();
     return { text: query.sql, params: query.params.map((param) => (param as { name: string }).name) };
   },
 };

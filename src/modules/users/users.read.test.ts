@@ -1,4 +1,5 @@
-// U1/U2 read flat rows (users.read.repo.ts: one json array per user) and build the User object straight from them;
+// U2 and the console's user list read flat rows (users.read.repo.ts: one json array per user) and build the User
+// object straight from them (U1 on PostgreSQL reads JSON text: users.json.test.ts);
 // everything else serializes a Drizzle row. Both must give the same object, field for field and in
 // the same order, for a user with every field set (timestamps with microseconds, money, arrays,
 // JSON, a manager, a console role) and for one with every optional field null.
@@ -6,6 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { setEveryField } from '../../../test/helpers/users.js';
 import { hotReads, queryRows } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 import { usersReadRepo } from './users.read.repo.js';
@@ -24,47 +26,7 @@ beforeAll(async () => {
   const [boss, rich, plain] = await createUsers(db, company.id, [{}, { roles: ['user', 'admin'] }, {}]);
   full = rich.id;
   bare = plain.id;
-  await db
-    .update(users)
-    .set({
-      managerId: boss.id,
-      emailVerifiedAt: sql`'2026-03-04 05:06:07.891234+00'::timestamptz` as unknown as Date,
-      address: '1 Marina, Lagos',
-      phone: '+2348012345678',
-      documentPaths: ['a/b.pdf', 'c.png'],
-      onboardingToken: 'tok-123',
-      tokenExpiresAt: sql`'2026-12-31 23:59:59+00'::timestamptz` as unknown as Date,
-      level: 'L4',
-      title: 'Engineer',
-      department: 'R&D',
-      officeLocation: 'Lagos',
-      baseSalary: '1234567.5',
-      allowances: '10',
-      annualRentPaid: '2000000.25',
-      lifeAssurancePremium: '0',
-      nin: '12345678901',
-      taxId: 'TIN-1',
-      stateOfResidence: 'LA',
-      rsaPin: 'PEN100000000001',
-      pfaCode: 'PFA1',
-      nhfNumber: 'NHF1',
-      nhfOptIn: true,
-      gender: 'female',
-      isExpatriate: true,
-      paymentFrequency: 'monthly',
-      startDate: '2024-02-29',
-      bankName: 'Bank',
-      accountNumber: '0123456789',
-      bankCode: '058',
-      accountName: 'RICH USER',
-      bankAccountVerifiedAt: sql`'2026-01-02 03:04:05.1+00'::timestamptz` as unknown as Date,
-      isSuspended: true,
-      suspendedAt: sql`'2026-05-06 07:08:09.000001+00'::timestamptz` as unknown as Date,
-      suspensionEndsAt: sql`'2026-06-06 00:00:00+00'::timestamptz` as unknown as Date,
-      suspensionReason: 'leave',
-      suspendedRoles: ['payroll'],
-    })
-    .where(eq(users.id, full));
+  await setEveryField(db, full, boss.id);
   await db
     .update(users)
     .set({ userTypeId: null, domainId: null, baseSalary: null, allowances: null, startDate: null, documentPaths: null })
@@ -166,14 +128,20 @@ describe.skipIf(!process.env.DATABASE_URL)('the hot reads on PostgreSQL', () => 
     // A transaction reads its own writes: the hot pool is not used inside one.
     await db.transaction(async (tx) => expect(hotReads(tx)).toBe(tx));
     // Sequential, so each execution takes the same idle connection of the hot pool.
-    for (let i = 0; i < 8; i++) await usersReadRepo.page(db, company.id, i % 2, 1 + (i % 3));
-    const plans = await queryRows<{ generic_plans: number; custom_plans: number }>(
+    for (let i = 0; i < 8; i++) {
+      await usersReadRepo.page(db, company.id, i % 2, 1 + (i % 3));
+      await usersReadRepo.pageJson(db, company.id, i % 2, 1 + (i % 3), i % 2 === 0);
+    }
+    // Both pages (rows for the console, JSON text for U1 on PostgreSQL).
+    const plans = await queryRows<{ name: string; generic_plans: number; custom_plans: number }>(
       hot,
-      sql`SELECT generic_plans::int AS generic_plans, custom_plans::int AS custom_plans FROM pg_prepared_statements WHERE name = 'users_page_rows'`,
+      sql`SELECT name, generic_plans::int AS generic_plans, custom_plans::int AS custom_plans FROM pg_prepared_statements WHERE name IN ('users_page_rows', 'users_page_json') ORDER BY name`,
     );
-    expect(plans).toHaveLength(1);
-    expect(plans[0].custom_plans).toBe(0);
-    expect(plans[0].generic_plans).toBeGreaterThanOrEqual(8);
+    expect(plans.map((plan) => plan.name)).toEqual(['users_page_json', 'users_page_rows']);
+    for (const plan of plans) {
+      expect(plan.custom_plans).toBe(0);
+      expect(plan.generic_plans).toBeGreaterThanOrEqual(8);
+    }
     // On the main pool nothing changed: its sessions keep PostgreSQL's own choice.
     const [mode] = await queryRows<{ plan_cache_mode: string }>(db, sql`SHOW plan_cache_mode`);
     expect(mode.plan_cache_mode).toBe('auto');

@@ -5,6 +5,7 @@ import { mayGrantConsoleAccess } from '../../platform/auth/console-access.js';
 import { type AppDeps, typed } from '../../platform/deps.js';
 import { badRequest, invalid } from '../../platform/errors.js';
 import { parseRowId } from '../../platform/input-safety.js';
+import { sendJsonText } from '../../platform/json-text.js';
 import { tenantId } from '../../platform/request-context.js';
 import { BulkError, CompanyIdInput, errorResponses, FieldsError, MessageError } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
@@ -94,7 +95,10 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services
         },
       },
     },
-    async (request) => service.list(tenantId(request), request.query, grants(request)),
+    async (request, reply) => {
+      const answer = await service.listForApi(tenantId(request), request.query, grants(request));
+      return typeof answer === 'string' ? sendJsonText(reply, answer) : answer;
+    },
   );
 
   for (const [url, kind, name, summary] of [
