@@ -4,7 +4,7 @@
 // (serializeUserRow) and serialize it again (fast-json-stringify): ~4 µs of the server's single
 // thread per user, a third of a 20-user page's CPU. On a PostgreSQL server (users.service.ts says
 // when), PostgreSQL, which has the other core, writes each user's JSON text while it reads the row,
-// and the server passes the text through: server CPU per page 0.28 -> 0.19 ms (docs/benchmarks.md).
+// and the server passes the text through: server CPU per page 0.28 -> 0.19-0.24 ms (docs/benchmarks.md).
 // U2 (one user) keeps the serializer: for one row the text costs PostgreSQL more than it saves here.
 //
 // The text is byte-for-byte what `JSON.stringify(serializeUser(...))` gives for the same user, in
