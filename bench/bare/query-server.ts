@@ -1,11 +1,13 @@
 // The baseline: bare Fastify + Drizzle on node-postgres doing exactly the data work of the real
-// GET /api/users (the same repo queries, list and count, and the same serializer) with nothing of
+// GET /api/users on PostgreSQL (the same page statement, whose users' JSON text PostgreSQL writes, and
+// the same envelope and send, users.service.ts listForApi) with nothing of
 // the platform around it: no logger, authentication, tenancy, rate limits, metrics or request ids.
 import Fastify from 'fastify';
 import { openPostgres } from '../../src/db/client.js';
 import { usersReadRepo } from '../../src/modules/users/users.read.repo.js';
 import { usersRepo } from '../../src/modules/users/users.repo.js';
 import { userListJson } from '../../src/modules/users/users.service.js';
+import { sendJsonText } from '../../src/platform/json-text.js';
 
 const companyId = Number(process.env.BENCH_COMPANY_ID);
 // The real server's pool size (runtime.ts opens PostgreSQL with the default of openPostgres).
@@ -20,7 +22,7 @@ app.get('/statements', async () => usersRepo.listStatements(db));
 app.get('/api/users', async (request, reply) => {
   const perPage = Number((request.query as { per_page?: string }).per_page ?? 100);
   const { users, total } = await usersReadRepo.pageJson(db, companyId, 0, perPage, true);
-  return reply.type('application/json; charset=utf-8').send(userListJson(users, total, 1));
+  return sendJsonText(reply, userListJson(users, total, 1));
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.on(

@@ -10,6 +10,7 @@ import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
 import { setEveryField } from '../../../test/helpers/users.js';
+import { onDatabaseServer } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 import { usersReadRepo } from './users.read.repo.js';
 import { type UserWithNames, usersRepo } from './users.repo.js';
@@ -116,6 +117,11 @@ describe('U1 page as JSON text written by the database', () => {
         .where(eq(users.id, created[index].id));
     }
     await expectSameTexts();
+  });
+
+  it('is chosen on a PostgreSQL server only, outside transactions (the path of U1: users.service.ts)', async () => {
+    expect(onDatabaseServer(ctx.db)).toBe(ctx.testDb.database.kind === 'postgres');
+    await ctx.db.transaction(async (tx) => expect(onDatabaseServer(tx)).toBe(false));
   });
 
   it('U1 answers the same document from either writer, and an empty page', async () => {
