@@ -10,6 +10,7 @@ import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
 import { fundWallet, runBody, setBankAccounts } from '../helpers/payroll-runs.js';
 import { newUserBody } from '../helpers/users.js';
+import { allowRedirectHosts } from '../helpers/wallet.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
@@ -44,6 +45,7 @@ beforeAll(async () => {
   acme = await createCompany(ctx.db, { name: 'Acme Crash' });
   const [boss] = await createUsers(ctx.db, acme.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
   approver = boss.email;
+  await allowRedirectHosts(ctx.db, acme.id, ['funds.example']);
   const staff = await createUsers(ctx.db, acme.id, [{ baseSalary: '300000.00' }, { baseSalary: '400000.00' }]);
   await setBankAccounts(
     ctx.db,
