@@ -142,7 +142,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       done();
     }, done);
   });
-  registerIdempotency(app, database.db);
+  registerIdempotency(app, database, config.idempotencyTestCrash);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

@@ -59,6 +59,11 @@ export interface Config {
   webhookRetrySchedule: number[];
   /** Longest a receiver may take to answer (WEBHOOK_TIMEOUT_MS). */
   webhookTimeoutMs: number;
+  /**
+   * Test only (IDEMPOTENCY_TEST_CRASH, comma-separated `<route name>:in-transaction|after-commit`):
+   * where a request holding an Idempotency-Key kills its own process (platform/idempotency-claims.ts).
+   */
+  idempotencyTestCrash: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -199,6 +204,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
     webhookSecretKey: webhookKey,
     webhookRetrySchedule: retrySchedule(env),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    idempotencyTestCrash: (env.IDEMPOTENCY_TEST_CRASH ?? '').split(',').filter((point) => point.trim() !== ''),
   };
   const merged = { ...config, ...overrides, rateLimit: { ...config.rateLimit, ...overrides.rateLimit } };
   // The default is the address the server listens on (README's http://127.0.0.1:3000, what the

@@ -1,18 +1,28 @@
 // `Idempotency-Key` on POST (decisions.md §2): the first response for (company, key) is stored and
 // replayed for 24 h; the same key with another request is a 409. The key is claimed before the
-// handler runs, so two concurrent retries cannot both execute.
+// handler runs, so two concurrent retries cannot both execute. After a crash (docs/decisions.md,
+// "Idempotency-Key after a crash"): a dead owner's claim is taken over (idempotency-claims.ts), and
+// a key whose change committed without a stored answer is answered from the change, never re-run.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema/index.js';
 import { badRequest, conflict } from './errors.js';
+import {
+  crashPoint,
+  type HeldClaim,
+  IN_PROGRESS,
+  newClaimToken,
+  registerInstanceHeartbeat,
+  runWithClaim,
+  setCrashPoints,
+  takeOverDeadClaim,
+} from './idempotency-claims.js';
 
 const HEADER = 'idempotency-key';
 const KEEP_HOURS = 24;
-/** A claim without a stored response this old belongs to a request that died (crash, restart). */
-const ABANDONED_SECONDS = 300;
 /** About one claim in PURGE_EVERY also deletes every expired key (indexed on created_at). */
 const PURGE_EVERY = 100;
 
@@ -21,7 +31,10 @@ const MULTIPART_DIGEST_LIMIT = 12 * 1024 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyKey?: string;
+    /** The key this request holds while its handler runs (answered: stored in onSend). */
+    idempotencyClaim?: HeldClaim;
+    /** This request's answer was rebuilt from its committed change (stored in onSend for later retries). */
+    idempotencyRecovered?: { companyId: number; key: string };
     /** SHA-256 of a multipart body with its random boundary normalised (set in preParsing). */
     multipartDigest?: string;
   }
@@ -86,75 +99,111 @@ async function digestMultipart(request: FastifyRequest, payload: AsyncIterable<u
   return Object.assign(Readable.from([]), { receivedEncodedLength: raw.length });
 }
 
-export function registerIdempotency(app: FastifyInstance, db: Db): void {
-  registerMultipartDigest(app);
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = request.headers[HEADER];
-    if (request.method !== 'POST' || typeof key !== 'string' || !request.caller) return;
-    if (key.length === 0 || key.length > 255) throw badRequest('Idempotency-Key must be 1 to 255 characters.');
-    const companyId = request.caller.companyId;
-    const hash = requestHash(request);
-    await db
-      .delete(idempotencyKeys)
-      .where(
-        and(
-          eq(idempotencyKeys.companyId, companyId),
-          eq(idempotencyKeys.key, key),
-          lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEEP_HOURS})`),
-        ),
-      );
-    const claimed = await db
-      .insert(idempotencyKeys)
-      .values({ companyId, key, requestHash: hash })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (claimed.length > 0) {
-      request.idempotencyKey = key;
-      if (Math.random() < 1 / PURGE_EVERY) {
-        await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEEP_HOURS})`));
-      }
-      return;
+/** 409 for a key whose change committed but whose answer was lost, when the route cannot rebuild it. */
+export function carriedOut(kind: string | null, id: string | null): string {
+  const what = kind && id ? ` (${kind} ${id})` : '';
+  return `A request with this Idempotency-Key was already carried out${what}; its answer was lost when the server stopped.`;
+}
+
+type ClaimOutcome = { held: HeldClaim } | { answered: true };
+
+async function claimKey(
+  db: Database['db'],
+  owner: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+): Promise<ClaimOutcome> {
+  if (key.length === 0 || key.length > 255) throw badRequest('Idempotency-Key must be 1 to 255 characters.');
+  const companyId = (request.caller as { companyId: number }).companyId;
+  const hash = requestHash(request);
+  const claim: HeldClaim = { companyId, key, token: newClaimToken(), routeName: request.routeOptions.config.name };
+  const where = and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key));
+  await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEEP_HOURS})`)));
+  const claimed = await db
+    .insert(idempotencyKeys)
+    .values({ companyId, key, requestHash: hash, owner, claimToken: claim.token })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (claimed.length > 0) {
+    if (Math.random() < 1 / PURGE_EVERY) {
+      await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEEP_HOURS})`));
     }
-    const [existing] = await db
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)));
-    if (!existing || existing.requestHash !== hash) throw conflict('Idempotency key reused with a different request.');
-    if (existing.statusCode === null) {
-      // Take over a claim whose request never finished (its process died), exactly once.
-      const retaken = await db
-        .update(idempotencyKeys)
-        .set({ createdAt: sql`now()` })
-        .where(
-          and(
-            eq(idempotencyKeys.companyId, companyId),
-            eq(idempotencyKeys.key, key),
-            sql`${idempotencyKeys.statusCode} IS NULL`,
-            lt(idempotencyKeys.createdAt, sql`now() - make_interval(secs => ${ABANDONED_SECONDS})`),
-          ),
-        )
-        .returning({ key: idempotencyKeys.key });
-      if (retaken.length === 0) throw conflict('A request with this Idempotency-Key is still in progress.');
-      request.idempotencyKey = key;
-      return;
-    }
+    return { held: claim };
+  }
+  const [existing] = await db.select().from(idempotencyKeys).where(where);
+  if (!existing || existing.requestHash !== hash) throw conflict('Idempotency key reused with a different request.');
+  if (existing.statusCode !== null) {
     reply.header('Idempotent-Replayed', 'true');
-    return reply.status(existing.statusCode).type('application/json; charset=utf-8').send(existing.responseBody);
+    reply.status(existing.statusCode).type('application/json; charset=utf-8').send(existing.responseBody);
+    return { answered: true };
+  }
+  if (existing.committedAt !== null) {
+    // The change is made; its answer was not stored (the process died, or failed after the commit).
+    const recover = request.routeOptions.config.idempotency?.recover;
+    const ref = existing.resourceKind && existing.resourceId ? { kind: existing.resourceKind, id: existing.resourceId } : undefined;
+    const rebuilt = recover && ref ? await recover(request, ref) : undefined;
+    if (!rebuilt) throw conflict(carriedOut(existing.resourceKind, existing.resourceId));
+    request.idempotencyRecovered = { companyId, key };
+    reply.header('Idempotent-Replayed', 'true');
+    reply.status(rebuilt.statusCode).send(rebuilt.body);
+    return { answered: true };
+  }
+  if (!(await takeOverDeadClaim(db, companyId, key, owner, claim.token))) throw conflict(IN_PROGRESS);
+  return { held: claim };
+}
+
+export function registerIdempotency(app: FastifyInstance, database: Database, testCrashPoints: readonly string[] = []): void {
+  const { db } = database;
+  const owner = registerInstanceHeartbeat(app, db, database.kind === 'pglite');
+  setCrashPoints(testCrashPoints);
+  registerMultipartDigest(app);
+  // Callback-style: the rest of the request (the handler) runs inside runWithClaim, so the
+  // handler's transaction can mark the key (markIdempotentChange); requests without the header pass at once.
+  app.addHook('preHandler', (request, reply, done) => {
+    const key = request.headers[HEADER];
+    if (request.method !== 'POST' || typeof key !== 'string' || !request.caller) return done();
+    claimKey(db, owner, request, reply, key).then((outcome) => {
+      if (!('held' in outcome)) return;
+      request.idempotencyClaim = outcome.held;
+      runWithClaim(outcome.held, done);
+    }, done);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const key = request.idempotencyKey;
-    if (!key || !request.caller) return payload;
-    const companyId = request.caller.companyId;
-    const where = and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key));
+    const recovered = request.idempotencyRecovered;
+    if (recovered && reply.statusCode < 500) {
+      // Later retries replay this answer instead of rebuilding it.
+      await db
+        .update(idempotencyKeys)
+        .set({ statusCode: reply.statusCode, responseBody: typeof payload === 'string' ? payload : String(payload ?? '') })
+        .where(
+          and(
+            eq(idempotencyKeys.companyId, recovered.companyId),
+            eq(idempotencyKeys.key, recovered.key),
+            isNull(idempotencyKeys.statusCode),
+          ),
+        );
+      return payload;
+    }
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
+    crashPoint(claim, 'after-commit');
+    // Only while this request still holds the key (its token): a claim taken over is another request's.
+    const held = and(
+      eq(idempotencyKeys.companyId, claim.companyId),
+      eq(idempotencyKeys.key, claim.key),
+      eq(idempotencyKeys.claimToken, claim.token),
+    );
     if (reply.statusCode >= 500) {
-      // Nothing was done (or it was rolled back): let the client retry with the same key.
-      await db.delete(idempotencyKeys).where(where);
+      // Nothing was done (or it was rolled back): let the client retry with the same key. A change
+      // that did commit keeps its mark, so the retry is answered from it instead of running again.
+      await db.delete(idempotencyKeys).where(and(held, isNull(idempotencyKeys.committedAt)));
     } else {
       await db
         .update(idempotencyKeys)
         .set({ statusCode: reply.statusCode, responseBody: typeof payload === 'string' ? payload : String(payload ?? '') })
-        .where(where);
+        .where(held);
     }
     return payload;
   });

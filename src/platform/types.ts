@@ -1,5 +1,6 @@
 // Fastify type augmentation shared by every route: the route's name (scopes, rate-limit key,
 // metrics), its error family and its tenancy messages live in the route's `config`.
+import type { FastifyRequest } from 'fastify';
 import type { RouteName } from './auth/tokens.js';
 import type { ErrorFamily } from './errors.js';
 
@@ -13,6 +14,17 @@ export interface TenancyMessages {
   /** Path parameter holding the company id when source is 'path'. */
   pathParam?: string;
 }
+
+/** The change a committed Idempotency-Key names (platform/idempotency-claims.ts). */
+export interface CommittedChange {
+  kind: string;
+  id: string;
+}
+
+export type RecoverAnswer = (
+  request: FastifyRequest,
+  change: CommittedChange,
+) => Promise<{ statusCode: number; body: unknown } | undefined>;
 
 export interface Caller {
   companyId: number;
@@ -43,6 +55,12 @@ declare module 'fastify' {
     ownInputChecks?: true;
     /** Message of an unexpected 500 on this route. */
     internalMessage?: string;
+    /**
+     * Idempotency-Key after a crash (docs/decisions.md): rebuilds the route's answer from the change
+     * its transaction committed (markIdempotentChange) when the answer itself was never stored.
+     * Undefined: the change cannot be found any more (answered with the documented 409).
+     */
+    idempotency?: { recover: RecoverAnswer };
   }
   interface FastifyRequest {
     caller?: Caller;

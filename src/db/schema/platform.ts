@@ -68,9 +68,24 @@ export const idempotencyKeys = pgTable(
     statusCode: integer('status_code'),
     responseBody: text('response_body'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** The server instance running the request (server_instances.id); null on claims older than 0180. */
+    owner: text('owner'),
+    /** Random per claim and per takeover: only the holder may mark the key committed (fencing). */
+    claimToken: text('claim_token'),
+    /** Set in the handler's own transaction: the change is made, whatever happens to the answer. */
+    committedAt: ts('committed_at'),
+    resourceKind: text('resource_kind'),
+    resourceId: text('resource_id'),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
+
+/** One row per running server; `last_seen` is renewed every few seconds (platform/idempotency-claims.ts). */
+export const serverInstances = pgTable('server_instances', {
+  id: text('id').primaryKey(),
+  startedAt: ts('started_at').notNull().defaultNow(),
+  lastSeen: ts('last_seen').notNull().defaultNow(),
+});
 
 /** Server-side secrets for signed links (0110), one per purpose; generated once, never sent anywhere. */
 export const signingKeys = pgTable('signing_keys', {

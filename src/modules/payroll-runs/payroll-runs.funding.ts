@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { koboToString, toKobo } from '../../payroll/money.js';
 import { conflict } from '../../platform/errors.js';
+import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { walletLedger } from '../wallet/index.js';
 import { announceSettlement } from './payroll-runs.events.js';
 import { payablePaystubs } from './payroll-runs.planner.js';
@@ -63,6 +64,7 @@ export function createFunding(deps: { db: Db; provider: TransferProvider }) {
         await transfersRepo.enqueueBatches(tx, batchJobs(provider, { companyId, runId: id, attempt: started.attempt }, funded.batches));
       }
       await announceSettlement(tx, companyId, id, [], await payrollRunsRepo.finish(tx, companyId, id));
+      await markIdempotentChange(tx, { kind: 'payroll-run', id });
       return (await payrollRunsRepo.find(tx, companyId, id)) ?? started;
     });
     return { message: MESSAGES.paying, run: await runView(db, run) };

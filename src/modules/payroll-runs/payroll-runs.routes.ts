@@ -5,11 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteName } from '../../platform/auth/tokens.js';
 import { typed } from '../../platform/deps.js';
+import { recoverAnswer } from '../../platform/idempotency-claims.js';
 import { tenantId } from '../../platform/request-context.js';
 import { LaravelPage, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import type { createFunding } from './payroll-runs.funding.js';
-import { type createPayrollRunsService, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN } from './payroll-runs.service.js';
+import { type createPayrollRunsService, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN } from './payroll-runs.service.js';
 
 const LIST_TENANCY: TenancyMessages = { forbidden: RUNS_FORBIDDEN };
 const RUN_TENANCY: TenancyMessages = { forbidden: RUNS_FORBIDDEN, notFound: RUN_NOT_FOUND };
@@ -80,6 +81,10 @@ export function payrollRunsRoutes(services: {
   funding: ReturnType<typeof createFunding>;
 }) {
   const { runs, funding } = services;
+  /** After a crash lost a run action's answer: its status and message, with the run as it is now (docs/decisions.md). */
+  const recovered = (status: number, message: string) => ({
+    recover: recoverAnswer(status, (request, id) => runs.recoverAnswer(tenantId(request), id, message)),
+  });
   return async (root: FastifyInstance): Promise<void> => {
     const app = typed(root);
     app.addSchema(RunSchema);
@@ -87,7 +92,7 @@ export function payrollRunsRoutes(services: {
     app.post(
       '/api/payroll-runs',
       {
-        config: { name: 'payroll-runs.store', family: 'plain', tenancy: LIST_TENANCY },
+        config: { name: 'payroll-runs.store', family: 'plain', tenancy: LIST_TENANCY, idempotency: recovered(201, MESSAGES.created) },
         schema: {
           tags: ['payroll runs'],
           summary: "Create a run from the employees' salaries (draft)",
@@ -160,7 +165,13 @@ export function payrollRunsRoutes(services: {
     app.post(
       '/api/payroll-runs/:id/approve',
       {
-        config: { name: 'payroll-runs.approve', family: 'plain', tenancy: RUN_TENANCY, notFoundMessage: RUN_NOT_FOUND },
+        config: {
+          name: 'payroll-runs.approve',
+          family: 'plain',
+          tenancy: RUN_TENANCY,
+          notFoundMessage: RUN_NOT_FOUND,
+          idempotency: recovered(200, MESSAGES.approved),
+        },
         preValidation: emptyBody,
         schema: {
           tags: ['payroll runs'],
@@ -176,11 +187,11 @@ export function payrollRunsRoutes(services: {
     );
 
     type Action = (companyId: number, id: string) => Promise<{ message: string; run: unknown }>;
-    const action = (path: string, name: RouteName, summary: string, status: 200 | 202, run: Action) =>
+    const action = (path: string, name: RouteName, summary: string, status: 200 | 202, run: Action, message: string) =>
       app.post(
         `/api/payroll-runs/:id/${path}`,
         {
-          config: { name, family: 'plain', tenancy: RUN_TENANCY, notFoundMessage: RUN_NOT_FOUND },
+          config: { name, family: 'plain', tenancy: RUN_TENANCY, notFoundMessage: RUN_NOT_FOUND, idempotency: recovered(status, message) },
           preValidation: emptyBody,
           schema: {
             tags: ['payroll runs'],
@@ -192,8 +203,15 @@ export function payrollRunsRoutes(services: {
         },
         async (request, reply) => reply.status(status).send((await run(tenantId(request), request.params.id)) as never),
       );
-    action('pay', 'payroll-runs.pay', 'Pay an approved run from the wallet (202: transfers under way)', 202, funding.pay);
-    action('retry', 'payroll-runs.retry', "Send a run's failed paystubs again, funding only those", 202, funding.retry);
-    action('cancel', 'payroll-runs.cancel', 'Cancel a draft or approved run (its paystubs become cancelled)', 200, runs.cancel);
+    action('pay', 'payroll-runs.pay', 'Pay an approved run from the wallet (202: transfers under way)', 202, funding.pay, MESSAGES.paying);
+    action('retry', 'payroll-runs.retry', "Send a run's failed paystubs again, funding only those", 202, funding.retry, MESSAGES.paying);
+    action(
+      'cancel',
+      'payroll-runs.cancel',
+      'Cancel a draft or approved run (its paystubs become cancelled)',
+      200,
+      runs.cancel,
+      MESSAGES.cancelled,
+    );
   };
 }

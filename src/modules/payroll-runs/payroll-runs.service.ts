@@ -7,6 +7,7 @@ import { PERIOD_TOO_EARLY } from '../../payroll/engine.types.js';
 import { type Kobo, toKobo } from '../../payroll/money.js';
 import { EARLIEST_PERIOD_END } from '../../payroll/statutory.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
+import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import type { WrittenPaystub } from '../payroll/index.js';
 import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../payroll/index.js';
@@ -111,6 +112,12 @@ export async function recordPaystubsRun(tx: Tx, companyId: number, runId: string
   await announceRun(tx, inserted, 'payroll_run.created');
 }
 
+/** Marks a request's Idempotency-Key with the run its transaction changed (none: nothing changed). */
+async function marked<R extends RunRow | undefined>(tx: Tx, row: R): Promise<R> {
+  if (row) await markIdempotentChange(tx, { kind: 'payroll-run', id: row.id });
+  return row;
+}
+
 export async function runView(db: Executor, row: RunRow) {
   const counts = await payrollRunsRepo.counts(db, row.company_id, [row.id]);
   return serializeRun(row, counts.get(row.id));
@@ -152,6 +159,7 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
           totals: storedTotals(runTotals(written.map((w) => w.planned))),
           skipped: all,
         });
+        await markIdempotentChange(tx, { kind: 'payroll-run', id: runId });
         return announceRun(tx, inserted, 'payroll_run.created');
       });
       return { message: MESSAGES.created, run: await runView(db, run) };
@@ -184,6 +192,15 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
       };
     },
 
+    /**
+     * A run action's answer rebuilt from the run after a crash lost it (docs/decisions.md,
+     * "Idempotency-Key after a crash"): the action's message and the run as it is now.
+     */
+    async recoverAnswer(companyId: number, id: string, message: string) {
+      const row = RUN_ID.test(id) ? await payrollRunsRepo.find(db, companyId, id) : undefined;
+      return row ? { message, run: await runView(db, row) } : undefined;
+    },
+
     async show(companyId: number, id: string) {
       return { message: MESSAGES.shown, run: await runView(db, await findRun(db, companyId, id)) };
     },
@@ -198,7 +215,7 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
       if (!(await payrollRunsRepo.isApprover(db, await payrollRunsRepo.companyAndAncestors(db, companyId), email)))
         throw invalidField('approver_email', MESSAGES.notApprover);
       const approved = await db.transaction(async (tx) =>
-        announceRun(tx, await payrollRunsRepo.approve(tx, companyId, id, email), 'payroll_run.approved'),
+        announceRun(tx, await marked(tx, await payrollRunsRepo.approve(tx, companyId, id, email)), 'payroll_run.approved'),
       );
       if (!approved) throw conflict(MESSAGES.onlyDraftApproved);
       return { message: MESSAGES.approved, run: await runView(db, approved) };
@@ -207,7 +224,7 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
     async cancel(companyId: number, id: string) {
       await findRun(db, companyId, id);
       const cancelled = await db.transaction(async (tx) =>
-        announceRun(tx, await payrollRunsRepo.cancel(tx, companyId, id), 'payroll_run.cancelled'),
+        announceRun(tx, await marked(tx, await payrollRunsRepo.cancel(tx, companyId, id)), 'payroll_run.cancelled'),
       );
       if (!cancelled) throw conflict(MESSAGES.onlyOpenCancelled);
       return { message: MESSAGES.cancelled, run: await runView(db, cancelled) };

@@ -4,6 +4,7 @@
 // (payroll_runs, a draft) is written beside them.
 import type { Db, Tx } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
+import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { laravelPage } from '../../platform/paginator.js';
 import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.js';
 import { validateItem } from './paystubs.items.js';
@@ -59,7 +60,10 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
         const result = await planAndWriteRun(tx, companyId, transactionId, valid);
         failed.push(...result.failed);
         // Every P2 call is a payroll run too (draft), so its paystubs are approved and paid like any run.
-        if (result.written.length > 0) await recordRun(tx, companyId, transactionId, result.written);
+        if (result.written.length > 0) {
+          await recordRun(tx, companyId, transactionId, result.written);
+          await markIdempotentChange(tx, { kind: 'payroll-run', id: transactionId });
+        }
         return result.written;
       });
       failed.sort((a, b) => a.index - b.index);

@@ -4,6 +4,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { consoleAccessDenied, endConsoleSessions } from '../../platform/auth/console-access.js';
 import { DomainError, forbidden, invalid, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
+import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { createUsers } from './users.create.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './users.documents.js';
@@ -13,7 +14,7 @@ import { lifecycleRepo } from './users.lifecycle.repo.js';
 import { companyName } from './users.lookup.repo.js';
 import { activatedMail } from './users.mail.js';
 import { hashPassword, validatePassword } from './users.passwords.js';
-import type { UserRow } from './users.repo.js';
+import type { UserRow, UserWithNames } from './users.repo.js';
 import { usersRepo } from './users.repo.js';
 import { serializeUser } from './users.serializer.js';
 import { updateUsers } from './users.update.js';
@@ -37,6 +38,30 @@ function failure(status: number, errors: Record<string, string[]>): DomainError 
   return invalid(errors);
 }
 
+/** U3's answer (docs/users.md). */
+function createdAnswer({ user }: UserWithNames) {
+  return {
+    message: 'User created successfully',
+    user: {
+      id: user.id,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      email: user.email,
+      personal_email: user.personalEmail,
+      company_id: user.companyId,
+      title: user.title,
+      department: user.department,
+      manager_id: user.managerId,
+      employee_id: user.employeeId,
+      unique_id: user.uniqueId,
+      is_active: user.isActive,
+      onboarding_completed: user.onboardingCompleted,
+      created_at: isoTimestamp(user.createdAt),
+      updated_at: isoTimestamp(user.updatedAt),
+    },
+  };
+}
+
 export function createUserActions(deps: ActionDeps) {
   const { db } = deps;
 
@@ -57,31 +82,19 @@ export function createUserActions(deps: ActionDeps) {
     async create(companyId: number, body: Record<string, unknown>, mayGrantConsoleAccess: boolean) {
       const checked = checkCreate(body);
       if (!checked.ok) throw invalid(checked.errors);
-      const [result] = await createUsers(deps, companyId, [checked.value], false, mayGrantConsoleAccess, (tx, [made]) =>
-        made.ok ? announceUsers(tx, companyId, [made.id as number], 'user.created') : Promise.resolve(),
-      );
+      const [result] = await createUsers(deps, companyId, [checked.value], false, mayGrantConsoleAccess, async (tx, [made]) => {
+        if (!made.ok) return;
+        await announceUsers(tx, companyId, [made.id as number], 'user.created');
+        await markIdempotentChange(tx, { kind: 'user', id: made.id as number });
+      });
       if (!result.ok) throw failure(result.status, result.errors);
-      const { user } = await live(companyId, result.id as number);
-      return {
-        message: 'User created successfully',
-        user: {
-          id: user.id,
-          first_name: user.firstName,
-          last_name: user.lastName,
-          email: user.email,
-          personal_email: user.personalEmail,
-          company_id: user.companyId,
-          title: user.title,
-          department: user.department,
-          manager_id: user.managerId,
-          employee_id: user.employeeId,
-          unique_id: user.uniqueId,
-          is_active: user.isActive,
-          onboarding_completed: user.onboardingCompleted,
-          created_at: isoTimestamp(user.createdAt),
-          updated_at: isoTimestamp(user.updatedAt),
-        },
-      };
+      return createdAnswer(await live(companyId, result.id as number));
+    },
+
+    /** U3's answer for a user it created, rebuilt after a crash lost it (docs/decisions.md, "Idempotency-Key after a crash"). */
+    async recoverCreated(companyId: number, id: number) {
+      const row = await usersRepo.findById(db, companyId, id);
+      return row ? createdAnswer(row) : undefined;
     },
 
     async update(companyId: number, id: number, body: Record<string, unknown>, files: UploadedFile[], mayGrantConsoleAccess: boolean) {

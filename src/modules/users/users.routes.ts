@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { mayGrantConsoleAccess } from '../../platform/auth/console-access.js';
 import { type AppDeps, typed } from '../../platform/deps.js';
 import { badRequest, invalid } from '../../platform/errors.js';
+import { recoverAnswer } from '../../platform/idempotency-claims.js';
 import { parseRowId } from '../../platform/input-safety.js';
 import { sendJsonText } from '../../platform/json-text.js';
 import { tenantId } from '../../platform/request-context.js';
@@ -144,7 +145,12 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services
   app.post(
     '/api/users',
     {
-      config: { name: 'users.store', tenancy: USERS_TENANCY, internalMessage: 'Failed to create user.' },
+      config: {
+        name: 'users.store',
+        tenancy: USERS_TENANCY,
+        internalMessage: 'Failed to create user.',
+        idempotency: { recover: recoverAnswer(200, (request, id) => actions.recoverCreated(tenantId(request), Number(id))) },
+      },
       schema: {
         tags,
         summary: 'U3. Create a user',

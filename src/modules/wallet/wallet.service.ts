@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.js';
 import { columnToNumber, koboToString, parseKobo } from '../../payroll/money.js';
 import { isEmail } from '../../platform/email.js';
 import { badRequest, invalidField, notFound } from '../../platform/errors.js';
+import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { Providers } from './providers/index.js';
 import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';
@@ -136,6 +137,7 @@ export function createWalletService(deps: WalletServiceDeps) {
           redirectUrl,
         });
         await jobs.enqueue(tx, WALLET_VERIFY, { reference }, { delaySeconds: config.walletVerifyDelaySeconds });
+        await markIdempotentChange(tx, { kind: 'wallet-transaction', id: reference });
       });
       let checkoutUrl: string;
       try {
