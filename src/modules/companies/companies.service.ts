@@ -24,8 +24,11 @@ import { setupCompany } from './company-setup.js';
 export const COMPANY_NOT_FOUND = 'Company not found or does not belong to the current company.';
 export const CANNOT_DEACTIVATE_SELF = 'A company cannot deactivate itself.';
 const TAKEN = (field: string) => `The ${field.replace(/_/g, ' ')} has already been taken.`;
-/** A derived company code can clash with a concurrent create; such a transaction is retried. */
-const CODE_RETRIES = 5;
+/**
+ * The super admin's derived company e-mail can clash with a concurrent create; such a transaction
+ * is retried. (The company code cannot clash: the repo takes the next free one as it inserts.)
+ */
+const EMAIL_RETRIES = 5;
 
 export interface CompaniesDeps {
   db: Db;
@@ -162,7 +165,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
           });
         } catch (error) {
           const constraint = uniqueViolation(error);
-          if ((constraint === 'companies_code_key' || constraint === 'users_email_key') && attempt < CODE_RETRIES) continue;
+          if (constraint === 'users_email_key' && attempt < EMAIL_RETRIES) continue;
           raceToValidation(constraint, {
             companies_domain_key: 'domain_name',
             companies_registration_id_key: 'registration_id',
