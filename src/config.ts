@@ -25,6 +25,10 @@ export interface Config {
     /** C2 answers that say a domain, registration id or personal e-mail is taken, per company. */
     takenAnswers: number;
   };
+  /** Window of the console's failed sign-in counters (per e-mail and address, per address, per account). */
+  signInWindowSeconds: number;
+  /** Wrong passwords for one console account per window, from all addresses, before it locks (docs/console.md). */
+  signInAccountFailures: number;
   paymentProvider: 'sandbox' | 'paystack';
   paystackSecretKey: string | undefined;
   paystackBaseUrl: string;
@@ -184,6 +188,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
       unauthenticated: int(env, 'RATE_LIMIT_UNAUTHENTICATED', 60, 1),
       takenAnswers: int(env, 'RATE_LIMIT_TAKEN_ANSWERS', 10, 1),
     },
+    signInWindowSeconds: int(env, 'SIGNIN_WINDOW_SECONDS', 900, 1),
+    signInAccountFailures: int(env, 'SIGNIN_ACCOUNT_FAILURES', 10, 1),
     paymentProvider: provider,
     paystackSecretKey: blankToUndefined(env.PAYSTACK_SECRET_KEY),
     paystackBaseUrl: (env.PAYSTACK_BASE_URL || 'https://api.paystack.co').replace(/\/+$/, ''),

@@ -1,5 +1,5 @@
 // Sign-in and sign-out of the console.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../platform/deps.js';
 import { type Html, html } from './html.js';
@@ -46,6 +46,19 @@ function loginForm(csrf: string, values: { email?: string; next?: string }, erro
 <p class="muted">The console is for company administrators. New administrators set their password through the onboarding link in their invitation e-mail.</p>`;
 }
 
+const UNLOCKED = 'Sign-in is unlocked in this browser until the lock ends. Sign in with your password.';
+const UNLOCK_REFUSALS = {
+  invalid: [404, 'This link is not valid.'],
+  expired: [410, 'This link has expired: the sign-in lock it was sent for has ended, so sign in as usual.'],
+  used: [410, 'This link has already been used.'],
+} as const;
+
+function unlockRefused(reply: FastifyReply, reason: keyof typeof UNLOCK_REFUSALS): FastifyReply {
+  const [status, message] = UNLOCK_REFUSALS[reason];
+  const body = html`<p>${message}</p><p><a href="/console/login">Sign in</a></p>`;
+  return sendHtml(reply, plainPage({ title: 'Unlock link', body }), status);
+}
+
 const LoginBody = Type.Object({
   _csrf: Type.Optional(Type.String({ maxLength: 200 })),
   email: Type.Optional(Type.String({ maxLength: 320 })),
@@ -61,23 +74,32 @@ export async function authRoutes(root: FastifyInstance, ctx: WebContext): Promis
     {
       schema: {
         hide: true,
-        querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 2000 })), signed_out: Type.Optional(Type.String()) }),
+        querystring: Type.Object({
+          next: Type.Optional(Type.String({ maxLength: 2000 })),
+          signed_out: Type.Optional(Type.String()),
+          unlocked: Type.Optional(Type.String()),
+        }),
       },
     },
     async (request, reply) => {
       if (await ctx.sessions.resolve(request.cookies[ctx.cookieNames.session])) return reply.redirect(safeNext(request.query.next), 303);
       const csrf = anonymousCsrf(ctx, request, reply);
-      const flash = request.query.signed_out !== undefined ? { notice: 'You are signed out.' } : {};
+      const flash =
+        request.query.signed_out !== undefined
+          ? { notice: 'You are signed out.' }
+          : request.query.unlocked !== undefined
+            ? { notice: UNLOCKED }
+            : {};
       return sendHtml(reply, plainPage({ title: 'Sign in', body: loginForm(csrf, { next: request.query.next }), flash }));
     },
   );
 
   app.post('/login', { schema: { hide: true, body: LoginBody }, preHandler: checkAnonymousCsrf(ctx) }, async (request, reply) => {
     const { email = '', password = '', next } = request.body;
-    const result = await ctx.sessions.signIn(email, password, request.ip);
+    const result = await ctx.sessions.signIn(email, password, request.ip, request.cookies[ctx.cookieNames.unlock]);
     if (!result.ok) {
       const csrf = anonymousCsrf(ctx, request, reply);
-      if (result.status === 429) reply.header('Retry-After', '900');
+      if (result.status === 429) reply.header('Retry-After', String(result.retryAfterSeconds ?? ctx.deps.config.signInWindowSeconds));
       const body = loginForm(csrf, { email, next }, result.message);
       return sendHtml(
         reply,
@@ -89,6 +111,38 @@ export async function authRoutes(root: FastifyInstance, ctx: WebContext): Promis
     request.log.info({ userId: result.userId, companyId: result.companyId }, 'console sign-in');
     return reply.redirect(safeNext(next), 303);
   });
+
+  // The link of the e-mail sent when an account's sign-in locks (account-lock.ts). The GET only
+  // asks: mail scanners open links, and must not use it up; the POST (a button) redeems it once.
+  const UnlockParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
+  app.get('/unlock/:token', { schema: { hide: true, params: UnlockParams } }, async (request, reply) => {
+    const state = await ctx.sessions.unlockLinks.check(request.params.token);
+    if (state !== 'ok') return unlockRefused(reply, state);
+    const csrf = anonymousCsrf(ctx, request, reply);
+    const body = html`<div class="card">
+<p>Password sign-in to your account is locked after too many wrong passwords. This lifts the lock in this browser only; the link works once.</p>
+<form method="post" action="/console/unlock/${request.params.token}">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <button type="submit">Lift the lock in this browser</button>
+</form>
+</div>`;
+    return sendHtml(reply, plainPage({ title: 'Lift the sign-in lock', body }));
+  });
+
+  app.post(
+    '/unlock/:token',
+    {
+      schema: { hide: true, params: UnlockParams, body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) }) },
+      preHandler: checkAnonymousCsrf(ctx),
+    },
+    async (request, reply) => {
+      const redeemed = await ctx.sessions.unlockLinks.redeem(request.params.token);
+      if (!redeemed.ok) return unlockRefused(reply, redeemed.reason);
+      const maxAge = Math.max(1, Math.ceil((redeemed.expiresAt.getTime() - Date.now()) / 1000));
+      reply.setCookie(ctx.cookieNames.unlock, redeemed.pass, cookieOptions(ctx, maxAge));
+      return reply.redirect('/console/login?unlocked=1', 303);
+    },
+  );
 
   app.post('/logout', { schema: { hide: true }, preHandler: requireSession(ctx) }, async (request, reply) => {
     await ctx.sessions.signOut(request.cookies[ctx.cookieNames.session]);

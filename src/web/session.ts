@@ -6,6 +6,8 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { hashPassword, verifyPassword } from '../modules/users/index.js';
 import { CONSOLE_ROLES, holdsConsoleRole } from '../platform/auth/console-access.js';
+import type { Mailer } from '../platform/mail/outbox.js';
+import { createAccountLock } from './account-lock.js';
 import { type SessionRow, webRepo } from './web.repo.js';
 
 /** The roles that open the console (one list, shared with the users API's grant rule). */
@@ -15,7 +17,12 @@ export const SESSION_IDLE_SECONDS = 30 * 60;
 export const SESSION_MAX_SECONDS = 12 * 60 * 60;
 /** Idle tracking writes at most once a minute per session, so page views are not all writes. */
 const TOUCH_EVERY_MS = 60_000;
-export const THROTTLE = { windowSeconds: 15 * 60, perAccount: 5, perAddress: 50 };
+/**
+ * Failed sign-ins allowed per window (SIGNIN_WINDOW_SECONDS, 15 minutes by default): per e-mail from
+ * one address, and per address. The per-account bound over all addresses is SIGNIN_ACCOUNT_FAILURES
+ * (account-lock.ts).
+ */
+export const THROTTLE = { perAccount: 5, perAddress: 50 };
 
 export const SIGN_IN_MESSAGES = {
   invalid: 'The e-mail address or password is incorrect.',
@@ -25,11 +32,11 @@ export const SIGN_IN_MESSAGES = {
   missing: 'Enter your e-mail address and password.',
 } as const;
 
-export type ConfirmResult = { ok: true; email: string } | { ok: false; status: number; message: string };
+export type ConfirmResult = { ok: true; email: string } | { ok: false; status: number; message: string; retryAfterSeconds?: number };
 
 export type SignInResult =
   | { ok: true; token: string; csrfToken: string; expiresAt: Date; userId: number; companyId: number }
-  | { ok: false; status: number; message: string };
+  | { ok: false; status: number; message: string; retryAfterSeconds?: number };
 
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
 export const randomSecret = () => crypto.randomBytes(32).toString('base64url');
@@ -41,47 +48,64 @@ export function safeEqual(a: string, b: string): boolean {
   return crypto.timingSafeEqual(left, right);
 }
 
-export function createSessionService(deps: { db: Db; config: Config }) {
+export function createSessionService(deps: { db: Db; config: Config; mailer: Mailer }) {
   const { db } = deps;
+  const lock = createAccountLock(deps);
+  const windowSeconds = lock.windowSeconds;
   // Verifying against a real hash when nobody matches keeps the response time the same, so the
   // timing does not reveal which e-mail addresses have accounts.
   let dummyHash: Promise<string> | undefined;
   const dummy = () => (dummyHash ??= hashPassword(randomSecret()));
 
-  function throttleKeys(ip: string, identifier: string) {
-    return { account: sha256(`account|${ip}|${identifier.toLowerCase()}`), address: sha256(`address|${ip}`) };
+  /** Keys of the counters an attempt takes: (IP, e-mail), IP, and the account over all addresses. */
+  function throttleKeys(ip: string, identifier: string, candidate: { id: number } | undefined) {
+    return {
+      account: sha256(`account|${ip}|${identifier.toLowerCase()}`),
+      address: sha256(`address|${ip}`),
+      owner: lock.key(candidate, identifier),
+    };
   }
 
   /** Throttled, constant-time check of an administrator's e-mail and password (sign-in rules). */
-  async function checkCredentials(identifierInput: string, password: string, ip: string) {
+  async function checkCredentials(identifierInput: string, password: string, ip: string, unlockPass?: string) {
     const identifier = identifierInput.trim();
     if (!identifier || !password) return { ok: false as const, status: 422, message: SIGN_IN_MESSAGES.missing };
-    const keys = throttleKeys(ip, identifier);
+    // One identifier names one account, so an attempt costs one argon2 verification; an unknown
+    // identifier costs one too (against a dummy hash), so timing does not reveal accounts.
+    const candidate = await webRepo.signInAccount(db, identifier);
+    const keys = throttleKeys(ip, identifier, candidate);
+    const allKeys = [keys.account, keys.address, keys.owner];
     // The attempt is counted before the password is checked, atomically: of N parallel guesses
     // at most the limit reach argon2. A refused attempt gives its unit back, so hammering a
     // locked account does not also use up its address's budget.
-    const counters = await webRepo.takeAttempt(db, [keys.account, keys.address], THROTTLE.windowSeconds);
+    const counters = await webRepo.takeAttempt(db, allKeys, windowSeconds);
     const account = counters[keys.account];
     const address = counters[keys.address];
+    const owner = counters[keys.owner];
     const blocked =
-      (account.attempts > THROTTLE.perAccount ? account : undefined) ?? (address.attempts > THROTTLE.perAddress ? address : undefined);
+      (account.attempts > THROTTLE.perAccount ? account : undefined) ??
+      (address.attempts > THROTTLE.perAddress ? address : undefined) ??
+      (lock.locked(owner) && !(await lock.passLifts(unlockPass, candidate)) ? owner : undefined);
     if (blocked) {
-      await webRepo.giveBackAttempt(db, [keys.account, keys.address]);
-      const freeAt = blocked.windowStart.getTime() + THROTTLE.windowSeconds * 1000;
+      await webRepo.giveBackAttempt(db, allKeys);
+      const freeAt = blocked.windowStart.getTime() + windowSeconds * 1000;
       const minutes = Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000));
+      // Retry-After is the whole window whichever counter refused, as it always was: the answer
+      // must not tell the account's lock from the address's.
       return {
         ok: false as const,
         status: 429,
         message: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        retryAfterSeconds: windowSeconds,
       };
     }
 
-    // One identifier names one account, so an attempt costs one argon2 verification; an unknown
-    // identifier costs one too (against a dummy hash), so timing does not reveal accounts.
-    const candidate = await webRepo.signInAccount(db, identifier);
     const verified = await verifyPassword(candidate?.passwordHash ?? (await dummy()), password);
-    // The attempt stays counted: it is a failure.
-    if (!candidate || !verified) return { ok: false as const, status: 401, message: SIGN_IN_MESSAGES.invalid };
+    if (!candidate || !verified) {
+      // The attempt stays counted: it is a failure. The one that reaches the account's limit mails its owner.
+      await lock.afterFailure(keys.owner, owner, candidate);
+      return { ok: false as const, status: 401, message: SIGN_IN_MESSAGES.invalid };
+    }
     const matched = candidate;
     const refusal = !isAdmin(matched.roles)
       ? SIGN_IN_MESSAGES.notAdmin
@@ -92,7 +116,7 @@ export function createSessionService(deps: { db: Db; config: Config }) {
           : undefined;
     if (refusal) {
       // The right password is not a guess: it does not count against the throttle.
-      await webRepo.giveBackAttempt(db, [keys.account, keys.address]);
+      await webRepo.giveBackAttempt(db, allKeys);
       return { ok: false as const, status: 403, message: refusal };
     }
 
@@ -110,12 +134,13 @@ export function createSessionService(deps: { db: Db; config: Config }) {
       if (!checked.ok) return checked;
       if (checked.account.companyId !== companyId) return { ok: false, status: 401, message: SIGN_IN_MESSAGES.invalid };
       await webRepo.clearFailures(db, checked.keys.account);
-      await webRepo.giveBackAttempt(db, [checked.keys.address]);
+      await webRepo.giveBackAttempt(db, [checked.keys.address, checked.keys.owner]);
       return { ok: true, email: checked.account.email };
     },
 
-    async signIn(identifierInput: string, password: string, ip: string): Promise<SignInResult> {
-      const checked = await checkCredentials(identifierInput, password, ip);
+    /** `unlockPass`: the browser's pass cookie from an unlock link (account-lock.ts), if any. */
+    async signIn(identifierInput: string, password: string, ip: string, unlockPass?: string): Promise<SignInResult> {
+      const checked = await checkCredentials(identifierInput, password, ip, unlockPass);
       if (!checked.ok) return checked;
       const { account: matched, keys } = checked;
       const token = randomSecret();
@@ -123,11 +148,13 @@ export function createSessionService(deps: { db: Db; config: Config }) {
       const expiresAt = new Date(Date.now() + SESSION_MAX_SECONDS * 1000);
       await db.transaction(async (tx) => {
         await webRepo.deleteExpiredSessions(tx, matched.companyId, matched.id);
-        await webRepo.prune(tx, THROTTLE.windowSeconds);
+        await webRepo.prune(tx, windowSeconds);
         await webRepo.insertSession(tx, matched.companyId, { tokenHash: sha256(token), csrfToken, userId: matched.id, expiresAt });
-        // A success clears this account's counter for this address and is not held against the address.
+        // A success clears this account's counter for this address and is not held against the
+        // address; the account's counter over all addresses keeps the failures before it (a
+        // success in between must not grant a guesser another SIGNIN_ACCOUNT_FAILURES).
         await webRepo.clearFailures(tx, keys.account);
-        await webRepo.giveBackAttempt(tx, [keys.address]);
+        await webRepo.giveBackAttempt(tx, [keys.address, keys.owner]);
       });
       return { ok: true, token, csrfToken, expiresAt, userId: matched.id, companyId: matched.companyId };
     },
@@ -148,6 +175,9 @@ export function createSessionService(deps: { db: Db; config: Config }) {
       if (now - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await webRepo.touchSession(db, row.companyId, row.id, new Date(now));
       return row;
     },
+
+    /** The unlock link of the lock e-mail (account-lock.ts). */
+    unlockLinks: { check: lock.checkLink, redeem: lock.redeemLink },
 
     async signOut(token: string | undefined): Promise<void> {
       if (token) await webRepo.deleteSessionByHash(db, sha256(token));

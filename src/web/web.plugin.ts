@@ -25,7 +25,8 @@ export interface WebContext {
   services: AppServices;
   sessions: SessionService;
   secure: boolean;
-  cookieNames: { session: string; csrf: string };
+  /** `unlock`: the pass of an unlock link, which lifts one account's sign-in lock in this browser. */
+  cookieNames: { session: string; csrf: string; unlock: string };
   publicOrigin: string;
   /** Origins a console form may be posted from (checked on every POST that names its Origin). */
   formOrigins: ReadonlySet<string>;
@@ -52,7 +53,7 @@ export function createWebContext(deps: AppDeps, services: AppServices): WebConte
     services,
     sessions: createSessionService(deps),
     secure,
-    cookieNames: { session: `${prefix}pc_session`, csrf: `${prefix}pc_csrf` },
+    cookieNames: { session: `${prefix}pc_session`, csrf: `${prefix}pc_csrf`, unlock: `${prefix}pc_unlock` },
     publicOrigin: new URL(deps.config.publicUrl).origin,
     formOrigins: consoleFormOrigins(deps.config),
   };

@@ -113,6 +113,8 @@ export const webRepo = {
         id: users.id,
         companyId: users.companyId,
         email: users.email,
+        personalEmail: users.personalEmail,
+        firstName: users.firstName,
         passwordHash: users.passwordHash,
         roles: users.roles,
         isActive: users.isActive,

@@ -78,15 +78,47 @@ export const companiesRepo = {
   },
 
   /**
+   * The company row with the first free code of `base`, `base2`, `base3`, ... (docs/security.md,
+   * company codes). The insert skips a code that is taken, even by a concurrent transaction not yet
+   * committed (PostgreSQL waits for it, then reports the conflict): the next suffix is tried in the
+   * same transaction, so two creates of similar names at the same moment never fail on the code.
+   * A clash on any other unique value (domain, registration id) still raises.
+   */
+  async insertWithFreeCode(executor: Executor, values: Omit<typeof companies.$inferInsert, 'code'>, base: string): Promise<CompanyRow> {
+    const used = new Set(await companiesRepo.codesLike(executor, base));
+    for (let n = 1; ; n++) {
+      const code = n === 1 ? base : `${base}${n}`;
+      if (used.has(code)) continue;
+      const [row] = await executor
+        .insert(companies)
+        .values({ ...values, code })
+        .onConflictDoNothing({ target: companies.code })
+        .returning();
+      if (row) return row;
+      used.add(code);
+    }
+  },
+
+  /**
    * A new company with its primary e-mail domain, user types, roles, redirect hosts and default
-   * contribution settings: one statement per table, inside the caller's transaction.
+   * contribution settings: one statement per table, inside the caller's transaction. The company
+   * row is `values` with `code`, or else with the first free code derived from `codeBase`.
    */
   async insertWithVocabulary(
     executor: Executor,
-    values: typeof companies.$inferInsert,
+    values: Omit<typeof companies.$inferInsert, 'code'>,
+    code: { code: string } | { codeBase: string },
     vocabulary: { userTypes: string[]; roles: string[]; redirectDomains: string[] },
   ): Promise<CompanyRow> {
-    const [company] = await executor.insert(companies).values(values).returning();
+    const company =
+      'code' in code
+        ? (
+            await executor
+              .insert(companies)
+              .values({ ...values, code: code.code })
+              .returning()
+          )[0]
+        : await companiesRepo.insertWithFreeCode(executor, values, code.codeBase);
     const companyId = company.id;
     await executor.insert(companyDomains).values({ companyId, name: company.domain });
     await executor.insert(userTypes).values(vocabulary.userTypes.map((name) => ({ companyId, name })));

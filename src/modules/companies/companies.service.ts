@@ -24,8 +24,11 @@ import { setupCompany } from './company-setup.js';
 export const COMPANY_NOT_FOUND = 'Company not found or does not belong to the current company.';
 export const CANNOT_DEACTIVATE_SELF = 'A company cannot deactivate itself.';
 const TAKEN = (field: string) => `The ${field.replace(/_/g, ' ')} has already been taken.`;
-/** A derived company code can clash with a concurrent create; such a transaction is retried. */
-const CODE_RETRIES = 5;
+/**
+ * The super admin's derived company e-mail can clash with a concurrent create; such a transaction
+ * is retried. (The company code cannot clash: the repo takes the next free one as it inserts.)
+ */
+const EMAIL_RETRIES = 5;
 
 export interface CompaniesDeps {
   db: Db;
@@ -42,18 +45,19 @@ function parseId(raw: string | number): number {
   return id;
 }
 
-/** Maps a unique-index violation of a lost race to the field message the pre-check would give. */
-function raceToValidation(constraint: string | undefined, fieldOf: Record<string, string>): never | void {
-  if (constraint && fieldOf[constraint]) throw invalid({ [fieldOf[constraint]]: [TAKEN(fieldOf[constraint])] });
+/** The field whose "already taken" message answers a unique-index violation of a lost race. */
+function raceField(constraint: string | undefined, fieldOf: Record<string, string>): string | undefined {
+  return constraint ? fieldOf[constraint] : undefined;
 }
 
 export function createCompaniesService(deps: CompaniesDeps) {
   const { db, config, mailer, authCache, limiter } = deps;
   /**
-   * C2's "already taken" answers confirm that a personal e-mail (of any company's user) or a domain
-   * exists. Each such answer costs the caller one unit of this bucket; an empty bucket refuses every
-   * C2 of the caller with 429 before anything is checked, so that probing is slowed to
-   * RATE_LIMIT_TAKEN_ANSWERS per window (docs/security.md).
+   * The "already taken" answers of C2 and C4 confirm that a personal e-mail (of any company's user),
+   * a domain, a registration id or a code exists. Each such answer costs the caller one unit of this
+   * bucket, shared by C2 and C4; an empty bucket refuses every C2 and C4 of the caller with 429
+   * before anything is checked, so that probing is slowed to RATE_LIMIT_TAKEN_ANSWERS per window
+   * (docs/companies-invoices.md, C2 enumeration; docs/security.md).
    */
   const TAKEN_BUCKET = 'companies.taken';
   async function takenBudget(callerId: number): Promise<void> {
@@ -61,6 +65,16 @@ export function createCompaniesService(deps: CompaniesDeps) {
     if (bucket.remaining === 0) {
       throw new DomainError('rate_limited', 'Too many requests.', undefined, { 'Retry-After': String(bucket.retryAfterSeconds) });
     }
+  }
+  async function spendTakenAnswer(callerId: number): Promise<void> {
+    await limiter.take(TAKEN_BUCKET, String(callerId), config.rateLimit.takenAnswers);
+  }
+  /** A lost race on a unique index answers like the pre-check would, and costs the same unit. */
+  async function raceToValidation(callerId: number, error: unknown, fieldOf: Record<string, string>): Promise<void> {
+    const field = raceField(uniqueViolation(error), fieldOf);
+    if (!field) return;
+    await spendTakenAnswer(callerId);
+    throw invalid({ [field]: [TAKEN(field)] });
   }
 
   async function reachable(actingId: number, rawId: string | number) {
@@ -109,7 +123,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
         takenFields.push('personal_email');
       }
       for (const field of takenFields) addFieldError(errors, field, TAKEN(field));
-      if (takenFields.length > 0) await limiter.take(TAKEN_BUCKET, String(callerId), config.rateLimit.takenAnswers);
+      if (takenFields.length > 0) await spendTakenAnswer(callerId);
       if (!input || Object.keys(errors).length > 0) throw invalid(errors);
 
       for (let attempt = 1; ; attempt++) {
@@ -123,7 +137,10 @@ export function createCompaniesService(deps: CompaniesDeps) {
             const again = await companiesRepo.takenCompanyValues(tx, { domain: input.domain, registrationId: input.registrationId });
             if (again.domain) addFieldError(fields, 'domain_name', TAKEN('domain_name'));
             if (again.registrationId) addFieldError(fields, 'registration_id', TAKEN('registration_id'));
-            if (Object.keys(fields).length > 0) throw invalid(fields);
+            if (Object.keys(fields).length > 0) {
+              await spendTakenAnswer(callerId);
+              throw invalid(fields);
+            }
 
             const created = await setupCompany(tx, {
               name: input.name,
@@ -162,8 +179,8 @@ export function createCompaniesService(deps: CompaniesDeps) {
           });
         } catch (error) {
           const constraint = uniqueViolation(error);
-          if ((constraint === 'companies_code_key' || constraint === 'users_email_key') && attempt < CODE_RETRIES) continue;
-          raceToValidation(constraint, {
+          if (constraint === 'users_email_key' && attempt < EMAIL_RETRIES) continue;
+          await raceToValidation(callerId, error, {
             companies_domain_key: 'domain_name',
             companies_registration_id_key: 'registration_id',
             company_domains_company_name_key: 'domain_name',
@@ -181,6 +198,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
 
     /** C4: 404 before any validation, so a stranger learns nothing about the values in use. */
     async update(callerId: number, rawId: string | number, body: Record<string, unknown>) {
+      await takenBudget(callerId);
       const id = parseId(rawId);
       try {
         return await db.transaction(async (tx) => {
@@ -199,6 +217,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
           if (taken.registrationId) addFieldError(errors, 'registration_id', TAKEN('registration_id'));
           if (taken.code) addFieldError(errors, 'code', TAKEN('code'));
           if (taken.domain) addFieldError(errors, 'domain', TAKEN('domain'));
+          if (taken.registrationId || taken.code || taken.domain) await spendTakenAnswer(callerId);
           if (Object.keys(errors).length > 0) throw invalid(errors);
           if (Object.keys(input).length === 0) return { message: 'Company updated successfully.', company: serializeCompany(company) };
           const updated = await companiesRepo.update(tx, id, input);
@@ -207,7 +226,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
           return { message: 'Company updated successfully.', company: serializeCompany(updated) };
         });
       } catch (error) {
-        raceToValidation(uniqueViolation(error), {
+        await raceToValidation(callerId, error, {
           companies_domain_key: 'domain',
           companies_registration_id_key: 'registration_id',
           companies_code_key: 'code',

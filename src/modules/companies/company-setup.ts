@@ -26,26 +26,24 @@ export interface NewCompany {
   redirectDomains?: string[];
 }
 
-/** Upper-case letters and digits of the name, at most 10; a clash adds a number (ACME, ACME2). */
-export async function uniqueCompanyCode(executor: Executor, name: string): Promise<string> {
-  const base = (
+/**
+ * Upper-case letters and digits of the name, at most 10 (CO when none): the code of a new company,
+ * or its base when taken (ACME, ACME2, ...; the repo picks the free one as it inserts).
+ */
+export function companyCodeBase(name: string): string {
+  return (
     name
       .toUpperCase()
       .replace(/[^A-Z0-9]/g, '')
       .slice(0, 10) || 'CO'
-  ).replace(/^$/, 'CO');
-  const used = new Set(await companiesRepo.codesLike(executor, base));
-  if (!used.has(base)) return base;
-  for (let n = 2; ; n++) if (!used.has(`${base}${n}`)) return `${base}${n}`;
+  );
 }
 
 export async function setupCompany(executor: Executor, input: NewCompany) {
-  const code = input.code ?? (await uniqueCompanyCode(executor, input.name));
   return companiesRepo.insertWithVocabulary(
     executor,
     {
       name: input.name,
-      code,
       domain: input.domain.toLowerCase(),
       createdBy: input.createdBy ?? null,
       address: input.address ?? null,
@@ -58,6 +56,7 @@ export async function setupCompany(executor: Executor, input: NewCompany) {
       apiAccess: input.apiAccess ?? true,
       plan: input.plan ?? 'standard',
     },
+    input.code === undefined ? { codeBase: companyCodeBase(input.name) } : { code: input.code },
     {
       userTypes: input.userTypes ?? DEFAULT_USER_TYPES,
       roles: input.roles ?? DEFAULT_ROLES,
