@@ -80,8 +80,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   closeSilentConnections(app.server, config.headersTimeoutSeconds * 1000);
-  database.onIdleConnectionError((error) =>
-    app.log.warn({ err: error }, 'an idle database connection was lost; the pool opens a new one when needed'),
+  database.onConnectionError((error, inUse) =>
+    app.log.warn({ err: error, inUse }, 'a database connection was lost; the pool discards it and opens a new one when needed'),
   );
 
   const limiter = options.limiter ?? createRateLimitStore({ windowSeconds: config.rateLimit.windowSeconds, redisUrl: config.redisUrl });

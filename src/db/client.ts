@@ -8,6 +8,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { type ConnectionErrorListener, guardPool } from './pool-guard.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -32,11 +33,12 @@ export interface Database {
   /** Runs a multi-statement SQL script (migrations). */
   execScript(text: string): Promise<void>;
   /**
-   * Where errors of idle pooled connections go (PostgreSQL restarted, a backend terminated by an
-   * administrator). The pool has already dropped such a connection and opens a new one on demand;
-   * an error event nobody listens to would instead crash the process.
+   * Where the loss of a pooled connection is reported, idle or checked out (PostgreSQL restarted or
+   * stopped, a backend terminated by an administrator), once per connection. The pool discards such
+   * a connection and opens a new one on demand; the statement that was running on it fails (a 503,
+   * docs/operations.md "Failures"). Without a listener the error event would end the process.
    */
-  onIdleConnectionError(listener: (error: Error) => void): void;
+  onConnectionError(listener: ConnectionErrorListener): void;
   close(): Promise<void>;
 }
 
@@ -64,7 +66,7 @@ export function pgliteDatabase(client: PGlite): Database {
     execScript: async (text) => {
       await client.exec(text);
     },
-    onIdleConnectionError: () => {},
+    onConnectionError: () => {},
     close: () => client.close(),
   };
 }
@@ -96,23 +98,35 @@ export function onDatabaseServer(executor: Executor): boolean {
 }
 const ON_SERVER = new WeakSet<Executor>();
 
+/**
+ * How long a statement waits for a pooled connection (a free one, or a new one to open) before it
+ * fails with a 503: PostgreSQL unreachable without a refusal (a host down, a network cut) would
+ * otherwise hold every request until the client gave up (docs/operations.md, "Failures").
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   // JIT off unless the URL says otherwise: our statements are short OLTP queries, and a compile
   // triggered by a pessimistic estimate (a table not yet analyzed) costs 10-300 ms per statement.
   const ownOptions = /[?&]options=/.test(url);
   const jit = ownOptions ? {} : { options: '-c jit=off' };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...jit });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...jit });
+  let connectionErrorListener: ConnectionErrorListener = () => {};
+  guardPool(pool, () => connectionErrorListener);
   await pool.query('SELECT 1');
-  let idleErrorListener: (error: Error) => void = () => {};
-  pool.on('error', (error) => idleErrorListener(error));
   const db: Db = drizzleNodePg({ client: pool, schema });
   // Connections open on demand; a startup option, so nothing leaks into the main pool's sessions
   // (behind PgBouncer: see docs/operations.md). As large as the main pool: with half as many, list
   // requests waited for a connection while the server's thread was idle (docs/operations.md).
   const hotPool = ownOptions
     ? undefined
-    : new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off -c plan_cache_mode=force_generic_plan' });
-  hotPool?.on('error', (error) => idleErrorListener(error));
+    : new pg.Pool({
+        connectionString: url,
+        max: poolSize,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        options: '-c jit=off -c plan_cache_mode=force_generic_plan',
+      });
+  if (hotPool) guardPool(hotPool, () => connectionErrorListener);
   const hot = hotPool ? drizzleNodePg({ client: hotPool, schema }) : undefined;
   if (hot) HOT_READS.set(db, hot);
   ON_SERVER.add(db);
@@ -123,8 +137,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     execScript: async (text) => {
       await pool.query(text);
     },
-    onIdleConnectionError: (listener) => {
-      idleErrorListener = listener;
+    onConnectionError: (listener) => {
+      connectionErrorListener = listener;
     },
     close: async () => {
       await Promise.all([endPool(pool), hotPool ? endPool(hotPool) : undefined]);

@@ -1,6 +1,7 @@
 // The one mapping from errors to HTTP responses. 5xx details are logged, never sent.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AccessError, addFieldError, DomainError, type ErrorFamily, type FieldErrors } from './errors.js';
+import { databaseUnavailable } from './db-errors.js';
+import { AccessError, addFieldError, DomainError, databaseUnavailableError, type ErrorFamily, type FieldErrors } from './errors.js';
 
 /** The HTTP status of each DomainError code, for the API and the console's error pages alike. */
 export const DOMAIN_STATUS: Record<DomainError['code'], number> = {
@@ -12,6 +13,7 @@ export const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   validation: 422,
   rate_limited: 429,
   bad_gateway: 502,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -154,6 +156,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         error.statusCode === 404 ? 'not_found' : 'bad_request',
         error.statusCode === 404 ? 'Not found.' : 'Bad request.',
       );
+    } else if (databaseUnavailable(error)) {
+      // The pool has dropped the connection; nothing was committed by this request's transaction.
+      request.log.warn({ err: error }, 'database unavailable: answered 503');
+      domain = databaseUnavailableError();
     } else {
       request.log.error({ err: error }, 'unhandled error');
       const message = request.routeOptions?.config?.internalMessage ?? 'Internal server error.';

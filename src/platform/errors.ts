@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'validation' // 422, or 400 in families whose validation status is 400
   | 'rate_limited' // 429
   | 'bad_gateway' // 502: a provider we depend on gave no usable answer
+  | 'unavailable' // 503: the database could not be reached or the connection was lost; retry later
   | 'internal'; // 500
 
 /**
@@ -53,6 +54,14 @@ export const conflict = (message: string, details?: Record<string, unknown>) =>
   new DomainError('conflict', message, undefined, undefined, details);
 export const internal = (message: string) => new DomainError('internal', message);
 export const badGateway = (message: string) => new DomainError('bad_gateway', message);
+
+/** Seconds a client is told to wait after a 503 for a database that could not be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** The 503 of a request whose database connection was refused or lost (docs/operations.md, "Failures"). */
+export const databaseUnavailableError = () =>
+  new DomainError('unavailable', 'The database is unavailable; try again.', undefined, {
+    'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
 
 /** A validation failure on named fields. `message` is used by families that show one string. */
 export function invalid(fields: FieldErrors, message?: string): DomainError {

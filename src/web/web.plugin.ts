@@ -3,9 +3,10 @@
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../modules/index.js';
+import { databaseUnavailable } from '../platform/db-errors.js';
 import type { AppDeps } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
-import { DomainError, internal } from '../platform/errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, DomainError, internal } from '../platform/errors.js';
 import { isRecord } from '../platform/guards.js';
 import { CONSOLE_CSS, CONSOLE_JS, CSS_PATH, JS_PATH } from './assets.js';
 import { type Html, html } from './html.js';
@@ -159,8 +160,14 @@ export function registerWebBasics(app: FastifyInstance, ctx: WebContext): void {
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       status = error.statusCode;
       message = 'The request could not be understood. Go back and try again.';
+    } else if (databaseUnavailable(error)) {
+      // As the API's 503 (docs/operations.md, "Failures"): nothing was saved; the same action later may work.
+      status = 503;
+      message = 'The database is unavailable; try again in a few seconds.';
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     }
-    if (status >= 500) request.log.error({ err: error }, 'console error');
+    if (status === 503) request.log.warn({ err: error }, 'console: database unavailable');
+    else if (status >= 500) request.log.error({ err: error }, 'console error');
     const body = html`<p>${message}</p>${status >= 500 ? html`<p class="muted">Reference: <code>${request.id}</code></p>` : ''}<p><a href="/console">Back to the console</a></p>`;
     const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'That did not work';
     return sendHtml(

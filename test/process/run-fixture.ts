@@ -78,3 +78,29 @@ export async function approvedMarchRun(api: Api, domain: string, employees: numb
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
   return run.body.run.id as string;
 }
+
+/**
+ * Funds the company's wallet through the sandbox checkout, as a company would (its redirect domain
+ * must be `funds.example`), and waits until the balance shows it.
+ */
+export async function sandboxTopUp(api: Api, baseUrl: string, amount: number): Promise<void> {
+  const topUp = await api('POST', '/api/wallet/top-up', {
+    amount,
+    customer_email: 'finance@funds.example',
+    redirect_url: 'https://funds.example/done',
+  });
+  expect(topUp.status, JSON.stringify(topUp.body)).toBe(200);
+  const checkout = new URL(topUp.body.checkoutUrl);
+  const paid = await fetch(`${baseUrl}${checkout.pathname}${checkout.search}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'outcome=success',
+    redirect: 'manual',
+  });
+  expect(paid.status).toBe(303);
+  for (let i = 0; i < 200; i++) {
+    if ((await api('GET', '/api/wallet/balance')).body.balance === amount) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the top-up of ${amount} was not credited`);
+}

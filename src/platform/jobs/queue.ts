@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, type Executor, queryRows } from '../../db/client.js';
 import { jobs } from '../../db/schema/index.js';
+import { databaseUnavailable } from '../db-errors.js';
 import type { JobPayloads } from './catalog.js';
 
 export interface JobContext {
@@ -59,6 +60,8 @@ export interface EnqueueOptions {
 }
 
 const LEASE_SECONDS = 300;
+/** A job cut off by a lost database connection runs again this soon, its attempt given back. */
+const DATABASE_RETRY_SECONDS = 5;
 
 export class JobQueue<C = JobPayloads> {
   readonly workerId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
@@ -66,6 +69,11 @@ export class JobQueue<C = JobPayloads> {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  /**
+   * Jobs this worker claimed but could not finish or give back because the database went away
+   * mid-batch: given back (attempt returned) at the next turn of the loop, not after their lease.
+   */
+  private unreleased: number[] = [];
 
   constructor(
     private readonly db: Db,
@@ -129,6 +137,7 @@ export class JobQueue<C = JobPayloads> {
 
   /** Claims and runs due jobs once; returns how many ran. Tests call this instead of waiting. */
   async runDue(limit = 10): Promise<number> {
+    if (this.unreleased.length > 0) await this.releaseUnfinished();
     const claimed = await queryRows<ClaimedJob<C>>(
       this.db,
       sql`UPDATE jobs SET locked_at = now(), locked_by = ${this.workerId}, attempts = attempts + 1
@@ -141,8 +150,40 @@ export class JobQueue<C = JobPayloads> {
             FOR UPDATE SKIP LOCKED)
           RETURNING id, kind, payload, attempts, max_attempts`,
     );
-    for (const job of claimed) await this.runOne(job);
+    const unfinished = new Set(claimed.map((job) => job.id));
+    try {
+      for (const job of claimed) {
+        await this.runOne(job);
+        unfinished.delete(job.id);
+      }
+    } catch (error) {
+      // The database went away mid-batch (runOne's own writes failed): hold on to what is still claimed.
+      this.unreleased.push(...unfinished);
+      throw error;
+    }
     return claimed.length;
+  }
+
+  /**
+   * Gives back this worker's claims that a lost connection left behind. A job whose handler had
+   * already done its work runs again, as after a crash (handlers are written for that); the guard
+   * skips a job whose finishing write did commit although its answer was lost.
+   */
+  private async releaseUnfinished(): Promise<void> {
+    const ids = this.unreleased;
+    this.unreleased = [];
+    try {
+      await this.db.execute(
+        sql`UPDATE jobs SET locked_at = NULL, locked_by = NULL, attempts = greatest(attempts - 1, 0)
+          WHERE id IN (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )}) AND locked_by = ${this.workerId} AND done_at IS NULL AND failed_at IS NULL`,
+      );
+    } catch (error) {
+      this.unreleased.push(...ids);
+      throw error;
+    }
   }
 
   private async runOne(job: ClaimedJob<C>): Promise<void> {
@@ -166,7 +207,15 @@ export class JobQueue<C = JobPayloads> {
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (job.attempts >= job.max_attempts) {
+      if (databaseUnavailable(error)) {
+        // Not the job's fault: the attempt is given back and the job runs again shortly
+        // (docs/operations.md, "Failures"). If this write fails too, runDue keeps the claim to give back.
+        log.warn({ err: error, retryInSeconds: DATABASE_RETRY_SECONDS }, 'job lost its database connection, will retry');
+        await this.finish(
+          job.id,
+          sql`run_at = now() + make_interval(secs => ${DATABASE_RETRY_SECONDS}), attempts = attempts - 1, locked_at = NULL, locked_by = NULL, last_error = ${message}`,
+        );
+      } else if (job.attempts >= job.max_attempts) {
         log.error({ err: error }, 'job failed for good');
         await this.finish(job.id, sql`failed_at = now(), locked_at = NULL, last_error = ${message}`);
       } else {
