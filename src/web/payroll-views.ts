@@ -21,6 +21,7 @@ export const RUN_BADGES: Record<string, Badge> = {
 };
 export const PAYSTUB_BADGES: Record<string, Badge> = {
   unpaid: ['off', 'Unpaid'],
+  held: ['warn', 'Held'],
   processing: ['warn', 'Processing'],
   paid: ['ok', 'Paid'],
   failed: ['bad', 'Failed'],
@@ -83,7 +84,7 @@ export function runFacts(run: RunView): Html {
 ${run.approved_at ? html`<dt>Approved</dt><dd>${when(run.approved_at)} by ${run.approved_by_email}</dd>` : ''}
 ${run.paid_at ? html`<dt>Finished</dt><dd>${when(run.paid_at)}</dd>` : ''}
 ${run.cancelled_at ? html`<dt>Cancelled</dt><dd>${when(run.cancelled_at)}</dd>` : ''}
-<dt>Paystubs</dt><dd>${count('paid')} paid, ${count('processing')} processing, ${count('failed')} failed, ${count('unpaid')} unpaid, ${count('cancelled')} cancelled</dd>
+<dt>Paystubs</dt><dd>${count('paid')} paid, ${count('processing')} processing, ${count('failed')} failed, ${count('unpaid')} unpaid, ${count('held')} held, ${count('cancelled')} cancelled</dd>
 </dl></section>
 <section class="card" aria-labelledby="run-totals"><h2 id="run-totals">Totals (${run.totals.employees ?? 0} employees)</h2><dl class="facts">
 ${FACT_TOTALS.map(([field, label]) => html`<dt>${label}</dt><dd>${naira(run.totals[field] ?? 0)}</dd>`)}
