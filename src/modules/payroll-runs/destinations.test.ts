@@ -174,6 +174,9 @@ describe('a bank change after approval', () => {
     expect(pay.statusCode).toBe(409);
     expect(pay.json()).toEqual({ error: NEEDS_APPROVAL, paystub_ids: [stub.id] });
     expect(await run(c, runId)).toMatchObject({ status: 'approved', counts: { held: 1 } });
+    // Cancelling the run cancels its held paystubs too.
+    expect((await call(c.auth, 'POST', `/api/payroll-runs/${runId}/cancel`)).statusCode).toBe(200);
+    expect(await run(c, runId)).toMatchObject({ status: 'cancelled', counts: { held: 0, cancelled: 1 } });
   });
 
   it('U9 (bulk update) holds too and writes the e-mails; a change of other fields holds nothing', async () => {

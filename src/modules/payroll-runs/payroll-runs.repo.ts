@@ -132,7 +132,7 @@ export const payrollRunsRepo = {
     );
   },
 
-  /** draft/approved → cancelled, with the run's paystubs (and the one_time applications they used). */
+  /** draft/approved → cancelled, with the run's unpaid and held paystubs (and the one_time applications they used). */
   async cancel(tx: Executor, companyId: number, id: string): Promise<RunRow | undefined> {
     const run = await one(
       queryRows<RunRow>(
@@ -146,7 +146,7 @@ export const payrollRunsRepo = {
     await tx.execute(
       sql`WITH cancelled AS (
             UPDATE paystubs SET status = 'cancelled', updated_at = now()
-            WHERE company_id = ${companyId} AND transaction_id = ${id} AND status = 'unpaid' RETURNING id)
+            WHERE company_id = ${companyId} AND transaction_id = ${id} AND status IN ('unpaid', 'held') RETURNING id)
           DELETE FROM custom_contribution_applications WHERE paystub_id IN (SELECT id FROM cancelled)`,
     );
     return run;
