@@ -21,7 +21,7 @@ UPDATE paystubs p SET destination_bank_code = t.bank_code, destination_bank_name
 -- Approved paystubs not paid (unpaid in an approved run, failed and waiting for a retry): the
 -- employee's details at migration time, as if the run had been approved now, so that a retry
 -- after a bank fix made before this migration needs no new approval. Paystubs of draft runs are pinned when their run is approved.
-UPDATE paystubs p SET destination_bank_code = u.bank_code, destination_bank_name = btrim(u.bank_name), destination_account_number = btrim(u.account_number), destination_account_name = COALESCE(NULLIF(btrim(u.account_name), ''), btrim(u.first_name || ' ' || u.last_name)), destination_pinned_at = now()
+UPDATE paystubs p SET destination_bank_code = u.bank_code, destination_bank_name = NULLIF(btrim(u.bank_name), ''), destination_account_number = NULLIF(btrim(u.account_number), ''), destination_account_name = COALESCE(NULLIF(btrim(u.account_name), ''), btrim(u.first_name || ' ' || u.last_name)), destination_pinned_at = now()
   FROM users u, payroll_runs r
  WHERE u.id = p.user_id AND r.id = p.transaction_id AND r.company_id = p.company_id AND p.destination_pinned_at IS NULL
    AND p.status IN ('unpaid', 'failed') AND r.status IN ('approved', 'processing', 'partially_paid', 'failed');
@@ -31,5 +31,5 @@ UPDATE paystubs p SET destination_bank_code = u.bank_code, destination_bank_name
 -- approved paystub of that user not yet handed to the provider (unpaid, pinned) whose destination
 -- is no longer the user's becomes held. A conditional UPDATE like pay's claim (status = 'unpaid'):
 -- a paystub is either claimed by pay (processing, sent to its pinned destination) or held, never both.
-CREATE FUNCTION paystubs_hold_on_bank_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE paystubs SET status = 'held', hold_reason = 'Bank account changed after approval.', updated_at = now() WHERE user_id = NEW.id AND status = 'unpaid' AND destination_pinned_at IS NOT NULL AND (destination_bank_code IS DISTINCT FROM NEW.bank_code OR destination_account_number IS DISTINCT FROM btrim(NEW.account_number)); RETURN NULL; END $$;
+CREATE FUNCTION paystubs_hold_on_bank_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE paystubs SET status = 'held', hold_reason = 'Bank account changed after approval.', updated_at = now() WHERE user_id = NEW.id AND status = 'unpaid' AND destination_pinned_at IS NOT NULL AND (destination_bank_code IS DISTINCT FROM NEW.bank_code OR destination_account_number IS DISTINCT FROM NULLIF(btrim(NEW.account_number), '')); RETURN NULL; END $$;
 CREATE TRIGGER users_bank_change_holds_paystubs AFTER UPDATE OF bank_code, account_number ON users FOR EACH ROW WHEN (OLD.bank_code IS DISTINCT FROM NEW.bank_code OR OLD.account_number IS DISTINCT FROM NEW.account_number) EXECUTE FUNCTION paystubs_hold_on_bank_change();

@@ -14,7 +14,7 @@ const PINNABLE = sql.raw(`('unpaid', 'held', 'failed')`);
 /** A pinned destination that is no longer the employee's current account. */
 const CHANGED = sql.raw(
   `(p.destination_pinned_at IS NULL OR p.destination_bank_code IS DISTINCT FROM u.bank_code
-    OR p.destination_account_number IS DISTINCT FROM btrim(u.account_number))`,
+    OR p.destination_account_number IS DISTINCT FROM NULLIF(btrim(u.account_number), ''))`,
 );
 
 const only = (ids: readonly number[] | undefined) => (ids ? sql`AND p.id = ANY(${pgArray([...ids])}::int[])` : sql``);
