@@ -12,7 +12,7 @@ import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { drainJobs, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../test/helpers/paystack-transfers.js';
-import { multipart, usersCsv } from '../../../test/helpers/users.js';
+import { multipart, newUserBody, usersCsv } from '../../../test/helpers/users.js';
 import { type FakePaystack, startFakePaystack } from '../../../test/helpers/wallet.js';
 import { queryRows } from '../../db/client.js';
 import { issueToken } from '../../platform/auth/tokens.js';
@@ -208,6 +208,23 @@ describe('a bank change after approval', () => {
     expect((await paystubs(c, runId)).map((p) => p.status)).toEqual(['held', 'unpaid']);
     expect((await mailsTo(staff[0].personalEmail)).some((m) => m.text.includes(`account ending ${newAccount.slice(-4)}`))).toBe(true);
     expect((await mailsTo(staff[1].personalEmail)).some((m) => m.text.includes('account ending'))).toBe(false);
+  });
+
+  it('a re-invitation (U3 with the personal e-mail of an inactive employee) that replaces the account holds and e-mails too', async () => {
+    const { c, boss, staff } = await company(['300000.00']);
+    const runId = await approvedRun(c, boss);
+    await ctx.db.execute(sql`UPDATE users SET is_active = false WHERE id = ${staff[0].id}`);
+    const newAccount = account('058', '05');
+    const res = await call(
+      c.auth,
+      'POST',
+      '/api/users',
+      newUserBody(c, { personal_email: staff[0].personalEmail, bank_code: '058', account_number: newAccount, base_salary: 300000 }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().user.id).toBe(staff[0].id);
+    expect((await paystubs(c, runId))[0]).toMatchObject({ status: 'held', hold_reason: HELD });
+    expect((await mailsTo(staff[0].personalEmail)).some((m) => m.text.includes(`account ending ${newAccount.slice(-4)}`))).toBe(true);
   });
 
   it('a change before approval holds nothing: approval pins the new account', async () => {
