@@ -61,7 +61,7 @@ describe('the demo seed', () => {
     expect(run.pay_period_start).toBe(start.toISOString().slice(0, 10));
     expect(run.pay_period_end).toBe(end.toISOString().slice(0, 10));
     expect(run.totals.employees).toBe(active.length);
-    expect(run.counts).toEqual({ unpaid: 0, processing: 0, paid: active.length, failed: 0, cancelled: 0 });
+    expect(run.counts).toEqual({ unpaid: 0, held: 0, processing: 0, paid: active.length, failed: 0, cancelled: 0 });
     const paystubs = (
       (await api(`/api/paystubs?transaction_id=${demo.transactionId}&per_page=100`)).json() as {
         data: { data: { net_pay: number; status: string; paid_at: string; payment_reference: string }[] };

@@ -48,7 +48,8 @@ export class AccessError extends DomainError {}
 
 export const badRequest = (message: string) => new DomainError('bad_request', message);
 export const unauthorized = (message = 'Unauthorized') => new DomainError('unauthorized', message);
-export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const forbidden = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('forbidden', message, undefined, undefined, details);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new DomainError('conflict', message, undefined, undefined, details);

@@ -11,6 +11,8 @@ import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plug
 import type { SessionRow } from './web.repo.js';
 
 const BASE = '/console/developers/webhooks';
+/** The console acts with the company's `all` (docs/webhooks.md, "Scopes"). */
+const CONSOLE = { via: 'console' } as const;
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const DONE: Record<string, string> = {
@@ -114,15 +116,19 @@ ${cards.length > 0 ? cards : html`<p>No webhook endpoints yet.</p>`}`;
       const session = sessionOf(request);
       const { url, events, description, include_children } = request.body;
       try {
-        const created = await endpoints.create(session.companyId, {
-          url: url.trim(),
-          events: events
-            .split(',')
-            .map((event) => event.trim())
-            .filter(Boolean),
-          description: description?.trim() || null,
-          include_children: include_children === 'true',
-        });
+        const created = await endpoints.create(
+          session.companyId,
+          {
+            url: url.trim(),
+            events: events
+              .split(',')
+              .map((event) => event.trim())
+              .filter(Boolean),
+            description: description?.trim() || null,
+            include_children: include_children === 'true',
+          },
+          CONSOLE,
+        );
         return sendHtml(
           reply,
           await render(session, { notice: 'Endpoint added.' }, { secret: { endpointId: created.endpoint.id, value: created.secret } }),
@@ -178,7 +184,7 @@ ${cards.length > 0 ? cards : html`<p>No webhook endpoints yet.</p>`}`;
     return { secret: { endpointId: request.params.id, value: rotated.secret } };
   });
   post('toggle', {}, async (session, request) => {
-    await endpoints.update(session.companyId, request.params.id, { disabled: request.body.disabled === 'true' });
+    await endpoints.update(session.companyId, request.params.id, { disabled: request.body.disabled === 'true' }, CONSOLE);
     return 'updated';
   });
   post('delete', {}, async (session, request) => {

@@ -177,6 +177,26 @@ describe('console payroll runs', () => {
     expect((await checker.get('/console/payroll')).body).toContain('<span class="badge ok">Paid</span>');
   });
 
+  it('offers approval of a new bank account when a paystub is held, and releases it', async () => {
+    let res = await maker.post(
+      '/console/payroll/new',
+      form('2026-08-01', '2026-08-31', { include: 'chosen', user_ids: [String(staff[0].id), String(staff[1].id)] }),
+    );
+    const id = runIdOf(res.headers.location as string);
+    expect((await checker.post(`/console/payroll/${id}/approve`, {})).statusCode).toBe(303);
+    expect((await checker.get(`/console/payroll/${id}`)).body).not.toContain('Approve new bank accounts');
+    await setBankAccounts(ctx.db, [staff[0].id], '0987654321');
+    res = await checker.get(`/console/payroll/${id}`);
+    expect(res.body).toContain('Approve new bank accounts');
+    expect(res.body).toContain('1 paystub(s) are held');
+    expect(res.body).toContain('<span data-count="held">1</span> held');
+    res = await checker.post(`/console/payroll/${id}/approve`, {});
+    expect(res.statusCode).toBe(303);
+    res = await checker.get(`/console/payroll/${id}`);
+    expect(res.body).not.toContain('Approve new bank accounts');
+    expect(res.body).toContain('<span data-count="held">0</span> held');
+  });
+
   it('cancels a draft run, and a cancelled run cannot be cancelled or approved again', async () => {
     let res = await maker.post('/console/payroll/new', form('2026-07-01', '2026-07-31'));
     const id = runIdOf(res.headers.location as string);

@@ -21,6 +21,7 @@ export const RUN_BADGES: Record<string, Badge> = {
 };
 export const PAYSTUB_BADGES: Record<string, Badge> = {
   unpaid: ['off', 'Unpaid'],
+  held: ['warn', 'Held'],
   processing: ['warn', 'Processing'],
   paid: ['ok', 'Paid'],
   failed: ['bad', 'Failed'],
@@ -83,7 +84,7 @@ export function runFacts(run: RunView): Html {
 ${run.approved_at ? html`<dt>Approved</dt><dd>${when(run.approved_at)} by ${run.approved_by_email}</dd>` : ''}
 ${run.paid_at ? html`<dt>Finished</dt><dd>${when(run.paid_at)}</dd>` : ''}
 ${run.cancelled_at ? html`<dt>Cancelled</dt><dd>${when(run.cancelled_at)}</dd>` : ''}
-<dt>Paystubs</dt><dd>${count('paid')} paid, ${count('processing')} processing, ${count('failed')} failed, ${count('unpaid')} unpaid, ${count('cancelled')} cancelled</dd>
+<dt>Paystubs</dt><dd>${count('paid')} paid, ${count('processing')} processing, ${count('failed')} failed, ${count('unpaid')} unpaid, ${count('held')} held, ${count('cancelled')} cancelled</dd>
 </dl></section>
 <section class="card" aria-labelledby="run-totals"><h2 id="run-totals">Totals (${run.totals.employees ?? 0} employees)</h2><dl class="facts">
 ${FACT_TOTALS.map(([field, label]) => html`<dt>${label}</dt><dd>${naira(run.totals[field] ?? 0)}</dd>`)}
@@ -130,6 +131,15 @@ function approveForm(session: SessionRow, run: RunView, approvers: ApproverChoic
 </form>`;
 }
 
+/** Paystubs of the run may wait for approval of a new bank account: held, or failed (a retry needs it when the account changed). */
+export const releasable = (run: RunView) => run.counts.held > 0 || run.status === 'partially_paid' || run.status === 'failed';
+
+/** Approving a run past draft: releases held paystubs (and failed ones whose account changed) to the new accounts. */
+const releaseCard = (session: SessionRow, run: RunView, approvers: ApproverChoice[]) =>
+  html`<section class="card" aria-labelledby="release"><h2 id="release">Approve new bank accounts</h2>
+<p>${run.counts.held > 0 ? `${run.counts.held} paystub(s) are held: the employee's bank account changed after approval. ` : ''}Approving the run again pays them to the new account${run.status === 'approved' || run.status === 'processing' ? '' : ' (a retry of a failed paystub whose account changed needs this first)'}.</p>
+${approveForm(session, run, approvers)}</section>`;
+
 /** What can be done next, by status; `balance` is the wallet's exact decimal balance. */
 export function runActions(
   session: SessionRow,
@@ -140,6 +150,19 @@ export function runActions(
   refreshUrl: string,
 ): Html {
   const cancel = actionForm(session, run, 'cancel', 'Cancel run', { cls: 'secondary', confirm: 'Cancel this payroll run?' });
+  const release = run.status !== 'draft' && releasable(run) ? releaseCard(session, run, approvers) : html``;
+  return html`${release}${nextStep(session, run, balance, approvers, pollUrl, refreshUrl, cancel)}`;
+}
+
+function nextStep(
+  session: SessionRow,
+  run: RunView,
+  balance: string,
+  approvers: ApproverChoice[],
+  pollUrl: string,
+  refreshUrl: string,
+  cancel: Html,
+): Html {
   switch (run.status) {
     case 'draft':
       return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Approve</h2>${approveForm(session, run, approvers)} ${cancel}</section>`;

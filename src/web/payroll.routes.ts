@@ -13,6 +13,7 @@ import {
   type ApproverChoice,
   paystubBadgeOf,
   type RunView,
+  releasable,
   runActions,
   runBadge,
   runFacts,
@@ -95,7 +96,8 @@ export function runPageRenderer(ctx: WebContext) {
       ctx.services.wallet.wallet.balanceDecimal(session.companyId),
     ]);
     const names = await skippedNames(session.companyId, run);
-    const approvers = run.status === 'draft' ? await approverChoices(session, run) : [];
+    // Past draft, approval releases paystubs held for a new bank account (docs/payroll-runs.md).
+    const approvers = run.status === 'draft' || releasable(run) ? await approverChoices(session, run) : [];
     const rows = stubs.data;
     const total = (field: (typeof AMOUNTS)[number]) => rows.reduce((sum, row) => sum + kobo(row[field]), 0n);
     const single = stubs.last_page <= 1;

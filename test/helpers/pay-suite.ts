@@ -139,6 +139,21 @@ export function payRunSuite(name: string, env: () => PaySuiteEnv): void {
       expect(await outboxTo(rejected.personalEmail)).toEqual([]);
 
       await setBankAccounts(ctxOf().db, [rejected.id, unbanked.id], '0123456789');
+      // The fixed accounts are new destinations: a retry sends there only once they are approved
+      // (docs/payroll-runs.md, "Payment destinations").
+      const ids = (
+        await queryRows<{ id: number }>(
+          ctxOf().db,
+          sql`SELECT id FROM paystubs WHERE transaction_id = ${id} AND status = 'failed' ORDER BY id`,
+        )
+      ).map((r) => r.id);
+      expect((await call(company, 'POST', `/api/payroll-runs/${id}/retry`)).json()).toEqual({
+        error: 'These paystubs need approval of their new bank account first.',
+        paystub_ids: ids,
+      });
+      const reapproved = await call(company, 'POST', `/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+      expect(reapproved.statusCode, reapproved.body).toBe(200);
+      expect(reapproved.json().run.status).toBe('partially_paid');
       const retried = await call(company, 'POST', `/api/payroll-runs/${id}/retry`);
       expect(retried.statusCode, retried.body).toBe(202);
       expect(retried.json().run).toMatchObject({ status: 'processing', counts: { paid: 1, processing: 2 } });

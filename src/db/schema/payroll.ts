@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -119,6 +132,15 @@ export const paystubs = pgTable(
     basicPay: money('basic_pay'),
     housingPay: money('housing_pay'),
     transportPay: money('transport_pay'),
+    // 0186: the payment destination pinned at approval, the employee as the payslip shows them then,
+    // and why a paystub is held (docs/payroll-runs.md, "Payment destinations").
+    destinationBankCode: text('destination_bank_code'),
+    destinationBankName: text('destination_bank_name'),
+    destinationAccountNumber: text('destination_account_number'),
+    destinationAccountName: text('destination_account_name'),
+    destinationPinnedAt: ts('destination_pinned_at'),
+    employeeSnapshot: jsonb('employee_snapshot'),
+    holdReason: text('hold_reason'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -21,6 +21,11 @@ export const webhookEndpoints = pgTable(
     previousSecretEncrypted: text('previous_secret_encrypted'),
     previousSecretExpiresAt: ts('previous_secret_expires_at'),
     failingSince: ts('failing_since'),
+    // 0187: who created the endpoint (docs/webhooks.md, "Scopes"): a token (of created_by_company_id,
+    // whose live token's scopes filter deliveries) or the console (the company's `all`).
+    createdVia: text('created_via').$type<'token' | 'console'>().notNull().default('token'),
+    createdByCompanyId: integer('created_by_company_id'),
+    createdByTokenId: integer('created_by_token_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -1,9 +1,13 @@
 // pay and retry: ONE transaction each (docs/payroll-runs.md, "exactly once", step 1):
 //   1. the run moves approved (pay) or failed/partially_paid (retry) → processing by one
 //      conditional UPDATE, which also counts the funding attempt; a loser gets no row → 409;
-//   2. paystubs whose employee has no usable bank account (a bank_code and a valid NUBAN there) fail
-//      ("No valid bank account.");
-//   3. the others move to processing, each with a fresh reference, and a queued transfer row each;
+//   1b. retry: 409 when a failed paystub's employee changed bank account since approval (the new
+//      one needs approval first); pay: 409 when every paystub left is held (docs/payroll-runs.md,
+//      "Held paystubs"); held paystubs are never funded;
+//   2. paystubs whose pinned destination (approval's bank details, never the user's current ones)
+//      is not a usable bank account (a bank_code and a valid NUBAN there) fail ("No valid bank account.");
+//   3. the others move to processing, each with a fresh reference, and a queued transfer row each
+//      to its pinned destination;
 //   4. the balance row is locked and must cover their net pay, else 409 with the figures and the
 //      whole transaction (1-3 included) is rolled back;
 //   5. one debit entry (unique per run and attempt; the database's CHECK refuses a negative
@@ -15,6 +19,7 @@ import { koboToString, toKobo } from '../../payroll/money.js';
 import { conflict } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { walletLedger } from '../wallet/index.js';
+import { refuseAllHeld, refuseChangedDestinations } from './destinations.js';
 import { announceSettlement } from './payroll-runs.events.js';
 import { payablePaystubs } from './payroll-runs.planner.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
@@ -37,7 +42,12 @@ export function createFunding(deps: { db: Db; provider: TransferProvider }) {
       const started = await payrollRunsRepo.startFunding(tx, companyId, id, mode === 'pay' ? ['approved'] : ['partially_paid', 'failed']);
       if (!started) throw conflict(mode === 'pay' ? MESSAGES.onlyApprovedPaid : MESSAGES.onlyFailedRetried);
       const from = mode === 'pay' ? 'unpaid' : 'failed';
-      const payable = payablePaystubs(await payrollRunsRepo.paystubAccounts(tx, companyId, id, from));
+      // A retry never sends to an account the employee has left before its new one is approved.
+      if (mode === 'retry') await refuseChangedDestinations(tx, companyId, id);
+      const accounts = await payrollRunsRepo.paystubAccounts(tx, companyId, id, from);
+      // Every paystub held: nothing to pay until their new accounts are approved (the others were).
+      if (accounts.length === 0 && mode === 'pay') await refuseAllHeld(tx, companyId, id);
+      const payable = payablePaystubs(accounts);
       await payrollRunsRepo.failUnbankable(tx, companyId, id, from, payable);
       const funded = await payrollRunsRepo.fundPaystubs(tx, companyId, id, {
         from,

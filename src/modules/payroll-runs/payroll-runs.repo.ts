@@ -47,7 +47,7 @@ export interface RunFilters {
   periodTo?: string;
 }
 
-export type StatusCounts = Record<'unpaid' | 'processing' | 'paid' | 'failed' | 'cancelled', number>;
+export type StatusCounts = Record<'unpaid' | 'held' | 'processing' | 'paid' | 'failed' | 'cancelled', number>;
 
 const RUN_COLUMNS =
   sql.raw(`id, company_id, status, source, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
@@ -109,7 +109,7 @@ export const payrollRunsRepo = {
   async counts(db: Executor, companyId: number, runIds: string[]): Promise<Map<string, StatusCounts>> {
     const result = new Map<string, StatusCounts>();
     if (runIds.length === 0) return result;
-    for (const id of runIds) result.set(id, { unpaid: 0, processing: 0, paid: 0, failed: 0, cancelled: 0 });
+    for (const id of runIds) result.set(id, { unpaid: 0, held: 0, processing: 0, paid: 0, failed: 0, cancelled: 0 });
     const rows = await queryRows<{ transaction_id: string; status: keyof StatusCounts; n: number }>(
       db,
       sql`SELECT transaction_id, status, count(*)::int AS n FROM paystubs
@@ -132,7 +132,7 @@ export const payrollRunsRepo = {
     );
   },
 
-  /** draft/approved → cancelled, with the run's paystubs (and the one_time applications they used). */
+  /** draft/approved → cancelled, with the run's unpaid and held paystubs (and the one_time applications they used). */
   async cancel(tx: Executor, companyId: number, id: string): Promise<RunRow | undefined> {
     const run = await one(
       queryRows<RunRow>(
@@ -146,7 +146,7 @@ export const payrollRunsRepo = {
     await tx.execute(
       sql`WITH cancelled AS (
             UPDATE paystubs SET status = 'cancelled', updated_at = now()
-            WHERE company_id = ${companyId} AND transaction_id = ${id} AND status = 'unpaid' RETURNING id)
+            WHERE company_id = ${companyId} AND transaction_id = ${id} AND status IN ('unpaid', 'held') RETURNING id)
           DELETE FROM custom_contribution_applications WHERE paystub_id IN (SELECT id FROM cancelled)`,
     );
     return run;
@@ -163,7 +163,7 @@ export const payrollRunsRepo = {
     );
   },
 
-  /** The bank details of the employees of the paystubs in `from`. */
+  /** The destinations pinned at approval of the paystubs in `from` (never the users' current bank details). */
   async paystubAccounts(
     tx: Executor,
     companyId: number,
@@ -172,7 +172,7 @@ export const payrollRunsRepo = {
   ): Promise<{ id: number; bank_code: string | null; account_number: string | null }[]> {
     return queryRows(
       tx,
-      sql`SELECT p.id, u.bank_code, u.account_number FROM paystubs p JOIN users u ON u.id = p.user_id
+      sql`SELECT p.id, p.destination_bank_code AS bank_code, p.destination_account_number AS account_number FROM paystubs p
           WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${from}`,
     );
   },
@@ -186,8 +186,10 @@ export const payrollRunsRepo = {
   },
 
   /**
-   * Paystubs in `from` with a usable account → processing, each with a fresh reference
-   * (`<prefix><paystub id>`), and one queued transfer row per paystub, numbered into batches.
+   * Paystubs in `from` with a usable pinned destination → processing, each with a fresh reference
+   * (the claim: conditional on `from`, so a paystub held meanwhile is not claimed, and a claimed
+   * one is no longer held: docs/payroll-runs.md, "Held paystubs")
+   * (`<prefix><paystub id>`), and one queued transfer row per paystub to its pinned destination, numbered into batches.
    */
   async fundPaystubs(
     tx: Executor,
@@ -199,10 +201,10 @@ export const payrollRunsRepo = {
       tx,
       sql`WITH moved AS (
             UPDATE paystubs p SET status = 'processing', payment_reference = ${input.prefix}::text || p.id::text, failure_reason = NULL, updated_at = now()
-            FROM users u WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${input.from}
-              AND u.id = p.user_id AND ${PAYABLE(input.payable)}
-            RETURNING p.id, p.net_pay, p.payment_reference, btrim(u.bank_name) AS bank_name, btrim(u.account_number) AS account_number,
-                      u.bank_code, COALESCE(NULLIF(btrim(u.account_name), ''), btrim(u.first_name || ' ' || u.last_name)) AS account_name),
+            WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = ${input.from} AND ${PAYABLE(input.payable)}
+            RETURNING p.id, p.net_pay, p.payment_reference, COALESCE(p.destination_bank_name, '') AS bank_name,
+                      p.destination_account_number AS account_number, p.destination_bank_code AS bank_code,
+                      p.destination_account_name AS account_name),
           queued AS (
             INSERT INTO payroll_transfers (reference, company_id, run_id, paystub_id, attempt, batch, amount, bank_name, account_number,
                                            bank_code, account_name, provider)
@@ -217,16 +219,20 @@ export const payrollRunsRepo = {
 
   /**
    * processing → paid | partially_paid | failed once no paystub of the run is processing. Call
-   * with the run row locked (lock) so that concurrent settlements see each other's results.
+   * with the run row locked (lock) so that concurrent settlements see each other's results. Held
+   * paystubs keep a run from being `paid`; paystubs released while it was processing (unpaid
+   * again) turn it back to `approved`, ready for `pay` (docs/payroll-runs.md, "Held paystubs").
    */
   async finish(tx: Executor, companyId: number, runId: string): Promise<PayrollRunStatus | undefined> {
     const rows = await queryRows<{ status: PayrollRunStatus }>(
       tx,
       sql`UPDATE payroll_runs r
-          SET status = CASE WHEN c.paid = 0 THEN 'failed' WHEN c.failed = 0 THEN 'paid' ELSE 'partially_paid' END,
-              paid_at = now(), updated_at = now()
+          SET status = CASE WHEN c.unpaid > 0 THEN 'approved' WHEN c.paid = 0 THEN 'failed'
+                            WHEN c.failed = 0 AND c.held = 0 THEN 'paid' ELSE 'partially_paid' END,
+              paid_at = CASE WHEN c.unpaid > 0 THEN NULL ELSE now() END, updated_at = now()
           FROM (SELECT count(*) FILTER (WHERE status = 'paid') AS paid, count(*) FILTER (WHERE status = 'failed') AS failed,
-                       count(*) FILTER (WHERE status = 'processing') AS processing
+                       count(*) FILTER (WHERE status = 'processing') AS processing, count(*) FILTER (WHERE status = 'held') AS held,
+                       count(*) FILTER (WHERE status = 'unpaid') AS unpaid
                 FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId}) c
           WHERE r.company_id = ${companyId} AND r.id = ${runId} AND r.status = 'processing' AND c.processing = 0
           RETURNING r.status`,

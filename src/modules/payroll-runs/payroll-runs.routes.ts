@@ -52,6 +52,7 @@ const RunSchema = Type.Object(
     }),
     counts: Type.Object({
       unpaid: Type.Integer(),
+      held: Type.Integer({ description: 'bank account changed after approval: waiting for approval of the new one' }),
       processing: Type.Integer(),
       paid: Type.Integer(),
       failed: Type.Integer(),
@@ -67,6 +68,7 @@ const ErrorSchema = Type.Object({
   required: Type.Optional(Type.String()),
   available: Type.Optional(Type.String()),
   shortfall: Type.Optional(Type.String()),
+  paystub_ids: Type.Optional(Type.Array(Type.Integer(), { description: 'paystubs waiting for approval of a new bank account' })),
 });
 const errors = { '4xx': ErrorSchema, '5xx': ErrorSchema };
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

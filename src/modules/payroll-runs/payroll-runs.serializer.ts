@@ -26,7 +26,7 @@ export function storedTotals(totals: RunTotals): Record<string, string | number>
   return out;
 }
 
-export const EMPTY_COUNTS: StatusCounts = { unpaid: 0, processing: 0, paid: 0, failed: 0, cancelled: 0 };
+export const EMPTY_COUNTS: StatusCounts = { unpaid: 0, held: 0, processing: 0, paid: 0, failed: 0, cancelled: 0 };
 
 export function serializeRun(row: RunRow, counts: StatusCounts = EMPTY_COUNTS) {
   const totals: Record<string, number> = { employees: Number(row.totals.employees ?? 0) };

@@ -11,6 +11,7 @@ import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import type { WrittenPaystub } from '../payroll/index.js';
 import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../payroll/index.js';
+import { approveAndPin, paystubsAwaitingApproval } from './destinations.js';
 import { announceRun } from './payroll-runs.events.js';
 import { type Override, planRunItems, type Skipped } from './payroll-runs.planner.js';
 import { payrollRunsRepo, type RunFilters, type RunRow } from './payroll-runs.repo.js';
@@ -209,13 +210,14 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
     async approve(companyId: number, id: string, approverEmail: string | undefined) {
       const run = await findRun(db, companyId, id);
       if (!approverEmail?.trim()) throw invalidField('approver_email', MESSAGES.approverRequired);
-      if (run.status !== 'draft') throw conflict(MESSAGES.onlyDraftApproved);
+      if (run.status !== 'draft' && (await paystubsAwaitingApproval(db, companyId, id)).length === 0)
+        throw conflict(MESSAGES.onlyDraftApproved);
       const email = normalEmail(approverEmail) ?? '';
       if (run.created_by_email && run.created_by_email === email) throw invalidField('approver_email', MESSAGES.approverIsCreator);
       if (!(await payrollRunsRepo.isApprover(db, await payrollRunsRepo.companyAndAncestors(db, companyId), email)))
         throw invalidField('approver_email', MESSAGES.notApprover);
       const approved = await db.transaction(async (tx) =>
-        announceRun(tx, await marked(tx, await payrollRunsRepo.approve(tx, companyId, id, email)), 'payroll_run.approved'),
+        announceRun(tx, await marked(tx, await approveAndPin(tx, companyId, id, email)), 'payroll_run.approved'),
       );
       if (!approved) throw conflict(MESSAGES.onlyDraftApproved);
       return { message: MESSAGES.approved, run: await runView(db, approved) };

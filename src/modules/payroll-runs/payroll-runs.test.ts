@@ -78,7 +78,7 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
       { user_id: suspended.id, reason: 'The employee is suspended.' },
       { user_id: 99_999_999, reason: 'User not found.' },
     ]);
-    expect(run.counts).toEqual({ unpaid: 3, processing: 0, paid: 0, failed: 0, cancelled: 0 });
+    expect(run.counts).toEqual({ unpaid: 3, held: 0, processing: 0, paid: 0, failed: 0, cancelled: 0 });
     expect(run.totals.employees).toBe(3);
 
     const p1 = await call(company, 'GET', `/api/paystubs?transaction_id=${run.id}&per_page=100`);

@@ -59,11 +59,10 @@ export const transfersRepo = {
     return queryRows<OpenTransfer>(
       db,
       sql`SELECT t.reference, t.status, t.amount::text AS amount, t.bank_name, t.account_number,
-                 COALESCE(t.bank_code, u.bank_code, '') AS bank_code,
-                 COALESCE(t.account_name, btrim(u.first_name || ' ' || u.last_name)) AS account_name,
+                 COALESCE(t.bank_code, p.destination_bank_code, '') AS bank_code,
+                 COALESCE(t.account_name, p.destination_account_name, '') AS account_name,
                  extract(epoch FROM now() - t.sent_at)::float8 AS sent_seconds_ago
           FROM payroll_transfers t JOIN paystubs p ON p.payment_reference = t.reference AND p.status = 'processing'
-          JOIN users u ON u.id = p.user_id
           WHERE t.run_id = ${key.runId} AND t.attempt = ${key.attempt} AND t.batch = ${key.batch} AND t.company_id = ${key.companyId}
             AND t.status IN ('queued', 'sending', 'sent')
           ORDER BY t.reference`,

@@ -63,6 +63,12 @@ const paystubColumns = {
   paid_at: raw<string | null>(paystubs.paidAt),
   payment_reference: raw<string | null>(paystubs.paymentReference),
   failure_reason: raw<string | null>(paystubs.failureReason),
+  hold_reason: raw<string | null>(paystubs.holdReason),
+  destination_pinned_at: raw<string | null>(paystubs.destinationPinnedAt),
+  destination_bank_code: raw<string | null>(paystubs.destinationBankCode),
+  destination_bank_name: raw<string | null>(paystubs.destinationBankName),
+  destination_account_last4: sql<string | null>`right(${paystubs.destinationAccountNumber}, 4)`,
+  destination_account_name: raw<string | null>(paystubs.destinationAccountName),
   created_at: raw<string>(paystubs.createdAt),
   updated_at: raw<string>(paystubs.updatedAt),
 } satisfies Record<keyof PaystubRow, SQL>;

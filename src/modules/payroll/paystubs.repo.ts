@@ -25,7 +25,9 @@ export const PAYSTUB_COLUMNS =
   gross_pay::text AS gross_pay, net_pay::text AS net_pay, tax_withheld::text AS tax_withheld, pension_contribution::text AS pension_contribution,
   nhf_contribution::text AS nhf_contribution, nhis_contribution::text AS nhis_contribution, other_deductions::text AS other_deductions,
   employer_pension_contribution::text AS employer_pension_contribution, nhis_employer_contribution::text AS nhis_employer_contribution,
-  employer_cost::text AS employer_cost, tax_regime, status, transaction_id, paid_at, payment_reference, failure_reason, created_at, updated_at`);
+  employer_cost::text AS employer_cost, tax_regime, status, transaction_id, paid_at, payment_reference, failure_reason, hold_reason,
+  destination_pinned_at, destination_bank_code, destination_bank_name, right(destination_account_number, 4) AS destination_account_last4,
+  destination_account_name, created_at, updated_at`);
 
 export interface PaystubFilters {
   userId?: number;

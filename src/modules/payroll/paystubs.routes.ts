@@ -47,11 +47,24 @@ const paystubFields = {
   nhf_contribution: Money,
   nhis_contribution: Money,
   other_deductions: Money,
-  status: Type.String({ description: 'unpaid, processing, paid, failed or cancelled' }),
+  status: Type.String({ description: 'unpaid, held, processing, paid, failed or cancelled' }),
   transaction_id: Type.String(),
   paid_at: Type.Union([Type.Null(), Timestamp]),
   payment_reference: Type.Union([Type.Null(), Type.String()]),
   failure_reason: Type.Union([Type.Null(), Type.String()]),
+  hold_reason: Type.Union([Type.Null(), Type.String({ description: 'why a held paystub waits for approval' })]),
+  payment_destination: Type.Union([
+    Type.Null(),
+    Type.Object(
+      {
+        bank_code: Type.Union([Type.Null(), Type.String()]),
+        bank_name: Type.Union([Type.Null(), Type.String()]),
+        account_last4: Type.Union([Type.Null(), Type.String()]),
+        account_name: Type.Union([Type.Null(), Type.String()]),
+      },
+      { description: 'the account approval fixed for this paystub (null until its run is approved)' },
+    ),
+  ]),
   created_at: Timestamp,
   updated_at: Timestamp,
 };

@@ -26,6 +26,14 @@ export interface PaystubRow {
   paid_at: Date | string | null;
   payment_reference: string | null;
   failure_reason: string | null;
+  /** 0186: why the paystub is held, and the destination pinned at approval (null until then). */
+  hold_reason: string | null;
+  destination_pinned_at: Date | string | null;
+  destination_bank_code: string | null;
+  destination_bank_name: string | null;
+  /** The last 4 digits only: the full number never leaves the server (docs/payroll-runs.md). */
+  destination_account_last4: string | null;
+  destination_account_name: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }

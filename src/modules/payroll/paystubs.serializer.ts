@@ -37,8 +37,21 @@ export function serializePaystub(row: PaystubRow) {
     paid_at: isoTimestamp(row.paid_at),
     payment_reference: row.payment_reference,
     failure_reason: row.failure_reason,
+    hold_reason: row.hold_reason,
+    payment_destination: paymentDestination(row),
     created_at: ts(row.created_at),
     updated_at: ts(row.updated_at),
+  };
+}
+
+/** Where approval said the net pay goes (docs/payroll-runs.md, "Payment destinations"); null before approval. */
+function paymentDestination(row: PaystubRow) {
+  if (row.destination_pinned_at === null) return null;
+  return {
+    bank_code: row.destination_bank_code,
+    bank_name: row.destination_bank_name,
+    account_last4: row.destination_account_last4,
+    account_name: row.destination_account_name,
   };
 }
 

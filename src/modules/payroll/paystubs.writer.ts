@@ -40,6 +40,12 @@ function paystubRow(companyId: number, transactionId: string, { paystub: p }: Pl
     paid_at: null,
     payment_reference: null,
     failure_reason: null,
+    hold_reason: null,
+    destination_pinned_at: null,
+    destination_bank_code: null,
+    destination_bank_name: null,
+    destination_account_last4: null,
+    destination_account_name: null,
     created_at: meta.created_at,
     updated_at: meta.updated_at,
   };

@@ -107,6 +107,7 @@ const STATUS: Record<string, string> = {
   paid: 'Paid',
   processing: 'Payment in progress',
   unpaid: 'Not paid yet',
+  held: 'Held: bank account changed after approval',
   failed: 'Payment failed',
   cancelled: 'Cancelled (never paid)',
 };

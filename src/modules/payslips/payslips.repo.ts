@@ -57,7 +57,12 @@ export interface YtdRow {
   net: string;
 }
 
-/** The paystub's company, employee and run; the paid date as the calendar date in Nigeria (WAT: UTC+1, no DST, no zone data needed). */
+/**
+ * The paystub's company, employee and run; the paid date as the calendar date in Nigeria (WAT: UTC+1,
+ * no DST, no zone data needed). The employee and the bank account are as approval pinned them
+ * (docs/payroll-runs.md, "Payment destinations"): a paid paystub shows where it was paid, not
+ * where the employee's account is now. Before approval (a draft) they are the current ones.
+ */
 const SELECT = sql`SELECT p.id, p.company_id, p.user_id, p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end,
     p.status, p.transaction_id, to_char((p.paid_at AT TIME ZONE 'UTC') + interval '1 hour', 'YYYY-MM-DD') AS paid_on, p.tax_regime,
     p.taxable_income::text AS taxable_income, p.basic_pay::text AS basic_pay, p.housing_pay::text AS housing_pay,
@@ -66,7 +71,12 @@ const SELECT = sql`SELECT p.id, p.company_id, p.user_id, p.pay_period_start::tex
     p.nhf_contribution::text AS nhf_contribution, p.nhis_contribution::text AS nhis_contribution, p.net_pay::text AS net_pay,
     p.employer_pension_contribution::text AS employer_pension_contribution, p.nhis_employer_contribution::text AS nhis_employer_contribution,
     p.employer_cost::text AS employer_cost,
-    u.first_name, u.last_name, u.employee_id, u.title, u.department, u.bank_name, u.account_number,
+    COALESCE(p.employee_snapshot->>'first_name', u.first_name) AS first_name, COALESCE(p.employee_snapshot->>'last_name', u.last_name) AS last_name,
+    COALESCE(p.employee_snapshot->>'employee_id', u.employee_id) AS employee_id,
+    CASE WHEN p.employee_snapshot IS NULL THEN u.title ELSE p.employee_snapshot->>'title' END AS title,
+    CASE WHEN p.employee_snapshot IS NULL THEN u.department ELSE p.employee_snapshot->>'department' END AS department,
+    CASE WHEN p.destination_pinned_at IS NULL THEN u.bank_name ELSE p.destination_bank_name END AS bank_name,
+    CASE WHEN p.destination_pinned_at IS NULL THEN u.account_number ELSE p.destination_account_number END AS account_number,
     c.name AS company_name, c.address AS company_address, r.payment_date::text AS payment_date
   FROM paystubs p
   JOIN users u ON u.id = p.user_id

@@ -4,6 +4,7 @@
 import type { Db, Tx } from '../../db/client.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
+import { bankChangeNotices } from './users.bank-change.js';
 import { type CreateResult, planCreateRows, planCreates, plannedEmail } from './users.create.planner.js';
 import type { CreateValues } from './users.fields.js';
 import { deriveEmails, emailLocalPart, inRounds, ONBOARDING_TTL_MS, randomIds } from './users.lookup.js';
@@ -16,7 +17,7 @@ import {
   type Vocabulary,
 } from './users.lookup.repo.js';
 import { invitationMail, onboardingLink, welcomeMail } from './users.mail.js';
-import { usersRepo } from './users.repo.js';
+import { type UserRow, usersRepo } from './users.repo.js';
 import { statutoryRepo } from './users.statutory.repo.js';
 
 export { ALREADY_ACTIVE, type CreateResult, DOMAIN_MISSING, MANAGER_MISSING, TYPE_MISSING } from './users.create.planner.js';
@@ -147,6 +148,10 @@ async function createRound(
         return;
       }
       results[p.index] = { ok: true, id: patch.id, email: patch.email as string, reinvited: true };
+      // A re-invitation may replace the bank details: the employee hears of it (users.bank-change.ts).
+      mails.push(
+        ...bankChangeNotices(company.companyName, [{ companyId, user: p.refs.existing as UserRow, patch, email: patch.email as string }]),
+      );
       statutory.push({ id: patch.id, values: p.input.statutory ?? {} });
       if (p.input.notify) {
         const person = { companyId, firstName: p.input.firstName, personalEmail: p.input.personalEmail, email: patch.email as string };

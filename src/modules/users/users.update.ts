@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { endConsoleSessions } from '../../platform/auth/console-access.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
+import { bankChangeNotices, touchesBank } from './users.bank-change.js';
 import { deriveEmails, inRounds } from './users.lookup.js';
 import { companyName, loadVocabulary, usersByEmail, usersByPersonalEmail } from './users.lookup.repo.js';
 import { detailsChangedMail } from './users.mail.js';
@@ -93,8 +94,18 @@ async function updateRound(
     );
   }
   const mails: MailMessage[] = [];
-  const company = plans.some((p) => p.changed.length > 0 && items[p.index].values.notify) ? await companyName(tx, companyId) : '';
+  const bankWritten = !dryRun && touchesBank(plans.map((p) => p.patch));
+  const company =
+    bankWritten || plans.some((p) => p.changed.length > 0 && items[p.index].values.notify) ? await companyName(tx, companyId) : '';
   const { done, retry } = updateResults(plans, updated);
+  // Whatever `notify` says: a bank change always tells the employee (docs/payroll-runs.md).
+  if (bankWritten)
+    mails.push(
+      ...bankChangeNotices(
+        company,
+        done.map(({ plan: p, result }) => ({ companyId, user: p.user, patch: p.patch, email: result.email })),
+      ),
+    );
   for (const { plan: p, result } of done) {
     results[p.index] = result;
     if (!dryRun && items[p.index].values.notify && p.changed.length > 0) {

@@ -10,7 +10,7 @@ import type { JobDefinition, JobQueue } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { DELIVER_JOB } from './webhooks.events.repo.js';
 import { mapPaced } from './webhooks.pacing.js';
-import { DISABLED_MESSAGE, disabledOutcome, planOutcome, wakeUpDelays } from './webhooks.planner.js';
+import { DISABLED_MESSAGE, disabledOutcome, planOutcome, unreadableOutcome, wakeUpDelays } from './webhooks.planner.js';
 import { decryptSecret, secretKey, signatureHeader, signingKey } from './webhooks.secrets.js';
 import { createHttpSender } from './webhooks.sender.js';
 import { type ClaimedDelivery, type Outcome, senderRepo } from './webhooks.sender.repo.js';
@@ -53,6 +53,7 @@ export function createDeliveryService(deps: { db: Db; config: Config; jobs: JobQ
 
   async function attempt(delivery: ClaimedDelivery): Promise<Outcome> {
     if (delivery.disabled) return disabledOutcome(delivery.id);
+    if (!delivery.readable) return unreadableOutcome(delivery.id);
     const signingKeys = [delivery.secret_encrypted, delivery.previous_secret_encrypted]
       .filter((stored): stored is string => stored !== null)
       .map(signingKeyOf);

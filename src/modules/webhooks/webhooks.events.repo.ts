@@ -1,11 +1,13 @@
 // The event recorder's SQL: ONE statement per call, in the caller's transaction, however many
 // events and endpoints. It finds the endpoints each event reaches (the company's own, and its
-// ancestors' with include_children, enabled and subscribed to the type), writes the events that
+// ancestors' with include_children, enabled, subscribed to the type, and whose creator may read it
+// now: webhooks.scopes.ts), writes the events that
 // reach at least one, one pending delivery per (event, endpoint), and, if any delivery was
 // written, one `webhooks.deliver` job row to wake the sender (the shape JobQueue.enqueue writes).
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
+import { readableSql } from './webhooks.scopes.js';
 
 export interface EventRow {
   id: string;
@@ -40,6 +42,7 @@ export async function insertEvents(executor: Executor, events: EventRow[]): Prom
           JOIN webhook_endpoints e ON e.company_id = ch.id AND (ch.depth = 0 OR e.include_children)
           WHERE NOT e.disabled
             AND (i.only_endpoint = e.id OR (i.only_endpoint IS NULL AND ('*' = ANY(e.events) OR i.type = ANY(e.events))))
+            AND ${readableSql('e', sql`i.type`)}
         ), written AS (
           INSERT INTO webhook_events (id, company_id, type, body)
           SELECT id, company_id, type, body FROM input WHERE id IN (SELECT event_id FROM matched)

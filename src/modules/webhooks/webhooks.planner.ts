@@ -19,6 +19,13 @@ export function disabledOutcome(deliveryId: number): Outcome {
   return { id: deliveryId, status: 'failed', retryInSeconds: null, statusCode: null, error: DISABLED_MESSAGE, responseBody: null };
 }
 
+export const UNREADABLE_MESSAGE = "Not sent: the endpoint's creator may no longer read this event.";
+
+/** A delivery whose endpoint's creator lost the event's read scope after it was queued: failed, not sent. */
+export function unreadableOutcome(deliveryId: number): Outcome {
+  return { id: deliveryId, status: 'failed', retryInSeconds: null, statusCode: null, error: UNREADABLE_MESSAGE, responseBody: null };
+}
+
 /** The whole seconds at which wake-up jobs are needed for a batch's retries (one job per distinct second). */
 export function wakeUpDelays(outcomes: readonly Outcome[]): number[] {
   const delays = new Set<number>();

@@ -26,6 +26,9 @@ export interface NewEndpoint {
   events: string[];
   includeChildren: boolean;
   secretEncrypted: string;
+  createdVia: 'token' | 'console';
+  createdByCompanyId: number | null;
+  createdByTokenId: number | null;
 }
 
 export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'description' | 'events' | 'includeChildren' | 'disabled'>>;

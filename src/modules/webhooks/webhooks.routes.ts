@@ -1,11 +1,13 @@
 // /api/webhook-endpoints (docs/webhooks.md): the endpoints, their deliveries log, a manual retry and
 // a test event. Errors {error}; validation 422 {error: {field: [..]}}.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
+import { forbidden } from '../../platform/errors.js';
 import { tenantId } from '../../platform/request-context.js';
 import { LaravelPage, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
+import type { EndpointActor } from './webhooks.scopes.js';
 import { ENDPOINT_NOT_FOUND, ENDPOINTS_FORBIDDEN, type WebhooksService } from './webhooks.service.js';
 
 const LIST_TENANCY: TenancyMessages = { forbidden: ENDPOINTS_FORBIDDEN };
@@ -45,7 +47,10 @@ const DeliverySchema = Type.Object(
   },
   { $id: 'WebhookDelivery' },
 );
-const ErrorSchema = Type.Object({ error: Type.Unknown({ description: 'a message, or {field: [messages]} on 422' }) });
+const ErrorSchema = Type.Object({
+  error: Type.Unknown({ description: 'a message, or {field: [messages]} on 422' }),
+  events: Type.Optional(Type.Array(Type.String(), { description: 'on 403: the event types this token may not read' })),
+});
 const errors = { '4xx': ErrorSchema, '5xx': ErrorSchema };
 const EndpointAnswer = Type.Object({ message: Type.String(), endpoint: Type.Ref('WebhookEndpoint') });
 const IdParams = Type.Object({ id: RowId });
@@ -57,6 +62,13 @@ const tags = ['webhooks'];
 const emptyBody = async (request: { body: unknown }) => {
   if (request.body === undefined || request.body === null) request.body = {};
 };
+
+/** The calling token as the endpoint's actor (its scopes decide which events it may receive). */
+function tokenActor(request: FastifyRequest): EndpointActor {
+  const caller = request.caller;
+  if (!caller) throw forbidden(ENDPOINTS_FORBIDDEN);
+  return { via: 'token', companyId: caller.companyId, tokenId: caller.tokenId, scopes: caller.scopes };
+}
 
 export function webhooksRoutes(service: WebhooksService) {
   return async (root: FastifyInstance): Promise<void> => {
@@ -99,7 +111,7 @@ export function webhooksRoutes(service: WebhooksService) {
           },
         },
       },
-      async (request, reply) => reply.status(201).send(await service.create(tenantId(request), request.body)),
+      async (request, reply) => reply.status(201).send(await service.create(tenantId(request), request.body, tokenActor(request))),
     );
 
     app.get(
@@ -136,7 +148,7 @@ export function webhooksRoutes(service: WebhooksService) {
           response: { 200: EndpointAnswer, ...errors },
         },
       },
-      async (request) => service.update(tenantId(request), request.params.id, request.body),
+      async (request) => service.update(tenantId(request), request.params.id, request.body, tokenActor(request)),
     );
 
     app.delete(

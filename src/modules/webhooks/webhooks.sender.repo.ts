@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
+import { readableSql } from './webhooks.scopes.js';
 
 export interface ClaimedDelivery {
   id: number;
@@ -14,6 +15,8 @@ export interface ClaimedDelivery {
   company_id: number;
   url: string;
   disabled: boolean;
+  /** The endpoint's creator may still read the event (webhooks.scopes.ts): else it is not sent. */
+  readable: boolean;
   secret_encrypted: string;
   previous_secret_encrypted: string | null;
 }
@@ -42,7 +45,8 @@ export const senderRepo = {
               FOR UPDATE SKIP LOCKED)
             RETURNING id, attempts, event_id, endpoint_id
           )
-          SELECT c.id, c.attempts, c.event_id, ev.body, c.endpoint_id, e.company_id, e.url, e.disabled, e.secret_encrypted,
+          SELECT c.id, c.attempts, c.event_id, ev.body, c.endpoint_id, e.company_id, e.url, e.disabled,
+                 ${readableSql('e', sql`ev.type`)} AS readable, e.secret_encrypted,
                  CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_encrypted END AS previous_secret_encrypted
           FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id JOIN webhook_endpoints e ON e.id = c.endpoint_id
           ORDER BY c.id`,

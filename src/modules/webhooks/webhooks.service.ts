@@ -9,6 +9,7 @@ import { checkEndpointUrl } from './webhooks.address.js';
 import { EVENT_TYPES, eventRow } from './webhooks.events.js';
 import { insertEvents } from './webhooks.events.repo.js';
 import { type EndpointChanges, webhooksRepo } from './webhooks.repo.js';
+import { type EndpointActor, requireReadable } from './webhooks.scopes.js';
 import { encryptSecret, newSecret, secretKey } from './webhooks.secrets.js';
 import { serializeDelivery, serializeEndpoint } from './webhooks.serializer.js';
 
@@ -75,15 +76,21 @@ export function createWebhooksService(deps: { db: Db; config: Config }) {
   }
 
   return {
-    async create(companyId: number, input: EndpointInput) {
+    /** `actor`: the calling token (its scopes must read every subscribed event) or the console. */
+    async create(companyId: number, input: EndpointInput, actor: EndpointActor) {
       await validate(input, true);
+      const events = normalEvents(input.events as string[]);
+      requireReadable(actor, events);
       const secret = newSecret();
       const row = await webhooksRepo.insert(db, companyId, {
         url: input.url as string,
         description: input.description ?? null,
-        events: normalEvents(input.events as string[]),
+        events,
         includeChildren: input.include_children ?? false,
         secretEncrypted: encryptSecret(key, secret),
+        createdVia: actor.via,
+        createdByCompanyId: actor.via === 'token' ? actor.companyId : null,
+        createdByTokenId: actor.via === 'token' ? actor.tokenId : null,
       });
       return { message: MESSAGES.created, endpoint: serializeEndpoint(row), secret };
     },
@@ -103,9 +110,11 @@ export function createWebhooksService(deps: { db: Db; config: Config }) {
       return { message: MESSAGES.shown, endpoint: serializeEndpoint(await found(companyId, id)) };
     },
 
-    async update(companyId: number, id: number, input: EndpointInput) {
-      await found(companyId, id);
+    /** Any change (a new url too) needs the actor to read every event the endpoint will receive. */
+    async update(companyId: number, id: number, input: EndpointInput, actor: EndpointActor) {
+      const current = await found(companyId, id);
       await validate(input, false);
+      requireReadable(actor, input.events !== undefined ? normalEvents(input.events) : current.events);
       const changes: EndpointChanges = {};
       if (input.url !== undefined) changes.url = input.url;
       if (input.events !== undefined) changes.events = normalEvents(input.events);
