@@ -7,11 +7,12 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../db/client.js';
+import type { Database, Db } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema/index.js';
 import { badRequest, conflict } from './errors.js';
 import {
   crashPoint,
+  HEARTBEAT_SECONDS,
   type HeldClaim,
   IN_PROGRESS,
   newClaimToken,
@@ -156,6 +157,7 @@ async function claimKey(
 export function registerIdempotency(app: FastifyInstance, database: Database, testCrashPoints: readonly string[] = []): void {
   const { db } = database;
   const owner = registerInstanceHeartbeat(app, db, database.kind === 'pglite');
+  const unreleased = releaseLater(app, db);
   setCrashPoints(testCrashPoints);
   registerMultipartDigest(app);
   // Callback-style: the rest of the request (the handler) runs inside runWithClaim, so the
@@ -198,7 +200,9 @@ export function registerIdempotency(app: FastifyInstance, database: Database, te
     if (reply.statusCode >= 500) {
       // Nothing was done (or it was rolled back): let the client retry with the same key. A change
       // that did commit keeps its mark, so the retry is answered from it instead of running again.
-      await db.delete(idempotencyKeys).where(and(held, isNull(idempotencyKeys.committedAt)));
+      // The database may be what failed (a 503): then the release waits for it (releaseLater), and the
+      // client still gets the original answer, not this statement's error.
+      await releaseClaim(db, claim).catch(() => unreleased.add(claim));
     } else {
       await db
         .update(idempotencyKeys)
@@ -207,4 +211,56 @@ export function registerIdempotency(app: FastifyInstance, database: Database, te
     }
     return payload;
   });
+}
+
+/** Gives the key back after a 5xx: only while this request's token holds it, and only if nothing committed. */
+function releaseClaim(db: Db, claim: HeldClaim) {
+  return db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.companyId, claim.companyId),
+        eq(idempotencyKeys.key, claim.key),
+        eq(idempotencyKeys.claimToken, claim.token),
+        isNull(idempotencyKeys.committedAt),
+      ),
+    );
+}
+
+/** At most this many releases wait for the database; past it the oldest fall back to the stuck-claim rule. */
+const UNRELEASED_LIMIT = 10_000;
+
+/**
+ * Claims whose release after a 5xx could not be written (the database was unreachable, which is
+ * what the 503 said): retried every heartbeat until the database answers, so a client retrying with
+ * the same key once the database is back is served instead of waiting for the 300 s stuck-claim rule
+ * (its owner, this instance, is alive). Lost if this process stops first: then its claims die with it.
+ */
+function releaseLater(app: FastifyInstance, db: Db): { add(claim: HeldClaim): void } {
+  const waiting = new Map<string, HeldClaim>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = async () => {
+    for (const [id, claim] of waiting) {
+      try {
+        await releaseClaim(db, claim);
+        waiting.delete(id);
+      } catch {
+        return; // still unreachable: the next tick tries again
+      }
+    }
+  };
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => void flush(), HEARTBEAT_SECONDS * 1000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    await flush();
+  });
+  return {
+    add(claim) {
+      if (waiting.size >= UNRELEASED_LIMIT) waiting.delete(waiting.keys().next().value as string);
+      waiting.set(`${claim.companyId}\u0000${claim.key}\u0000${claim.token}`, claim);
+    },
+  };
 }

@@ -164,3 +164,35 @@ describe('a change that committed but whose answer was lost', () => {
     expect(await count(sql`SELECT count(*)::int AS n FROM wallet_transactions WHERE company_id = ${acme.id} AND amount = 5000`)).toBe(1);
   });
 });
+
+describe('a claim whose request failed because the database went away', () => {
+  it('is released once the database answers again, so the same key is served without the 300 s wait', async () => {
+    const body = newUserBody(acme, { first_name: 'Lost', last_name: 'Connection' });
+    const db = ctx.db as unknown as Record<string, unknown>;
+    const lost = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+    // The create's transaction and then the release of its claim both meet a lost connection; the
+    // claim (written before) stays, held by this live server.
+    const deleteFrom = (db.delete as (table: unknown) => unknown).bind(ctx.db);
+    let deletes = 0;
+    db.transaction = lost;
+    // The claim's own first statement (expired keys) passes; the release after the 503 does not.
+    db.delete = (table: unknown) => (++deletes === 1 ? deleteFrom(table) : { where: lost });
+    let refused: Awaited<ReturnType<typeof post>>;
+    try {
+      refused = await post('/api/users', body, 'lost-1');
+    } finally {
+      delete db.transaction;
+      delete db.delete;
+    }
+    expect([refused.statusCode, refused.json()]).toEqual([503, { error: 'The database is unavailable; try again.' }]);
+    expect(await claimOf('lost-1')).toMatchObject({ committed_at: null, status_code: null });
+    // Released with the next heartbeat (5 s), well before the stuck-claim rule (300 s).
+    let retry = await post('/api/users', body, 'lost-1');
+    for (let i = 0; i < 40 && retry.statusCode === 409; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      retry = await post('/api/users', body, 'lost-1');
+    }
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(await count(sql`SELECT count(*)::int AS n FROM users WHERE company_id = ${acme.id} AND last_name = 'Connection'`)).toBe(1);
+  });
+});

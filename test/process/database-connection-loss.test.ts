@@ -104,7 +104,7 @@ describe.skipIf(!databaseUrl)('PostgreSQL connections terminated under a running
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(run?.status, server.output()).toBe('paid');
-    expect(run?.counts).toEqual({ unpaid: 0, processing: 0, paid: EMPLOYEES, failed: 0, cancelled: 0 });
+    expect(run?.counts).toEqual({ unpaid: 0, processing: 0, paid: EMPLOYEES, failed: 0, cancelled: 0, held: 0 });
     await expectNoJobStuck(testDb.database.db);
     expect(await brokenInvariants(testDb.database.db)).toEqual({});
     console.log(`(b) cut ${total.all} backends (${total.inTransaction} in a transaction) during the pay`);

@@ -115,7 +115,7 @@ describe('kill -9 while salary transfers are in flight', () => {
     await until('the run to end', async () => (await api('GET', `/api/payroll-runs/${runId}`)).body.run.status !== 'processing');
     const { run } = (await api('GET', `/api/payroll-runs/${runId}`)).body;
     expect(run.status).toBe('paid');
-    expect(run.counts).toEqual({ unpaid: 0, processing: 0, paid: EMPLOYEES, failed: 0, cancelled: 0 });
+    expect(run.counts).toEqual({ unpaid: 0, processing: 0, paid: EMPLOYEES, failed: 0, cancelled: 0, held: 0 });
 
     const entries = (await api('GET', '/api/wallet/transactions?per_page=100')).body.data.data as { type: string; amount: string }[];
     expect(entries.filter((e) => e.type === 'payroll_debit')).toHaveLength(1);

@@ -98,7 +98,7 @@ describeEmbedded('kill -9 right after Paystack received the bulk transfer', () =
     await until('the run to end', async () => (await api('GET', `/api/payroll-runs/${runId}`)).body.run.status !== 'processing');
     const { run } = (await api('GET', `/api/payroll-runs/${runId}`)).body;
     expect(run.status).toBe('paid');
-    expect(run.counts).toEqual({ unpaid: 0, processing: 0, paid: EMPLOYEES, failed: 0, cancelled: 0 });
+    expect(run.counts).toEqual({ unpaid: 0, processing: 0, paid: EMPLOYEES, failed: 0, cancelled: 0, held: 0 });
     expect(transfers.bulks).toHaveLength(1);
     expect([...transfers.transfers.values()].map((t) => t.received)).toEqual(Array(EMPLOYEES).fill(1));
     expect(fake.requests.filter((r) => r.url.startsWith('/transfer/verify/')).length).toBeGreaterThanOrEqual(EMPLOYEES);
