@@ -24,6 +24,8 @@ export interface NewCompany {
   userTypes?: string[];
   roles?: string[];
   redirectDomains?: string[];
+  /** Who approves payroll runs (company-run-approval.ts); default `person`. */
+  runApproval?: 'person' | 'token';
 }
 
 /** Upper-case letters and digits of the name, at most 10; a clash adds a number (ACME, ACME2). */
@@ -57,6 +59,7 @@ export async function setupCompany(executor: Executor, input: NewCompany) {
       isActive: input.isActive ?? true,
       apiAccess: input.apiAccess ?? true,
       plan: input.plan ?? 'standard',
+      runApproval: input.runApproval ?? 'person',
     },
     {
       userTypes: input.userTypes ?? DEFAULT_USER_TYPES,

@@ -1,19 +1,23 @@
 // Payroll runs as plain functions over explicit dependencies: the API routes and the console call
 // the same ones. Creation goes through the same plan-and-write path as P2 (payroll/paystubs.run.ts);
 // every state change is one conditional UPDATE (payroll-runs.repo.ts), so a wrong or lost race is
-// a 409 and never a second change. Funding is in payroll-runs.funding.ts.
+// a 409 and never a second change. Approval is in run-approval.ts, funding in payroll-runs.funding.ts.
 import type { Db, Executor, Tx } from '../../db/client.js';
 import { PERIOD_TOO_EARLY } from '../../payroll/engine.types.js';
 import { type Kobo, toKobo } from '../../payroll/money.js';
 import { EARLIEST_PERIOD_END } from '../../payroll/statutory.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
+import type { Mailer } from '../../platform/mail/outbox.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import type { WrittenPaystub } from '../payroll/index.js';
 import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../payroll/index.js';
+import { periodMismatch } from './pay-periods.js';
 import { announceRun } from './payroll-runs.events.js';
 import { type Override, planRunItems, type Skipped } from './payroll-runs.planner.js';
 import { payrollRunsRepo, type RunFilters, type RunRow } from './payroll-runs.repo.js';
 import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
+import { createRunApprovals } from './run-approval.js';
+import { runApprovalRepo } from './run-approval.repo.js';
 
 export const RUN_NOT_FOUND = 'Payroll run not found.';
 export const RUNS_FORBIDDEN = "You do not have permission to access this company's payroll runs.";
@@ -30,7 +34,8 @@ export const MESSAGES = {
   onlyOpenCancelled: 'Only a draft or approved run can be cancelled.',
   approverRequired: 'The approver email field is required.',
   notApprover: 'The approver must be an active admin of the company.',
-  approverIsCreator: 'The approver must not be the person who created the run.',
+  approverIsCreator: 'The approver must be a different administrator from the creator.',
+  creatorUnknown: 'The created by email must be the e-mail of a user of the company.',
   nothingToPay: 'No paystub could be made for this run.',
 } as const;
 
@@ -104,6 +109,7 @@ export async function recordPaystubsRun(tx: Tx, companyId: number, runId: string
     end: ends[ends.length - 1],
     paymentDate: null,
     createdByEmail: null,
+    createdByUserId: null,
     totals: storedTotals(runTotals(written.map((w) => w.planned))),
     skipped: [],
   });
@@ -123,12 +129,30 @@ export async function findRun(db: Executor, companyId: number, id: string): Prom
   return row;
 }
 
-export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: string } }) {
+/** The run's creator as a user of the company: the console's signed-in administrator, or the user `created_by_email` names (422 when nobody). */
+async function creatorOf(db: Executor, companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }) {
+  if (signedIn) return { id: signedIn.userId, email: signedIn.email.toLowerCase() };
+  const email = normalEmail(input.created_by_email);
+  if (email === null) return null;
+  const user = await runApprovalRepo.companyUser(db, companyId, email);
+  if (!user) throw invalidField('created_by_email', MESSAGES.creatorUnknown);
+  return { id: user.id, email };
+}
+
+export function createPayrollRunsService(deps: { db: Db; mailer: Mailer; config: { publicUrl: string } }) {
   const { db, config } = deps;
 
   return {
-    async create(companyId: number, input: CreateRunInput) {
+    /** A draft run from salaries; `signedIn` is the console's administrator, who is its creator. */
+    async create(companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }) {
       checkDates(input);
+      const frequencyError = periodMismatch(
+        await runApprovalRepo.companyFrequency(db, companyId),
+        input.pay_period_start,
+        input.pay_period_end,
+      );
+      if (frequencyError) throw invalidField('pay_period_end', frequencyError);
+      const creator = await creatorOf(db, companyId, input, signedIn);
       const overrides = overridesOf(input.items);
       const runId = newTransactionId();
       const run = await db.transaction(async (tx) => {
@@ -148,7 +172,8 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
           start: input.pay_period_start,
           end: input.pay_period_end,
           paymentDate: input.payment_date,
-          createdByEmail: normalEmail(input.created_by_email),
+          createdByEmail: creator?.email ?? null,
+          createdByUserId: creator?.id ?? null,
           totals: storedTotals(runTotals(written.map((w) => w.planned))),
           skipped: all,
         });
@@ -188,21 +213,7 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
       return { message: MESSAGES.shown, run: await runView(db, await findRun(db, companyId, id)) };
     },
 
-    /** Maker-checker: an active admin of the run's company (or a company above it), not its creator. */
-    async approve(companyId: number, id: string, approverEmail: string | undefined) {
-      const run = await findRun(db, companyId, id);
-      if (!approverEmail?.trim()) throw invalidField('approver_email', MESSAGES.approverRequired);
-      if (run.status !== 'draft') throw conflict(MESSAGES.onlyDraftApproved);
-      const email = normalEmail(approverEmail) ?? '';
-      if (run.created_by_email && run.created_by_email === email) throw invalidField('approver_email', MESSAGES.approverIsCreator);
-      if (!(await payrollRunsRepo.isApprover(db, await payrollRunsRepo.companyAndAncestors(db, companyId), email)))
-        throw invalidField('approver_email', MESSAGES.notApprover);
-      const approved = await db.transaction(async (tx) =>
-        announceRun(tx, await payrollRunsRepo.approve(tx, companyId, id, email), 'payroll_run.approved'),
-      );
-      if (!approved) throw conflict(MESSAGES.onlyDraftApproved);
-      return { message: MESSAGES.approved, run: await runView(db, approved) };
-    },
+    ...createRunApprovals(deps),
 
     async cancel(companyId: number, id: string) {
       await findRun(db, companyId, id);
