@@ -6,41 +6,22 @@ import type { Db, Executor, Tx } from '../../db/client.js';
 import { PERIOD_TOO_EARLY } from '../../payroll/engine.types.js';
 import { type Kobo, toKobo } from '../../payroll/money.js';
 import { EARLIEST_PERIOD_END } from '../../payroll/statutory.js';
-import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
+import { conflict, invalid, invalidField } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import type { WrittenPaystub } from '../payroll/index.js';
 import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../payroll/index.js';
 import { periodMismatch } from './pay-periods.js';
 import { announceRun } from './payroll-runs.events.js';
+import { findRun, MESSAGES, runView } from './payroll-runs.lookup.js';
 import { type Override, planRunItems, type Skipped } from './payroll-runs.planner.js';
-import { payrollRunsRepo, type RunFilters, type RunRow } from './payroll-runs.repo.js';
+import { payrollRunsRepo, type RunFilters } from './payroll-runs.repo.js';
 import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
 import { createRunApprovals } from './run-approval.js';
 import { runApprovalRepo } from './run-approval.repo.js';
 
-export const RUN_NOT_FOUND = 'Payroll run not found.';
-export const RUNS_FORBIDDEN = "You do not have permission to access this company's payroll runs.";
-export const MESSAGES = {
-  created: 'Payroll run created.',
-  listed: 'Payroll runs retrieved successfully',
-  shown: 'Payroll run retrieved successfully',
-  approved: 'Payroll run approved.',
-  paying: 'Payment started.',
-  cancelled: 'Payroll run cancelled.',
-  onlyDraftApproved: 'Only a draft run can be approved.',
-  onlyApprovedPaid: 'Only an approved run can be paid.',
-  onlyFailedRetried: 'Only a failed or partially paid run can be retried.',
-  onlyOpenCancelled: 'Only a draft or approved run can be cancelled.',
-  approverRequired: 'The approver email field is required.',
-  notApprover: 'The approver must be an active admin of the company.',
-  approverIsCreator: 'The approver must be a different administrator from the creator.',
-  creatorUnknown: 'The created by email must be the e-mail of a user of the company.',
-  nothingToPay: 'No paystub could be made for this run.',
-} as const;
-
-export const RUN_STATUSES = ['draft', 'approved', 'processing', 'paid', 'partially_paid', 'failed', 'cancelled'] as const;
-const RUN_ID = /^PR-\d{8}-[A-Z0-9]{6}$/;
+// The messages, the run lookup and its view live in payroll-runs.lookup.ts (approval shares them).
+export { findRun, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN, runView } from './payroll-runs.lookup.js';
 
 export interface CreateRunInput {
   pay_period_start: string;
@@ -115,18 +96,6 @@ export async function recordPaystubsRun(tx: Tx, companyId: number, runId: string
   });
   // A P2 call's run is a run like any other: platforms hear of it as they hear of POST /api/payroll-runs.
   await announceRun(tx, inserted, 'payroll_run.created');
-}
-
-export async function runView(db: Executor, row: RunRow) {
-  const counts = await payrollRunsRepo.counts(db, row.company_id, [row.id]);
-  return serializeRun(row, counts.get(row.id));
-}
-
-/** The run, or 404 (another company's run is simply not found). */
-export async function findRun(db: Executor, companyId: number, id: string): Promise<RunRow> {
-  const row = RUN_ID.test(id) ? await payrollRunsRepo.find(db, companyId, id) : undefined;
-  if (!row) throw notFound(RUN_NOT_FOUND);
-  return row;
 }
 
 /** The run's creator as a user of the company: the console's signed-in administrator, or the user `created_by_email` names (422 when nobody). */

@@ -12,8 +12,8 @@ import { isoTimestamp } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { lockCompanyRuns } from '../payroll/index.js';
 import { announceRun } from './payroll-runs.events.js';
+import { findRun, MESSAGES, runView } from './payroll-runs.lookup.js';
 import { type Approval, payrollRunsRepo, type RunRow } from './payroll-runs.repo.js';
-import { findRun, MESSAGES, runView } from './payroll-runs.service.js';
 import { APPROVAL_LINK_HOURS, runApprovalRepo } from './run-approval.repo.js';
 
 export const APPROVAL_MESSAGES = {
