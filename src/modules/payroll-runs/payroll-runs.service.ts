@@ -186,9 +186,12 @@ export function createPayrollRunsService(deps: { db: Db; mailer: Mailer; config:
 
     async cancel(companyId: number, id: string) {
       await findRun(db, companyId, id);
-      const cancelled = await db.transaction(async (tx) =>
-        announceRun(tx, await payrollRunsRepo.cancel(tx, companyId, id), 'payroll_run.cancelled'),
-      );
+      const cancelled = await db.transaction(async (tx) => {
+        const row = await payrollRunsRepo.cancel(tx, companyId, id);
+        // A cancelled run's approval link stops working with it.
+        if (row) await runApprovalRepo.deleteRequest(tx, companyId, id);
+        return announceRun(tx, row, 'payroll_run.cancelled');
+      });
       if (!cancelled) throw conflict(MESSAGES.onlyOpenCancelled);
       return { message: MESSAGES.cancelled, run: await runView(db, cancelled) };
     },

@@ -98,23 +98,24 @@ export const runApprovalRepo = {
     return rows.map((row) => row.id);
   },
 
-  /** Records (or replaces) the run's approval request; answers when its link expires. */
+  /** Records (or replaces) the request of a run that is still a draft; answers when its link expires, or undefined (not a draft). */
   async putRequest(
     tx: Executor,
     companyId: number,
     runId: string,
     request: { approverUserId: number; approverEmail: string; tokenHash: string },
-  ): Promise<Date | string> {
+  ): Promise<Date | string | undefined> {
     const [row] = await queryRows<{ expires_at: Date | string }>(
       tx,
       sql`INSERT INTO payroll_run_approval_requests (company_id, run_id, approver_user_id, approver_email, token_hash, expires_at)
-          VALUES (${companyId}, ${runId}, ${request.approverUserId}, ${request.approverEmail}, ${request.tokenHash},
-                  now() + make_interval(hours => ${APPROVAL_LINK_HOURS}::int))
+          SELECT ${companyId}::int, ${runId}::text, ${request.approverUserId}::int, ${request.approverEmail}::text, ${request.tokenHash}::text,
+                 now() + make_interval(hours => ${APPROVAL_LINK_HOURS}::int)
+          WHERE EXISTS (SELECT 1 FROM payroll_runs WHERE company_id = ${companyId} AND id = ${runId} AND status = 'draft')
           ON CONFLICT (company_id, run_id) DO UPDATE SET approver_user_id = EXCLUDED.approver_user_id,
             approver_email = EXCLUDED.approver_email, token_hash = EXCLUDED.token_hash, expires_at = EXCLUDED.expires_at, created_at = now()
           RETURNING expires_at`,
     );
-    return row.expires_at;
+    return row?.expires_at;
   },
 
   /** The run's request when `tokenHash` is its link's and the link has not expired. */

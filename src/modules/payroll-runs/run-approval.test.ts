@@ -110,6 +110,13 @@ describe('run_approval: person (the default): a token only requests approval', (
     );
     expect(requests).toEqual([{ approver_email: checker.personalEmail }]);
     expect(await outboxTo(checker.personalEmail)).toHaveLength(1);
+
+    // Cancelling the run ends its request (the link stops working); a cancelled run is not requested again.
+    expect((await api.post(`/api/payroll-runs/${run.id}/cancel`)).statusCode).toBe(200);
+    expect(await queryRows(ctx.db, sql`SELECT 1 FROM payroll_run_approval_requests WHERE run_id = ${run.id}`)).toEqual([]);
+    const late = await api.post(`/api/payroll-runs/${run.id}/approve`, { approver_email: checker.email });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toEqual({ error: 'Only a draft run can be approved.' });
   });
 
   it('a token that creates a fresh admin and names it gets only a request: the run stays draft', async () => {

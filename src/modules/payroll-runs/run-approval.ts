@@ -44,14 +44,16 @@ async function refuseOverlaps(executor: Executor, companyId: number, runId: stri
 
 /**
  * draft → approved, in the caller's transaction, after the checks that need the company's runs to
- * stand still (approvals and run creation of one company take turns on its run lock). Payment
- * destinations are pinned inside this same transaction (docs/payroll-runs.md, "What is approved").
+ * stand still (approvals and run creation of one company take turns on its run lock). Anything that
+ * must happen exactly when a run is approved (pinning each paystub's payment destination) goes
+ * here, after the UPDATE, in this same transaction.
  */
 export async function approveRun(tx: Tx, companyId: number, runId: string, approval: Approval): Promise<RunRow> {
   await lockCompanyRuns(tx, companyId);
   await refuseOverlaps(tx, companyId, runId);
   const approved = await payrollRunsRepo.approve(tx, companyId, runId, approval);
   if (!approved) throw conflict(MESSAGES.onlyDraftApproved);
+  // (Pinning payment destinations: pinDestinations(tx, companyId, runId), docs/payroll-runs.md.)
   await runApprovalRepo.deleteRequest(tx, companyId, runId);
   return announceRun(tx, approved, 'payroll_run.approved');
 }
@@ -76,11 +78,14 @@ export function createRunApprovals(deps: { db: Db; mailer: Mailer; config: { pub
     const token = crypto.randomBytes(32).toString('base64url');
     const link = `${config.publicUrl}${approvalLinkPath(run.id, token)}`;
     const expiresAt = await db.transaction(async (tx) => {
+      // Taken like an approval takes it: a request never outlives a concurrent approval or cancel.
+      await lockCompanyRuns(tx, run.company_id);
       const expires = await runApprovalRepo.putRequest(tx, run.company_id, run.id, {
         approverUserId: approver.id,
         approverEmail: approver.email,
         tokenHash: sha256(token),
       });
+      if (expires === undefined) throw conflict(MESSAGES.onlyDraftApproved);
       await mailer.send(tx, {
         companyId: run.company_id,
         to: approver.email,
