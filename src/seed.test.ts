@@ -58,6 +58,9 @@ describe('the demo seed', () => {
     expect(run.status).toBe('paid');
     expect(run.created_by_email).toBe(demo.adminEmail);
     expect(run.approved_by_email).not.toBe(run.created_by_email);
+    // The demo company approves in the console (run_approval person): the second admin did.
+    expect(run.approved_via).toBe('console');
+    expect(run.approved_by_user_id).not.toBe(run.created_by_user_id);
     expect(run.pay_period_start).toBe(start.toISOString().slice(0, 10));
     expect(run.pay_period_end).toBe(end.toISOString().slice(0, 10));
     expect(run.totals.employees).toBe(active.length);

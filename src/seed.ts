@@ -109,7 +109,7 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
     ids,
     emails,
     creator: emails[0],
-    approver: emails[DEMO_PEOPLE.findIndex((person) => person.roles?.includes('admin'))],
+    approver: ids[DEMO_PEOPLE.findIndex((person) => person.roles?.includes('admin'))],
   });
 
   const { invoices } = services.invoices;
@@ -160,7 +160,7 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
 /**
  * Last month's payroll, as an employer would run it: one run for the calendar month, created from
  * the salaries of every active employee (a reimbursement for Sales and Operations), approved by a
- * second admin, the wallet topped up through the sandbox with what it needs and a reserve, then
+ * second admin as in the console, the wallet topped up through the sandbox with what it needs and a reserve, then
  * paid and settled. A run from salaries pays each employee one period of their own frequency
  * (payroll-runs.md), so the weekly and bi-weekly employees get a week's or a fortnight's pay. The
  * transfers go through a sandbox without settlement delay and are settled here, so the seed
@@ -169,7 +169,7 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
 async function payLastMonth(
   app: { deps: AppDeps; services: AppServices },
   companyId: number,
-  people: { ids: number[]; emails: string[]; creator: string; approver: string },
+  people: { ids: number[]; emails: string[]; creator: string; approver: number },
 ): Promise<string> {
   const { deps, services } = app;
   const { runs } = services.payrollRuns;
@@ -187,7 +187,9 @@ async function payLastMonth(
     created_by_email: people.creator,
   });
   if (run.skipped.length > 0) throw new Error(`demo payroll run skipped employees: ${JSON.stringify(run.skipped)}`);
-  await runs.approve(companyId, run.id, people.approver);
+  // The demo company approves runs in the console (run_approval: person): the second admin approves
+  // as a console approval would record it.
+  await runs.approveAsPerson(companyId, run.id, { userId: people.approver });
 
   // What the run needs, rounded up to the next million naira, and ₦5m more left in the wallet.
   const needed = parseKobo(run.totals.net_pay.toFixed(2)) ?? 0n;

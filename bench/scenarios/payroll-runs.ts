@@ -74,7 +74,8 @@ async function employer(ctx: BenchContext) {
       });
       await tx.insert(users).values(values);
     }
-    await tx.execute(sql`UPDATE companies SET employee_seq = ${EMPLOYEES} WHERE id = ${company.id}`);
+    // The token approves (run_approval: token), as a platform with its own maker-checker would.
+    await tx.execute(sql`UPDATE companies SET employee_seq = ${EMPLOYEES}, run_approval = 'token' WHERE id = ${company.id}`);
     // Funds for every run, as a settled sandbox top-up would leave them (the bench does not time checkout).
     await tx.execute(
       sql`INSERT INTO wallet_transactions (company_id, reference, amount, currency, provider, status, customer_email, redirect_url, completed_at)
@@ -85,7 +86,7 @@ async function employer(ctx: BenchContext) {
     );
   });
   await ctx.database.execScript('VACUUM ANALYZE');
-  return { ...company, approver: `payee1@${domain.name}` };
+  return { ...company, domainName: domain.name, approver: `payee1@${domain.name}` };
 }
 
 const month = (i: number) => {
@@ -107,7 +108,7 @@ const scenario: Scenario = {
       const res = await call(ctx, company.token, 'POST', '/api/payroll-runs', {
         ...month(period),
         ...(userIds ? { user_ids: userIds } : {}),
-        created_by_email: 'maker@bench.test',
+        created_by_email: `payee2@${company.domainName}`,
       });
       if (res.status !== 201) throw new Error(`POST /api/payroll-runs: ${res.status} ${JSON.stringify(res.json).slice(0, 500)}`);
       return res.json.run as Json;

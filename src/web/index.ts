@@ -14,6 +14,7 @@ import { overviewRoutes } from './overview.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { payrollRunRoutes } from './payroll-runs.routes.js';
 import { consolePayslipRoutes, payslipLinkRoutes } from './payslips.routes.js';
+import { runApprovalRoutes } from './run-approval.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { statutoryRoutes } from './statutory.routes.js';
@@ -45,6 +46,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
         await payrollRunRoutes(consoleScope, ctx);
+        await runApprovalRoutes(consoleScope, ctx);
         await complianceRoutes(consoleScope, ctx);
         await consolePayslipRoutes(consoleScope, ctx);
         await developersRoutes(consoleScope, ctx);

@@ -8,7 +8,7 @@ import { naira } from '../payroll/money.js';
 import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError, notFound } from '../platform/errors.js';
-import { type Html, html } from './html.js';
+import { html } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
 import { RUN_NOT_FOUND_PAGE, RunParams, runPageRenderer } from './payroll.routes.js';
 import { errorMessage, runPath } from './payroll-views.js';
@@ -104,13 +104,16 @@ ${fields.user_ids ? html`<p class="field-error" id="user_ids-error">${fields.use
         return refuse({ user_ids: ['Tick at least one employee, or include all eligible employees.'] });
       if (ids.some((id) => !/^\d{1,9}$/.test(id))) return refuse({ user_ids: ['Choose employees from the list.'] });
       try {
-        const { run } = await runs.create(session.companyId, {
-          pay_period_start: form.pay_period_start ?? '',
-          pay_period_end: form.pay_period_end ?? '',
-          payment_date: form.payment_date ?? '',
-          user_ids: form.include === 'chosen' ? ids.map(Number) : undefined,
-          created_by_email: session.email,
-        });
+        const { run } = await runs.create(
+          session.companyId,
+          {
+            pay_period_start: form.pay_period_start ?? '',
+            pay_period_end: form.pay_period_end ?? '',
+            payment_date: form.payment_date ?? '',
+            user_ids: form.include === 'chosen' ? ids.map(Number) : undefined,
+          },
+          { userId: session.userId, email: session.email },
+        );
         return reply.redirect(`${runPath(run.id)}?done=created`, 303);
       } catch (error) {
         if (!(error instanceof DomainError) || error.code === 'internal') throw error;
@@ -143,9 +146,9 @@ ${fields.user_ids ? html`<p class="field-error" id="user_ids-error">${fields.use
         }
       },
     );
-  // Maker-checker with the approver chosen on the form: oneself (the session vouches), or a colleague
-  // who confirms with their own password at this desk (sign-in's checks and throttle). The service
-  // then applies the API's rules (an active admin, not the creator) to whoever was confirmed.
+  // Maker-checker: the signed-in administrator approves, as themselves only (never a colleague named
+  // on the form), and not a run they created. The hidden approval_token is the secret of the e-mailed
+  // link the page was opened from (run-approval.routes.ts): the run then records `email_link`.
   app.post(
     '/payroll/:transactionId/approve',
     {
@@ -154,8 +157,7 @@ ${fields.user_ids ? html`<p class="field-error" id="user_ids-error">${fields.use
         params: RunParams,
         body: Type.Object({
           _csrf: Type.Optional(Type.String()),
-          approver_email: Type.Optional(Type.String({ maxLength: 320 })),
-          approver_password: Type.Optional(Type.String({ maxLength: 1000 })),
+          approval_token: Type.Optional(Type.String({ maxLength: 100 })),
         }),
       },
       preHandler: guard,
@@ -163,26 +165,13 @@ ${fields.user_ids ? html`<p class="field-error" id="user_ids-error">${fields.use
     async (request, reply) => {
       const session = sessionOf(request);
       const id = request.params.transactionId;
-      const chosen = request.body.approver_email?.trim() || session.email;
-      const refuse = async (message: string | Html, status: number) =>
-        sendHtml(reply, await renderRun(session, id, 1, { error: message }), status);
-      let approver = session.email;
-      if (chosen.toLowerCase() !== session.email.toLowerCase()) {
-        const confirmed = await ctx.sessions.confirmAdmin(session.companyId, chosen, request.body.approver_password ?? '', request.ip);
-        if (!confirmed.ok)
-          return refuse(
-            confirmed.status === 422 ? "Enter the chosen approver's password to confirm the approval." : confirmed.message,
-            confirmed.status,
-          );
-        approver = confirmed.email;
-      }
       try {
-        await runs.approve(session.companyId, id, approver);
+        await runs.approveAsPerson(session.companyId, id, { userId: session.userId }, request.body.approval_token || undefined);
         return reply.redirect(`${runPath(id)}?done=approved`, 303);
       } catch (error) {
         if (!(error instanceof DomainError) || error.code === 'internal') throw error;
         if (error.code === 'not_found') throw notFound(RUN_NOT_FOUND_PAGE);
-        return refuse(errorMessage(error), DOMAIN_STATUS[error.code]);
+        return sendHtml(reply, await renderRun(session, id, 1, { error: errorMessage(error) }), DOMAIN_STATUS[error.code]);
       }
     },
   );

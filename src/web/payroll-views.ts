@@ -38,7 +38,10 @@ export interface RunView {
   pay_period_end: string;
   payment_date: string | null;
   created_by_email: string | null;
+  created_by_user_id: number | null;
   approved_by_email: string | null;
+  approved_by_user_id: number | null;
+  approved_via: 'console' | 'email_link' | 'token' | null;
   approved_at: string | null;
   paid_at: string | null;
   cancelled_at: string | null;
@@ -52,7 +55,23 @@ export const runPath = (id: string) => `/console/payroll/${encodeURIComponent(id
 
 /** A service refusal as the page says it: the message, each field's messages, and a short balance's figures. */
 export function errorMessage(error: DomainError): Html {
-  const details = (error.details ?? {}) as { required?: string; available?: string; shortfall?: string };
+  const details = (error.details ?? {}) as {
+    required?: string;
+    available?: string;
+    shortfall?: string;
+    overlaps?: {
+      paystub_id: number;
+      user_id: number;
+      other_paystub_id: number;
+      period: { pay_period_start: string; pay_period_end: string };
+    }[];
+  };
+  if (details.overlaps) {
+    return html`${error.message} Nothing was approved:<ul>${details.overlaps.map(
+      (o) =>
+        html`<li>User ${o.user_id}: paystub ${o.paystub_id} overlaps paystub ${o.other_paystub_id} (${o.period.pay_period_start} to ${o.period.pay_period_end}).</li>`,
+    )}</ul>Cancel this run, or cancel the other run if it was the mistake.`;
+  }
   if (details.shortfall) {
     return html`${error.message} The run needs ${naira(details.required)}; the wallet holds ${naira(details.available)}, so it is
 <strong>${naira(details.shortfall)}</strong> short. <a href="/console/wallet?amount=${details.shortfall}">Top up the wallet</a>, then pay again.`;
@@ -61,6 +80,13 @@ export function errorMessage(error: DomainError): Html {
   if (fields.length > 1) return html`Nothing was changed:<ul>${fields.map((message) => html`<li>${message}</li>`)}</ul>`;
   return html`${fields[0] ?? error.message}`;
 }
+
+/** How a run was approved, as its page says it. */
+const APPROVED_VIA: Record<string, string> = {
+  console: 'in the console',
+  email_link: 'in the console, from the approval e-mail',
+  token: 'through the API token: the calling platform vouched for the approver',
+};
 
 const FACT_TOTALS: [string, string][] = [
   ['gross_pay', 'Gross pay'],
@@ -81,7 +107,7 @@ export function runFacts(run: RunView): Html {
 <dt>Pay period</dt><dd>${run.pay_period_start} to ${run.pay_period_end}</dd>
 <dt>Payment date</dt><dd>${run.payment_date ?? '—'}</dd>
 <dt>Created</dt><dd>${when(run.created_at)}${run.created_by_email ? ` by ${run.created_by_email}` : ''}</dd>
-${run.approved_at ? html`<dt>Approved</dt><dd>${when(run.approved_at)} by ${run.approved_by_email}</dd>` : ''}
+${run.approved_at ? html`<dt>Approved</dt><dd>${when(run.approved_at)} by ${run.approved_by_email}${run.approved_via ? html` <span class="muted">(${APPROVED_VIA[run.approved_via]})</span>` : ''}</dd>` : ''}
 ${run.paid_at ? html`<dt>Finished</dt><dd>${when(run.paid_at)}</dd>` : ''}
 ${run.cancelled_at ? html`<dt>Cancelled</dt><dd>${when(run.cancelled_at)}</dd>` : ''}
 <dt>Paystubs</dt><dd>${count('paid')} paid, ${count('processing')} processing, ${count('failed')} failed, ${count('unpaid')} unpaid, ${count('held')} held, ${count('cancelled')} cancelled</dd>
@@ -103,30 +129,23 @@ export function skippedList(run: RunView, names: ReadonlyMap<number, string>): H
 const actionForm = (session: SessionRow, run: RunView, action: string, label: string, options: { cls?: string; confirm?: string } = {}) =>
   html`<form class="inline-form" method="post" action="${runPath(run.id)}/${action}"${options.confirm ? html` data-confirm="${options.confirm}"` : ''}>${csrfField(session.csrfToken)}<button type="submit"${options.cls ? html` class="${options.cls}"` : ''}>${label}</button></form>`;
 
-/** An administrator who may approve a run (anyone active but its creator). */
-export interface ApproverChoice {
-  email: string;
-  name: string;
+/** Who created the run (by user; runs from before creators were users: by e-mail). */
+function createdBy(session: SessionRow, run: RunView): boolean {
+  if (run.created_by_user_id !== null) return run.created_by_user_id === session.userId;
+  return run.created_by_email !== null && run.created_by_email.toLowerCase() === session.email.toLowerCase();
 }
 
 /**
- * Approve: choose the approver. Approving as oneself needs nothing more; naming a colleague needs
- * that colleague's password typed at this desk, so no one records an approval that was not given.
+ * Approve (maker-checker): the signed-in administrator approves as themselves; the creator of a run
+ * cannot. `approvalToken` is carried when the page was opened from an approval e-mail's link.
  */
-function approveForm(session: SessionRow, run: RunView, approvers: ApproverChoice[]): Html {
-  if (approvers.length === 0)
-    return html`<p>No other active administrator can approve this run. An administrator other than its creator must approve it (maker-checker): give one the admin role under Employees.</p>`;
-  const me = session.email.toLowerCase();
-  const selfEligible = approvers.some((a) => a.email.toLowerCase() === me);
-  return html`<p>Check the totals, the skipped employees and the paystubs below, then choose who approves. The creator of a run cannot approve it.</p>
-<form method="post" action="${runPath(run.id)}/approve" class="stack">${csrfField(session.csrfToken)}
-<label for="approver_email">Approver</label>
-<select id="approver_email" name="approver_email">${approvers.map(
-    (a) =>
-      html`<option value="${a.email}"${a.email.toLowerCase() === me ? html` selected` : ''}>${a.name} (${a.email})${a.email.toLowerCase() === me ? ' (you)' : ''}</option>`,
-  )}</select>
-<label for="approver_password">Approver's password <span class="hint">${selfEligible ? 'Only when you choose someone else: they type it here to confirm' : 'The chosen administrator types it here to confirm'}</span></label>
-<input id="approver_password" name="approver_password" type="password" autocomplete="off">
+function approveForm(session: SessionRow, run: RunView, approvalToken: string | undefined): Html {
+  if (createdBy(session, run))
+    return html`<p>You created this run, so another administrator must approve it (maker-checker): they sign in to the console as themselves and approve it on this page.</p>`;
+  return html`<p>Check the totals, the skipped employees and the paystubs below, then approve. You approve as yourself (${session.email}); the run records who approved it and how.</p>
+<form method="post" action="${runPath(run.id)}/approve" class="stack">${csrfField(session.csrfToken)}${
+    approvalToken ? html`<input type="hidden" name="approval_token" value="${approvalToken}">` : ''
+  }
 <button type="submit">Approve run</button>
 </form>`;
 }
@@ -135,37 +154,37 @@ function approveForm(session: SessionRow, run: RunView, approvers: ApproverChoic
 export const releasable = (run: RunView) => run.counts.held > 0 || run.status === 'partially_paid' || run.status === 'failed';
 
 /** Approving a run past draft: releases held paystubs (and failed ones whose account changed) to the new accounts. */
-const releaseCard = (session: SessionRow, run: RunView, approvers: ApproverChoice[]) =>
+const releaseCard = (session: SessionRow, run: RunView, approvalToken: string | undefined) =>
   html`<section class="card" aria-labelledby="release"><h2 id="release">Approve new bank accounts</h2>
 <p>${run.counts.held > 0 ? `${run.counts.held} paystub(s) are held: the employee's bank account changed after approval. ` : ''}Approving the run again pays them to the new account${run.status === 'approved' || run.status === 'processing' ? '' : ' (a retry of a failed paystub whose account changed needs this first)'}.</p>
-${approveForm(session, run, approvers)}</section>`;
+${approveForm(session, run, approvalToken)}</section>`;
 
 /** What can be done next, by status; `balance` is the wallet's exact decimal balance. */
 export function runActions(
   session: SessionRow,
   run: RunView,
   balance: string,
-  approvers: ApproverChoice[],
+  approvalToken: string | undefined,
   pollUrl: string,
   refreshUrl: string,
 ): Html {
   const cancel = actionForm(session, run, 'cancel', 'Cancel run', { cls: 'secondary', confirm: 'Cancel this payroll run?' });
-  const release = run.status !== 'draft' && releasable(run) ? releaseCard(session, run, approvers) : html``;
-  return html`${release}${nextStep(session, run, balance, approvers, pollUrl, refreshUrl, cancel)}`;
+  const release = run.status !== 'draft' && releasable(run) ? releaseCard(session, run, approvalToken) : html``;
+  return html`${release}${nextStep(session, run, balance, approvalToken, pollUrl, refreshUrl, cancel)}`;
 }
 
 function nextStep(
   session: SessionRow,
   run: RunView,
   balance: string,
-  approvers: ApproverChoice[],
+  approvalToken: string | undefined,
   pollUrl: string,
   refreshUrl: string,
   cancel: Html,
 ): Html {
   switch (run.status) {
     case 'draft':
-      return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Approve</h2>${approveForm(session, run, approvers)} ${cancel}</section>`;
+      return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Approve</h2>${approveForm(session, run, approvalToken)} ${cancel}</section>`;
     case 'approved': {
       const needed = toKobo(String(run.totals.net_pay ?? 0)) ?? 0n;
       const held = toKobo(balance) ?? 0n;

@@ -9,17 +9,7 @@ import { typed } from '../platform/deps.js';
 import { DomainError, notFound } from '../platform/errors.js';
 import { type Html, html, when } from './html.js';
 import { type Flash, page } from './layout.js';
-import {
-  type ApproverChoice,
-  paystubBadgeOf,
-  type RunView,
-  releasable,
-  runActions,
-  runBadge,
-  runFacts,
-  runPath,
-  skippedList,
-} from './payroll-views.js';
+import { paystubBadgeOf, type RunView, runActions, runBadge, runFacts, runPath, skippedList } from './payroll-views.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
 import type { SessionRow } from './web.repo.js';
 
@@ -79,25 +69,13 @@ export function runPageRenderer(ctx: WebContext) {
     );
     return names;
   };
-  // Who may approve (maker-checker): the company's active administrators other than the run's creator
-  // (of its first 500 active users).
-  const approverChoices = async (session: SessionRow, run: RunView): Promise<ApproverChoice[]> => {
-    const { users } = await ctx.services.users.search.search(session.companyId, { status: 'active', offset: 0, limit: 500 });
-    const creator = run.created_by_email?.toLowerCase();
-    return users
-      .filter(
-        (user) => user.email.toLowerCase() !== creator && (user.roles ?? []).some((role) => role === 'admin' || role === 'super-admin'),
-      )
-      .map((user) => ({ email: user.email, name: `${user.first_name} ${user.last_name}` }));
-  };
-  return async (session: SessionRow, id: string, pageNo: number, flash: Flash = {}): Promise<Html> => {
+  // `approvalToken`: the page was opened from an approval e-mail's link (run-approval.routes.ts).
+  return async (session: SessionRow, id: string, pageNo: number, flash: Flash = {}, approvalToken?: string): Promise<Html> => {
     const [{ run, stubs }, balance] = await Promise.all([
       read(session.companyId, id, pageNo),
       ctx.services.wallet.wallet.balanceDecimal(session.companyId),
     ]);
     const names = await skippedNames(session.companyId, run);
-    // Past draft, approval releases paystubs held for a new bank account (docs/payroll-runs.md).
-    const approvers = run.status === 'draft' || releasable(run) ? await approverChoices(session, run) : [];
     const rows = stubs.data;
     const total = (field: (typeof AMOUNTS)[number]) => rows.reduce((sum, row) => sum + kobo(row[field]), 0n);
     const single = stubs.last_page <= 1;
@@ -108,7 +86,7 @@ export function runPageRenderer(ctx: WebContext) {
     };
     const body = html`<p><a href="/console/payroll">← All payroll runs</a></p>
 ${runFacts(run)}
-${runActions(session, run, balance, approvers, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
+${runActions(session, run, balance, approvalToken, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
 ${skippedList(run, names)}
 <h2 id="paystubs">Paystubs</h2>
 <p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.${
@@ -139,7 +117,8 @@ ${
 
 /** Notices after a successful action (Post/Redirect/Get: `?done=<action>`). */
 const DONE: Record<string, string> = {
-  created: 'Draft run created. Check the totals, the skipped employees and the paystubs; another administrator then approves it.',
+  created:
+    'Draft run created. Check the totals, the skipped employees and the paystubs; another administrator then approves it here, signed in as themselves.',
   approved: 'Run approved. It can now be paid from the wallet.',
   paying: 'Payment started: the wallet was debited and the transfers are under way.',
   retrying: 'The failed paystubs are being sent again; only they were funded.',

@@ -32,8 +32,6 @@ export const SIGN_IN_MESSAGES = {
   missing: 'Enter your e-mail address and password.',
 } as const;
 
-export type ConfirmResult = { ok: true; email: string } | { ok: false; status: number; message: string; retryAfterSeconds?: number };
-
 export type SignInResult =
   | { ok: true; token: string; csrfToken: string; expiresAt: Date; userId: number; companyId: number }
   | { ok: false; status: number; message: string; retryAfterSeconds?: number };
@@ -124,20 +122,6 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
   }
 
   return {
-    /**
-     * Another administrator of the company vouches for an action at this desk (the console's
-     * maker-checker approval) by typing their own password: the same checks and the same throttle
-     * as a sign-in, but no session is opened.
-     */
-    async confirmAdmin(companyId: number, identifierInput: string, password: string, ip: string): Promise<ConfirmResult> {
-      const checked = await checkCredentials(identifierInput, password, ip);
-      if (!checked.ok) return checked;
-      if (checked.account.companyId !== companyId) return { ok: false, status: 401, message: SIGN_IN_MESSAGES.invalid };
-      await webRepo.clearFailures(db, checked.keys.account);
-      await webRepo.giveBackAttempt(db, [checked.keys.address, checked.keys.owner]);
-      return { ok: true, email: checked.account.email };
-    },
-
     /** `unlockPass`: the browser's pass cookie from an unlock link (account-lock.ts), if any. */
     async signIn(identifierInput: string, password: string, ip: string, unlockPass?: string): Promise<SignInResult> {
       const checked = await checkCredentials(identifierInput, password, ip, unlockPass);

@@ -8,6 +8,7 @@ import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { type Html, html } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
+import { runApprovalSection, runApprovalSettingsRoutes } from './run-approval.settings.js';
 import { companyStatutorySection, companyStatutoryValues } from './statutory.routes.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
 import type { SessionRow } from './web.repo.js';
@@ -130,6 +131,7 @@ const DONE: Record<string, string> = {
   removed: 'Removed.',
   payroll: 'Payroll contribution settings saved. New paystubs use them; existing paystubs keep their figures.',
   statutory: 'Statutory registrations saved.',
+  'run-approval': 'Approval setting saved.',
 };
 
 function vocabularySection(session: SessionRow, profile: CompanyProfile, list: (typeof LISTS)[number]): Html {
@@ -191,9 +193,11 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
 
   async function render(session: SessionRow, flash: Flash = {}, overrides: Record<string, string> = {}) {
     const [profile, settings] = await Promise.all([vocabulary.profile(session.companyId), payrollSettings.get(session.companyId)]);
-    const body = html`<div class="grid">${LISTS.map((list) => vocabularySection(session, profile, list))}</div>${payrollSection(session, { ...settings, ...overrides })}${companyStatutorySection(session, companyStatutoryValues(profile))}`;
+    const body = html`<div class="grid">${LISTS.map((list) => vocabularySection(session, profile, list))}</div>${payrollSection(session, { ...settings, ...overrides })}${companyStatutorySection(session, companyStatutoryValues(profile))}${runApprovalSection(session, profile)}`;
     return page({ title: 'Settings', session, section: 'settings', body, flash });
   }
+
+  await runApprovalSettingsRoutes(root, ctx, render);
 
   /** What the page says about a refused change, and its status; anything but a domain refusal goes on to the error handler. */
   const failure = (error: unknown): { message: string; status: number } => {

@@ -23,7 +23,8 @@ export function payRunSuite(name: string, env: () => PaySuiteEnv): void {
 
   async function newCompany(salaries: string[]) {
     const { db } = ctxOf();
-    const company = await createCompany(db);
+    // The token approves (run_approval: token), as a platform with its own maker-checker would.
+    const company = await createCompany(db, { runApproval: 'token' });
     const [boss] = await createUsers(db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
     const staff = await createUsers(
       db,

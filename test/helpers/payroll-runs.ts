@@ -82,10 +82,10 @@ export async function balance(db: Executor, companyId: number): Promise<string> 
   return rows[0]?.balance ?? '0.00';
 }
 
+/** March 2026 (one monthly period); `created_by_email`, when given, must name a user of the company. */
 export const runBody = (overrides: Record<string, unknown> = {}) => ({
   pay_period_start: '2026-03-01',
   pay_period_end: '2026-03-31',
   payment_date: '2026-03-28',
-  created_by_email: 'maker@example.test',
   ...overrides,
 });

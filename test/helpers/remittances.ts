@@ -43,7 +43,7 @@ async function call(app: App, company: TestCompany, url: string, payload: object
 }
 
 export async function buildRemittanceWorld(app: App, db: Executor): Promise<RemittanceWorld> {
-  const company = await createCompany(db, { name: 'Remit & Co' });
+  const company = await createCompany(db, { name: 'Remit & Co', runApproval: 'token' }); // the token approves
   await db.execute(
     sql`UPDATE companies SET tax_ids = '{"LA": "LIRS-55501", "FC": "FCT-77"}'::jsonb, pencom_employer_code = 'PR0000123456',
         nhf_employer_number = 'NHF-EMP-9', nsitf_number = 'NSITF-42', itf_number = 'ITF-7' WHERE id = ${company.id}`,

@@ -27,9 +27,16 @@ export type Api = (method: string, url: string, body?: unknown, headers?: Record
 export async function adminCompany(
   baseUrl: string,
   adminToken: string,
-  company: { name: string; domain: string; redirect_domains?: string[] },
+  company: { name: string; domain: string; redirect_domains?: string[]; run_approval?: 'person' | 'token' },
 ) {
-  const created = await requestJson(baseUrl, 'POST', '/admin/companies', company, { authorization: `Bearer ${adminToken}` });
+  // The token approves runs in these fixtures (run_approval: token) unless a test says otherwise.
+  const created = await requestJson(
+    baseUrl,
+    'POST',
+    '/admin/companies',
+    { run_approval: 'token', ...company },
+    { authorization: `Bearer ${adminToken}` },
+  );
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return { authorization: `Bearer ${created.body.token}` };
 }
@@ -64,13 +71,13 @@ export async function staffWithBanks(api: Api, domain: string, employees: number
   return emails;
 }
 
-/** March 2026's run of every employee, created and approved by the administrator; answers its id. */
-export async function approvedMarchRun(api: Api, domain: string, employees: number): Promise<string> {
+/** March 2026's run of every employee, created by the first employee and approved by the administrator; answers its id. */
+export async function approvedMarchRun(api: Api, _domain: string, employees: number): Promise<string> {
   const run = await api('POST', '/api/payroll-runs', {
     pay_period_start: '2026-03-01',
     pay_period_end: '2026-03-31',
     payment_date: '2026-03-28',
-    created_by_email: `maker@${domain}`,
+    created_by_email: 'worker0@home.test',
   });
   expect(run.status, JSON.stringify(run.body)).toBe(201);
   expect(run.body.run.counts.unpaid).toBe(employees);

@@ -29,6 +29,8 @@ export const companies = pgTable(
     nsitfNumber: text('nsitf_number'),
     itfNumber: text('itf_number'),
     taxIds: jsonb('tax_ids').$type<Record<string, string>>().notNull().default({}),
+    // 0190: who approves payroll runs: a person in the console, or the API token (docs/payroll-runs.md, "Approval").
+    runApproval: text('run_approval').$type<'person' | 'token'>().notNull().default('person'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

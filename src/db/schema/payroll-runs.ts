@@ -1,5 +1,6 @@
 // Tables of payroll runs (owned by src/modules/payroll-runs) and the wallet's balance row;
-// created by migrations/0080_payroll_runs.sql, 0081_wallet_balances.sql, 0094_wallet_balances_sandbox.sql and 0100_paystack_transfers.sql.
+// created by migrations/0080_payroll_runs.sql, 0081_wallet_balances.sql, 0094_wallet_balances_sandbox.sql, 0100_paystack_transfers.sql
+// and 0190_run_approval.sql.
 import { date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -19,7 +20,11 @@ export const payrollRuns = pgTable(
     payPeriodEnd: date('pay_period_end', { mode: 'string' }).notNull(),
     paymentDate: date('payment_date', { mode: 'string' }),
     createdByEmail: text('created_by_email'),
+    /** 0190: creator and approver as users, and how the run was approved (docs/payroll-runs.md, "Approval"). */
+    createdByUserId: integer('created_by_user_id'),
     approvedByEmail: text('approved_by_email'),
+    approvedByUserId: integer('approved_by_user_id'),
+    approvedVia: text('approved_via').$type<'console' | 'email_link' | 'token'>(),
     approvedAt: ts('approved_at'),
     paidAt: ts('paid_at'),
     cancelledAt: ts('cancelled_at'),
@@ -35,6 +40,22 @@ export const payrollRuns = pgTable(
     // 0120: a month's remittance schedules (runs by payment date).
     index('payroll_runs_company_payment_date_idx').on(t.companyId, t.paymentDate),
   ],
+);
+
+/** The open approval request of a draft run (0190): one per run, a later request replaces it. */
+export const payrollRunApprovalRequests = pgTable(
+  'payroll_run_approval_requests',
+  {
+    companyId: integer('company_id').notNull(),
+    runId: text('run_id').notNull(),
+    approverUserId: integer('approver_user_id').notNull(),
+    approverEmail: text('approver_email').notNull(),
+    /** SHA-256 (hex) of the e-mailed link's secret. */
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.runId] })],
 );
 
 /** One transfer attempt of one paystub. */

@@ -17,6 +17,9 @@ const errors = errorResponses(MessageError);
 const Strings = (maxItems = 100) => Type.Array(Type.String({ maxLength: 255 }), { maxItems });
 const Plan = Type.Union([Type.Literal('standard'), Type.Literal('premium'), Type.Literal('enterprise')]);
 const IdParams = Type.Object({ id: Type.String() });
+const RunApprovalField = Type.Optional(
+  Type.String({ maxLength: 20, description: 'Who approves payroll runs: person (default: an administrator in the console) or token' }),
+);
 const TokenBody = Type.Object({ token: Type.String(), expires_at: Type.String(), scopes: Type.Array(Type.String()) });
 const COMPANY_NOT_FOUND = 'Company not found.';
 const config = { family: 'settings' as const, notFoundMessage: COMPANY_NOT_FOUND };
@@ -56,6 +59,7 @@ export async function adminRoutes(root: FastifyInstance, deps: AppDeps, service:
                 domain: Type.String({ maxLength: 253 }),
                 plan: Type.Optional(Plan),
                 payment_frequency: Type.Optional(Type.Union(PAYMENT_FREQUENCIES.map((value) => Type.Literal(value)))),
+                run_approval: RunApprovalField,
                 user_types: Type.Optional(Strings()),
                 roles: Type.Optional(Strings()),
                 redirect_domains: Type.Optional(Strings()),
@@ -83,7 +87,8 @@ export async function adminRoutes(root: FastifyInstance, deps: AppDeps, service:
           config,
           schema: {
             tags: ['admin'],
-            summary: "Operator: change a company's plan, API access, domains, user types, roles, redirect domains, sector or registrations",
+            summary:
+              "Operator: change a company's plan, API access, domains, user types, roles, redirect domains, run approval, sector or registrations",
             security,
             params: IdParams,
             body: Type.Object(
@@ -94,6 +99,7 @@ export async function adminRoutes(root: FastifyInstance, deps: AppDeps, service:
                 add_user_types: Type.Optional(Strings()),
                 add_roles: Type.Optional(Strings()),
                 redirect_domains: Type.Optional(Strings()),
+                run_approval: RunApprovalField,
                 ...CompanyStatutoryBodyProperties,
               },
               { additionalProperties: false },

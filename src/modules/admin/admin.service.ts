@@ -18,8 +18,10 @@ import {
   PLANS,
   type Plan,
   readCompanyStatutory,
+  readRunApproval,
   setupCompany,
   writeCompanyStatutory,
+  writeRunApproval,
 } from '../companies/index.js';
 import { adminRepo } from './admin.repo.js';
 import { serializeAdminCompany } from './admin.serializer.js';
@@ -31,6 +33,7 @@ export interface CreateCompanyInput {
   domain: string;
   plan?: string;
   payment_frequency?: string;
+  run_approval?: string;
   user_types?: string[];
   roles?: string[];
   redirect_domains?: string[];
@@ -46,6 +49,7 @@ export interface UpdateCompanyInput {
   add_user_types?: string[];
   add_roles?: string[];
   redirect_domains?: string[];
+  run_approval?: string;
 }
 
 export interface OutboxQuery {
@@ -117,6 +121,7 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
     if (roles && input.roles?.length === 0) addFieldError(errors, 'roles', 'The roles field must name at least one role.');
     const redirects = collect(errors, [], () => normalizeHosts(input.redirect_domains ?? [], 'redirect_domains', isValidRedirectHost));
     const scopes = validateScopes(input.scopes, errors);
+    const runApproval = readRunApproval({ run_approval: input.run_approval }, errors);
     throwIfAny(errors);
 
     try {
@@ -132,6 +137,7 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
           userTypes,
           roles,
           redirectDomains: redirects,
+          runApproval,
         });
         // The domain must not be another company's extra e-mail domain either.
         await vocabulary.addDomains(company.id, [domain], tx);
@@ -158,6 +164,7 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
       input.redirect_domains &&
       collect(errors, [], () => normalizeHosts(input.redirect_domains ?? [], 'redirect_domains', isValidRedirectHost));
     const statutory = readCompanyStatutory(input, errors);
+    const runApproval = readRunApproval({ run_approval: input.run_approval }, errors);
     throwIfAny(errors);
 
     await db.transaction(async (tx) => {
@@ -169,6 +176,7 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
       if (roles.length) await vocabulary.addRoles(companyId, roles, tx);
       if (redirects) await vocabulary.setRedirectDomains(companyId, redirects, tx);
       await writeCompanyStatutory(tx, companyId, statutory);
+      if (runApproval) await writeRunApproval(tx, companyId, runApproval);
     });
     // Cleared again after commit: a request between the first clear and the commit re-cached the old row.
     authCache.clear();

@@ -130,6 +130,7 @@ describe('POST /admin/companies', () => {
       api_access: true,
       plan: 'standard',
       payment_frequency: 'monthly',
+      run_approval: 'person',
       created_by: null,
       domains: [domain],
       user_types: ['Full-time', 'Part-time', 'Contract', 'Intern'],
@@ -219,6 +220,22 @@ describe('PATCH /admin/companies/:id', () => {
     expect((await api(token)).headers['x-ratelimit-limit-global']).toBe('2000');
     await operator().patch(`/admin/companies/${company.id}`, { plan: 'enterprise' });
     expect((await api(token)).headers['x-ratelimit-limit-global']).toBe('3000');
+  });
+
+  it('sets who approves payroll runs (run_approval), on create and on PATCH; a bad value changes nothing', async () => {
+    const created = await operator().post('/admin/companies', {
+      name: 'Token Approves Ltd',
+      domain: uniqueDomain(),
+      run_approval: 'token',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().company.run_approval).toBe('token');
+    const { company } = await createViaApi();
+    const bad = await operator().patch(`/admin/companies/${company.id}`, { run_approval: 'nobody', plan: 'premium' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error).toBe('The selected run approval is invalid: use person or token.');
+    const ok = await operator().patch(`/admin/companies/${company.id}`, { run_approval: 'token' });
+    expect(ok.json().company).toMatchObject({ run_approval: 'token', plan: 'standard' });
   });
 
   it('switches API access off and on at once', async () => {

@@ -8,6 +8,7 @@ import { CompanyStatutoryBodyProperties, CompanyStatutoryProperties } from './co
 
 const Nullable = (description?: string) => Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 255, description })]));
 const Text = (description: string, maxLength = 255) => Type.Optional(Type.String({ maxLength, description }));
+const RunApprovalText = Text("Who approves the child's payroll runs: person (default) or token", 20);
 
 export const CompanySchema = Type.Object(
   {
@@ -23,6 +24,9 @@ export const CompanySchema = Type.Object(
     status: Type.String(),
     domain: Type.String(),
     is_active: Type.Boolean(),
+    run_approval: Type.Union([Type.Literal('person'), Type.Literal('token')], {
+      description: "Who approves payroll runs: 'person' (a token's approve asks an administrator, who approves in the console) or 'token'",
+    }),
     ...CompanyStatutoryProperties,
     created_at: Type.String(),
     updated_at: Type.String(),
@@ -87,6 +91,7 @@ export async function companiesRoutes(root: FastifyInstance, service: CompaniesS
           domain_name: Text('Company e-mail domain, unique among companies (required)'),
           email_template: Text('Required', 65_535),
           payment_frequency: Text('weekly, bi-weekly or monthly (required)'),
+          run_approval: RunApprovalText,
           ...CompanyStatutoryBodyProperties,
         }),
         response: { 201: Type.Object({ success: Type.String(), company: Type.Ref('Company') }), ...errors },
@@ -126,6 +131,7 @@ export async function companiesRoutes(root: FastifyInstance, service: CompaniesS
           code: Text('2 to 20 letters or digits, unique (stored upper-case)'),
           domain: Text('Unique among companies'),
           payment_frequency: Text('weekly, bi-weekly or monthly'),
+          run_approval: RunApprovalText,
           ...CompanyStatutoryBodyProperties,
         }),
         response: { 200: Type.Object({ message: Type.String(), company: Type.Ref('Company') }), ...errors },

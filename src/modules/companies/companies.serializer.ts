@@ -17,6 +17,7 @@ export function serializeCompany(company: CompanyRow) {
     status: company.status,
     domain: company.domain,
     is_active: company.isActive,
+    run_approval: company.runApproval,
     ...serializeCompanyStatutory(company),
     created_at: isoTimestamp(company.createdAt) as string,
     updated_at: isoTimestamp(company.updatedAt) as string,

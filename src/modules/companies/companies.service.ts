@@ -151,6 +151,7 @@ export function createCompaniesService(deps: CompaniesDeps) {
               registrationId: input.registrationId,
               emailTemplate: input.emailTemplate,
               paymentFrequency: input.paymentFrequency,
+              runApproval: input.runApproval,
               status: 'pending review',
               isActive: false,
               plan: 'standard',

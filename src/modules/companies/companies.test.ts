@@ -50,6 +50,7 @@ describe('C2 POST /api/companies', () => {
       status: 'pending review',
       domain: body.domain_name,
       is_active: false,
+      run_approval: 'person',
     });
     expect(company.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(Object.keys(company).sort()).toEqual(
@@ -76,6 +77,8 @@ describe('C2 POST /api/companies', () => {
         'nsitf_number',
         'itf_number',
         'tax_ids',
+        // Who approves payroll runs (docs/payroll-runs.md, "Approval").
+        'run_approval',
       ].sort(),
     );
 

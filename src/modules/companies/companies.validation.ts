@@ -4,6 +4,7 @@ import { isEmail } from '../../platform/email.js';
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { fieldLabel, rejectUnknownFields } from '../../platform/field-reader.js';
 import { COMPANY_STATUTORY_FIELDS, type CompanyStatutoryValues, readCompanyStatutory } from './companies.statutory.js';
+import { type RunApproval, readRunApproval } from './company-run-approval.js';
 
 export const PAYMENT_FREQUENCIES = ['weekly', 'bi-weekly', 'monthly'] as const;
 
@@ -35,10 +36,11 @@ const CREATE_FIELDS = [
   'domain_name',
   'email_template',
   'payment_frequency',
+  'run_approval',
   ...COMPANY_STATUTORY_FIELDS,
 ];
 const UPDATE_FIELDS = [
-  ...['name', 'address', 'phone', 'registration_id', 'email_template', 'code', 'domain', 'payment_frequency'],
+  ...['name', 'address', 'phone', 'registration_id', 'email_template', 'code', 'domain', 'payment_frequency', 'run_approval'],
   ...COMPANY_STATUTORY_FIELDS,
 ];
 
@@ -92,6 +94,8 @@ export interface CreateCompanyInput {
   emailTemplate: string;
   paymentFrequency: string;
   emailLocal: string;
+  /** Who approves the child's payroll runs (company-run-approval.ts); default `person`. */
+  runApproval: RunApproval;
   /** companies.statutory.ts: sector and registrations, written after the company is set up. */
   statutory: CompanyStatutoryValues;
 }
@@ -118,6 +122,7 @@ export function validateCreate(body: Body): { input?: CreateCompanyInput; errors
   const domain = checkDomain(domainText, 'domain_name', errors);
   checkFrequency(paymentFrequency, 'payment_frequency', errors);
   const statutory = readCompanyStatutory(body, errors);
+  const runApproval = readRunApproval(body, errors) ?? 'person';
   // The super admin's company e-mail is derived from the names, so each needs a letter or digit.
   if (firstName !== undefined && !emailPart(firstName))
     addFieldError(errors, 'first_name', 'The first name field must contain a letter or digit.');
@@ -139,6 +144,7 @@ export function validateCreate(body: Body): { input?: CreateCompanyInput; errors
       emailTemplate: emailTemplate as string,
       paymentFrequency: paymentFrequency as string,
       emailLocal: `${emailPart(firstName as string)}.${emailPart(lastName as string)}`,
+      runApproval,
       statutory,
     },
   };
@@ -154,6 +160,7 @@ export interface UpdateCompanyInput extends CompanyStatutoryValues {
   code?: string;
   domain?: string;
   paymentFrequency?: string;
+  runApproval?: RunApproval;
 }
 
 /** C4: every field optional; a field that is given must be valid (name, template, code, domain not blank). */
@@ -187,6 +194,8 @@ export function validateUpdate(body: Body): { input: UpdateCompanyInput; errors:
   }
   if (input.domain !== undefined) input.domain = checkDomain(input.domain, 'domain', errors);
   checkFrequency(input.paymentFrequency, 'payment_frequency', errors);
+  const runApproval = readRunApproval(body, errors);
+  if (runApproval !== undefined) input.runApproval = runApproval;
   Object.assign(input, readCompanyStatutory(body, errors));
   return { input, errors };
 }

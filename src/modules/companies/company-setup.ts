@@ -24,6 +24,8 @@ export interface NewCompany {
   userTypes?: string[];
   roles?: string[];
   redirectDomains?: string[];
+  /** Who approves payroll runs (company-run-approval.ts); default `person`. */
+  runApproval?: 'person' | 'token';
 }
 
 /**
@@ -55,6 +57,7 @@ export async function setupCompany(executor: Executor, input: NewCompany) {
       isActive: input.isActive ?? true,
       apiAccess: input.apiAccess ?? true,
       plan: input.plan ?? 'standard',
+      runApproval: input.runApproval ?? 'person',
     },
     input.code === undefined ? { codeBase: companyCodeBase(input.name) } : { code: input.code },
     {

@@ -4,6 +4,7 @@ import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { companiesRoutes } from './companies.routes.js';
 import { createCompaniesService } from './companies.service.js';
 import { createCompanyStatutoryService } from './companies.statutory.js';
+import { createRunApprovalService } from './company-run-approval.js';
 import { createCompanyVocabularyService } from './company-vocabulary.js';
 
 export function createCompaniesModule(deps: AppDeps) {
@@ -11,6 +12,7 @@ export function createCompaniesModule(deps: AppDeps) {
     companies: createCompaniesService(deps),
     vocabulary: createCompanyVocabularyService(deps),
     statutory: createCompanyStatutoryService(deps),
+    runApproval: createRunApprovalService(deps),
   };
   return {
     services,
@@ -29,6 +31,13 @@ export {
   serializeCompanyStatutory,
   writeCompanyStatutory,
 } from './companies.statutory.js';
+export {
+  isRunApproval,
+  RUN_APPROVAL_MODES,
+  type RunApproval,
+  readRunApproval,
+  writeRunApproval,
+} from './company-run-approval.js';
 export { type NewCompany, setupCompany } from './company-setup.js';
 export {
   type CompanyProfile,

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
+import type { Approval } from './payroll-runs.repo.js';
 
 export const HOLD_REASON = 'Bank account changed after approval.';
 
@@ -73,13 +74,14 @@ export const destinationsRepo = {
    * is approved again, so that `pay` sends them; the approver is recorded. A processing run stays
    * processing (payrollRunsRepo.finish turns it approved when its transfers are done).
    */
-  async reopen(tx: Executor, companyId: number, runId: string, approverEmail: string): Promise<void> {
+  async reopen(tx: Executor, companyId: number, runId: string, approval: Approval): Promise<void> {
     await tx.execute(
       sql`UPDATE payroll_runs r SET
             status = CASE WHEN r.status IN ('paid', 'partially_paid', 'failed')
                            AND EXISTS (SELECT 1 FROM paystubs p WHERE p.company_id = r.company_id AND p.transaction_id = r.id AND p.status = 'unpaid')
                           THEN 'approved' ELSE r.status END,
-            approved_by_email = ${approverEmail}, approved_at = now(), updated_at = now()
+            approved_by_email = ${approval.email}, approved_by_user_id = ${approval.userId}, approved_via = ${approval.via},
+            approved_at = now(), updated_at = now()
           WHERE r.company_id = ${companyId} AND r.id = ${runId}`,
     );
   },

@@ -6,7 +6,7 @@
 import type { Executor } from '../../db/client.js';
 import { conflict } from '../../platform/errors.js';
 import { destinationsRepo } from './destinations.repo.js';
-import { payrollRunsRepo, type RunRow } from './payroll-runs.repo.js';
+import { type Approval, payrollRunsRepo, type RunRow } from './payroll-runs.repo.js';
 
 export const NEEDS_APPROVAL = 'These paystubs need approval of their new bank account first.';
 
@@ -26,26 +26,15 @@ export async function paystubsAwaitingApproval(db: Executor, companyId: number, 
  * first, like pay and retry, so a release and a pay of one run take turns. Undefined when the run
  * has nothing to release (or is cancelled): the caller answers as for any run that is not a draft.
  */
-export async function releaseHeld(tx: Executor, companyId: number, runId: string, approverEmail: string): Promise<RunRow | undefined> {
+export async function releaseHeld(tx: Executor, companyId: number, runId: string, approval: Approval): Promise<RunRow | undefined> {
   const run = await payrollRunsRepo.lock(tx, companyId, runId);
   if (!run || run.status === 'draft' || run.status === 'cancelled') return undefined;
   const waiting = await paystubsAwaitingApproval(tx, companyId, runId);
   if (waiting.length === 0) return undefined;
   await pinDestinations(tx, companyId, runId, { paystubIds: waiting });
-  await destinationsRepo.reopen(tx, companyId, runId, approverEmail);
+  await destinationsRepo.reopen(tx, companyId, runId, approval);
   // Hook point: the audit log records the release (who approved which new destinations) here.
   return payrollRunsRepo.find(tx, companyId, runId);
-}
-
-/**
- * The approving transaction's one call: a draft run is approved (the conditional UPDATE) and
- * every paystub pinned; a run past draft releases what waits for approval. Undefined: neither.
- */
-export async function approveAndPin(tx: Executor, companyId: number, runId: string, approverEmail: string): Promise<RunRow | undefined> {
-  const approved = await payrollRunsRepo.approve(tx, companyId, runId, approverEmail);
-  if (!approved) return releaseHeld(tx, companyId, runId, approverEmail);
-  await pinDestinations(tx, companyId, runId);
-  return approved;
 }
 
 /** retry: 409 with the ids when a failed paystub's destination changed since it was approved. */

@@ -21,7 +21,7 @@ const post = (who: TestCompany, url: string, payload?: object) =>
   ctx.app.inject({ method: 'POST', url, headers: who.auth, ...(payload ? { payload } : {}) });
 
 async function setup(salaries: string[]) {
-  const company = await createCompany(ctx.db);
+  const company = await createCompany(ctx.db, { runApproval: 'token' }); // the token approves
   const [boss] = await createUsers(ctx.db, company.id, [{ roles: ['admin'], baseSalary: '0' }]);
   const staff = await createUsers(
     ctx.db,

@@ -19,7 +19,10 @@ export interface RunRow {
   pay_period_end: string;
   payment_date: string | null;
   created_by_email: string | null;
+  created_by_user_id: number | null;
   approved_by_email: string | null;
+  approved_by_user_id: number | null;
+  approved_via: ApprovedVia | null;
   approved_at: Date | string | null;
   paid_at: Date | string | null;
   cancelled_at: Date | string | null;
@@ -30,6 +33,16 @@ export interface RunRow {
   updated_at: Date | string;
 }
 
+/** How a run was approved (docs/payroll-runs.md, "Approval"). */
+export type ApprovedVia = 'console' | 'email_link' | 'token';
+
+/** Who approves, checked by the caller: an active administrator, and how they approved. */
+export interface Approval {
+  userId: number;
+  email: string;
+  via: ApprovedVia;
+}
+
 export interface NewRun {
   id: string;
   source: 'paystubs' | 'salaries';
@@ -37,6 +50,7 @@ export interface NewRun {
   end: string;
   paymentDate: string | null;
   createdByEmail: string | null;
+  createdByUserId: number | null;
   totals: Record<string, string | number>;
   skipped: { user_id: number; reason: string }[];
 }
@@ -51,7 +65,8 @@ export type StatusCounts = Record<'unpaid' | 'held' | 'processing' | 'paid' | 'f
 
 const RUN_COLUMNS =
   sql.raw(`id, company_id, status, source, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
-  payment_date::text AS payment_date, created_by_email, approved_by_email, approved_at, paid_at, cancelled_at, attempt, totals, skipped,
+  payment_date::text AS payment_date, created_by_email, created_by_user_id, approved_by_email, approved_by_user_id, approved_via,
+  approved_at, paid_at, cancelled_at, attempt, totals, skipped,
   created_at, updated_at`);
 
 /** Paystubs whose employee's bank account is usable (payablePaystubs in the planner decides which). */
@@ -72,9 +87,10 @@ export const payrollRunsRepo = {
     return one(
       queryRows<RunRow>(
         tx,
-        sql`INSERT INTO payroll_runs (id, company_id, source, pay_period_start, pay_period_end, payment_date, created_by_email, totals, skipped)
+        sql`INSERT INTO payroll_runs (id, company_id, source, pay_period_start, pay_period_end, payment_date, created_by_email,
+                                      created_by_user_id, totals, skipped)
             VALUES (${run.id}, ${companyId}, ${run.source}, ${run.start}, ${run.end}, ${run.paymentDate}, ${run.createdByEmail},
-                    ${JSON.stringify(run.totals)}::jsonb, ${JSON.stringify(run.skipped)}::jsonb)
+                    ${run.createdByUserId}, ${JSON.stringify(run.totals)}::jsonb, ${JSON.stringify(run.skipped)}::jsonb)
             RETURNING ${RUN_COLUMNS}`,
       ),
     );
@@ -122,11 +138,12 @@ export const payrollRunsRepo = {
     return result;
   },
 
-  async approve(tx: Executor, companyId: number, id: string, approverEmail: string): Promise<RunRow | undefined> {
+  async approve(tx: Executor, companyId: number, id: string, approval: Approval): Promise<RunRow | undefined> {
     return one(
       queryRows<RunRow>(
         tx,
-        sql`UPDATE payroll_runs SET status = 'approved', approved_by_email = ${approverEmail}, approved_at = now(), updated_at = now()
+        sql`UPDATE payroll_runs SET status = 'approved', approved_by_email = ${approval.email}, approved_by_user_id = ${approval.userId},
+                   approved_via = ${approval.via}, approved_at = now(), updated_at = now()
             WHERE company_id = ${companyId} AND id = ${id} AND status = 'draft' RETURNING ${RUN_COLUMNS}`,
       ),
     );
@@ -238,30 +255,6 @@ export const payrollRunsRepo = {
           RETURNING r.status`,
     );
     return rows[0]?.status;
-  },
-
-  /** The company and every company above it (an approver may be an admin of a parent). */
-  async companyAndAncestors(db: Executor, companyId: number): Promise<number[]> {
-    const rows = await queryRows<{ id: number }>(
-      db,
-      sql`WITH RECURSIVE chain(id, created_by, depth) AS (
-            SELECT id, created_by, 0 FROM companies WHERE id = ${companyId}
-            UNION ALL
-            SELECT c.id, c.created_by, chain.depth + 1 FROM companies c JOIN chain ON c.id = chain.created_by WHERE chain.depth < 64)
-          SELECT id FROM chain`,
-    );
-    return rows.map((row) => row.id);
-  },
-
-  /** An active, not suspended, not deleted admin or super-admin with this (company or personal) e-mail in these companies. */
-  async isApprover(db: Executor, companyIds: number[], email: string): Promise<boolean> {
-    const rows = await queryRows(
-      db,
-      sql`SELECT 1 FROM users WHERE company_id = ANY(${pgArray(companyIds)}::int[]) AND deleted_at IS NULL AND is_active AND NOT is_suspended
-            AND (lower(email) = lower(${email}) OR lower(personal_email) = lower(${email}))
-            AND roles && ARRAY['admin', 'super-admin']::text[] LIMIT 1`,
-    );
-    return rows.length > 0;
   },
 
   /** Non-deleted users of the company (all, or these ids), with their pay data. */

@@ -30,7 +30,12 @@ const RunSchema = Type.Object(
     pay_period_end: Type.String(),
     payment_date: NullableString,
     created_by_email: NullableString,
+    created_by_user_id: Type.Union([Type.Null(), Type.Integer()], { description: 'the user created_by_email names' }),
     approved_by_email: NullableString,
+    approved_by_user_id: Type.Union([Type.Null(), Type.Integer()], { description: 'the administrator who approved' }),
+    approved_via: Type.Union([Type.Null(), Type.Literal('console'), Type.Literal('email_link'), Type.Literal('token')], {
+      description: 'console (signed in), email_link (signed in, from the approval e-mail) or token (run_approval: token)',
+    }),
     approved_at: NullableString,
     paid_at: NullableString,
     cancelled_at: NullableString,
@@ -63,12 +68,24 @@ const RunSchema = Type.Object(
   { $id: 'PayrollRun' },
 );
 const RunAnswer = Type.Object({ message: Type.String(), run: Type.Ref('PayrollRun') });
+const ApprovalRequested = Type.Object({
+  message: Type.String(),
+  run: Type.Ref('PayrollRun'),
+  approval_request: Type.Object({ approver_email: Type.String(), expires_at: Type.String() }),
+});
+const Overlap = Type.Object({
+  paystub_id: Type.Integer(),
+  user_id: Type.Integer(),
+  other_paystub_id: Type.Integer(),
+  period: Type.Object({ pay_period_start: Type.String(), pay_period_end: Type.String() }, { description: 'the other paystub' }),
+});
 const ErrorSchema = Type.Object({
   error: Type.Unknown({ description: 'a message, or {field: [messages]} on 422' }),
   required: Type.Optional(Type.String()),
   available: Type.Optional(Type.String()),
   shortfall: Type.Optional(Type.String()),
   paystub_ids: Type.Optional(Type.Array(Type.Integer(), { description: 'paystubs waiting for approval of a new bank account' })),
+  overlaps: Type.Optional(Type.Array(Overlap, { description: 'approve: paystubs that would be a second regular salary for a period' })),
 });
 const errors = { '4xx': ErrorSchema, '5xx': ErrorSchema };
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -177,15 +194,22 @@ export function payrollRunsRoutes(services: {
         preValidation: emptyBody,
         schema: {
           tags: ['payroll runs'],
-          summary: 'Approve a draft run (an active admin of the company who did not create it)',
+          summary: 'Approve a draft run (run_approval token: 200) or ask an administrator to approve it in the console (person: 202)',
+          description:
+            "The approver is an active administrator of the company other than the run's creator (compared as users). " +
+            "With the company's run_approval `person` (the default) the run stays draft, the approver is e-mailed a link to the run's " +
+            'console page (72 hours) and approves there, signed in as themselves.',
           params: IdParams,
           // approver_email is checked by the service after the run is found, so an unknown run is a 404
           // whatever the body (as for every route with an id).
           body: Type.Object({ company_id: CompanyId, approver_email: Type.Optional(Type.String({ maxLength: 254 })) }),
-          response: { 200: RunAnswer, ...errors },
+          response: { 200: RunAnswer, 202: ApprovalRequested, ...errors },
         },
       },
-      async (request) => runs.approve(tenantId(request), request.params.id, request.body?.approver_email),
+      async (request, reply) => {
+        const answer = await runs.approve(tenantId(request), request.params.id, request.body?.approver_email);
+        return reply.status('approval_request' in answer ? 202 : 200).send(answer);
+      },
     );
 
     type Action = (companyId: number, id: string) => Promise<{ message: string; run: unknown }>;

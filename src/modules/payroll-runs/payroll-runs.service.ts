@@ -1,43 +1,28 @@
 // Payroll runs as plain functions over explicit dependencies: the API routes and the console call
 // the same ones. Creation goes through the same plan-and-write path as P2 (payroll/paystubs.run.ts);
 // every state change is one conditional UPDATE (payroll-runs.repo.ts), so a wrong or lost race is
-// a 409 and never a second change. Funding is in payroll-runs.funding.ts.
+// a 409 and never a second change. Approval is in run-approval.ts, funding in payroll-runs.funding.ts.
 import type { Db, Executor, Tx } from '../../db/client.js';
 import { PERIOD_TOO_EARLY } from '../../payroll/engine.types.js';
 import { type Kobo, toKobo } from '../../payroll/money.js';
 import { EARLIEST_PERIOD_END } from '../../payroll/statutory.js';
-import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
+import { conflict, invalid, invalidField } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
+import type { Mailer } from '../../platform/mail/outbox.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import type { WrittenPaystub } from '../payroll/index.js';
 import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../payroll/index.js';
-import { approveAndPin, paystubsAwaitingApproval } from './destinations.js';
+import { periodMismatch } from './pay-periods.js';
 import { announceRun } from './payroll-runs.events.js';
+import { findRun, MESSAGES, RUN_ID, runView } from './payroll-runs.lookup.js';
 import { type Override, planRunItems, type Skipped } from './payroll-runs.planner.js';
 import { payrollRunsRepo, type RunFilters, type RunRow } from './payroll-runs.repo.js';
 import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
+import { createRunApprovals } from './run-approval.js';
+import { runApprovalRepo } from './run-approval.repo.js';
 
-export const RUN_NOT_FOUND = 'Payroll run not found.';
-export const RUNS_FORBIDDEN = "You do not have permission to access this company's payroll runs.";
-export const MESSAGES = {
-  created: 'Payroll run created.',
-  listed: 'Payroll runs retrieved successfully',
-  shown: 'Payroll run retrieved successfully',
-  approved: 'Payroll run approved.',
-  paying: 'Payment started.',
-  cancelled: 'Payroll run cancelled.',
-  onlyDraftApproved: 'Only a draft run can be approved.',
-  onlyApprovedPaid: 'Only an approved run can be paid.',
-  onlyFailedRetried: 'Only a failed or partially paid run can be retried.',
-  onlyOpenCancelled: 'Only a draft or approved run can be cancelled.',
-  approverRequired: 'The approver email field is required.',
-  notApprover: 'The approver must be an active admin of the company.',
-  approverIsCreator: 'The approver must not be the person who created the run.',
-  nothingToPay: 'No paystub could be made for this run.',
-} as const;
-
-export const RUN_STATUSES = ['draft', 'approved', 'processing', 'paid', 'partially_paid', 'failed', 'cancelled'] as const;
-const RUN_ID = /^PR-\d{8}-[A-Z0-9]{6}$/;
+// The messages, the run lookup and its view live in payroll-runs.lookup.ts (approval shares them).
+export { findRun, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN, runView } from './payroll-runs.lookup.js';
 
 export interface CreateRunInput {
   pay_period_start: string;
@@ -106,6 +91,7 @@ export async function recordPaystubsRun(tx: Tx, companyId: number, runId: string
     end: ends[ends.length - 1],
     paymentDate: null,
     createdByEmail: null,
+    createdByUserId: null,
     totals: storedTotals(runTotals(written.map((w) => w.planned))),
     skipped: [],
   });
@@ -119,24 +105,30 @@ async function marked<R extends RunRow | undefined>(tx: Tx, row: R): Promise<R> 
   return row;
 }
 
-export async function runView(db: Executor, row: RunRow) {
-  const counts = await payrollRunsRepo.counts(db, row.company_id, [row.id]);
-  return serializeRun(row, counts.get(row.id));
+/** The run's creator as a user of the company: the console's signed-in administrator, or the user `created_by_email` names (422 when nobody). */
+async function creatorOf(db: Executor, companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }) {
+  if (signedIn) return { id: signedIn.userId, email: signedIn.email.toLowerCase() };
+  const email = normalEmail(input.created_by_email);
+  if (email === null) return null;
+  const user = await runApprovalRepo.companyUser(db, companyId, email);
+  if (!user) throw invalidField('created_by_email', MESSAGES.creatorUnknown);
+  return { id: user.id, email };
 }
 
-/** The run, or 404 (another company's run is simply not found). */
-export async function findRun(db: Executor, companyId: number, id: string): Promise<RunRow> {
-  const row = RUN_ID.test(id) ? await payrollRunsRepo.find(db, companyId, id) : undefined;
-  if (!row) throw notFound(RUN_NOT_FOUND);
-  return row;
-}
-
-export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: string } }) {
+export function createPayrollRunsService(deps: { db: Db; mailer: Mailer; config: { publicUrl: string } }) {
   const { db, config } = deps;
 
   return {
-    async create(companyId: number, input: CreateRunInput) {
+    /** A draft run from salaries; `signedIn` is the console's administrator, who is its creator. */
+    async create(companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }) {
       checkDates(input);
+      const frequencyError = periodMismatch(
+        await runApprovalRepo.companyFrequency(db, companyId),
+        input.pay_period_start,
+        input.pay_period_end,
+      );
+      if (frequencyError) throw invalidField('pay_period_end', frequencyError);
+      const creator = await creatorOf(db, companyId, input, signedIn);
       const overrides = overridesOf(input.items);
       const runId = newTransactionId();
       const run = await db.transaction(async (tx) => {
@@ -156,7 +148,8 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
           start: input.pay_period_start,
           end: input.pay_period_end,
           paymentDate: input.payment_date,
-          createdByEmail: normalEmail(input.created_by_email),
+          createdByEmail: creator?.email ?? null,
+          createdByUserId: creator?.id ?? null,
           totals: storedTotals(runTotals(written.map((w) => w.planned))),
           skipped: all,
         });
@@ -206,28 +199,16 @@ export function createPayrollRunsService(deps: { db: Db; config: { publicUrl: st
       return { message: MESSAGES.shown, run: await runView(db, await findRun(db, companyId, id)) };
     },
 
-    /** Maker-checker: an active admin of the run's company (or a company above it), not its creator. */
-    async approve(companyId: number, id: string, approverEmail: string | undefined) {
-      const run = await findRun(db, companyId, id);
-      if (!approverEmail?.trim()) throw invalidField('approver_email', MESSAGES.approverRequired);
-      if (run.status !== 'draft' && (await paystubsAwaitingApproval(db, companyId, id)).length === 0)
-        throw conflict(MESSAGES.onlyDraftApproved);
-      const email = normalEmail(approverEmail) ?? '';
-      if (run.created_by_email && run.created_by_email === email) throw invalidField('approver_email', MESSAGES.approverIsCreator);
-      if (!(await payrollRunsRepo.isApprover(db, await payrollRunsRepo.companyAndAncestors(db, companyId), email)))
-        throw invalidField('approver_email', MESSAGES.notApprover);
-      const approved = await db.transaction(async (tx) =>
-        announceRun(tx, await marked(tx, await approveAndPin(tx, companyId, id, email)), 'payroll_run.approved'),
-      );
-      if (!approved) throw conflict(MESSAGES.onlyDraftApproved);
-      return { message: MESSAGES.approved, run: await runView(db, approved) };
-    },
+    ...createRunApprovals(deps),
 
     async cancel(companyId: number, id: string) {
       await findRun(db, companyId, id);
-      const cancelled = await db.transaction(async (tx) =>
-        announceRun(tx, await marked(tx, await payrollRunsRepo.cancel(tx, companyId, id)), 'payroll_run.cancelled'),
-      );
+      const cancelled = await db.transaction(async (tx) => {
+        const row = await marked(tx, await payrollRunsRepo.cancel(tx, companyId, id));
+        // A cancelled run's approval link stops working with it.
+        if (row) await runApprovalRepo.deleteRequest(tx, companyId, id);
+        return announceRun(tx, row, 'payroll_run.cancelled');
+      });
       if (!cancelled) throw conflict(MESSAGES.onlyOpenCancelled);
       return { message: MESSAGES.cancelled, run: await runView(db, cancelled) };
     },

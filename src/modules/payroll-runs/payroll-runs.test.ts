@@ -17,8 +17,9 @@ type Method = 'GET' | 'POST';
 const call = (who: TestCompany, method: Method, url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, headers: who.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
 
+/** A company whose token approves (run_approval: token); person-mode approval is in run-approval.test.ts. */
 async function newCompany(salaries: string[], extra: Parameters<typeof createUsers>[2] = []) {
-  const company = await createCompany(ctx.db);
+  const company = await createCompany(ctx.db, { runApproval: 'token' });
   const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
   const staff = await createUsers(ctx.db, company.id, [...salaries.map((baseSalary) => ({ baseSalary })), ...extra]);
   await setBankAccounts(
@@ -47,7 +48,7 @@ afterAll(() => ctx?.close());
 
 describe('POST /api/payroll-runs: paystubs from the employee records', () => {
   it('pays every eligible employee, pro rata for a mid-period starter, with overrides and the skipped listed', async () => {
-    const { company, staff } = await newCompany(['300000.00', '400000.00', '0', '500000.00', '250000.00', '600000.00']);
+    const { company, boss, staff } = await newCompany(['300000.00', '400000.00', '0', '500000.00', '250000.00', '600000.00']);
     const [full, starter, noSalary, inactive, suspended, overridden] = staff;
     await ctx.db.execute(sql`UPDATE users SET start_date = '2026-03-17', allowances = 31000 WHERE id = ${starter.id}`);
     await ctx.db.execute(sql`UPDATE users SET is_active = false WHERE id = ${inactive.id}`);
@@ -59,6 +60,7 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
       runBody({
         user_ids: [full.id, starter.id, noSalary.id, inactive.id, suspended.id, overridden.id, 99_999_999],
         items: [{ user_id: overridden.id, taxable_income: 123456.78, reimbursements: 5000 }],
+        created_by_email: boss.email,
       }),
     );
     expect(res.statusCode, res.body).toBe(201);
@@ -71,7 +73,8 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
       payment_date: '2026-03-28',
     });
     expect(run.id).toMatch(/^PR-\d{8}-[A-Z0-9]{6}$/);
-    expect(run.created_by_email).toBe('maker@example.test');
+    expect(run.created_by_email).toBe(boss.email);
+    expect(run.created_by_user_id).toBe(boss.id);
     expect(run.skipped).toEqual([
       { user_id: noSalary.id, reason: 'The employee has no base salary.' },
       { user_id: inactive.id, reason: 'The employee is not active.' },
@@ -172,7 +175,7 @@ describe('approve (maker-checker) and cancel', () => {
     const id = (await call(company, 'POST', '/api/payroll-runs', runBody({ created_by_email: boss.email.toUpperCase() }))).json().run.id;
     const approve = (email: string) => call(company, 'POST', `/api/payroll-runs/${id}/approve`, { approver_email: email });
     expect((await approve(boss.email)).json()).toEqual({
-      error: { approver_email: ['The approver must not be the person who created the run.'] },
+      error: { approver_email: ['The approver must be a different administrator from the creator.'] },
     });
     expect((await approve(staff[0].email)).json()).toEqual({
       error: { approver_email: ['The approver must be an active admin of the company.'] },
@@ -183,7 +186,7 @@ describe('approve (maker-checker) and cancel', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({
       message: 'Payroll run approved.',
-      run: { status: 'approved', approved_by_email: second.personalEmail },
+      run: { status: 'approved', approved_by_email: second.personalEmail, approved_by_user_id: second.id, approved_via: 'token' },
     });
     expect(ok.json().run.approved_at).toMatch(/Z$/);
     expect((await approve(second.email)).json()).toEqual({ error: 'Only a draft run can be approved.' });
@@ -191,8 +194,8 @@ describe('approve (maker-checker) and cancel', () => {
   });
 
   it('cancels a draft or approved run; its paystubs become cancelled and no longer block the period', async () => {
-    const { company, boss } = await newCompany(['100000.00', '120000.00']);
-    const id = await approvedRun(company, boss, { created_by_email: 'someone@else.test' });
+    const { company, boss, staff } = await newCompany(['100000.00', '120000.00']);
+    const id = await approvedRun(company, boss, { created_by_email: staff[0].personalEmail });
     const res = await call(company, 'POST', `/api/payroll-runs/${id}/cancel`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({

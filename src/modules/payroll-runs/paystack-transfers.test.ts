@@ -145,8 +145,14 @@ describe('the adapter', () => {
   });
 });
 
+/** The last day of a `YYYY-MM` month. */
+const monthEnd = (period: string) => {
+  const [y, m] = period.split('-').map(Number);
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+};
+
 async function paidRun(size: number, accountFor: (i: number) => string = () => '0123456789') {
-  const company = await createCompany(ctx.db);
+  const company = await createCompany(ctx.db, { runApproval: 'token' }); // the token approves
   const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
   const staff = await createUsers(
     ctx.db,
@@ -160,7 +166,8 @@ async function paidRun(size: number, accountFor: (i: number) => string = () => '
       method: 'POST',
       url: '/api/payroll-runs',
       headers: company.auth,
-      payload: runBody({ pay_period_start: `${period}-01`, pay_period_end: `${period}-28`, payment_date: `${period}-28` }),
+      // One calendar month: a run from salaries pays one pay period of the company (monthly).
+      payload: runBody({ pay_period_start: `${period}-01`, pay_period_end: monthEnd(period), payment_date: `${period}-28` }),
     });
     const id = created.json().run.id as string;
     await ctx.app.inject({

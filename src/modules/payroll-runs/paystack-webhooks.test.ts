@@ -12,10 +12,10 @@ import { type FakeTransfers, fakeTransfers, fundWalletPaystack, transferWebhook 
 import { type FakePaystack, paystackSignature, startFakePaystack } from '../../../test/helpers/wallet.js';
 import { type Receiver, startReceiver, webhookTestConfig } from '../../../test/helpers/webhooks.js';
 import { queryRows } from '../../db/client.js';
+import { createPayslipLinks } from '../payroll/index.js';
 import { REVERSED, toPaystackReference } from './paystack-transfers.js';
 import { sendBatch } from './transfers.jobs.js';
 import { settleTransfers } from './transfers.settle.js';
-import { createPayslipLinks } from '../payroll/index.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;
@@ -40,7 +40,7 @@ afterAll(async () => {
 
 /** A paid run of `size` employees whose transfers are at Paystack (send job done, settle job not yet due). */
 async function inFlight(size: number, options: { send?: boolean } = {}) {
-  const company = await createCompany(ctx.db);
+  const company = await createCompany(ctx.db, { runApproval: 'token' }); // the token approves
   const endpoint = await as(ctx.app, company).post('/api/webhook-endpoints', { url: receiver.url('/hooks'), events: ['*'] });
   expect(endpoint.statusCode, endpoint.body).toBe(201);
   const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
@@ -245,7 +245,10 @@ describe('a crash between "sending" and "sent"', () => {
       },
     ]);
     fake.requests.length = 0;
-    await sendBatch({ db: ctx.db, mailer: ctx.app.deps.mailer, provider, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) }, { companyId: company.id, runId: id, attempt: 1, batch: 0 });
+    await sendBatch(
+      { db: ctx.db, mailer: ctx.app.deps.mailer, provider, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) },
+      { companyId: company.id, runId: id, attempt: 1, batch: 0 },
+    );
     expect(fake.requests.filter((r) => r.url.startsWith('/transfer/verify/')).map((r) => r.url)).toEqual(
       rows.map((r) => `/transfer/verify/${toPaystackReference(r.reference)}`),
     );

@@ -78,7 +78,7 @@ const stubsOf = (runId: string) =>
 
 beforeAll(async () => {
   ctx = await createTestApp({ sandboxTransferDelaySeconds: 0, walletVerifyDelaySeconds: 0 });
-  acme = await createCompany(ctx.db, { name: 'Acme Payslips Ltd' });
+  acme = await createCompany(ctx.db, { name: 'Acme Payslips Ltd', runApproval: 'token' }); // the token approves
   other = await createCompany(ctx.db, { name: 'Other Payslips Ltd' });
   await ctx.db.execute(sql`UPDATE companies SET address = ${'12 Marina Road\nLagos Island, Lagos'} WHERE id = ${acme.id}`);
   const [boss] = await createUsers(ctx.db, acme.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);

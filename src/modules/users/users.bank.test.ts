@@ -185,7 +185,7 @@ describe('U8/U9 bank_code column', () => {
 
 describe('payroll run', () => {
   it('fails the paystubs of accounts it cannot pay ("No valid bank account.") until they are fixed', async () => {
-    const company = await createCompany(ctx.db);
+    const company = await createCompany(ctx.db, { runApproval: 'token' }); // the token approves
     const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
     const [good, wrong, nameless] = await createUsers(ctx.db, company.id, [{}, {}, {}]);
     const set = (id: number, code: string | null, account: string) =>

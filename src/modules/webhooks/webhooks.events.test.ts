@@ -95,7 +95,10 @@ describe('wired events', () => {
     expect(rejected.statusCode, rejected.body).toBe(200);
     const denied = await createInvoiceViaApi(ctx.app, acme, invoiceBody(employee.email));
     expect((await as(ctx.app, acme).put(`/api/invoices/${denied.transaction_id}/approve`, manager)).statusCode).toBe(200);
-    const deniedByFinance = await as(ctx.app, acme).put(`/api/invoices/${denied.transaction_id}/finance-approve`, { ...financeOk, decision: 'deny' });
+    const deniedByFinance = await as(ctx.app, acme).put(`/api/invoices/${denied.transaction_id}/finance-approve`, {
+      ...financeOk,
+      decision: 'deny',
+    });
     expect(deniedByFinance.statusCode, deniedByFinance.body).toBe(200);
 
     const bodies = (await delivered(start)).filter((b) => b.type !== 'invoice.created');
@@ -135,7 +138,7 @@ describe('wired events', () => {
 
   it('a paid run: wallet.credited, payroll_run.created and .approved, wallet.debited, one paystub.paid per paystub, payroll_run.paid', async () => {
     // A child of acme: its events reach acme's endpoint through include_children.
-    const company = await createCompany(ctx.db, { name: 'Payday Ltd', createdBy: acme.id });
+    const company = await createCompany(ctx.db, { name: 'Payday Ltd', createdBy: acme.id, runApproval: 'token' });
     const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
     const staff = await createUsers(ctx.db, company.id, [{ baseSalary: '300000' }, { baseSalary: '450000' }]);
     await setBankAccounts(
@@ -175,7 +178,14 @@ describe('wired events', () => {
     const start = receiver.on('/all').length;
     const created = await as(ctx.app, company).post('/api/paystubs', {
       paystubs: [
-        { id: String(worker.id), pay_period_start: '2026-01-01', pay_period_end: '2026-01-31', taxable_income: 300000, reimbursements: 0, other_allowances: 0 },
+        {
+          id: String(worker.id),
+          pay_period_start: '2026-01-01',
+          pay_period_end: '2026-01-31',
+          taxable_income: 300000,
+          reimbursements: 0,
+          other_allowances: 0,
+        },
       ],
     });
     expect(created.statusCode, created.body).toBe(201);
@@ -188,7 +198,7 @@ describe('wired events', () => {
   });
 
   it('a partly paid run (paystub.failed, the refund as wallet.credited, payroll_run.partially_paid), a cancelled run, a suspension', async () => {
-    const company = await createCompany(ctx.db, { name: 'Halfpay Ltd', createdBy: acme.id });
+    const company = await createCompany(ctx.db, { name: 'Halfpay Ltd', createdBy: acme.id, runApproval: 'token' });
     const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
     const [payable, refused] = await createUsers(ctx.db, company.id, [{ baseSalary: '300000' }, { baseSalary: '450000' }]);
     await setBankAccounts(ctx.db, [payable.id]);
@@ -227,7 +237,7 @@ describe('wired events', () => {
   });
 
   it('a run none of whose transfers succeed: paystub.failed for each, two refunds, payroll_run.failed with the run', async () => {
-    const company = await createCompany(ctx.db, { name: 'Nopay Ltd', createdBy: acme.id });
+    const company = await createCompany(ctx.db, { name: 'Nopay Ltd', createdBy: acme.id, runApproval: 'token' });
     const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
     const staff = await createUsers(ctx.db, company.id, [{ baseSalary: '300000' }, { baseSalary: '450000' }]);
     await setBankAccounts(

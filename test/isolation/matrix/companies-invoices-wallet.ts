@@ -29,6 +29,14 @@ export function companiesInvoicesWalletProbes(context: MatrixContext): void {
       url: `/api/companies/${id}`,
       payload: { name: 'Hijacked Ltd', address: 'Nowhere' },
     });
+    // Switching B's runs to token approval (a token then approves alone) is refused like any C4.
+    add({
+      route: 'companies.update',
+      what: `${label}: run_approval token`,
+      method: 'PUT',
+      url: `/api/companies/${id}`,
+      payload: { run_approval: 'token' },
+    });
     add({ route: 'companies.deactivate', what: label, method: 'PATCH', url: `/api/companies/${id}/deactivate` });
     add({ route: 'companies.activate', what: label, method: 'PATCH', url: `/api/companies/${id}/activate` });
   }
