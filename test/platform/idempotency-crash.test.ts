@@ -42,7 +42,7 @@ const count = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: num
 
 beforeAll(async () => {
   ctx = await createTestApp({ sandboxTransferDelaySeconds: 0 });
-  acme = await createCompany(ctx.db, { name: 'Acme Crash' });
+  acme = await createCompany(ctx.db, { name: 'Acme Crash', runApproval: 'token' }); // the token approves
   const [boss] = await createUsers(ctx.db, acme.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
   approver = boss.email;
   await allowRedirectHosts(ctx.db, acme.id, ['funds.example']);

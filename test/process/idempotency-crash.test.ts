@@ -116,7 +116,7 @@ describe('Idempotency-Key after kill -9', () => {
       pay_period_start: '2026-03-01',
       pay_period_end: '2026-03-31',
       payment_date: '2026-03-28',
-      created_by_email: `maker@${DOMAIN}`,
+      created_by_email: 'worker0@home.test', // a user of the company (the first employee)
     };
     await postAndDie('/api/payroll-runs', runBody, 'run-1');
     await start('payroll-runs.pay:after-commit');

@@ -42,7 +42,8 @@ let serial = 100_000;
 const account = (bankCode = '044', prefix = '01') => nubanFor(bankCode, `${prefix}${String(serial++).padStart(7, '0')}`);
 
 async function company(salaries: string[]) {
-  const c = await createCompany(ctx.db);
+  // The token approves (run_approval: token): these tests are about destinations, not who approves.
+  const c = await createCompany(ctx.db, { runApproval: 'token' });
   const [boss] = await createUsers(ctx.db, c.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
   const staff = await createUsers(
     ctx.db,
