@@ -1,16 +1,20 @@
 // Creating users: U3 is a batch of one, a CSV chunk of U8 is a batch of many. Same rules, same
 // code. One transaction per batch; all lookups batched; rows lost to a concurrent writer (same
 // personal e-mail, same derived company e-mail) are re-planned against the winner's row.
+// Employee numbers are reserved before the transaction, in a statement of their own, so that one
+// company's creates do not queue on its row until each other's commit (docs/users.md, "Employee
+// numbers"): a number reserved and not used is a gap, never a repeat.
 import type { Db, Tx } from '../../db/client.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import { type CreateResult, planCreateRows, planCreates, plannedEmail } from './users.create.planner.js';
 import type { CreateValues } from './users.fields.js';
-import { deriveEmails, emailLocalPart, inRounds, ONBOARDING_TTL_MS, randomIds } from './users.lookup.js';
+import { deriveEmails, emailLocalPart, emailStemKeys, inRounds, ONBOARDING_TTL_MS, randomIds } from './users.lookup.js';
 import {
   allocateEmployeeIds,
-  companyName,
   loadVocabulary,
+  lockEmailStems,
+  reserveEmployeeNumbers,
   usersByEmail,
   usersByPersonalEmail,
   type Vocabulary,
@@ -32,6 +36,18 @@ interface CreateOptions {
   mayGrantConsoleAccess: boolean;
 }
 
+/** The batch's reserved employee numbers not used yet, and the company's name (for the e-mails). */
+interface NumberPool {
+  companyName: string;
+  ids: string[];
+}
+
+/** `count` numbers from the pool; a shortfall is reserved in the transaction (see allocateEmployeeIds). */
+async function takeNumbers(tx: Tx, companyId: number, pool: NumberPool, count: number): Promise<string[]> {
+  if (pool.ids.length < count) pool.ids.push(...(await allocateEmployeeIds(tx, companyId, count - pool.ids.length)).ids);
+  return pool.ids.splice(0, count);
+}
+
 /** `mayGrantConsoleAccess`: the caller's token has `all`, so it may give a console role (docs/users.md). */
 export async function createUsers(
   deps: CreateDeps,
@@ -44,11 +60,21 @@ export async function createUsers(
 ): Promise<CreateResult[]> {
   const options: CreateOptions = { dryRun, mayGrantConsoleAccess };
   const results: CreateResult[] = new Array(inputs.length);
+  // On deps.db, not in the transaction: committed at once (one round trip per batch).
+  const pool: NumberPool = dryRun
+    ? { companyName: '', ids: [] }
+    : await reserveEmployeeNumbers(
+        deps.db,
+        companyId,
+        inputs.map((input) => input.personalEmail),
+      );
   await deps.db.transaction(async (tx) => {
+    // Before any write (docs/users.md, "Employee numbers"): creates of one name take turns for its e-mail.
+    if (!dryRun) await lockEmailStems(tx, companyId, emailStemKeys(inputs));
     const vocab = await loadVocabulary(tx, companyId);
     await inRounds(
       inputs.length,
-      (pending) => createRound(deps, tx, companyId, vocab, inputs, pending, results, options),
+      (pending) => createRound(deps, tx, companyId, vocab, inputs, pending, results, options, pool),
       'Failed to create user.',
     );
     await afterWrite?.(tx, results);
@@ -66,6 +92,7 @@ async function createRound(
   pending: number[],
   results: CreateResult[],
   options: CreateOptions,
+  pool: NumberPool,
 ): Promise<number[]> {
   const rows = pending.map((index) => ({ index, input: inputs[index] }));
   const [managers, existing] = await Promise.all([
@@ -102,11 +129,10 @@ async function createRound(
   }
 
   const freshCount = planned.filter((p) => !p.refs.existing).length;
-  const company =
-    freshCount > 0 ? await allocateEmployeeIds(tx, companyId, freshCount) : { companyName: await companyName(tx, companyId), ids: [] };
+  const company = { companyName: pool.companyName };
   const { fresh, values, again, patches } = planCreateRows(planned, {
     emails,
-    employeeIds: company.ids,
+    employeeIds: await takeNumbers(tx, companyId, pool, freshCount),
     uniqueIds: randomIds(freshCount, 12),
     tokens: randomIds(freshCount, 32),
     reinviteTokens: randomIds(planned.length - freshCount, 32),
@@ -124,6 +150,7 @@ async function createRound(
       const id = idByUnique.get(values[i].uniqueId);
       if (id === undefined) {
         retry.push(p.index);
+        pool.ids.unshift(values[i].employeeId as string); // not inserted: the number serves the retry
         return;
       }
       results[p.index] = { ok: true, id, email: values[i].email, reinvited: false };
