@@ -3,7 +3,8 @@
 // personal e-mail, same derived company e-mail) are re-planned against the winner's row.
 // Employee numbers are reserved before the transaction, in a statement of their own, so that one
 // company's creates do not queue on its row until each other's commit (docs/users.md, "Employee
-// numbers"): a number reserved and not used is a gap, never a repeat.
+// numbers"): a number reserved and not used is given back if no one reserved since, else it is a
+// gap; never a repeat.
 import type { Db, Tx } from '../../db/client.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
@@ -14,6 +15,7 @@ import {
   allocateEmployeeIds,
   loadVocabulary,
   lockEmailStems,
+  releaseEmployeeNumbers,
   reserveEmployeeNumbers,
   usersByEmail,
   usersByPersonalEmail,
@@ -39,7 +41,25 @@ interface CreateOptions {
 /** The batch's reserved employee numbers not used yet, and the company's name (for the e-mails). */
 interface NumberPool {
   companyName: string;
+  /** The reservation made before the transaction: its last number and how many. */
+  last: number;
+  reserved: number;
   ids: string[];
+}
+
+const numberOf = (employeeId: string) => Number(employeeId.slice(employeeId.lastIndexOf('-') + 1));
+
+/**
+ * After the batch: the unused numbers at the top of the reservation (all of it if the transaction
+ * rolled back) go back if no one has reserved since. Failing that they are a gap, so an error
+ * here is not the batch's.
+ */
+async function releaseUnused(db: Db, companyId: number, pool: NumberPool, rolledBack: boolean): Promise<void> {
+  const unused = new Set(pool.ids.map(numberOf));
+  let count = rolledBack ? pool.reserved : 0;
+  while (!rolledBack && count < pool.reserved && unused.has(pool.last - count)) count++;
+  if (count === 0) return;
+  await releaseEmployeeNumbers(db, companyId, pool.last, count).catch(() => false);
 }
 
 /** `count` numbers from the pool; a shortfall is reserved in the transaction (see allocateEmployeeIds). */
@@ -62,23 +82,29 @@ export async function createUsers(
   const results: CreateResult[] = new Array(inputs.length);
   // On deps.db, not in the transaction: committed at once (one round trip per batch).
   const pool: NumberPool = dryRun
-    ? { companyName: '', ids: [] }
+    ? { companyName: '', last: 0, reserved: 0, ids: [] }
     : await reserveEmployeeNumbers(
         deps.db,
         companyId,
         inputs.map((input) => input.personalEmail),
       );
-  await deps.db.transaction(async (tx) => {
-    // Before any write (docs/users.md, "Employee numbers"): creates of one name take turns for its e-mail.
-    if (!dryRun) await lockEmailStems(tx, companyId, emailStemKeys(inputs));
-    const vocab = await loadVocabulary(tx, companyId);
-    await inRounds(
-      inputs.length,
-      (pending) => createRound(deps, tx, companyId, vocab, inputs, pending, results, options, pool),
-      'Failed to create user.',
-    );
-    await afterWrite?.(tx, results);
-  });
+  let rolledBack = true;
+  try {
+    await deps.db.transaction(async (tx) => {
+      // Before any write (docs/users.md, "Employee numbers"): creates of one name take turns for its e-mail.
+      if (!dryRun) await lockEmailStems(tx, companyId, emailStemKeys(inputs));
+      const vocab = await loadVocabulary(tx, companyId);
+      await inRounds(
+        inputs.length,
+        (pending) => createRound(deps, tx, companyId, vocab, inputs, pending, results, options, pool),
+        'Failed to create user.',
+      );
+      await afterWrite?.(tx, results);
+    });
+    rolledBack = false;
+  } finally {
+    if (!dryRun) await releaseUnused(deps.db, companyId, pool, rolledBack);
+  }
   return results;
 }
 

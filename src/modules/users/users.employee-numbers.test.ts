@@ -1,6 +1,7 @@
 // Employee numbers (docs/users.md, "Employee numbers"): reserved before a batch's transaction in a
 // statement of their own, so one company's creates do not queue behind each other's transactions.
-// Never a repeat; a number reserved and not used (the create was refused, or lost a race) is a gap.
+// Never a repeat. A number reserved and not used (the create was refused) is given back when no one
+// has reserved since; otherwise it is a gap.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
@@ -49,17 +50,20 @@ describe('employee numbers', () => {
     expect(new Set(all).size).toBe(all.length);
   });
 
-  it('a create refused after its number was reserved leaves one gap; a re-invite takes none', async () => {
+  it('a create refused after its number was reserved gives it back (no gap, the company row as it was); a re-invite takes none', async () => {
     const company = await createCompany(ctx.db);
     const first = await create(company, { first_name: 'Gap', last_name: 'Before' });
     expect(first.statusCode, first.body).toBe(200);
     const n = numberOf(first.json().user.employee_id);
 
-    // Refused by the planner (inside the transaction), after the number was reserved: a gap of one.
+    // Refused by the planner (inside the transaction), after the number was reserved.
+    const row = () => queryRows(ctx.db, sql`SELECT * FROM companies WHERE id = ${company.id}`);
+    const before = await row();
     const refused = await create(company, { user_types: 'Astronaut' });
     expect(refused.statusCode).toBe(400);
+    expect(await row()).toEqual(before);
     const second = await create(company, { first_name: 'Gap', last_name: 'After' });
-    expect(numberOf(second.json().user.employee_id)).toBe(n + 2);
+    expect(numberOf(second.json().user.employee_id)).toBe(n + 1);
 
     // Refused before anything is reserved (the body itself is invalid): no gap.
     expect((await as(ctx.app, company).post('/api/users', { first_name: 'No' })).statusCode).toBe(422);
@@ -68,7 +72,7 @@ describe('employee numbers', () => {
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().user.id).toBe(first.json().user.id);
     const third = await create(company, { first_name: 'No', last_name: 'Gap' });
-    expect(numberOf(third.json().user.employee_id)).toBe(n + 3);
+    expect(numberOf(third.json().user.employee_id)).toBe(n + 2);
   });
 
   it('a bulk import reserves its chunk at once: consecutive numbers, one per new row', async () => {
@@ -124,5 +128,25 @@ describe.skipIf(!process.env.DATABASE_URL)('employee numbers on PostgreSQL', () 
     expect(made.ok).toBe(true);
     const all = await numbers(company.id);
     expect(new Set(all).size).toBe(all.length);
+  }, 60_000);
+
+  it('a refused create whose number cannot be given back (another create reserved since) leaves a gap of one', async () => {
+    const company = await createCompany(ctx.db);
+    const first = await create(company, { first_name: 'Gap', last_name: 'First' });
+    const n = numberOf(first.json().user.employee_id);
+    const checked = checkCreate(newUserBody(company, { first_name: 'Gap', last_name: 'Refused', user_types: 'Astronaut' }));
+    if (!checked.ok) throw new Error('invalid test body');
+    const deps = { db: ctx.app.deps.db, mailer: ctx.app.deps.mailer, config: ctx.app.deps.config };
+    let meanwhile: Awaited<ReturnType<typeof create>> | undefined;
+    // n + 1 is reserved for the refused row; while its transaction is open, another create takes n + 2.
+    const [refused] = await createUsers(deps, company.id, [checked.value], false, false, async () => {
+      meanwhile = await create(company, { first_name: 'Gap', last_name: 'Meanwhile' });
+    });
+    expect(refused.ok).toBe(false);
+    expect(meanwhile?.statusCode, meanwhile?.body).toBe(200);
+    expect(numberOf(meanwhile?.json().user.employee_id)).toBe(n + 2);
+    const last = await create(company, { first_name: 'Gap', last_name: 'Last' });
+    expect(numberOf(last.json().user.employee_id)).toBe(n + 3);
+    expect(await numbers(company.id)).not.toContain(n + 1);
   }, 60_000);
 });

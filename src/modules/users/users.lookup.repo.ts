@@ -85,7 +85,8 @@ export async function takenEmailsByStem(executor: Executor, stems: string[]): Pr
  * yet (the rows that will be new unless a concurrent writer or a validation error intervenes), in
  * ONE statement, and commits at once. The company row is locked for this statement only, so
  * creates of one company do not queue behind each other's transactions (docs/users.md, "Employee
- * numbers"). Numbers the batch does not use stay unused: gaps, never repeats.
+ * numbers"). Numbers the batch does not use are given back when still the last ones reserved
+ * (releaseEmployeeNumbers), else they stay unused: gaps, never repeats.
  */
 export async function reserveEmployeeNumbers(executor: Executor, companyId: number, personalEmails: string[]) {
   const [row] = await queryRows<{ last: number; count: number; code: string; name: string }>(
@@ -96,7 +97,25 @@ export async function reserveEmployeeNumbers(executor: Executor, companyId: numb
         UPDATE companies SET employee_seq = employee_seq + wanted.n FROM wanted WHERE id = ${companyId}
         RETURNING employee_seq AS last, wanted.n AS count, code, name`,
   );
-  return { companyName: row.name, ids: employeeNumbers(row.code, row.last - row.count + 1, row.count) };
+  return {
+    companyName: row.name,
+    last: row.last,
+    reserved: row.count,
+    ids: employeeNumbers(row.code, row.last - row.count + 1, row.count),
+  };
+}
+
+/**
+ * Gives back the `count` highest numbers of a reservation that ended at `last`, only if nobody has
+ * reserved since (the sequence still stands at `last`): a refused create then leaves the company
+ * row as it was. Returns whether it did; if not, the numbers stay unused (a gap).
+ */
+export async function releaseEmployeeNumbers(executor: Executor, companyId: number, last: number, count: number): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    executor,
+    sql`UPDATE companies SET employee_seq = employee_seq - ${count} WHERE id = ${companyId} AND employee_seq = ${last} RETURNING id`,
+  );
+  return rows.length > 0;
 }
 
 /**
