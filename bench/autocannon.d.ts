@@ -23,6 +23,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     timeout?: number;
+    /** Replaces `[<id>]` in the body with a fresh id on every request. */
+    idReplacement?: boolean;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -11,6 +11,7 @@ interface WorkerOptions {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  idReplacement?: boolean;
 }
 
 const options = JSON.parse(process.env.BENCH_LOAD_OPTIONS ?? '{}') as WorkerOptions;
@@ -24,6 +25,7 @@ function run(durationSeconds: number) {
     connections: options.connections,
     duration: durationSeconds,
     timeout: 10,
+    idReplacement: options.idReplacement,
   });
 }
 

@@ -42,6 +42,8 @@ export interface BenchContext {
     body?: string;
     connections?: number;
     durationSeconds?: number;
+    /** `[<id>]` in the body becomes a fresh id on every request. */
+    idReplacement?: boolean;
   }): Promise<LoadResult>;
   /** Peak resident set size of the server process since the last call, in MB. */
   serverPeakRssMb(): Promise<number>;

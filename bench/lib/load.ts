@@ -11,6 +11,8 @@ export interface LoadOptions {
   connections?: number;
   durationSeconds?: number;
   warmupSeconds?: number;
+  /** Each request's body gets a fresh id where it says `[<id>]` (creates need unique e-mails). */
+  idReplacement?: boolean;
   /** The server's pid: its CPU time over the measured run gives `cpuMsPerRequest`. */
   serverPid?: number;
 }
@@ -40,6 +42,7 @@ export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
     connections: options.connections ?? 10,
     durationSeconds,
     warmupSeconds,
+    idReplacement: options.idReplacement,
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load-worker.ts'], {

@@ -70,7 +70,7 @@ export async function ledger(db: Executor, companyId: number) {
   return queryRows<{ kind: string; amount: string; balance_after: string; reference: string | null }>(
     db,
     sql`SELECT kind, amount::text AS amount, balance_after::text AS balance_after, COALESCE(reference, transaction_reference) AS reference
-        FROM wallet_entries WHERE company_id = ${companyId} ORDER BY id`,
+        FROM wallet_entries WHERE company_id = ${companyId} ORDER BY ledger_seq`,
   );
 }
 

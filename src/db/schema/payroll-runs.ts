@@ -1,7 +1,7 @@
 // Tables of payroll runs (owned by src/modules/payroll-runs) and the wallet's balance row;
-// created by migrations/0080_payroll_runs.sql, 0081_wallet_balances.sql, 0094_wallet_balances_sandbox.sql, 0100_paystack_transfers.sql
-// and 0190_run_approval.sql.
-import { date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+// created by migrations/0080_payroll_runs.sql, 0081_wallet_balances.sql, 0094_wallet_balances_sandbox.sql, 0100_paystack_transfers.sql,
+// 0181_wallet_ledger_seq.sql and 0190_run_approval.sql.
+import { bigint, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
@@ -116,5 +116,7 @@ export const walletBalances = pgTable('wallet_balances', {
   balance: money('balance').notNull().default('0'),
   /** The part of the balance from sandbox top-ups (0094_wallet_balances_sandbox.sql). */
   sandbox: money('sandbox').notNull().default('0'),
+  /** The number of the company's last ledger entry (0181_wallet_ledger_seq.sql). */
+  ledgerSeq: bigint('ledger_seq', { mode: 'number' }).notNull().default(0),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

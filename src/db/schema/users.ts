@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -73,8 +87,17 @@ export const users = pgTable(
   ],
 );
 
-/** Live users per company, moved by triggers on users (migrations/0140_user_counts.sql): U1's total. */
-export const userCounts = pgTable('user_counts', {
-  companyId: integer('company_id').primaryKey(),
-  live: integer('live').notNull().default(0),
-});
+/**
+ * Live users per company, moved by triggers on users (migrations/0140_user_counts.sql): U1's total
+ * is the sum of the company's rows, one per slot (0182_user_counts_slots.sql: concurrent writers
+ * of one company move different rows).
+ */
+export const userCounts = pgTable(
+  'user_counts',
+  {
+    companyId: integer('company_id').notNull(),
+    slot: smallint('slot').notNull(),
+    live: integer('live').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.slot] })],
+);

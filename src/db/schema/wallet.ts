@@ -1,6 +1,6 @@
 // Tables of the wallet feature (owned by src/modules/wallet); created by migrations/0040_wallet.sql.
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -51,9 +51,12 @@ export const walletEntries = pgTable(
     reference: text('reference'),
     description: text('description'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    // 0181: the entry's place in its company's ledger (1, 2, ...), taken by the balance trigger
+    // under the balance row's lock; the ledger is listed in this order, not by id.
+    ledgerSeq: bigint('ledger_seq', { mode: 'number' }).notNull(),
   },
   (t) => [
-    index('wallet_entries_company_idx').on(t.companyId, t.id),
+    uniqueIndex('wallet_entries_ledger_seq_key').on(t.companyId, t.ledgerSeq),
     uniqueIndex('wallet_entries_top_up_key').on(t.transactionReference).where(sql`kind = 'top_up'`),
     uniqueIndex('wallet_entries_payroll_debit_key').on(t.reference).where(sql`kind = 'payroll_debit'`),
     uniqueIndex('wallet_entries_payroll_refund_key').on(t.reference).where(sql`kind = 'payroll_refund'`),

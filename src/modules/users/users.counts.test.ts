@@ -41,10 +41,10 @@ async function truth(companyId: number): Promise<number> {
   );
   return row.n;
 }
-/** No row: no user was ever written for the company (what usersRepo.count reads as 0). */
+/** The sum of the company's slots (0182); no row: no user was ever written (what usersRepo.count reads as 0). */
 async function counter(companyId: number): Promise<number> {
-  const [row] = await ctx.db.select().from(userCounts).where(eq(userCounts.companyId, companyId));
-  return row?.live ?? 0;
+  const rows = await ctx.db.select().from(userCounts).where(eq(userCounts.companyId, companyId));
+  return rows.reduce((sum, row) => sum + row.live, 0);
 }
 async function totalResults(company: TestCompany): Promise<number> {
   const res = await as(ctx.app, company).get('/api/users?per_page=1');

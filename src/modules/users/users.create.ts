@@ -1,17 +1,23 @@
 // Creating users: U3 is a batch of one, a CSV chunk of U8 is a batch of many. Same rules, same
 // code. One transaction per batch; all lookups batched; rows lost to a concurrent writer (same
 // personal e-mail, same derived company e-mail) are re-planned against the winner's row.
+// Employee numbers are reserved before the transaction, in a statement of their own, so that one
+// company's creates do not queue on its row until each other's commit (docs/users.md, "Employee
+// numbers"): a number reserved and not used is given back if no one reserved since, else it is a
+// gap; never a repeat.
 import type { Db, Tx } from '../../db/client.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import { bankChangeNotices } from './users.bank-change.js';
 import { type CreateResult, planCreateRows, planCreates, plannedEmail } from './users.create.planner.js';
 import type { CreateValues } from './users.fields.js';
-import { deriveEmails, emailLocalPart, inRounds, ONBOARDING_TTL_MS, randomIds } from './users.lookup.js';
+import { deriveEmails, emailLocalPart, emailStemKeys, inRounds, ONBOARDING_TTL_MS, randomIds } from './users.lookup.js';
 import {
   allocateEmployeeIds,
-  companyName,
   loadVocabulary,
+  lockEmailStems,
+  releaseEmployeeNumbers,
+  reserveEmployeeNumbers,
   usersByEmail,
   usersByPersonalEmail,
   type Vocabulary,
@@ -33,6 +39,36 @@ interface CreateOptions {
   mayGrantConsoleAccess: boolean;
 }
 
+/** The batch's reserved employee numbers not used yet, and the company's name (for the e-mails). */
+interface NumberPool {
+  companyName: string;
+  /** The reservation made before the transaction: its last number and how many. */
+  last: number;
+  reserved: number;
+  ids: string[];
+}
+
+const numberOf = (employeeId: string) => Number(employeeId.slice(employeeId.lastIndexOf('-') + 1));
+
+/**
+ * After the batch: the unused numbers at the top of the reservation (all of it if the transaction
+ * rolled back) go back if no one has reserved since. Failing that they are a gap, so an error
+ * here is not the batch's.
+ */
+async function releaseUnused(db: Db, companyId: number, pool: NumberPool, rolledBack: boolean): Promise<void> {
+  const unused = new Set(pool.ids.map(numberOf));
+  let count = rolledBack ? pool.reserved : 0;
+  while (!rolledBack && count < pool.reserved && unused.has(pool.last - count)) count++;
+  if (count === 0) return;
+  await releaseEmployeeNumbers(db, companyId, pool.last, count).catch(() => false);
+}
+
+/** `count` numbers from the pool; a shortfall is reserved in the transaction (see allocateEmployeeIds). */
+async function takeNumbers(tx: Tx, companyId: number, pool: NumberPool, count: number): Promise<string[]> {
+  if (pool.ids.length < count) pool.ids.push(...(await allocateEmployeeIds(tx, companyId, count - pool.ids.length)).ids);
+  return pool.ids.splice(0, count);
+}
+
 /** `mayGrantConsoleAccess`: the caller's token has `all`, so it may give a console role (docs/users.md). */
 export async function createUsers(
   deps: CreateDeps,
@@ -45,15 +81,31 @@ export async function createUsers(
 ): Promise<CreateResult[]> {
   const options: CreateOptions = { dryRun, mayGrantConsoleAccess };
   const results: CreateResult[] = new Array(inputs.length);
-  await deps.db.transaction(async (tx) => {
-    const vocab = await loadVocabulary(tx, companyId);
-    await inRounds(
-      inputs.length,
-      (pending) => createRound(deps, tx, companyId, vocab, inputs, pending, results, options),
-      'Failed to create user.',
-    );
-    await afterWrite?.(tx, results);
-  });
+  // On deps.db, not in the transaction: committed at once (one round trip per batch).
+  const pool: NumberPool = dryRun
+    ? { companyName: '', last: 0, reserved: 0, ids: [] }
+    : await reserveEmployeeNumbers(
+        deps.db,
+        companyId,
+        inputs.map((input) => input.personalEmail),
+      );
+  let rolledBack = true;
+  try {
+    await deps.db.transaction(async (tx) => {
+      // Before any write (docs/users.md, "Employee numbers"): creates of one name take turns for its e-mail.
+      if (!dryRun) await lockEmailStems(tx, companyId, emailStemKeys(inputs));
+      const vocab = await loadVocabulary(tx, companyId);
+      await inRounds(
+        inputs.length,
+        (pending) => createRound(deps, tx, companyId, vocab, inputs, pending, results, options, pool),
+        'Failed to create user.',
+      );
+      await afterWrite?.(tx, results);
+    });
+    rolledBack = false;
+  } finally {
+    if (!dryRun) await releaseUnused(deps.db, companyId, pool, rolledBack);
+  }
   return results;
 }
 
@@ -67,6 +119,7 @@ async function createRound(
   pending: number[],
   results: CreateResult[],
   options: CreateOptions,
+  pool: NumberPool,
 ): Promise<number[]> {
   const rows = pending.map((index) => ({ index, input: inputs[index] }));
   const [managers, existing] = await Promise.all([
@@ -103,11 +156,10 @@ async function createRound(
   }
 
   const freshCount = planned.filter((p) => !p.refs.existing).length;
-  const company =
-    freshCount > 0 ? await allocateEmployeeIds(tx, companyId, freshCount) : { companyName: await companyName(tx, companyId), ids: [] };
+  const company = { companyName: pool.companyName };
   const { fresh, values, again, patches } = planCreateRows(planned, {
     emails,
-    employeeIds: company.ids,
+    employeeIds: await takeNumbers(tx, companyId, pool, freshCount),
     uniqueIds: randomIds(freshCount, 12),
     tokens: randomIds(freshCount, 32),
     reinviteTokens: randomIds(planned.length - freshCount, 32),
@@ -125,6 +177,7 @@ async function createRound(
       const id = idByUnique.get(values[i].uniqueId);
       if (id === undefined) {
         retry.push(p.index);
+        pool.ids.unshift(values[i].employeeId as string); // not inserted: the number serves the retry
         return;
       }
       results[p.index] = { ok: true, id, email: values[i].email, reinvited: false };

@@ -80,8 +80,61 @@ export async function takenEmailsByStem(executor: Executor, stems: string[]): Pr
 }
 
 /**
- * Reserves `count` employee numbers in one atomic UPDATE … RETURNING: concurrent requests get
- * disjoint ranges, and numbers of a rolled-back transaction are simply never reused.
+ * Before a batch's transaction, on its own (autocommit; never inside the batch's transaction):
+ * reserves one employee number per distinct personal e-mail that has no live user in the company
+ * yet (the rows that will be new unless a concurrent writer or a validation error intervenes), in
+ * ONE statement, and commits at once. The company row is locked for this statement only, so
+ * creates of one company do not queue behind each other's transactions (docs/users.md, "Employee
+ * numbers"). Numbers the batch does not use are given back when still the last ones reserved
+ * (releaseEmployeeNumbers), else they stay unused: gaps, never repeats.
+ */
+export async function reserveEmployeeNumbers(executor: Executor, companyId: number, personalEmails: string[]) {
+  const [row] = await queryRows<{ last: number; count: number; code: string; name: string }>(
+    executor,
+    sql`WITH wanted AS (
+          SELECT count(*)::int AS n FROM (SELECT DISTINCT e FROM unnest(${pgArray(personalEmails)}::text[]) AS e) w
+          WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.company_id = ${companyId} AND u.personal_email = w.e AND u.deleted_at IS NULL))
+        UPDATE companies SET employee_seq = employee_seq + wanted.n FROM wanted WHERE id = ${companyId}
+        RETURNING employee_seq AS last, wanted.n AS count, code, name`,
+  );
+  return {
+    companyName: row.name,
+    last: row.last,
+    reserved: row.count,
+    ids: employeeNumbers(row.code, row.last - row.count + 1, row.count),
+  };
+}
+
+/**
+ * Gives back the `count` highest numbers of a reservation that ended at `last`, only if nobody has
+ * reserved since (the sequence still stands at `last`): a refused create then leaves the company
+ * row as it was. Returns whether it did; if not, the numbers stay unused (a gap).
+ */
+export async function releaseEmployeeNumbers(executor: Executor, companyId: number, last: number, count: number): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    executor,
+    sql`UPDATE companies SET employee_seq = employee_seq - ${count} WHERE id = ${companyId} AND employee_seq = ${last} RETURNING id`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Transaction-scoped advisory locks, one per key (emailStemKeys: ascending), in the company's own
+ * lock space: concurrent batches deriving e-mails of one stem take turns, so the later one sees the
+ * earlier one's address and takes the next number instead of losing a race on the unique index.
+ */
+export async function lockEmailStems(tx: Executor, companyId: number, keys: number[]): Promise<void> {
+  if (keys.length === 0) return;
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${companyId}::int, k) FROM unnest(${pgArray(keys)}::int[]) AS k`);
+}
+
+const employeeNumbers = (code: string, first: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `${code}-${String(first + i).padStart(4, '0')}`);
+
+/**
+ * Reserves `count` employee numbers in one atomic UPDATE … RETURNING inside the caller's
+ * transaction (the company row stays locked until it ends): only when a batch needs more numbers
+ * than it reserved beforehand (a row expected to be a re-invite turned out new).
  */
 export async function allocateEmployeeIds(executor: Executor, companyId: number, count: number) {
   const [row] = await executor
@@ -89,11 +142,7 @@ export async function allocateEmployeeIds(executor: Executor, companyId: number,
     .set({ employeeSeq: sql`${companies.employeeSeq} + ${count}` })
     .where(eq(companies.id, companyId))
     .returning({ last: companies.employeeSeq, code: companies.code, name: companies.name });
-  const first = row.last - count + 1;
-  return {
-    companyName: row.name,
-    ids: Array.from({ length: count }, (_, i) => `${row.code}-${String(first + i).padStart(4, '0')}`),
-  };
+  return { companyName: row.name, ids: employeeNumbers(row.code, row.last - count + 1, count) };
 }
 
 export async function companyName(executor: Executor, companyId: number): Promise<string> {

@@ -33,6 +33,23 @@ const stemOf = (email: string) => {
  * same batch never get the same address. A concurrent writer can still take one first: the insert
  * or update then hits `users_email_key` and the caller retries.
  */
+/** Company e-mails derived from one stem are taken in turns by concurrent batches (lockEmailStems). */
+export const EMAIL_STEM_BUCKETS = 1024;
+
+/**
+ * The lock keys of the company e-mails these people would get (`first.last@domain` without a
+ * clash number, hashed into EMAIL_STEM_BUCKETS buckets), distinct and ascending: taken in this
+ * order, before any write, by every batch, so no two batches wait for each other in a cycle.
+ */
+export function emailStemKeys(people: { firstName: string; lastName: string; domainName: string }[]): number[] {
+  const keys = new Set<number>();
+  for (const person of people) {
+    const stem = stemOf(`${emailLocalPart(person.firstName, person.lastName)}@${person.domainName}`);
+    keys.add(crypto.createHash('sha1').update(stem).digest().readUInt32BE(0) % EMAIL_STEM_BUCKETS);
+  }
+  return [...keys].sort((a, b) => a - b);
+}
+
 export async function deriveEmails(executor: Executor, requests: { local: string; domain: string; own?: string }[]): Promise<string[]> {
   if (requests.length === 0) return [];
   const stems = [...new Set(requests.map((r) => stemOf(`${r.local}@${r.domain}`)))];

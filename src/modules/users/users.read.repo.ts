@@ -100,8 +100,9 @@ const rowArray = sql<UserFlatRow>`json_build_array(${sql.join(
 )})`;
 
 // The page carries the company's live-user counter (0140_user_counts.sql) as a second column: U1 is
-// one statement, one round trip, and its total is read in the same snapshot as its rows.
-const pageTotal = sql<number>`(SELECT ${userCounts.live} FROM ${userCounts} WHERE ${userCounts.companyId} = ${sql.placeholder('companyId')})`;
+// one statement, one round trip, and its total is read in the same snapshot as its rows. The
+// counter is the sum of the company's slots (0182_user_counts_slots.sql); NULL (no row) reads as 0.
+const pageTotal = sql<number>`(SELECT sum(${userCounts.live})::int FROM ${userCounts} WHERE ${userCounts.companyId} = ${sql.placeholder('companyId')})`;
 /**
  * U1's page (live users of the company by id, `limit` from `offset`) with its total, each user as
  * `user`: prepared as `name` on each executor.
@@ -134,7 +135,7 @@ const preparedPageJson = preparedPageOf(
 );
 const preparedCount = preparedPerExecutor((executor) =>
   executor
-    .select({ value: userCounts.live })
+    .select({ value: sql<number | null>`sum(${userCounts.live})::int` })
     .from(userCounts)
     .where(eq(userCounts.companyId, sql.placeholder('companyId')))
     .prepare('users_count'),

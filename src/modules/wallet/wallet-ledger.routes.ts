@@ -1,4 +1,4 @@
-// GET /api/wallet/transactions (route wallet.transactions): the ledger, newest first, as the
+// GET /api/wallet/transactions (route wallet.transactions): the ledger, newest first (ledger_seq), as the
 // Laravel paginator. payroll-runs.md gives the new routes the `{error}` shape (family `plain`).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';

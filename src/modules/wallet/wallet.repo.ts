@@ -90,9 +90,11 @@ export const walletRepo = {
           RETURNING company_id, amount::text AS amount`,
     );
     if (won.length === 0) return false;
-    await tx
-      .insert(walletEntries)
-      .values({ companyId: won[0].company_id, amount: won[0].amount, kind: 'top_up', transactionReference: reference });
+    // balance_after and ledger_seq are the trigger's (0081, 0181).
+    await tx.execute(
+      sql`INSERT INTO wallet_entries (company_id, amount, kind, transaction_reference)
+          VALUES (${won[0].company_id}, ${won[0].amount}::numeric, 'top_up', ${reference})`,
+    );
     return true;
   },
 
@@ -172,7 +174,6 @@ export const walletRepo = {
     return row.n;
   },
 
-  /** Ledger entries for GET /api/wallet/transactions, newest first. */
   /** The entries of one kind with these references (a top-up's is its transaction_reference). */
   async entriesByReference(tx: Executor, kind: LedgerType, references: string[]) {
     return queryRows<LedgerRow & { company_id: number }>(
@@ -183,23 +184,27 @@ export const walletRepo = {
     );
   },
 
+  /**
+   * Ledger entries for GET /api/wallet/transactions, newest first: by ledger_seq, the order in which
+   * they moved the balance (0181), so each balance_after is the previous one plus its amount.
+   */
   async ledgerPage(db: Executor, companyId: number, limit: number, offset: number): Promise<LedgerRow[]> {
     return queryRows<LedgerRow>(
       db,
       sql`SELECT id, kind, amount::text AS amount, balance_after::text AS balance_after,
                  COALESCE(reference, transaction_reference) AS reference, description, created_at
-          FROM wallet_entries WHERE company_id = ${companyId} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
+          FROM wallet_entries WHERE company_id = ${companyId} ORDER BY ledger_seq DESC LIMIT ${limit} OFFSET ${offset}`,
     );
   },
 
-  /** Ledger entries, newest first, each with whether it is sandbox money. */
+  /** Ledger entries, newest first (ledger order, as ledgerPage), each with whether it is sandbox money. */
   async listEntries(db: Executor, companyId: number, limit: number, offset: number) {
     const rows = await db
       .select({ entry: walletEntries, provider: walletTransactions.provider })
       .from(walletEntries)
       .leftJoin(walletTransactions, eq(walletTransactions.reference, walletEntries.transactionReference))
       .where(eq(walletEntries.companyId, companyId))
-      .orderBy(desc(walletEntries.id))
+      .orderBy(desc(walletEntries.ledgerSeq))
       .limit(limit)
       .offset(offset);
     return rows.map((row) => ({ ...row.entry, sandbox: row.provider === 'sandbox' }));
