@@ -25,6 +25,36 @@ export async function createCompany(db: Executor, input: Partial<NewCompany> & {
   return { id: company.id, code: company.code, domain: company.domain, token, auth: { authorization: `Bearer ${token}` } };
 }
 
+/**
+ * A company row as an older migration left the table (tests of a migration's backfill, on a database
+ * built with `migrateThrough`): only the columns every migration has had, in raw SQL, so a column
+ * added later to `companies` cannot break them. `withToken` gives it a token once migrated.
+ */
+export async function createCompanyAsOfOldMigration(db: Executor, name: string): Promise<{ id: number; code: string; domain: string }> {
+  companySeq += 1;
+  const tag = `${process.pid}x${companySeq}${crypto.randomBytes(2).toString('hex')}`;
+  const [row] = await queryRows<{ id: number; code: string; domain: string }>(
+    db,
+    sql`INSERT INTO companies (name, code, domain) VALUES (${name}, ${`OLD${tag}`.toUpperCase()}, ${`c${tag}.test`}) RETURNING id, code, domain`,
+  );
+  // What createUsers reads: a domain and the user types.
+  await db.execute(sql`INSERT INTO company_domains (company_id, name) VALUES (${row.id}, ${row.domain})`);
+  await db.execute(
+    sql`INSERT INTO user_types (company_id, name) SELECT ${row.id}, unnest(ARRAY['Full-time', 'Part-time', 'Contract', 'Intern'])`,
+  );
+  return row;
+}
+
+/** A company of `createCompanyAsOfOldMigration` with an API token (scopes default `all`). */
+export async function withToken(
+  db: Executor,
+  company: { id: number; code: string; domain: string },
+  scopes = ['all'],
+): Promise<TestCompany> {
+  const { token } = await issueToken(db, company.id, scopes);
+  return { ...company, token, auth: { authorization: `Bearer ${token}` } };
+}
+
 export interface TestUserInput {
   firstName?: string;
   lastName?: string;
@@ -39,7 +69,8 @@ export interface TestUserInput {
 
 /** Inserts users in one statement; returns their rows in order. */
 export async function createUsers(db: Executor, companyId: number, inputs: TestUserInput[]) {
-  const [company] = await db.select().from(companies).where(eq(companies.id, companyId));
+  // Only the columns every migration has had: tests of a migration's backfill call this on older databases.
+  const [company] = await db.select({ code: companies.code }).from(companies).where(eq(companies.id, companyId));
   const [domain] = await db.select().from(companyDomains).where(eq(companyDomains.companyId, companyId)).limit(1);
   const types = await db.select().from(userTypes).where(eq(userTypes.companyId, companyId));
   const [{ start }] = await queryRows<{ start: number }>(

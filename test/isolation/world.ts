@@ -297,9 +297,13 @@ export async function victimView(app: App, world: World): Promise<Record<string,
 
 /**
  * One query fingerprinting every table of the database (row count and md5 of the ordered rows),
- * leaving out only `last_used_at`, which authentication may touch on any request. With
+ * leaving out only `last_used_at`, which authentication may touch on any request, and the tables
+ * the server writes by itself on a clock (SELF_WRITTEN: its instance heartbeat). With
  * `companies`, only the rows of those companies, in the tables that have a company_id column.
  */
+/** Written every few seconds whatever the requests do (platform/idempotency-claims.ts: the instance heartbeat). */
+const SELF_WRITTEN = ['server_instances'];
+
 export async function databaseFingerprint(db: Executor, companies?: number[]): Promise<Record<string, string>> {
   const tables = await queryRows<{ name: string; scoped: boolean }>(
     db,
@@ -311,7 +315,7 @@ export async function databaseFingerprint(db: Executor, companies?: number[]): P
   );
   const ids = (companies ?? []).map((id) => Number(id)).filter(Number.isInteger);
   const parts = tables
-    .filter((table) => !companies || table.scoped)
+    .filter((table) => (!companies || table.scoped) && !SELF_WRITTEN.includes(table.name))
     .map(({ name }) => {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected table name ${name}`);
       const row = `(to_jsonb(t) - 'last_used_at')::text`;

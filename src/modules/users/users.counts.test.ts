@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createTestDatabase } from '../../../test/helpers/database.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { createCompany, createCompanyAsOfOldMigration, createUsers, type TestCompany, withToken } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
 import { createUserViaApi, generatedUsers, multipart, newUserBody, usersCsv } from '../../../test/helpers/users.js';
 import { queryRows } from '../../db/client.js';
@@ -22,14 +22,14 @@ let other: TestCompany;
 beforeAll(async () => {
   // Built as before 0140 with users already in it, so the backfill is tested too.
   const testDb = await createTestDatabase({ migrateThrough: '0139' });
-  const before = await createCompany(testDb.database.db, { name: 'Before Ltd' });
+  const before = await createCompanyAsOfOldMigration(testDb.database.db, 'Before Ltd');
   await createUsers(testDb.database.db, before.id, [{}, {}, {}]);
   await testDb.database.db.execute(
     sql`UPDATE users SET deleted_at = now() WHERE id = (SELECT max(id) FROM users WHERE company_id = ${before.id})`,
   );
   await migrate(testDb.database);
   ctx = await createTestApp({}, testDb);
-  acme = before;
+  acme = await withToken(ctx.db, before);
   other = await createCompany(ctx.db, { name: 'Other Ltd' });
 });
 afterAll(() => ctx.close());

@@ -4,13 +4,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createTestDatabase } from '../../../test/helpers/database.js';
-import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { createCompanyAsOfOldMigration, type TestCompany, withToken } from '../../../test/helpers/factories.js';
 import { queryRows } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
-let other: TestCompany;
+let other: { id: number };
 
 const entry = (companyId: number, amount: string, kind: string, reference: string) =>
   sql`INSERT INTO wallet_entries (company_id, amount, kind, reference) VALUES (${companyId}, ${amount}::numeric, ${kind}, ${reference})`;
@@ -19,14 +19,15 @@ beforeAll(async () => {
   // Built as before 0181 with entries of two companies interleaved, so the backfill is tested.
   const testDb = await createTestDatabase({ migrateThrough: '0180' });
   const db = testDb.database.db;
-  acme = await createCompany(db, { name: 'Acme Ledger Ltd' });
-  other = await createCompany(db, { name: 'Other Ledger Ltd' });
-  await db.execute(entry(acme.id, '1000.00', 'payroll_refund', 'OLD-1'));
+  const acmeRow = await createCompanyAsOfOldMigration(db, 'Acme Ledger Ltd');
+  other = await createCompanyAsOfOldMigration(db, 'Other Ledger Ltd');
+  await db.execute(entry(acmeRow.id, '1000.00', 'payroll_refund', 'OLD-1'));
   await db.execute(entry(other.id, '5.00', 'payroll_refund', 'OLD-2'));
-  await db.execute(entry(acme.id, '-250.50', 'payroll_debit', 'OLD-3'));
-  await db.execute(entry(acme.id, '20.25', 'payroll_refund', 'OLD-4'));
+  await db.execute(entry(acmeRow.id, '-250.50', 'payroll_debit', 'OLD-3'));
+  await db.execute(entry(acmeRow.id, '20.25', 'payroll_refund', 'OLD-4'));
   await migrate(testDb.database);
   ctx = await createTestApp({}, testDb);
+  acme = await withToken(ctx.db, acmeRow);
 });
 afterAll(() => ctx.close());
 

@@ -45,7 +45,7 @@ async function listedLedger(company: TestCompany): Promise<Listed[]> {
 
 describe('the ledger chains in its listed order', () => {
   it('pays, retries, refunds and top-ups of one company racing: every balance_after = the previous one + amount, the newest = the balance', async () => {
-    const company = await createCompany(ctx.db);
+    const company = await createCompany(ctx.db, { runApproval: 'token' }); // the token approves;
     const [boss] = await createUsers(ctx.db, company.id, [{ roles: ['admin'], baseSalary: '0' }]);
     const staff = await createUsers(
       ctx.db,
@@ -59,10 +59,12 @@ describe('the ledger chains in its listed order', () => {
     const runs: string[] = [];
     for (let month = 1; month <= 8; month++) {
       const mm = String(month).padStart(2, '0');
+      // A whole month: a run from salaries is one pay period of the company (monthly).
+      const last = new Date(Date.UTC(2026, month, 0)).getUTCDate();
       const created = await post(
         company,
         '/api/payroll-runs',
-        runBody({ pay_period_start: `2026-${mm}-01`, pay_period_end: `2026-${mm}-28`, payment_date: `2026-${mm}-28` }),
+        runBody({ pay_period_start: `2026-${mm}-01`, pay_period_end: `2026-${mm}-${last}`, payment_date: `2026-${mm}-28` }),
       );
       expect(created.statusCode, created.body).toBe(201);
       const id = created.json().run.id as string;
