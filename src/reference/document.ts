@@ -29,6 +29,7 @@ interface MediaType {
 }
 interface Document {
   paths?: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, SchemaNode> };
 }
 
@@ -145,5 +146,8 @@ export function completeDocument(generated: Document, facts: Map<string, Operati
       completeOperation(operation, OPERATIONS[fact.name ?? id], fact, resolve);
     }
   }
+  // The webhooks section (the payloads the service sends): `payroll_run.paid` → `payrollRunPaidEvent`.
+  for (const [event, item] of Object.entries(document.webhooks ?? {}))
+    for (const operation of Object.values(item)) operation.operationId ??= camel(`${event}-event`);
   return document;
 }
