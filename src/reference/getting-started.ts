@@ -35,13 +35,13 @@ curl -X POST "$BASE/api/users" -H "Authorization: Bearer $TOKEN" -H 'Content-Typ
 curl -X POST "$BASE/api/payroll-runs" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
   -d '{"pay_period_start": "2025-05-01", "pay_period_end": "2025-05-31", "payment_date": "2025-05-28",
        "created_by_email": "tunde.adeyemi@adebayo-logistics.ng"}'
-# → 201 {"message": "Payroll run created.", "run": {"id": "TRX-7F3K9Q2M", "status": "draft", "totals": {...}, ...}}
+# → 201 {"message": "Payroll run created.", "run": {"id": "PR-20250528-7F3K9Q", "status": "draft", "totals": {...}, ...}}
 \`\`\`
 
 **4. Approval.** Another active admin of the company than the run's creator approves it.
 
 \`\`\`sh
-curl -X POST "$BASE/api/payroll-runs/TRX-7F3K9Q2M/approve" -H "Authorization: Bearer $TOKEN" \\
+curl -X POST "$BASE/api/payroll-runs/PR-20250528-7F3K9Q/approve" -H "Authorization: Bearer $TOKEN" \\
   -H 'Content-Type: application/json' -d '{"approver_email": "ngozi.eze@adebayo-logistics.ng"}'
 # → 200 {"message": "Payroll run approved.", "run": {"status": "approved", ...}}
 \`\`\`
@@ -51,7 +51,7 @@ curl -X POST "$BASE/api/payroll-runs/TRX-7F3K9Q2M/approve" -H "Authorization: Be
 replays the first answer and never pays twice.
 
 \`\`\`sh
-curl -X POST "$BASE/api/payroll-runs/TRX-7F3K9Q2M/pay" -H "Authorization: Bearer $TOKEN" \\
+curl -X POST "$BASE/api/payroll-runs/PR-20250528-7F3K9Q/pay" -H "Authorization: Bearer $TOKEN" \\
   -H "Idempotency-Key: $(uuidgen)" -H 'Content-Type: application/json' -d '{}'
 # → 202 {"message": "Payment started.", "run": {"status": "processing", ...}}; transfers settle in the background
 \`\`\`
@@ -59,9 +59,9 @@ curl -X POST "$BASE/api/payroll-runs/TRX-7F3K9Q2M/pay" -H "Authorization: Bearer
 **6. The payslip.** Each paystub has a PDF payslip; the run's payslips also come as one ZIP.
 
 \`\`\`sh
-curl "$BASE/api/paystubs?transaction_id=TRX-7F3K9Q2M" -H "Authorization: Bearer $TOKEN"
+curl "$BASE/api/paystubs?transaction_id=PR-20250528-7F3K9Q" -H "Authorization: Bearer $TOKEN"
 curl -o payslip.pdf "$BASE/api/paystubs/5531/payslip" -H "Authorization: Bearer $TOKEN"
-curl -o payslips.zip "$BASE/api/payroll-runs/TRX-7F3K9Q2M/payslips" -H "Authorization: Bearer $TOKEN"
+curl -o payslips.zip "$BASE/api/payroll-runs/PR-20250528-7F3K9Q/payslips" -H "Authorization: Bearer $TOKEN"
 \`\`\`
 
 **7. A webhook.** Register an https endpoint for the events you want; the answer carries its
