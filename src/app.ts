@@ -22,6 +22,7 @@ import { createMailer, mailDeliveryJob } from './platform/mail/outbox.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './platform/openapi.js';
 import { createRateLimitStore, type RateLimitStore } from './platform/ratelimit/limiter.js';
+import { registerResponseContract } from './platform/response-contract.js';
 import { ownTargetCompany, resolveTargetCompany } from './platform/tenancy.js';
 import './platform/types.js';
 import { registerConsole } from './web/index.js';
@@ -35,6 +36,8 @@ export interface BuildOptions {
   limiter?: RateLimitStore;
   /** Where the JSON log lines go (default stdout); tests capture them to check what is logged. */
   logStream?: { write(line: string): void };
+  /** Tests: every JSON answer is checked against its documented response schema (platform/response-contract.ts). */
+  responseContract?: (mismatch: string) => void;
 }
 
 /** A named /api route as registered (OpenAPI and isolation tests check them all). */
@@ -121,6 +124,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     done();
   });
   registerErrorHandling(app);
+  if (options.responseContract) registerResponseContract(app, options.responseContract);
   registerInputSafety(app);
   await registerOpenApi(app, openApiWebhooks());
   registerMetrics(app);

@@ -50,7 +50,11 @@ export async function createTestApp(overrides: ConfigOverrides = {}, existing?: 
     redisUrl: config.redisUrl,
     keyPrefix: `t${crypto.randomBytes(4).toString('hex')}`,
   });
-  const app = await buildApp({ config, database: testDb.database, logLevel: 'silent', limiter });
+  // Every answer is checked against its documented schema (RESPONSE_CONTRACT=off skips it); a
+  // disagreement fails the file when its app closes (docs/api-reference.md, "Contract test").
+  const mismatches: string[] = [];
+  const responseContract = process.env.RESPONSE_CONTRACT === 'off' ? undefined : (mismatch: string) => mismatches.push(mismatch);
+  const app = await buildApp({ config, database: testDb.database, logLevel: 'silent', limiter, responseContract });
   await app.ready();
   return {
     app,
@@ -61,6 +65,8 @@ export async function createTestApp(overrides: ConfigOverrides = {}, existing?: 
       await app.close();
       await limiter.close();
       if (!existing) await testDb.close();
+      if (mismatches.length > 0)
+        throw new Error(`Answers that disagree with their documented response schema:\n${[...new Set(mismatches)].join('\n')}`);
     },
   };
 }

@@ -1,0 +1,45 @@
+// Remittances, annual returns (docs/compliance.md), webhooks (docs/webhooks.md), reference data and banks (docs/banks.md).
+import type { OperationDoc } from './types.js';
+
+const companyOnly = (description: string): OperationDoc => ({ description, body: {} });
+
+export const COMPLIANCE_OPERATIONS: Record<string, OperationDoc> = {
+  'remittances.index': {
+    description:
+      'The month’s PAYE (per state), pension (per PFA), NHF and NSITF schedules from the paid paystubs of runs paid that month, with their due dates and the data they miss.',
+  },
+  'remittances.download': {
+    description: 'One schedule as CSV or XLSX (`paye.csv`, `pension.xlsx`, …); PAYE needs `state`, pension `pfa_code`.',
+    responses: { '200': 'employee_id,name,tax_id,gross_pay,tax_withheld\r\nEMP-0042,Chiamaka Okafor,23456789-0001,425000.00,39413.50\r\n' },
+  },
+  'annual-returns.index': {
+    description: 'The annual PAYE return to one state’s revenue service (JSON, or `format=csv` / `xlsx`); due 31 January.',
+  },
+  'annual-returns.itf': {
+    description: 'The Industrial Training Fund levy of a year: 1% of the payroll for employers of 5 or more; due 1 April.',
+  },
+  'webhooks.index': { description: 'The company’s webhook endpoints, newest first, in the Laravel paginator family.' },
+  'webhooks.store': {
+    description:
+      'Adds an endpoint (https) for the given event types (`*` for all); each type must be readable by the token’s scopes. The answer carries the signing secret, shown only this once.',
+    body: {
+      url: 'https://hooks.adebayo-logistics.ng/payroll',
+      events: ['payroll_run.paid', 'paystub.paid'],
+      description: 'Payroll notifications',
+      include_children: false,
+    },
+  },
+  'webhooks.show': { description: 'One endpoint (never its secret).' },
+  'webhooks.update': {
+    description: 'Changes the url, events, description, include_children or disabled of an endpoint.',
+    body: { events: ['payroll_run.paid', 'payroll_run.failed', 'paystub.failed'], disabled: false },
+  },
+  'webhooks.destroy': { description: 'Deletes an endpoint and its deliveries log.' },
+  'webhooks.rotate-secret': companyOnly('A new secret (shown once); for 24 hours deliveries are signed with the old and the new one.'),
+  'webhooks.deliveries': { description: 'The endpoint’s deliveries, newest first, with their attempts and last answer.' },
+  'webhooks.retry': companyOnly('Sends a delivery again now (same event id), with a fresh retry schedule.'),
+  'webhooks.test': companyOnly('Sends a `webhook.test` event to this endpoint only.'),
+  'states.index': { description: 'The 36 states and the FCT, each with its code (a user’s `state_of_residence`) and its PAYE authority.' },
+  'pfas.index': { description: 'The licensed Pension Fund Administrators, each with its code (a user’s `pfa_code`).' },
+  'banks.index': { description: 'Nigerian banks and microfinance banks with their CBN codes (a user’s `bank_code`).' },
+};
