@@ -26,8 +26,10 @@ describe('the demo seed', () => {
     expect(demo).toBeDefined();
     const { banner } = demo;
     expect(banner).toContain(`Console:  ${ctx.config.publicUrl}/console`);
-    expect(banner).toContain(`e-mail:   ${demo.adminEmail}`);
-    expect(banner.match(/password \(shown once\): (\S+)/)?.[1]).toBe(demo.adminPassword);
+    expect(banner).toContain(`super admin:  ${demo.adminEmail}`);
+    expect(banner).toContain(`second admin (approves the runs the super admin creates): ${demo.approverEmail}`);
+    expect([...banner.matchAll(/password \(shown once\): (\S+)/g)].map((m) => m[1])).toEqual([demo.adminPassword, demo.approverPassword]);
+    expect(demo.approverEmail).not.toBe(demo.adminEmail);
     expect(banner.match(/API token \(shown once\): (pk_\S+)/)?.[1]).toBe(demo.token);
     expect(banner).toContain(`curl -H "Authorization: Bearer ${demo.token}" ${ctx.config.publicUrl}/api/users`);
   });
@@ -106,10 +108,29 @@ describe('the demo seed', () => {
     expect((await client.get('/console/invoices')).body).toContain('Eye test and prescription glasses');
   });
 
+  it('lets the printed second administrator in to approve a run the first one created, in the console', async () => {
+    const maker = await signIn(ctx.app, demo.adminEmail, demo.adminPassword);
+    const created = await maker.post('/console/payroll/new', {
+      pay_period_start: '2026-12-01',
+      pay_period_end: '2026-12-31',
+      payment_date: '2026-12-24',
+    });
+    expect(created.statusCode, created.body.slice(0, 300)).toBe(303);
+    const runPath = (created.headers.location as string).split('?')[0];
+    expect((await maker.get(runPath)).body).toContain('another administrator must approve it');
+    const checker = await signIn(ctx.app, demo.approverEmail, demo.approverPassword);
+    const approved = await checker.post(`${runPath}/approve`, {});
+    expect(approved.statusCode, approved.body.slice(0, 300)).toBe(303);
+    const runId = decodeURIComponent(runPath.split('/').pop() as string);
+    const view = (await api(`/api/payroll-runs/${runId}`)).json() as { run: RunView };
+    expect(view.run).toMatchObject({ status: 'approved', approved_by_email: demo.approverEmail, approved_via: 'console' });
+  });
+
   it('creates nothing on a database that already has a company', async () => {
+    const runs = async () => (await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM payroll_runs`))[0].n;
+    const before = await runs();
     expect(await seedDemo(ctx.app)).toBeUndefined();
-    const [{ n }] = await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM payroll_runs`);
-    expect(n).toBe(1);
+    expect(await runs()).toBe(before);
   });
 });
 

@@ -23,6 +23,9 @@ export interface DemoSeed {
   token: string;
   /** Last month's payroll run (paid). */
   transactionId: string;
+  /** The second administrator, who approves the runs the first creates (and signs in with this). */
+  approverEmail: string;
+  approverPassword: string;
   /** What `npm start` prints: where to go and how to get in. */
   banner: string;
 }
@@ -104,13 +107,19 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
   }
   const adminPassword = demoPassword();
   await users.update(companyId, ids[0], { password: adminPassword, password_confirmation: adminPassword }, [], OPERATOR_GRANTS);
+  // The second administrator signs in too: runs are approved by a person other than their creator
+  // (docs/payroll-runs.md, "Approval"), so a newcomer needs both sign-ins to take a run through.
+  const approverIndex = DEMO_PEOPLE.findIndex((person) => person.roles?.includes('admin'));
+  const approverPassword = demoPassword();
+  await users.update(
+    companyId,
+    ids[approverIndex],
+    { password: approverPassword, password_confirmation: approverPassword },
+    [],
+    OPERATOR_GRANTS,
+  );
 
-  const transactionId = await payLastMonth(app, companyId, {
-    ids,
-    emails,
-    creator: emails[0],
-    approver: ids[DEMO_PEOPLE.findIndex((person) => person.roles?.includes('admin'))],
-  });
+  const transactionId = await payLastMonth(app, companyId, { ids, emails, creator: emails[0], approver: ids[approverIndex] });
 
   const { invoices } = services.invoices;
   const { start } = lastMonth();
@@ -143,8 +152,10 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
     'and two invoices awaiting approval.',
     '',
     `  Console:  ${base}/console`,
-    `    e-mail:   ${emails[0]}`,
-    `    password (shown once): ${adminPassword}`,
+    `    super admin:  ${emails[0]}`,
+    `      password (shown once): ${adminPassword}`,
+    `    second admin (approves the runs the super admin creates): ${emails[approverIndex]}`,
+    `      password (shown once): ${approverPassword}`,
     `  API token (shown once): ${created.token}`,
     '',
     'Next steps:',
@@ -154,7 +165,16 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
     '  Operator API:   set ADMIN_TOKEN and see `npx payroll --help`',
     '',
   ].join('\n');
-  return { companyId, adminEmail: emails[0], adminPassword, token: created.token, transactionId, banner };
+  return {
+    companyId,
+    adminEmail: emails[0],
+    adminPassword,
+    approverEmail: emails[approverIndex],
+    approverPassword,
+    token: created.token,
+    transactionId,
+    banner,
+  };
 }
 
 /**

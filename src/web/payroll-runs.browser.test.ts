@@ -173,6 +173,12 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
       body: JSON.stringify({ bank_code: '044', account_number: nubanFor('044', '012345678') }),
     });
     expect(fixed.status).toBe(200);
+    // The account changed after approval: a person approves the new account before the retry sends
+    // to it (docs/payroll-runs.md, "Payment destinations").
+    await checker.goto(runUrl);
+    await checker.getByRole('heading', { name: 'Approve new bank accounts' }).waitFor();
+    await checker.getByRole('button', { name: 'Approve run' }).click();
+    await checker.waitForURL(`${runUrl}?done=approved`);
     await checker.getByRole('button', { name: 'Retry failed paystubs' }).click();
     await checker.waitForURL(`${runUrl}?done=retrying`);
     expect(await runStatus(checker)).toBe('Processing');

@@ -40,7 +40,7 @@ describeEmbedded('the first run', () => {
       await server.waitReady({ timeoutMs: START_MS });
       const output = server.output();
       const consoleUrl = printed(output, /Console: +(\S+)/);
-      const email = printed(output, /e-mail: +(\S+@\S+)/);
+      const email = printed(output, /super admin: +(\S+@\S+)/);
       const password = printed(output, /password \(shown once\): (\S+)/);
       const token = printed(output, /API token \(shown once\): (pk_\S+)/);
       // The banner names the address README names, and it is where the server listens.

@@ -10,7 +10,7 @@ import { createCompany, createUsers, type TestCompany } from '../../../test/help
 import { fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../db/client.js';
 import { createPayslipLinks } from '../payroll/index.js';
-import { settleTransfers } from '../payroll-runs/transfers.settle.js';
+import { settleTransfers } from './transfers.settle.js';
 
 let ctx: TestContext;
 // Transfers never settle by themselves (an hour's sandbox delay): the test settles them, racing the rest.
