@@ -53,6 +53,7 @@ export function annualTax100(law: CompiledLaw, gi: bigint, deductions: bigint, r
   if (spec.cra) {
     const base = gi > deductions ? gi - deductions : 0n;
     const onePercent = (base * spec.cra.floorPercent) / 100n;
+    // biome-ignore lint/complexity/useMathMinMax: BigInt kobo; Math.max throws on bigint.
     const cra = (onePercent > law.craFloor ? onePercent : law.craFloor) + (base * spec.cra.extraPercent) / 100n;
     taxable = gi - cra - deductions;
   } else {

@@ -167,7 +167,7 @@ describe('a real listening server cuts off a client that sends its request slowl
     // headers check (every second, when it counts the connection as started) answers 408 first.
     // CI saw both; either way the client is cut off at the headers timeout and nothing else is said.
     expect(result.ms).toBeLessThan(2_500);
-    expect(result.response).toMatch(/^(?:|HTTP\/1\.1 408 Request Timeout\r\n[^]*)$/);
+    expect(result.response).toMatch(/^(?:|HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*)$/);
   });
 
   it('a body still arriving after REQUEST_TIMEOUT_SECONDS: 408 and the connection closed', async () => {

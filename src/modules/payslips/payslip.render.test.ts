@@ -10,12 +10,37 @@ import { renderPayslip } from './payslip.render.js';
 function source(firstName: string, company: string): PayslipSource {
   return {
     company: { name: company, address: '12 Marina Road\nLagos Island, Lagos' },
-    employee: { firstName, lastName: 'Okafor', employeeId: 'ACME-0007', title: 'Accountant', department: null, bankName: 'Access Bank', accountNumber: '0123456789' },
+    employee: {
+      firstName,
+      lastName: 'Okafor',
+      employeeId: 'ACME-0007',
+      title: 'Accountant',
+      department: null,
+      bankName: 'Access Bank',
+      accountNumber: '0123456789',
+    },
     paystub: {
-      payPeriodStart: '2026-01-01', payPeriodEnd: '2026-01-31', status: 'paid', transactionId: 'PR-1', paidOn: '2026-01-29', taxRegime: 'nta2025',
-      taxableIncome: '1250000.00', basicPay: '500000.00', housingPay: '375000.00', transportPay: '250000.00', otherAllowances: '50000.00', reimbursements: '0.00',
-      grossPay: '1175000.00', taxWithheld: '190123.45', pension: '90000.00', nhf: '12500.00', nhis: '0.00', netPay: '882376.55',
-      employerPension: '112500.00', employerNhis: '0.00', employerCost: '1287500.00',
+      payPeriodStart: '2026-01-01',
+      payPeriodEnd: '2026-01-31',
+      status: 'paid',
+      transactionId: 'PR-1',
+      paidOn: '2026-01-29',
+      taxRegime: 'nta2025',
+      taxableIncome: '1250000.00',
+      basicPay: '500000.00',
+      housingPay: '375000.00',
+      transportPay: '250000.00',
+      otherAllowances: '50000.00',
+      reimbursements: '0.00',
+      grossPay: '1175000.00',
+      taxWithheld: '190123.45',
+      pension: '90000.00',
+      nhf: '12500.00',
+      nhis: '0.00',
+      netPay: '882376.55',
+      employerPension: '112500.00',
+      employerNhis: '0.00',
+      employerCost: '1287500.00',
     },
     paymentDate: '2026-01-28',
     customContributions: [{ name: 'Coopérative ĀĒ', employee: '10000.00', employer: '0.00' }],
@@ -32,7 +57,10 @@ function check(pdf: Buffer): string {
   expect(text.slice(startxref, startxref + 5)).toBe('xref\n');
   const [, first, count] = /^xref\n(\d+) (\d+)\n/.exec(text.slice(startxref)) ?? [];
   expect(Number(first)).toBe(0);
-  const entries = text.slice(startxref).split('\n').slice(3, 2 + Number(count));
+  const entries = text
+    .slice(startxref)
+    .split('\n')
+    .slice(3, 2 + Number(count));
   entries.forEach((entry, index) => {
     const offset = Number(entry.slice(0, 10));
     expect(text.slice(offset, offset + `${index + 1} 0 obj`.length)).toBe(`${index + 1} 0 obj`);
