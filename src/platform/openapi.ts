@@ -66,5 +66,18 @@ export async function registerOpenApi(app: FastifyInstance, webhooks: Record<str
 export async function registerOpenApiRoutes(app: FastifyInstance): Promise<void> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const { default: scalar } = await import('@scalar/fastify-api-reference');
-  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
+  // Self-contained (docs/operations.md, API reference): the script is served by the app, the fonts
+  // are the browser's own, and the vendor's AI chat, toolbar and telemetry (each of which calls
+  // the vendor's hosts) are off. Its sidebar credit has no option, so CSS hides that one link.
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    configuration: {
+      url: '/openapi.json',
+      withDefaultFonts: false,
+      agent: { disabled: true },
+      showDeveloperTools: 'never',
+      telemetry: false,
+      customCss: 'a[href="https://www.scalar.com"] { display: none; }',
+    },
+  });
 }
