@@ -21,7 +21,8 @@ const VENDOR_TEXTS = [
 ];
 
 /** Operation titles (summaries) from the first group, which the reference opens at first. */
-const OPERATIONS = ['U1. List users of the target company', 'U2. One user', 'U3. Create a user'];
+// As the reference shows them: summaries without the spec codes (src/reference).
+const OPERATIONS = ['List users of the target company', 'One user', 'Create a user'];
 
 let ctx: TestContext;
 let base: string;
