@@ -1,7 +1,7 @@
 // Input the database cannot hold is refused before any route code runs (docs/security.md, "Input:
 // NUL characters and out-of-range numbers"). PostgreSQL refuses U+0000 in text and integers beyond
 // their column (ids are int4), and each such refusal used to surface as a 500 after part of the
-// work was done. One rule for every route, in three places:
+// work was done. One rule for every route, in four places:
 // - preValidation: a NUL in any query, body (JSON or form) or header value is a validation error
 //   naming the field, in the route's family shape; a path parameter holding a NUL or digits beyond
 //   int4 in an id names a row that cannot exist, so it gets the route's own "not found" answer.

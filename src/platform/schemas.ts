@@ -8,7 +8,7 @@ import { type TSchema, Type } from 'typebox';
  * top-ups): a JSON number or a decimal string, read by the feature's own parser, which refuses
  * anything but decimal notation with the field's message. No `type` on purpose: Ajv's type
  * coercion (`coerceTypes`) would turn "0x10" into 16, "1e5" into 100000, " " or null into 0 and
- * true into 1 before any parser saw them (docs/security.md, "Money accepts decimal notation only").
+ * true into 1 before any parser saw them (docs/security.md, "Input: NUL characters and out-of-range numbers").
  */
 export const MoneyInput = (description: string) =>
   Type.Unsafe<unknown>({ description: `${description} (a JSON number or a decimal string, e.g. "2500.50")` });

@@ -1,5 +1,5 @@
-// Money accepts decimal notation only, everywhere it is read (docs/security.md, "Money accepts
-// decimal notation only"). The route schemas used to declare money as a number (or a number-or-
+// Money accepts decimal notation only, everywhere it is read (docs/security.md, "Input: NUL
+// characters and out-of-range numbers"). The route schemas used to declare money as a number (or a number-or-
 // string union with the number first), so the validator's type coercion turned "0x10" into 16,
 // "1e5" into 100000, true into 1 and ["100"] into 100 before the feature's parser saw the value.
 // Each money field of each route gets those values and must answer the field's own validation
