@@ -130,6 +130,16 @@ export function serializeError(error: unknown): { type: string; message: string;
   return plain(error, 0);
 }
 
+/**
+ * A multipart body busboy cannot parse (no boundary, a boundary that never appears, a part cut
+ * short): busboy throws plain errors without a code, each naming "multipart" (@fastify/busboy,
+ * lib/types/multipart.js and deps/dicer). The client's fault, answered like malformed JSON.
+ * Errors of the temporary files (ENOSPC...) carry a code and stay 500s.
+ */
+function isMalformedMultipart(error: FastifyError): boolean {
+  return error.code === undefined && error.statusCode === undefined && /\bmultipart\b/i.test(error.message ?? '');
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const family = familyOf(request);
@@ -145,6 +155,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }
     } else if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400)) {
       domain = new DomainError('bad_request', 'Malformed JSON body.');
+    } else if (isMalformedMultipart(error)) {
+      domain = new DomainError('bad_request', 'Malformed multipart body.');
     } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
       return reply
         .status(413)

@@ -1,7 +1,7 @@
 // Input the database cannot hold is refused before any route code runs (docs/security.md, "Input:
 // NUL characters and out-of-range numbers"). PostgreSQL refuses U+0000 in text and integers beyond
 // their column (ids are int4), and each such refusal used to surface as a 500 after part of the
-// work was done. One rule for every route, in three places:
+// work was done. One rule for every route, in four places:
 // - preValidation: a NUL in any query, body (JSON or form) or header value is a validation error
 //   naming the field, in the route's family shape; a path parameter holding a NUL or digits beyond
 //   int4 in an id names a row that cannot exist, so it gets the route's own "not found" answer.
@@ -9,6 +9,11 @@
 //   to ±10^15 (a 4xx from the schema instead of an overflow in SQL, even for a value the route
 //   then ignores); a schema with tighter bounds keeps them. Money sent as strings is bounded by
 //   each feature's money parser to its numeric(18,2) column.
+// - preHandler (first of all): no number in the validated query, body or params may be infinite.
+//   Ajv coerces `1e309`, `Infinity` and `-Infinity` to ±Infinity and then skips its `minimum` and
+//   `maximum` checks for a value that is not finite, and JSON.parse reads `1e309` as Infinity: such
+//   a value is refused as the field's type error, exactly as `NaN` or `abc` are (docs/security.md,
+//   "Input: NUL characters and out-of-range numbers").
 // - multipart fields and CSV cells are read by route code: they call `assertNoNul` on what they read.
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { badRequest, type DomainError, forbidden, invalid, notFound } from './errors.js';
@@ -107,6 +112,53 @@ export function boundNumbers(schema: unknown, depth = 0): void {
   }
 }
 
+/** The JSON type (`integer` or `number`) a schema gives the value at `path`; `number` when unknown. */
+function numberTypeAt(schema: unknown, path: string[]): string {
+  let node = schema;
+  for (const key of path) {
+    const branches = (isRecord(node) && Array.isArray(node.anyOf) ? node.anyOf : [node]).filter(isRecord);
+    const holder = branches.find((branch) => isRecord(branch.properties) || isRecord(branch.items));
+    node = holder && isRecord(holder.properties) ? holder.properties[key] : holder?.items;
+  }
+  const branches = (isRecord(node) && Array.isArray(node.anyOf) ? node.anyOf : [node]).filter(isRecord);
+  return branches.some((branch) => [branch.type].flat().includes('integer')) ? 'integer' : 'number';
+}
+
+/** The path of the first number that is not finite (±Infinity, NaN), if any. */
+export function findNonFinite(value: unknown, path: string[] = [], depth = 0): string[] | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  if (!value || typeof value !== 'object' || Buffer.isBuffer(value) || depth > MAX_DEPTH) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = findNonFinite(inner, [...path, key], depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Throws, as Ajv's own type error would be, for the first infinite number of the validated input. */
+function checkFinite(request: FastifyRequest): void {
+  const schema = request.routeOptions.schema;
+  const parts = [
+    ['querystring', request.query, schema?.querystring],
+    ['body', request.body, schema?.body],
+    ['params', request.params, schema?.params],
+  ] as const;
+  for (const [context, value, partSchema] of parts) {
+    const path = findNonFinite(value);
+    if (!path) continue;
+    // The tenancy check answers a `company_id` that is not an id with its documented 400.
+    if (path.length === 1 && path[0] === 'company_id' && request.routeOptions.config.tenancy) continue;
+    const json = isRecord(partSchema) && isRecord(partSchema.content) ? undefined : partSchema;
+    const error = new Error(`${context}/${path.join('/')} must be finite`) as Error & Record<string, unknown>;
+    error.validationContext = context;
+    error.validation = [
+      { keyword: 'type', instancePath: path.length ? `/${path.join('/')}` : '', params: { type: numberTypeAt(json, path) } },
+    ];
+    error.statusCode = 400;
+    throw error;
+  }
+}
+
 export function registerInputSafety(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const schema = route.schema;
@@ -115,6 +167,10 @@ export function registerInputSafety(app: FastifyInstance): void {
   // Callback-style: it never waits (a throw reaches Fastify's error handling all the same).
   app.addHook('preValidation', (request, _reply, done) => {
     checkRequest(request);
+    done();
+  });
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (!request.routeOptions.config.ownInputChecks) checkFinite(request);
     done();
   });
 }

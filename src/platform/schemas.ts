@@ -3,6 +3,16 @@
 // fast-json-stringify serializes by them, so a family's schema must hold every key it can send).
 import { type TSchema, Type } from 'typebox';
 
+/**
+ * A money input (salaries, run overrides, custom contribution values, invoice amounts, wallet
+ * top-ups): a JSON number or a decimal string, read by the feature's own parser, which refuses
+ * anything but decimal notation with the field's message. No `type` on purpose: Ajv's type
+ * coercion (`coerceTypes`) would turn "0x10" into 16, "1e5" into 100000, " " or null into 0 and
+ * true into 1 before any parser saw them (docs/security.md, "Input: NUL characters and out-of-range numbers").
+ */
+export const MoneyInput = (description: string) =>
+  Type.Unsafe<unknown>({ description: `${description} (a JSON number or a decimal string, e.g. "2500.50")` });
+
 /** `company_id` of a query or body: an id, or its text (the tenancy hook reads it, platform/tenancy.ts). */
 export const CompanyIdInput = Type.Optional(
   Type.Union([Type.Integer(), Type.String()], { description: 'Target company (default: the authenticated one)' }),

@@ -8,6 +8,11 @@
 //   what an id that does not exist (2147483647) answers: the route's 404 (or its tenancy refusal).
 // - Numbers: each integer or number field of a query or body gets 1e23 (and the same digits as a
 //   string where the schema takes strings too): a 4xx in the family's shape, nothing written.
+// - Numbers that are not finite: each numeric query field gets 1e309, Infinity, -Infinity, NaN and
+//   1e400 (the validator turns all but NaN into ±Infinity and then skips its range checks), and each
+//   numeric body field the JSON number 1e309: the family's validation shape, nothing written.
+// - Malformed multipart bodies, sent to every route: never a 5xx; a route that reads multipart
+//   (its schema's `consumes`) answers 400 "Malformed multipart body." and writes nothing.
 import type { FastifySchema } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/app.js';
@@ -103,7 +108,9 @@ function bodySchema(schema: FastifySchema | undefined): Schema {
 }
 
 const branches = (schema: Schema): Schema[] => (schema?.anyOf ?? schema?.oneOf ?? [schema]).filter(Boolean);
-const takes = (schema: Schema, type: string) => branches(schema).some((branch) => branch.type === type);
+/** A schema without `type` (money, read by its feature's parser: MoneyInput) takes every type. */
+const takes = (schema: Schema, type: string) =>
+  branches(schema).some((branch) => branch.type === type || (branch.type === undefined && !branch.$ref && !branch.const && !branch.enum));
 
 /** Paths (`users.0`) of the string fields of an object schema, arrays of strings included. */
 function stringFields(schema: Schema): string[] {
@@ -207,11 +214,11 @@ function errorShapeProblems(family: ErrorFamily, status: number, body: Json): st
   return shaped ? [] : [`not the ${family} error shape`];
 }
 
-async function send(method: Method, url: string, payload?: unknown) {
+async function send(method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) {
   const res = await ctx.app.inject({
     method,
     url,
-    headers: world.a.company.auth,
+    headers: { ...world.a.company.auth, ...headers },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
   let body: Json;
@@ -225,12 +232,19 @@ async function send(method: Method, url: string, payload?: unknown) {
 
 /** Sends each case; a case's problems are its family mismatch, a 500, or any table it changed. */
 async function runCases(
-  cases: { entry: RouteEntry; what: string; url: string; payload?: unknown; check: (status: number, body: Json) => string[] }[],
+  cases: {
+    entry: RouteEntry;
+    what: string;
+    url: string;
+    payload?: unknown;
+    headers?: Record<string, string>;
+    check: (status: number, body: Json) => string[];
+  }[],
 ): Promise<string[]> {
   const problems: string[] = [];
   let before = await databaseFingerprint(ctx.db);
-  for (const { entry, what, url, payload, check } of cases) {
-    const res = await send(entry.method as Method, url, payload);
+  for (const { entry, what, url, payload, headers, check } of cases) {
+    const res = await send(entry.method as Method, url, payload, headers);
     const found = check(res.status, res.body);
     const after = await databaseFingerprint(ctx.db);
     const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
@@ -330,5 +344,98 @@ describe('out-of-range numbers in a query or body: a 4xx in the family shape, no
     });
     expect(cases.length).toBeGreaterThan(20);
     expect(await runCases(cases)).toEqual([]);
+  });
+});
+
+describe("numbers that are not finite: the field's validation answer in the family shape, nothing written", () => {
+  const NON_FINITE = ['1e309', 'Infinity', '-Infinity', 'NaN', '1e400'];
+  /** The tenancy check answers a `company_id` that is not an id with its documented 400 (decisions.md §2). */
+  const check = (entry: RouteEntry, field: string) => (status: number, body: Json) =>
+    field === 'company_id' ? errorShapeProblems(entry.family, status, body) : fieldProblems(entry, status, body, field);
+
+  it('every numeric query parameter of every route gets 1e309, Infinity, -Infinity, NaN and 1e400', async () => {
+    const cases = catalog().flatMap((entry) =>
+      numberFields(entry.schema?.querystring).flatMap((field) =>
+        NON_FINITE.map((value) => ({
+          entry,
+          what: `query ${field}=${value}`,
+          url: `${fillPath(entry)}?${field}=${value}`,
+          check: check(entry, field),
+        })),
+      ),
+    );
+    // page, per_page, count, startIndex, user_id and company_id of users, paystubs, companies,
+    // invoices, wallet transactions, payroll runs, webhooks...
+    expect(cases.length).toBeGreaterThan(100);
+    expect(await runCases(cases)).toEqual([]);
+  });
+
+  it('every integer or number field of every write body gets the JSON numbers 1e309 and -1e309', async () => {
+    const cases = catalog()
+      .filter(isWrite)
+      .flatMap((entry) => {
+        const schema = bodySchema(entry.schema);
+        const base = bases[entry.name] ?? sample(schema ?? { type: 'object' });
+        return numberFields(schema).flatMap((field) =>
+          ['1e309', '-1e309'].map((value) => ({
+            entry,
+            what: `body ${field}=${value}`,
+            url: fillPath(entry),
+            // JSON.parse reads 1e309 as Infinity; JSON.stringify cannot write it.
+            payload: JSON.stringify(withValue(base, field, 'NON_FINITE')).replace('"NON_FINITE"', value),
+            headers: { 'content-type': 'application/json' },
+            check: (status: number, body: Json) =>
+              entry.ownInputChecks ? errorShapeProblems(entry.family, status, body) : check(entry, field)(status, body),
+          })),
+        );
+      });
+    expect(cases.length).toBeGreaterThan(10);
+    expect(await runCases(cases)).toEqual([]);
+  });
+});
+
+// Last: routes that ignore their body (U5 deactivate, U7 delete...) act on a multipart request as
+// on any other, changing the world the cases above use.
+describe('malformed multipart bodies: never a 5xx; a route that reads multipart answers 400, nothing written', () => {
+  const MALFORMED: [string, string, string][] = [
+    ['a JSON body under a multipart boundary', 'multipart/form-data; boundary=xyz', '{"first_name":"x"}'],
+    ['no boundary', 'multipart/form-data', '--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--xyz--\r\n'],
+    ['a part cut short', 'multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nb'],
+    [
+      'a file cut short',
+      'multipart/form-data; boundary=xyz',
+      '--xyz\r\nContent-Disposition: form-data; name="users_csv"; filename="u.csv"\r\nContent-Type: text/csv\r\n\r\nfirst_name',
+    ],
+  ];
+  const readsMultipart = (entry: RouteEntry) => [entry.schema?.consumes ?? []].flat().includes('multipart/form-data');
+
+  it('every route that reads multipart (U4, U8, U9) answers 400 "Malformed multipart body." in its family shape', async () => {
+    const readers = catalog().filter(readsMultipart);
+    expect(readers.map((entry) => entry.name).sort()).toEqual(['users.bulk-create', 'users.bulk-update', 'users.update']);
+    const cases = readers.flatMap((entry) =>
+      MALFORMED.map(([what, type, payload]) => ({
+        entry,
+        what,
+        url: fillPath(entry),
+        payload,
+        headers: { 'content-type': type },
+        check: (status: number, body: Json) =>
+          status === 400 && body?.error === 'Malformed multipart body.' ? [] : ['expected 400 {error: "Malformed multipart body."}'],
+      })),
+    );
+    expect(await runCases(cases)).toEqual([]);
+  });
+
+  it('every other route: never a 5xx, a 4xx in the family shape', async () => {
+    const problems: string[] = [];
+    for (const entry of catalog().filter((candidate) => !readsMultipart(candidate))) {
+      for (const [what, type, payload] of MALFORMED) {
+        const res = await send(entry.method as Method, fillPath(entry), payload, { 'content-type': type });
+        const found = res.status < 400 ? [] : errorShapeProblems(entry.family, res.status, res.body);
+        for (const problem of found)
+          problems.push(`${entry.method} ${entry.url} ${what}: ${problem}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
+import { paystubItem } from '../helpers/payroll.js';
 import { generatedUsers, multipart, usersCsv } from '../helpers/users.js';
 import { createAdmin, signIn } from '../helpers/web.js';
 import { databaseFingerprint } from '../isolation/world.js';
@@ -195,5 +196,32 @@ describe('numbers beyond the columns', () => {
     const tenDigits = await ctx.app.inject({ method: 'GET', url: '/api/contribution-settings/2147483647', headers: acme.auth });
     expect(tenDigits.statusCode, tenDigits.body).toBe(404);
     expect(tenDigits.json()).toEqual({ error: 'Contribution settings not found.' });
+  });
+});
+
+describe('numbers that are not finite on the console', () => {
+  it('its paged pages (employees, payroll runs, a run and its status) answer ?page=1e309, Infinity, -Infinity, NaN, 1e400 with a 4xx, never a 500', async () => {
+    const admin = await createAdmin(ctx.db, acme.id);
+    const client = await signIn(ctx.app, admin.email);
+    const paid = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/paystubs',
+      headers: acme.auth,
+      payload: { paystubs: [paystubItem(userId, { pay_period_start: '2026-02-01', pay_period_end: '2026-02-28' })] },
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const run = paid.json().transaction_id as string;
+    // Every console route with a numeric query field (src/web: `page`).
+    const pages = ['/console/employees', '/console/payroll', `/console/payroll/${run}`, `/console/payroll/${run}/status`];
+    const problems: string[] = [];
+    for (const page of pages) {
+      expect((await client.get(page)).statusCode, page).toBe(200);
+      for (const value of ['1e309', 'Infinity', '-Infinity', 'NaN', '1e400']) {
+        const res = await unchanged(() => client.get(`${page}?page=${value}`));
+        if (res.statusCode < 400 || res.statusCode >= 500)
+          problems.push(`${page}?page=${value}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });

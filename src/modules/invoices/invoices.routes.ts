@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
-import { CompanyIdInput as CompanyId, errorResponses, FieldsError } from '../../platform/schemas.js';
+import { CompanyIdInput as CompanyId, errorResponses, FieldsError, MoneyInput } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import { type createInvoicesService, INVOICE_NOT_FOUND } from './invoices.service.js';
 
@@ -45,8 +45,7 @@ export const InvoiceSchema = Type.Object(
 
 const errors = errorResponses(FieldsError);
 const Params = Type.Object({ transaction_id: Type.String() });
-// String first: Ajv's type coercion would otherwise turn a decimal string into a binary float.
-const Money = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Number()], { description }));
+const Money = (description: string) => Type.Optional(MoneyInput(description));
 const Str = (description?: string) => Type.Optional(Type.String({ description }));
 const OptStr = (description?: string) => Type.Optional(Type.Union([Type.Null(), Type.String()], { description }));
 const Result = Type.Object({ message: Type.String(), invoice: Type.Ref('Invoice') });

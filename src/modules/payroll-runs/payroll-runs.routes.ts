@@ -7,7 +7,7 @@ import type { RouteName } from '../../platform/auth/tokens.js';
 import { typed } from '../../platform/deps.js';
 import { recoverAnswer } from '../../platform/idempotency-claims.js';
 import { tenantId } from '../../platform/request-context.js';
-import { LaravelPage, PageQueryFields } from '../../platform/schemas.js';
+import { LaravelPage, MoneyInput, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import type { createFunding } from './payroll-runs.funding.js';
 import { type createPayrollRunsService, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN } from './payroll-runs.service.js';
@@ -19,7 +19,7 @@ const CompanyId = Type.Optional(Type.Union([Type.Integer(), Type.String()]));
 const DateText = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
 const Money = Type.Number();
 const NullableString = Type.Union([Type.Null(), Type.String()]);
-const Amount = Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ maxLength: 20 })]));
+const Amount = Type.Optional(MoneyInput('at least 0, at most 2 decimals'));
 
 const RunSchema = Type.Object(
   {

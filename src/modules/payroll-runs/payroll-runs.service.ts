@@ -29,7 +29,8 @@ export interface CreateRunInput {
   pay_period_end: string;
   payment_date: string;
   user_ids?: number[];
-  items?: { user_id: number; taxable_income?: number | string; other_allowances?: number | string; reimbursements?: number | string }[];
+  /** Amounts: JSON numbers or decimal strings (platform/schemas.ts MoneyInput), read by toKobo. */
+  items?: { user_id: number; taxable_income?: unknown; other_allowances?: unknown; reimbursements?: unknown }[];
   created_by_email?: string;
 }
 

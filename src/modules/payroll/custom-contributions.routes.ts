@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
 import { parseRowId } from '../../platform/input-safety.js';
 import { tenantId } from '../../platform/request-context.js';
-import { errorResponses, MessageError } from '../../platform/schemas.js';
+import { errorResponses, MessageError, MoneyInput } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import { CUSTOM_NOT_FOUND, CUSTOM_UPDATE_NOT_FOUND, type createCustomContributionsService } from './custom-contributions.service.js';
 
@@ -14,7 +14,7 @@ const tenancy = (notFound: string): TenancyMessages => ({ source: 'path', pathPa
 const onOne = (notFound: string) => ({ tenancy: tenancy(notFound), notFoundMessage: notFound });
 
 const Literals = <T extends string>(...values: T[]) => Type.Union(values.map((value) => Type.Literal(value)));
-const Value = Type.Union([Type.Null(), Type.Number()]);
+const Value = MoneyInput('null for the party that does not pay; at most 2 decimals');
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 255 }),

@@ -23,8 +23,9 @@ export interface CustomContributionInput {
   type?: 'amount' | 'percentage';
   apply_to?: 'gross_pay' | 'net_pay';
   responsibility?: 'employee' | 'employer' | 'both';
-  employee_value?: number | null;
-  employer_value?: number | null;
+  /** JSON numbers or decimal strings (platform/schemas.ts MoneyInput); null for the party that does not pay. */
+  employee_value?: unknown;
+  employer_value?: unknown;
   frequency?: 'per_paystub' | 'one_time';
   user_types?: string[];
   users?: string[];
@@ -68,16 +69,25 @@ export function serializeCustomContribution(row: CustomContributionRow, targets:
 }
 
 /** Checks one value against its type: percentages 0..100, amounts ≥ 0, both at most two decimals. */
-function checkValue(field: string, value: number | null | undefined, type: string): string {
+function checkValue(field: string, value: unknown, type: string): string {
   if (value === null || value === undefined) throw invalid(`The ${field} field is required for this responsibility.`);
+  // Decimal notation only (a JSON number, or a string of digits with an optional point): toKobo
+  // refuses "0x10", "1e5", "Infinity" and signs.
   const kobo = toKobo(value);
   if (kobo === null) {
-    throw invalid(value < 0 ? `The ${field} must be at least 0.` : `The ${field} must be a number with at most 2 decimal places.`);
+    const negative = typeof value === 'number' ? value < 0 : typeof value === 'string' && /^\s*-\d+(\.\d+)?\s*$/.test(value);
+    throw invalid(negative ? `The ${field} must be at least 0.` : `The ${field} must be a number with at most 2 decimal places.`);
   }
   if (type === 'percentage' && kobo > 10_000n) throw invalid(`The ${field} must be between 0 and 100 for a percentage.`);
   if (kobo > 100_000_000_000_000n) throw invalid(`The ${field} is too large.`);
   const text = String(kobo);
   return `${text.slice(0, -2) || '0'}.${text.slice(-2).padStart(2, '0')}`;
+}
+
+/** A value sent for the party that does not pay: checked like any other, then not stored. */
+function ignored(field: string, value: unknown, type: string): null {
+  if (value !== undefined && value !== null) checkValue(field, value, type);
+  return null;
 }
 
 function responsibilityOf(row: CustomContributionRow): 'employee' | 'employer' | 'both' {
@@ -101,17 +111,21 @@ function columns(input: CustomContributionInput, current?: CustomContributionRow
   const employer = responsibility !== 'employee';
   const taxDeductible = input.tax_deductible ?? current?.taxDeductible ?? false;
   if (taxDeductible && (applyTo !== 'gross_pay' || !employee)) throw invalid(DEDUCTIBLE_ONLY_EMPLOYEE_ON_GROSS);
-  const pick = (given: number | null | undefined, stored: string | null | undefined) =>
-    given !== undefined ? given : stored == null ? null : Number(stored);
+  const pick = (given: unknown, stored: string | null | undefined) => (given !== undefined ? given : (stored ?? null));
   return {
     name,
     type,
     applyTo,
     employeeResponsibility: employee,
     employerResponsibility: employer,
-    // The party that is not responsible carries no value, so the engine never charges it.
-    employeeValue: employee ? checkValue('employee_value', pick(input.employee_value, current?.employeeValue), type) : null,
-    employerValue: employer ? checkValue('employer_value', pick(input.employer_value, current?.employerValue), type) : null,
+    // The party that is not responsible carries no value, so the engine never charges it; a value
+    // sent for it anyway must still be a valid one (as the schema's number bounds used to ensure).
+    employeeValue: employee
+      ? checkValue('employee_value', pick(input.employee_value, current?.employeeValue), type)
+      : ignored('employee_value', input.employee_value, type),
+    employerValue: employer
+      ? checkValue('employer_value', pick(input.employer_value, current?.employerValue), type)
+      : ignored('employer_value', input.employer_value, type),
     frequency,
     isActive: input.is_active ?? current?.isActive ?? true,
     taxDeductible,

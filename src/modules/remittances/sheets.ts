@@ -1,11 +1,11 @@
 // One schedule as CSV or XLSX (docs/compliance.md). Both formats come from the same Sheet: a header
 // block (employer, its ID at the authority, the period), the column titles, the rows and a totals
-// row. Every text cell goes through `neutralise` (formula injection: a spreadsheet runs a cell that
-// starts with = + - @, tab or CR); money stays exact: decimal text in CSV, numbers with a number
-// format in XLSX.
-import { stringify } from 'csv-stringify/sync';
+// row. Every text cell goes through `neutralise`, the service's one formula-injection rule
+// (platform/csv.ts: a formula character at the start or after a separator); money stays exact:
+// decimal text in CSV, numbers with a number format in XLSX.
 import ExcelJS from 'exceljs';
 import { type Kobo, koboToNumber, koboToString } from '../../payroll/money.js';
+import { type CsvCell, csvText, neutraliseCell } from '../../platform/csv.js';
 
 export type Cell = string | null | { kobo: Kobo } | { int: number };
 export interface Column {
@@ -21,12 +21,8 @@ export interface Sheet {
   rows: Cell[][];
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** A text cell that a spreadsheet would read as a formula gets a leading apostrophe (OWASP CSV injection). */
-export function neutralise(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
+/** A text cell that a spreadsheet would read as a formula, made text (OWASP CSV injection). */
+export const neutralise = neutraliseCell;
 
 /** The totals row: the sum of every money column, to the kobo. */
 function totalsRow(sheet: Sheet): Cell[] {
@@ -42,21 +38,19 @@ function totalsRow(sheet: Sheet): Cell[] {
   });
 }
 
-const csvCell = (cell: Cell): string => {
-  if (cell === null) return '';
-  if (typeof cell === 'string') return neutralise(cell);
-  return 'kobo' in cell ? koboToString(cell.kobo) : String(cell.int);
+const csvCell = (cell: Cell): CsvCell => {
+  if (cell === null || typeof cell === 'string') return cell;
+  return { number: 'kobo' in cell ? koboToString(cell.kobo) : String(cell.int) };
 };
 
 export function toCsv(sheet: Sheet): string {
-  const records: string[][] = [
-    [neutralise(sheet.title)],
-    ...sheet.header.map(([label, value]) => [neutralise(label), neutralise(value)]),
+  return csvText([
+    [sheet.title],
+    ...sheet.header,
     [],
-    sheet.columns.map((column) => neutralise(column.title)),
+    sheet.columns.map((column) => column.title),
     ...[...sheet.rows, totalsRow(sheet)].map((row) => row.map(csvCell)),
-  ];
-  return stringify(records);
+  ]);
 }
 
 const MONEY_FORMAT = '#,##0.00';

@@ -4,6 +4,7 @@
 // upload; nothing is written until the whole file is known to be within the limits.
 import { Readable } from 'node:stream';
 import { CsvError, type Options, parse } from 'csv-parse';
+import { csvText } from '../../platform/csv.js';
 import { type FieldErrors, invalid } from '../../platform/errors.js';
 import type { UploadLimits } from './users.multipart.js';
 import { STATUTORY_CSV_COLUMNS, STATUTORY_CSV_HEADER } from './users.statutory-fields.js';
@@ -46,8 +47,8 @@ export const IMPORT_HEADER = [
 ];
 export const UPDATE_HEADER = ['email', ...IMPORT_HEADER];
 
-/** The template bytes: instruction row, header row, CRLF line ends (RFC 4180). */
-export const templateCsv = (header: string[]) => `${INSTRUCTION_ROW}\r\n${header.join(',')}\r\n`;
+/** The template bytes: instruction row, header row, CRLF line ends (RFC 4180), by the service's one CSV writer. */
+export const templateCsv = (header: string[]) => csvText([[INSTRUCTION_ROW], header], '\r\n');
 
 export type CsvKind = 'create' | 'update';
 

@@ -53,8 +53,11 @@ export interface UpdateValues {
   statutory?: StatutoryValues;
 }
 
-// Up to 16 integer digits and 2 decimals: fits numeric(18,2) exactly, never a float.
+// Up to 16 integer digits and 2 decimals: fits numeric(18,2) exactly, never a float. Decimal
+// notation only: no exponent, hex, sign or spaces inside (docs/users.md, Money).
 const MONEY = /^\d{1,16}(\.\d{1,2})?$/;
+/** Thousands separators, only where they group: `1,250,000.50`, not `1,2,3`. */
+const GROUPED = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
 
 /** The platform reader plus the users' own kinds of field. */
 class Reader extends FieldReader {
@@ -62,7 +65,8 @@ class Reader extends FieldReader {
     const value = this.record[field];
     if (isBlank(value)) return undefined;
     if (typeof value !== 'string' && typeof value !== 'number') return this.fail(field, `The ${fieldLabel(field)} field must be a number.`);
-    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim().replace(/,/g, '');
+    const trimmed = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+    const text = trimmed.includes(',') && GROUPED.test(trimmed) ? trimmed.replace(/,/g, '') : trimmed;
     if (text.startsWith('-')) return this.fail(field, `The ${fieldLabel(field)} field must be at least 0.`);
     if (!MONEY.test(text)) {
       return /^\d+\.\d{3,}$/.test(text)

@@ -169,6 +169,8 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services
       schema: {
         tags,
         summary: 'U4. Update a user (JSON, or multipart/form-data with repeated `documents` files)',
+        // Read by the catalog's input-safety tests (multipart bodies); OpenAPI takes `body.content`.
+        consumes: ['application/json', 'multipart/form-data'],
         params: IdParams,
         querystring: Type.Object(CompanyQuery),
         body: { content: { 'application/json': { schema: UpdateBody } } },

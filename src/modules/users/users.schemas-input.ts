@@ -2,11 +2,12 @@
 // checked by users.fields.ts / users.suspension.ts (shared with the CSV import), so every missing
 // field is reported at once with the same messages as a CSV row.
 import { Type } from 'typebox';
+import { MoneyInput } from '../../platform/schemas.js';
 import { BankCodeInput } from './users.bank-fields.js';
 import { StatutoryBodyProperties } from './users.statutory-fields.js';
 
 const Str = Type.Optional(Type.String());
-const Money = Type.Optional(Type.Union([Type.Number(), Type.String()], { description: 'decimal, at most 2 places' }));
+const Money = Type.Optional(MoneyInput('decimal, at most 2 places'));
 const CompanyId = Type.Optional(Type.Union([Type.Integer(), Type.String()]));
 
 export const CreateBody = Type.Object({

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
-import { CompanyIdInput as CompanyId, WalletError as ErrorSchema } from '../../platform/schemas.js';
+import { CompanyIdInput as CompanyId, WalletError as ErrorSchema, MoneyInput } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import type { WalletService } from './wallet.service.js';
 
@@ -60,9 +60,7 @@ export function walletRoutes(service: WalletService) {
           tags: ['wallet'],
           summary: 'W1. Top up the wallet through the payment provider',
           body: Type.Object({
-            amount: Type.Optional(
-              Type.Union([Type.Number(), Type.String()], { description: 'NGN, 100 to 100,000,000, at most 2 decimals' }),
-            ),
+            amount: Type.Optional(MoneyInput('NGN, 100 to 100,000,000, at most 2 decimals')),
             customer_email: Type.Optional(Type.String()),
             redirect_url: Type.Optional(Type.String({ description: 'http(s) URL on a domain the company authorized' })),
             company_id: CompanyId,

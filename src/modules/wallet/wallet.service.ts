@@ -32,15 +32,17 @@ const MIN_KOBO = 100n * 100n;
 const MAX_KOBO = 100_000_000n * 100n;
 
 export interface TopUpInput {
-  amount?: number | string;
+  /** A JSON number or a decimal string (platform/schemas.ts MoneyInput). */
+  amount?: unknown;
   customer_email?: string;
   redirect_url?: string;
 }
 
 const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-function parseAmount(raw: number | string | undefined): bigint {
+function parseAmount(raw: unknown): bigint {
   if (blank(raw)) throw invalidField('amount', MESSAGES.amountRequired);
+  if (typeof raw !== 'number' && typeof raw !== 'string') throw invalidField('amount', MESSAGES.amountNotNumber);
   if (typeof raw === 'number' && !(raw >= 100 && raw <= 100_000_000)) throw invalidField('amount', MESSAGES.amountRange);
   // A JSON number prints as its shortest round-trip decimal, so 1500.1 reads as "1500.1", exactly.
   const text = typeof raw === 'number' ? String(raw) : String(raw).trim();

@@ -40,22 +40,51 @@ for (const [network, prefix] of [
 ] as const)
   blocked.addSubnet(network, prefix, 'ipv6');
 
+/** The eight 16-bit groups of an IPv6 address (URL parsing writes any dotted tail as hex). */
+function ipv6Groups(address: string): number[] | undefined {
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
+  const [left, right] = canonical.split('::');
+  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => Number.parseInt(group, 16)) : []);
+  const head = parse(left);
+  const tail = parse(right);
+  const groups = right === undefined ? head : [...head, ...new Array(8 - head.length - tail.length).fill(0), ...tail];
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : undefined;
+}
+
+const dotted = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+const zero = (groups: number[]) => groups.every((group) => group === 0);
+
+/**
+ * The IPv4 address an IPv6 form carries, where a host or a translator reaches that IPv4 address:
+ * IPv4-compatible ::/96 (`::7f00:1`, `::127.0.0.1`), IPv4-mapped ::ffff:0:0/96, IPv4-translated
+ * ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 6to4 2002::/16 (the last two are refused whole as well).
+ */
+function embeddedIpv4(groups: number[]): string | undefined {
+  if (zero(groups.slice(0, 5)) && groups[5] === 0xffff) return dotted(groups[6], groups[7]);
+  if (zero(groups.slice(0, 4)) && groups[4] === 0xffff && groups[5] === 0) return dotted(groups[6], groups[7]);
+  if (zero(groups.slice(0, 6))) return dotted(groups[6], groups[7]);
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && zero(groups.slice(2, 6))) return dotted(groups[6], groups[7]);
+  if (groups[0] === 0x2002) return dotted(groups[1], groups[2]);
+  return undefined;
+}
+
 /** True for an address a webhook may not reach without WEBHOOK_ALLOW_PRIVATE_NETWORKS. */
 export function isInternalAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = net.isIP(bare);
   if (family === 0) return true;
   if (family === 4) return blocked.check(bare, 'ipv4');
-  // IPv4-mapped and IPv4-compatible forms (::ffff:127.0.0.1) are the IPv4 address they carry.
-  const mapped = /^::(ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped) return blocked.check(mapped[2], 'ipv4');
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(bare);
-  if (hexMapped) {
-    const high = Number.parseInt(hexMapped[1], 16);
-    const low = Number.parseInt(hexMapped[2], 16);
-    return blocked.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4');
-  }
-  return blocked.check(bare, 'ipv6');
+  if (blocked.check(bare, 'ipv6')) return true;
+  // Every IPv6 form that embeds an IPv4 address is that address as well (docs/webhooks.md, SSRF rules).
+  const groups = ipv6Groups(bare);
+  if (!groups) return true;
+  const ipv4 = embeddedIpv4(groups);
+  return ipv4 !== undefined && blocked.check(ipv4, 'ipv4');
 }
 
 export interface AddressRules {

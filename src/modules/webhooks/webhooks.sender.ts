@@ -6,7 +6,7 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction, Socket } from 'node:net';
+import net, { type LookupFunction, type Socket } from 'node:net';
 import { isInternalAddress, URL_MESSAGES } from './webhooks.address.js';
 
 export const RESPONSE_BODY_LIMIT = 1024;
@@ -60,6 +60,8 @@ export function createHttpSender(options: SenderOptions) {
   function send(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
     return new Promise((resolve) => {
       let settled = false;
+      // Declared before the checks that answer without a request (they finish before it is set).
+      let timer: NodeJS.Timeout | undefined;
       const finish = (result: AttemptResult) => {
         if (settled) return;
         settled = true;
@@ -76,6 +78,12 @@ export function createHttpSender(options: SenderOptions) {
       if (!secure && !(options.allowHttp && target.protocol === 'http:')) {
         return finish({ statusCode: null, error: URL_MESSAGES.https, responseBody: null });
       }
+      // An IP-literal host skips the lookup; refused before connecting, so a form the network
+      // cannot route (`[::7f00:1]`) is still reported as what it is rather than as a connect error.
+      const literal = target.hostname.replace(/^\[|\]$/g, '');
+      if (!options.allowPrivateNetworks && net.isIP(literal) && isInternalAddress(literal)) {
+        return finish({ statusCode: null, error: URL_MESSAGES.internal, responseBody: null });
+      }
       const request = (secure ? https : http).request(target, {
         method: 'POST',
         agent: secure ? httpsAgent : httpAgent,
@@ -85,7 +93,7 @@ export function createHttpSender(options: SenderOptions) {
         request.destroy(error);
         finish({ statusCode: null, error: error.message || String(error), responseBody: null });
       };
-      const timer = setTimeout(() => fail(new Error(`No answer within ${options.timeoutMs} ms.`)), options.timeoutMs);
+      timer = setTimeout(() => fail(new Error(`No answer within ${options.timeoutMs} ms.`)), options.timeoutMs);
       request.on('socket', (socket) => checkSocket(socket, fail));
       request.on('error', (error) => finish({ statusCode: null, error: error.message || 'Connection failed.', responseBody: null }));
       request.on('response', (response) => {

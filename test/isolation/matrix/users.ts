@@ -180,6 +180,26 @@ export function usersProbes(context: MatrixContext): void {
     url: `/api/users/${v.userId}`,
     ...multipart({ title: 'Hijacked' }),
   });
+  // Hostile input naming B: refused like any other request naming B, never a 500 (a malformed
+  // multipart body was one; docs/security.md, "Input: NUL characters and out-of-range numbers").
+  add({
+    route: 'users.update',
+    what: "B's user, a malformed multipart body",
+    method: 'PUT',
+    url: `/api/users/${v.userId}`,
+    payload: `{"company_id":${v.company},"title":"Hijacked"}`,
+    headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+    allow: [400],
+  });
+  for (const field of ['page', 'per_page', 'startIndex', 'count']) {
+    add({
+      route: 'users.index',
+      what: `company_id=B with ${field}=Infinity`,
+      method: 'GET',
+      url: `/api/users?company_id=${v.company}&${field}=Infinity`,
+      allow: [403, 422],
+    });
+  }
   add({
     route: 'users.update',
     what: "A's own user given B's user as manager",
