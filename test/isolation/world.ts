@@ -318,8 +318,7 @@ export async function databaseFingerprint(db: Executor, companies?: number[]): P
     .filter((table) => (!companies || table.scoped) && !SELF_WRITTEN.includes(table.name))
     .map(({ name }) => {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected table name ${name}`);
-      // Heartbeats (a token's last use, a server instance's last_seen) change while tests run.
-      const row = `(to_jsonb(t) - 'last_used_at' - 'last_seen')::text`;
+      const row = `(to_jsonb(t) - 'last_used_at')::text`;
       const where = companies ? ` WHERE t.company_id IN (${ids.join(',') || 'NULL'})` : '';
       return `SELECT '${name}' AS name, count(*)::text || ':' || coalesce(md5(string_agg(${row}, '|' ORDER BY ${row})), '') AS digest FROM "${name}" t${where}`;
     });
