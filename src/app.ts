@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { Config } from './config.js';
-import { type Database, sql } from './db/client.js';
+import type { Database } from './db/client.js';
 import { type AppServices, createModules, openApiWebhooks } from './modules/index.js';
 import { AuthCache, createAuthenticator } from './platform/auth/authenticate.js';
 import type { RouteName } from './platform/auth/tokens.js';
@@ -22,6 +22,7 @@ import { createMailer, mailDeliveryJob } from './platform/mail/outbox.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './platform/openapi.js';
 import { createRateLimitStore, type RateLimitStore } from './platform/ratelimit/limiter.js';
+import { registerReadiness } from './platform/readiness.js';
 import { registerResponseContract } from './platform/response-contract.js';
 import { ownTargetCompany, resolveTargetCompany } from './platform/tenancy.js';
 import './platform/types.js';
@@ -88,6 +89,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   );
 
   const limiter = options.limiter ?? createRateLimitStore({ windowSeconds: config.rateLimit.windowSeconds, redisUrl: config.redisUrl });
+  // Each switch between Redis and the per-instance fallback is one log line (docs/operations.md, "Redis down").
+  const stopLimiterLog = limiter.onModeChange((mode, reason) =>
+    mode === 'fallback'
+      ? app.log.warn({ reason }, "Redis unavailable: rate limits are counted in this instance's memory until it answers")
+      : app.log.info({ reason }, 'Redis answers again: rate limits are shared through Redis'),
+  );
   const jobs = new JobQueue(database.db, app.log, config.jobPollMs);
   const authCache = new AuthCache();
   const deps: AppDeps = {
@@ -127,7 +134,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   if (options.responseContract) registerResponseContract(app, options.responseContract);
   registerInputSafety(app);
   await registerOpenApi(app, openApiWebhooks());
-  registerMetrics(app);
+  registerMetrics(app, limiter);
   registerGetJsonBody(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 20, fields: 50 } });
@@ -149,14 +156,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerIdempotency(app, database, config.idempotencyTestCrash);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await database.db.execute(sql`SELECT 1`);
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ status: 'unavailable' });
-    }
-  });
+  registerReadiness(app, { database, limiter });
 
   jobs.define(mailDeliveryJob(config));
   const { modules, services } = createModules(deps);
@@ -171,6 +171,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   app.addHook('onClose', async () => {
     await jobs.stop();
+    stopLimiterLog();
     if (!options.limiter) await limiter.close();
     logDestination?.close();
   });

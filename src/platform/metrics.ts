@@ -1,10 +1,20 @@
-// Prometheus metrics: request count and latency by route and status (GET /metrics).
+// Prometheus metrics: request count and latency by route and status (GET /metrics), and whether
+// the rate limits are on their per-instance fallback.
 import type { FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { RateLimitStore } from './ratelimit/limiter.js';
 
-export function registerMetrics(app: FastifyInstance): Registry {
+export function registerMetrics(app: FastifyInstance, limiter: RateLimitStore): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'ratelimit_redis_fallback',
+    help: "1 while Redis is unreachable and this instance counts rate limits in its own memory (docs/operations.md, 'Redis down')",
+    registers: [registry],
+    collect() {
+      this.set(limiter.mode === 'fallback' ? 1 : 0);
+    },
+  });
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
   const latency = new Histogram({

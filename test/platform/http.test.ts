@@ -378,7 +378,9 @@ describe('a dead database', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
     const ready = await ctx.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ status: 'unavailable' });
+    // It names the dependency that did not answer (docs/operations.md, "Health, metrics, logs").
+    const redis = ctx.config.redisUrl ? { redis: 'ok' } : {};
+    expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable', ...redis } });
     expect((await ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 });
