@@ -53,8 +53,16 @@ export interface RouteEntry {
   ownInputChecks?: true;
 }
 
-/** `services`: every feature module's services, built once (the console and the seed use them). */
-export type App = FastifyInstance & { deps: AppDeps; services: AppServices; routeCatalog: RouteEntry[] };
+/**
+ * `services`: every feature module's services, built once (the console and the seed use them).
+ * `listenMetrics`: starts the METRICS_PORT listener, if set (server.ts, after listen); its port.
+ */
+export type App = FastifyInstance & {
+  deps: AppDeps;
+  services: AppServices;
+  routeCatalog: RouteEntry[];
+  listenMetrics: () => Promise<number | undefined>;
+};
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
@@ -134,7 +142,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   if (options.responseContract) registerResponseContract(app, options.responseContract);
   registerInputSafety(app);
   await registerOpenApi(app, openApiWebhooks());
-  registerMetrics(app, limiter);
+  const metrics = registerMetrics(app, {
+    limiter,
+    token: config.metricsToken,
+    port: config.metricsPort,
+    requestTimeoutMs: config.requestTimeoutSeconds * 1000,
+    headersTimeoutMs: config.headersTimeoutSeconds * 1000,
+  });
   registerGetJsonBody(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 20, fields: 50 } });
@@ -176,7 +190,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     logDestination?.close();
   });
   // Same objects as assigned above (hooks read them while the app is built); this puts them in the type.
-  return Object.assign(app, { deps, routeCatalog, services });
+  return Object.assign(app, { deps, routeCatalog, services, listenMetrics: metrics.listen });
 }
 
 /**

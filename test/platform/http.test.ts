@@ -11,12 +11,13 @@ import { createTestApp, type TestContext, testConfig } from '../helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
 import { expectTenantIsolation } from '../helpers/isolation.js';
 
+const METRICS_TOKEN = 'http-test-metrics-token';
 let ctx: TestContext;
 let acme: TestCompany;
 let other: TestCompany;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ adminToken: 'http-test-admin-token' });
+  ctx = await createTestApp({ adminToken: 'http-test-admin-token', metricsToken: METRICS_TOKEN });
   acme = await createCompany(ctx.db);
   other = await createCompany(ctx.db);
 });
@@ -58,7 +59,8 @@ describe('operations endpoints', () => {
   it('/metrics counts requests by route and status', async () => {
     await ctx.app.inject({ method: 'GET', url: '/api/users', headers: acme.auth });
     await ctx.app.inject({ method: 'GET', url: '/api/users' });
-    const res = await ctx.app.inject({ method: 'GET', url: '/metrics' });
+    // METRICS_TOKEN opens it on the public port (test/platform/metrics-access.test.ts: who may read it).
+    const res = await ctx.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/users",status="200"\} [1-9]/);
     expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/users",status="401"\} [1-9]/);

@@ -17,6 +17,7 @@ const unavailable = privateRedisUnavailable();
 /** Loose bounds (the machine may be loaded): far below the 1.7-15.4 s hangs this guards against. */
 const ANSWER_MS = 2_500;
 const RECOVERY_MS = 20_000;
+const METRICS_TOKEN = 'redis-failure-metrics-token';
 
 let redis: PrivateRedis;
 let testDb: TestDatabase;
@@ -37,7 +38,7 @@ describe.skipIf(unavailable !== undefined)(`Redis failures under two instances${
   beforeAll(async () => {
     redis = await startPrivateRedis();
     testDb = await createTestDatabase();
-    const config = testConfig({ redisUrl: redis.url, rateLimit: { standard: LIMIT } });
+    const config = testConfig({ redisUrl: redis.url, rateLimit: { standard: LIMIT }, metricsToken: METRICS_TOKEN });
     const keyPrefix = `rf${crypto.randomBytes(4).toString('hex')}`;
     stores = [0, 1].map(() => createRateLimitStore({ windowSeconds: 60, redisUrl: redis.url, keyPrefix }));
     const logStream = { write: (line: string) => void logLines.push(line) };
@@ -113,7 +114,8 @@ describe.skipIf(unavailable !== undefined)(`Redis failures under two instances${
   }
 
   const fallbackGauge = async (i: number) => {
-    const body = (await apps[i].inject({ method: 'GET', url: '/metrics' })).body;
+    const res = await apps[i].inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const body = res.body;
     return Number(/^ratelimit_redis_fallback (\d+)$/m.exec(body)?.[1]);
   };
 
