@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { Config } from './config.js';
-import { type Database, sql } from './db/client.js';
+import type { Database } from './db/client.js';
 import { type AppServices, createModules, openApiWebhooks } from './modules/index.js';
 import { AuthCache, createAuthenticator } from './platform/auth/authenticate.js';
 import type { RouteName } from './platform/auth/tokens.js';
@@ -22,6 +22,7 @@ import { createMailer, mailDeliveryJob } from './platform/mail/outbox.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './platform/openapi.js';
 import { createRateLimitStore, type RateLimitStore } from './platform/ratelimit/limiter.js';
+import { registerReadiness } from './platform/readiness.js';
 import { registerResponseContract } from './platform/response-contract.js';
 import { ownTargetCompany, resolveTargetCompany } from './platform/tenancy.js';
 import './platform/types.js';
@@ -52,8 +53,16 @@ export interface RouteEntry {
   ownInputChecks?: true;
 }
 
-/** `services`: every feature module's services, built once (the console and the seed use them). */
-export type App = FastifyInstance & { deps: AppDeps; services: AppServices; routeCatalog: RouteEntry[] };
+/**
+ * `services`: every feature module's services, built once (the console and the seed use them).
+ * `listenMetrics`: starts the METRICS_PORT listener, if set (server.ts, after listen); its port.
+ */
+export type App = FastifyInstance & {
+  deps: AppDeps;
+  services: AppServices;
+  routeCatalog: RouteEntry[];
+  listenMetrics: () => Promise<number | undefined>;
+};
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
@@ -88,6 +97,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   );
 
   const limiter = options.limiter ?? createRateLimitStore({ windowSeconds: config.rateLimit.windowSeconds, redisUrl: config.redisUrl });
+  // Each switch between Redis and the per-instance fallback is one log line (docs/operations.md, "Redis down").
+  const stopLimiterLog = limiter.onModeChange((mode, reason) =>
+    mode === 'fallback'
+      ? app.log.warn({ reason }, "Redis unavailable: rate limits are counted in this instance's memory until it answers")
+      : app.log.info({ reason }, 'Redis answers again: rate limits are shared through Redis'),
+  );
   const jobs = new JobQueue(database.db, app.log, config.jobPollMs);
   const authCache = new AuthCache();
   const deps: AppDeps = {
@@ -127,7 +142,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   if (options.responseContract) registerResponseContract(app, options.responseContract);
   registerInputSafety(app);
   await registerOpenApi(app, openApiWebhooks());
-  registerMetrics(app);
+  const metrics = registerMetrics(app, {
+    limiter,
+    token: config.metricsToken,
+    port: config.metricsPort,
+    requestTimeoutMs: config.requestTimeoutSeconds * 1000,
+    headersTimeoutMs: config.headersTimeoutSeconds * 1000,
+  });
   registerGetJsonBody(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 20, fields: 50 } });
@@ -149,14 +170,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerIdempotency(app, database, config.idempotencyTestCrash);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await database.db.execute(sql`SELECT 1`);
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ status: 'unavailable' });
-    }
-  });
+  registerReadiness(app, { database, limiter });
 
   jobs.define(mailDeliveryJob(config));
   const { modules, services } = createModules(deps);
@@ -171,11 +185,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   app.addHook('onClose', async () => {
     await jobs.stop();
+    stopLimiterLog();
     if (!options.limiter) await limiter.close();
     logDestination?.close();
   });
   // Same objects as assigned above (hooks read them while the app is built); this puts them in the type.
-  return Object.assign(app, { deps, routeCatalog, services });
+  return Object.assign(app, { deps, routeCatalog, services, listenMetrics: metrics.listen });
 }
 
 /**

@@ -41,6 +41,10 @@ export interface Config {
   mailPerCompanyPerHour: number;
   /** Which peers may set X-Forwarded-For: none (false), the nearest N hops, or these addresses/CIDRs. */
   trustProxy: false | number | string[];
+  /** METRICS_TOKEN: GET /metrics on the public port needs `Authorization: Bearer` with it; unset, it is a 404. */
+  metricsToken: string | undefined;
+  /** METRICS_PORT: GET /metrics is also served on this port of 127.0.0.1 (platform/metrics.ts). */
+  metricsPort: number | undefined;
   /** Longest a client may take to send a whole request (headers and body). */
   requestTimeoutSeconds: number;
   /** Longest a client may take to send the request headers. */
@@ -128,6 +132,23 @@ function retrySchedule(env: Env): number[] {
   return parts.map(Number);
 }
 
+/** METRICS_TOKEN: long enough that it cannot be guessed (docs/operations.md, "Health, metrics, logs"). */
+function metricsToken(env: Env): string | undefined {
+  const token = blankToUndefined(env.METRICS_TOKEN)?.trim();
+  if (token !== undefined && !/^\S{16,}$/.test(token)) {
+    throw new Error('METRICS_TOKEN must be at least 16 characters without spaces (openssl rand -hex 32)');
+  }
+  return token;
+}
+
+function metricsPort(env: Env, port: number): number | undefined {
+  if (blankToUndefined(env.METRICS_PORT) === undefined) return undefined;
+  const metrics = int(env, 'METRICS_PORT', 0, 1);
+  if (metrics > 65_535 || metrics === port)
+    throw new Error(`METRICS_PORT must be a port (1-65535) other than PORT, got "${env.METRICS_PORT}"`);
+  return metrics;
+}
+
 function blankToUndefined(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
@@ -199,6 +220,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
     mailFrom: env.MAIL_FROM || 'Payroll <no-reply@payroll.local>',
     mailPerCompanyPerHour: int(env, 'MAIL_PER_COMPANY_PER_HOUR', 10_000, 1),
     trustProxy: trustProxy(env),
+    metricsToken: metricsToken(env),
+    metricsPort: metricsPort(env, port),
     requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1),
     headersTimeoutSeconds: int(env, 'HEADERS_TIMEOUT_SECONDS', 10, 1),
     seedDemo: bool(env, 'SEED_DEMO', databaseUrl === undefined),

@@ -25,6 +25,8 @@ export async function startServer() {
     if (demo) process.stdout.write(`${demo.banner}\n`);
   }
   await app.listen({ port: config.port, host: config.host });
+  const metricsPort = await app.listenMetrics();
+  if (metricsPort !== undefined) app.log.info({ port: metricsPort }, `metrics on http://127.0.0.1:${metricsPort}/metrics`);
   // The embedded database has one process (DATA_DIR lock): claims left behind are a dead process's.
   if (opened.database.kind === 'pglite') await app.deps.jobs.releaseAbandonedClaims();
   app.deps.jobs.start();

@@ -11,12 +11,13 @@ import { createTestApp, type TestContext, testConfig } from '../helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
 import { expectTenantIsolation } from '../helpers/isolation.js';
 
+const METRICS_TOKEN = 'http-test-metrics-token';
 let ctx: TestContext;
 let acme: TestCompany;
 let other: TestCompany;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ adminToken: 'http-test-admin-token' });
+  ctx = await createTestApp({ adminToken: 'http-test-admin-token', metricsToken: METRICS_TOKEN });
   acme = await createCompany(ctx.db);
   other = await createCompany(ctx.db);
 });
@@ -58,7 +59,8 @@ describe('operations endpoints', () => {
   it('/metrics counts requests by route and status', async () => {
     await ctx.app.inject({ method: 'GET', url: '/api/users', headers: acme.auth });
     await ctx.app.inject({ method: 'GET', url: '/api/users' });
-    const res = await ctx.app.inject({ method: 'GET', url: '/metrics' });
+    // METRICS_TOKEN opens it on the public port (test/platform/metrics-access.test.ts: who may read it).
+    const res = await ctx.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/users",status="200"\} [1-9]/);
     expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/users",status="401"\} [1-9]/);
@@ -378,7 +380,9 @@ describe('a dead database', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
     const ready = await ctx.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ status: 'unavailable' });
+    // It names the dependency that did not answer (docs/operations.md, "Health, metrics, logs").
+    const redis = ctx.config.redisUrl ? { redis: 'ok' } : {};
+    expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable', ...redis } });
     expect((await ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 });

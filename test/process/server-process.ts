@@ -24,6 +24,8 @@ const INHERITED_SETTINGS = [
   'LOG_LEVEL',
   'LOG_BUFFER_BYTES',
   'NODE_OPTIONS',
+  'METRICS_TOKEN',
+  'METRICS_PORT',
 ];
 
 export function freePort(): Promise<number> {
