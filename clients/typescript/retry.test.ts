@@ -34,7 +34,7 @@ describe('against the server', () => {
     expect(Number(limited?.response.headers.get('retry-after'))).toBeLessThanOrEqual(WINDOW_SECONDS);
   });
 
-  it('waits Retry-After and sends GETs and POSTs again (bodies and keys intact) until they pass', async () => {
+  it('waits Retry-After and sends the POSTs again, bodies and keys intact, until each user is created once', async () => {
     const waits: number[] = [];
     const sleep = (ms: number) => {
       waits.push(ms);

@@ -1,5 +1,5 @@
 // The client: openapi-fetch over the generated types, with the token's bearer header, an
-// Idempotency-Key on every changing request, and 429 answers retried after their Retry-After
+// Idempotency-Key on every POST, and 429 answers retried after their Retry-After
 // (the API reference's introduction: Idempotency, Rate limits).
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './schema.js';
@@ -25,16 +25,20 @@ export interface PayrollClientOptions {
   /** Retry rate-limited answers after Retry-After (default on); false sends every request once. */
   retry?: RetryOptions | false;
   /**
-   * Give every POST, PUT, PATCH and DELETE without an Idempotency-Key a fresh one (default true), so
-   * the retries above can never apply a change twice. To retry across processes, pass your own key
-   * with `withIdempotencyKey(key)` and keep it with the work it belongs to.
+   * Give every POST without an Idempotency-Key a fresh one (default true), so the retries above can
+   * never apply a change twice. To retry across processes, pass your own key with
+   * `withIdempotencyKey(key)` and keep it with the work it belongs to.
    */
   idempotencyKeys?: boolean;
   /** The fetch underneath (default globalThis.fetch). */
   fetch?: (request: Request) => Promise<Response>;
 }
 
-const CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * The server keeps answers by key for POST only (src/platform/idempotency.ts); a PUT, PATCH or DELETE
+ * refused with 429 was refused before its handler ran, so sending it again is safe without a key.
+ */
+const KEYED_METHODS = new Set(['POST']);
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /** A fresh Idempotency-Key (a random UUID). */
@@ -47,10 +51,10 @@ export function withIdempotencyKey(key: string = idempotencyKey()): { headers: R
   return { headers: { [IDEMPOTENCY_HEADER]: key } };
 }
 
-/** Middleware that gives a changing request without an Idempotency-Key a fresh one. */
+/** Middleware that gives a POST without an Idempotency-Key a fresh one. */
 export const idempotencyKeyMiddleware: Middleware = {
   onRequest({ request }) {
-    if (CHANGING_METHODS.has(request.method) && !request.headers.has(IDEMPOTENCY_HEADER)) {
+    if (KEYED_METHODS.has(request.method) && !request.headers.has(IDEMPOTENCY_HEADER)) {
       request.headers.set(IDEMPOTENCY_HEADER, idempotencyKey());
     }
     return request;
