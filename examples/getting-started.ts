@@ -132,7 +132,10 @@ async function main() {
     });
     const approved = unwrap(approval);
     if (approval.response.status === 202 && 'approval_request' in approved) {
-      step('4', `approval requested of ${approved.approval_request.approver_email}: approve run ${runId} in the console; waiting`);
+      step(
+        '4',
+        `approval requested of ${approved.approval_request.approver_email} (e-mailed a link); any administrator but the run's maker may also approve it at ${BASE_URL}/console/payroll/${runId}; waiting up to ${WAIT_MS / 1000} s`,
+      );
       await waitFor('the approval', async () => ((await getRun(runId)).status === 'approved' ? true : undefined));
     }
     step('4', `run ${runId} approved`);
