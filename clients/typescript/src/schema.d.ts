@@ -2401,10 +2401,10 @@ export interface operations {
                     title?: string;
                     department?: string;
                     office_location?: string;
-                    /** @description decimal, at most 2 places */
-                    base_salary?: number | string;
-                    /** @description decimal, at most 2 places */
-                    allowances?: number | string;
+                    /** @description decimal, at most 2 places (a JSON number or a decimal string, e.g. "2500.50") */
+                    base_salary?: unknown;
+                    /** @description decimal, at most 2 places (a JSON number or a decimal string, e.g. "2500.50") */
+                    allowances?: unknown;
                     /** @description required, YYYY-MM-DD */
                     start_date: string;
                     manager_email?: string;
@@ -2763,10 +2763,10 @@ export interface operations {
                     account_number?: string;
                     /** @description a code of GET /api/banks; derived from bank_name when it names one bank */
                     bank_code?: string;
-                    /** @description decimal, at most 2 places */
-                    base_salary?: number | string;
-                    /** @description decimal, at most 2 places */
-                    allowances?: number | string;
+                    /** @description decimal, at most 2 places (a JSON number or a decimal string, e.g. "2500.50") */
+                    base_salary?: unknown;
+                    /** @description decimal, at most 2 places (a JSON number or a decimal string, e.g. "2500.50") */
+                    allowances?: unknown;
                     start_date?: string;
                     password?: string;
                     password_confirmation?: string;
@@ -3886,8 +3886,10 @@ export interface operations {
                     type: "amount" | "percentage";
                     apply_to: "gross_pay" | "net_pay";
                     responsibility: "employee" | "employer" | "both";
-                    employee_value?: null | number;
-                    employer_value?: null | number;
+                    /** @description null for the party that does not pay; at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                    employee_value?: unknown;
+                    /** @description null for the party that does not pay; at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                    employer_value?: unknown;
                     frequency: "per_paystub" | "one_time";
                     user_types?: string[];
                     users?: string[];
@@ -4068,8 +4070,10 @@ export interface operations {
                     type?: "amount" | "percentage";
                     apply_to?: "gross_pay" | "net_pay";
                     responsibility?: "employee" | "employer" | "both";
-                    employee_value?: null | number;
-                    employer_value?: null | number;
+                    /** @description null for the party that does not pay; at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                    employee_value?: unknown;
+                    /** @description null for the party that does not pay; at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                    employer_value?: unknown;
                     frequency?: "per_paystub" | "one_time";
                     user_types?: string[];
                     users?: string[];
@@ -4223,8 +4227,10 @@ export interface operations {
                     type?: "amount" | "percentage";
                     apply_to?: "gross_pay" | "net_pay";
                     responsibility?: "employee" | "employer" | "both";
-                    employee_value?: null | number;
-                    employer_value?: null | number;
+                    /** @description null for the party that does not pay; at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                    employee_value?: unknown;
+                    /** @description null for the party that does not pay; at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                    employer_value?: unknown;
                     frequency?: "per_paystub" | "one_time";
                     user_types?: string[];
                     users?: string[];
@@ -5541,10 +5547,10 @@ export interface operations {
                     /** @description YYYY-MM-DD, not in the future */
                     service_date: string;
                     provider_name: string;
-                    /** @description Greater than 0, at most 2 decimals */
-                    total_amount: string | number;
-                    /** @description Greater than 0, at most total_amount */
-                    amount_requested: string | number;
+                    /** @description Greater than 0, at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                    total_amount: unknown;
+                    /** @description Greater than 0, at most total_amount (a JSON number or a decimal string, e.g. "2500.50") */
+                    amount_requested: unknown;
                     category_name: string;
                     subcategory_name?: null | string;
                     /** @description self (default) or provider */
@@ -5738,18 +5744,18 @@ export interface operations {
                     /** @description YYYY-MM-DD, not in the future */
                     service_date?: string;
                     provider_name?: string;
-                    /** @description Greater than 0, at most 2 decimals */
-                    total_amount?: string | number;
-                    /** @description Greater than 0, at most total_amount */
-                    amount_requested?: string | number;
+                    /** @description Greater than 0, at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                    total_amount?: unknown;
+                    /** @description Greater than 0, at most total_amount (a JSON number or a decimal string, e.g. "2500.50") */
+                    amount_requested?: unknown;
                     category_name?: string;
                     subcategory_name?: null | string;
                     /** @description self (default) or provider */
                     payment_method?: string;
                     relationship_manager_email?: null | string;
                     comment?: null | string;
-                    /** @description One payment, added to earlier ones; at most the balance */
-                    amount_paid?: string | number;
+                    /** @description One payment, added to earlier ones; at most the balance (a JSON number or a decimal string, e.g. "2500.50") */
+                    amount_paid?: unknown;
                 };
             };
         };
@@ -6108,8 +6114,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description NGN, 100 to 100,000,000, at most 2 decimals */
-                    amount: number | string;
+                    /** @description NGN, 100 to 100,000,000, at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                    amount: unknown;
                     customer_email?: string;
                     /** @description http(s) URL on a domain the company authorized */
                     redirect_url?: string;
@@ -6720,9 +6726,12 @@ export interface operations {
                     user_ids?: number[];
                     items?: {
                         user_id: number;
-                        taxable_income?: number | string;
-                        other_allowances?: number | string;
-                        reimbursements?: number | string;
+                        /** @description at least 0, at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                        taxable_income?: unknown;
+                        /** @description at least 0, at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                        other_allowances?: unknown;
+                        /** @description at least 0, at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
+                        reimbursements?: unknown;
                     }[];
                     created_by_email?: string;
                 };
