@@ -7,7 +7,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * earlier file's connections changes (Node's sweep then answers 408 before our close).
  */
 const ISOLATED = ['src/web/signin.security.test.ts', 'test/platform/proxy-and-timeouts.test.ts'];
-const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts'];
+const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts', 'clients/**/*.test.ts', 'examples/**/*.test.ts'];
 
 export default defineConfig({
   test: {
