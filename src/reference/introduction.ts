@@ -47,21 +47,24 @@ Two families, as the routes were specified:
 
 - **SCIM-style list** (\`GET /api/users\`): \`{"Resources": [...], "totalResults", "startIndex",
   "itemsPerPage"}\`, paged with \`startIndex\` (from 1) and \`count\` (or \`page\`/\`per_page\`).
-- **Laravel paginator** (\`GET /api/payroll-runs\`, \`/api/paystubs\`, \`/api/invoices\`,
-  \`/api/companies\`, \`/api/wallet/transactions\`, \`/api/webhook-endpoints\` and its deliveries,
-  \`/api/custom-contributions/{company_id}\`): \`{"data": {"current_page", "data": [...],
+- **Laravel paginator** (\`GET /api/payroll-runs\`, \`/api/paystubs\`, \`/api/wallet/transactions\`,
+  \`/api/webhook-endpoints\` and its deliveries): \`{"data": {"current_page", "data": [...],
   "first_page_url", "from", "last_page", "last_page_url", "next_page_url", "path", "per_page",
   "prev_page_url", "to", "total"}}\` (with a \`message\` beside \`data\` on most), paged with
   \`page\` (from 1) and \`per_page\` (1 to 100). Follow \`next_page_url\` until it is null.
 
-Each list operation's 200 schema shows which family it answers.
+The other lists keep the shapes they were published with (companies, invoices, a company's custom
+contributions as one array): each list operation's 200 schema shows what it answers.
 
 ## Idempotency
 
-Send \`Idempotency-Key: <unique string>\` on any \`POST\`, \`PUT\`, \`PATCH\` or \`DELETE\` to make a
-retry safe: for 24 hours, the same key with the same request replays the first answer (and never
-repeats the change); the same key with a different request is 409; a retry while the first is still
-running is 409 until it finishes. The operator API does not take keys.
+Send \`Idempotency-Key: <unique string>\` on a \`POST\` to make a retry safe: for 24 hours, the same
+key with the same request replays the first answer (and never repeats the change); the same key with
+a different request is 409; a retry while the first is still running is 409 until it finishes. If the
+server died while running it, a retry is served within about 15 seconds: from the change it made
+(creating a user, creating, approving, paying, retrying or cancelling a run) or, where the answer
+cannot be rebuilt, a 409 naming what was done. Keys are read on \`POST\` only (a \`PUT\`, \`PATCH\`
+or \`DELETE\` sets a state, so repeating it is harmless). The operator API does not take keys.
 
 ## Rate limits
 
