@@ -1,4 +1,4 @@
-// Typed environment settings (docs/operations.md, "Running"), parsed once. Tests build their own
+// Typed environment settings (README.md, "Configuration"), parsed once. Tests build their own
 // Config through loadConfig(overrides) instead of mutating process.env.
 import net from 'node:net';
 import path from 'node:path';
@@ -182,8 +182,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
   const port = int(env, 'PORT', 3000);
   const databaseUrl = blankToUndefined(env.DATABASE_URL);
   // The sandbox lets whoever holds a checkout link "pay": the default only on the embedded
-  // database; a PostgreSQL deployment must say which provider it means (docs/operations.md,
-  // "Running").
+  // database; a PostgreSQL deployment must say which provider it means (README.md,
+  // "Configuration").
   const provider = overrides.paymentProvider ?? blankToUndefined(env.PAYMENT_PROVIDER) ?? (databaseUrl ? undefined : 'sandbox');
   if (provider === undefined) throw new Error(PAYMENT_PROVIDER_REQUIRED);
   if (provider !== 'sandbox' && provider !== 'paystack') {

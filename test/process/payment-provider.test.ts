@@ -1,4 +1,4 @@
-// PAYMENT_PROVIDER (docs/operations.md, "Running"): `sandbox` is the default only on the embedded
+// PAYMENT_PROVIDER (README.md, "Configuration"): `sandbox` is the default only on the embedded
 // database. On PostgreSQL the sandbox would let anyone holding a checkout link credit a wallet, so
 // a server with DATABASE_URL and no PAYMENT_PROVIDER refuses to start and says why.
 import { afterAll, describe, expect, test } from 'vitest';
