@@ -140,7 +140,8 @@ async function main(): Promise<void> {
         // The webhook scenarios' receiver listens on http://127.0.0.1 (never allowed in production).
         WEBHOOK_ALLOW_HTTP: 'true',
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-        // The payroll-runs scenario pays on the sandbox with no settlement delay (issue 14's target).
+        // The payroll-runs scenario pays on the sandbox with no settlement delay (the payroll-runs
+        // target).
         SANDBOX_TRANSFER_DELAY_SECONDS: '0',
         REDIS_URL: useRedis ? redisUrl : '',
         // Production's default level: one JSON line per request is part of the measured overhead.

@@ -133,7 +133,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   // Hooks that never wait are callback-style (here and in src/platform): an async hook costs every
-  // request a promise and a microtask, ~0.8 µs each (docs/benchmarks.md, issue 19).
+  // request a promise and a microtask, ~0.8 µs each (docs/benchmarks.md).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     done();

@@ -1,5 +1,5 @@
-// Typed environment settings (decisions.md §1), parsed once. Tests build their own Config
-// through loadConfig(overrides) instead of mutating process.env.
+// Typed environment settings (README.md, "Configuration"), parsed once. Tests build their own
+// Config through loadConfig(overrides) instead of mutating process.env.
 import net from 'node:net';
 import path from 'node:path';
 
@@ -182,7 +182,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
   const port = int(env, 'PORT', 3000);
   const databaseUrl = blankToUndefined(env.DATABASE_URL);
   // The sandbox lets whoever holds a checkout link "pay": the default only on the embedded
-  // database; a PostgreSQL deployment must say which provider it means (decisions.md §1).
+  // database; a PostgreSQL deployment must say which provider it means (README.md,
+  // "Configuration").
   const provider = overrides.paymentProvider ?? blankToUndefined(env.PAYMENT_PROVIDER) ?? (databaseUrl ? undefined : 'sandbox');
   if (provider === undefined) throw new Error(PAYMENT_PROVIDER_REQUIRED);
   if (provider !== 'sandbox' && provider !== 'paystack') {
@@ -237,10 +238,11 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
   };
   const merged = { ...config, ...overrides, rateLimit: { ...config.rateLimit, ...overrides.rateLimit } };
   // The default is the address the server listens on (README's http://127.0.0.1:3000, what the
-  // banner prints), not decisions.md's http://localhost:$PORT: a browser may resolve localhost to
-  // ::1 while the server listens on 127.0.0.1 only, and then every link handed out (checkout,
-  // onboarding) fails (seen in chromium). Unset, the console also accepts forms from every loopback
-  // name of the port (web.plugin.ts). Derived after overrides so an overridden port moves it too.
+  // banner prints), not http://localhost:$PORT (docs/decisions.md, "Where we differ"): a browser
+  // may resolve localhost to ::1 while the server listens on 127.0.0.1 only, and then every link
+  // handed out (checkout, onboarding) fails (seen in chromium). Unset, the console also accepts
+  // forms from every loopback name of the port (web.plugin.ts). Derived after overrides so an
+  // overridden port moves it too.
   const publicUrl = overrides.publicUrl || blankToUndefined(env.PUBLIC_URL);
   merged.publicUrl = (publicUrl ?? listeningUrl(merged.host, merged.port)).replace(/\/+$/, '');
   merged.publicUrlIsDefault = publicUrl === undefined;

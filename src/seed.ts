@@ -52,7 +52,8 @@ function userBody(person: DemoPerson, index: number, managerEmail: string | unde
     title: person.title,
     department: person.department,
     office_location: person.office,
-    // Records hold pay per period of the employee's frequency (payroll-runs.md), as runs read them.
+    // Records hold pay per period of the employee's frequency (docs/payroll-runs.md), as runs read
+    // them.
     base_salary: perPeriod(person.salary, PERIODS_PER_YEAR[person.frequency] ?? 12),
     allowances: perPeriod(person.allowances, PERIODS_PER_YEAR[person.frequency] ?? 12),
     start_date: person.start,
@@ -180,11 +181,11 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
 /**
  * Last month's payroll, as an employer would run it: one run for the calendar month, created from
  * the salaries of every active employee (a reimbursement for Sales and Operations), approved by a
- * second admin as in the console, the wallet topped up through the sandbox with what it needs and a reserve, then
- * paid and settled. A run from salaries pays each employee one period of their own frequency
- * (payroll-runs.md), so the weekly and bi-weekly employees get a week's or a fortnight's pay. The
- * transfers go through a sandbox without settlement delay and are settled here, so the seed
- * stays quick (the configured sandbox settles 2 s later by default).
+ * second admin as in the console, the wallet topped up through the sandbox with what it needs and a
+ * reserve, then paid and settled. A run from salaries pays each employee one period of their own
+ * frequency (docs/payroll-runs.md), so the weekly and bi-weekly employees get a week's or a
+ * fortnight's pay. The transfers go through a sandbox without settlement delay and are settled
+ * here, so the seed stays quick (the configured sandbox settles 2 s later by default).
  */
 async function payLastMonth(
   app: { deps: AppDeps; services: AppServices },

@@ -1,7 +1,7 @@
-// The physical limit of GET /api/users: its statements (since issue 19 one, the page carrying the total), run by the
+// The physical limit of GET /api/users: its statements (now one, the page carrying the total), run by the
 // bare driver (node-postgres, named prepared statements, array rows, no ORM, no HTTP, no serializer) from 10
-// concurrent loops over a pool of 10, as fast as PostgreSQL answers them. Whatever the server does,
-// it cannot serve the list faster than this on the same machine. Options arrive as JSON in
+// concurrent loops over a pool of 10, as fast as PostgreSQL answers them. Whatever the server does, it
+// cannot serve the list faster than this on the same machine. Options arrive as JSON in
 // BENCH_PHYSICAL_OPTIONS; the result is one JSON line on stdout, in the load worker's shape.
 import pg from 'pg';
 
@@ -40,7 +40,7 @@ async function loop(until: number, latencies: number[] | undefined): Promise<num
   let done = 0;
   while (Date.now() < until) {
     const started = performance.now();
-    // U1's statements at once, as the endpoint runs them (one since issue 19: the page carries the total).
+    // U1's statements at once, as the endpoint runs them (one now: the page carries the total).
     await Promise.all(
       options.statements.map((statement) =>
         pool.query({ name: statement.name, text: statement.text, values: statement.values, rowMode: 'array', types }),

@@ -1,7 +1,7 @@
-// The physical limit: GET /api/users' statements (since issue 19 one: the page carrying the total) run by the bare
-// driver with named prepared statements at the same concurrency (10), nothing else. The statements'
-// SQL is taken from the users repo through the baseline (GET /statements of bench/bare/query-server.ts),
-// so it is exactly what the server sends.
+// The physical limit: GET /api/users' statements (now one: the page carrying the total) run by the bare
+// driver with named prepared statements at the same concurrency (10), nothing else. The statements' SQL
+// is taken from the users repo through the baseline (GET /statements of bench/bare/query-server.ts), so
+// it is exactly what the server sends.
 import { runPhysicalLimit } from '../lib/physical.js';
 import { runState } from '../lib/run-state.js';
 import { usersFixture } from '../lib/users-fixture.js';

@@ -1,10 +1,10 @@
-// The other list and show endpoints of issue 19 (P1, I1, I2, C1, S6), each in a single run with the
-// same load as U1's (bench/lib/load.ts defaults: 10 connections, 2 s warm-up, 10 s), on a company
-// of realistic size written straight into the tables: USERS employees with MONTHS paid months of
-// paystubs (bench/lib/paid-months.ts), INVOICES invoices, CHILDREN child companies and CUSTOMS
-// custom contributions with targets. Each row also gives its rate against the bare-Fastify ceiling
-// of the same run (00-bare-fastify, when BENCH_ONLY kept it), as U1's rows do. BENCH_SMOKE (CI):
-// small sizes; every request still runs end to end.
+// The other list and show endpoints tuned with U1 (P1, I1, I2, C1, S6), each in a single run with
+// the same load as U1's (bench/lib/load.ts defaults: 10 connections, 2 s warm-up, 10 s), on a
+// company of realistic size written straight into the tables: USERS employees with MONTHS paid
+// months of paystubs (bench/lib/paid-months.ts), INVOICES invoices, CHILDREN child companies and
+// CUSTOMS custom contributions with targets. Each row also gives its rate against the bare-Fastify
+// ceiling of the same run (00-bare-fastify, when BENCH_ONLY kept it), as U1's rows do. BENCH_SMOKE
+// (CI): small sizes; every request still runs end to end.
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../src/db/client.js';

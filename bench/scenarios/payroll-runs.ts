@@ -1,4 +1,4 @@
-// Payroll runs (issue 14), end to end on the real server:
+// Payroll runs, end to end on the real server:
 // (a) POST /api/payroll-runs for a company of 10,000 employees computes every paystub from the
 //     records (base_salary, allowances): target >= 5,000 paystubs/s (median of 3 runs, each a new
 //     period, after a small warm-up run);
@@ -65,7 +65,7 @@ async function employer(ctx: BenchContext) {
           paymentFrequency: 'monthly',
           // A few start mid-month in the first measured period: paid pro rata.
           startDate: n % 50 === 0 ? '2031-02-11' : '2024-01-15',
-          // A valid NUBAN at a known bank (Access Bank, 044): runs pay only those (issue 15).
+          // A valid NUBAN at a known bank (Access Bank, 044): runs pay only those.
           bankName: 'Access Bank',
           bankCode: '044',
           accountNumber: nubanFor('044', String(200_000_000 + n)),

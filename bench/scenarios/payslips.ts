@@ -1,9 +1,8 @@
-// Payslips (issue 17), end to end on the real server: GET /api/payroll-runs/{id}/payslips for a run
-// of 10,000 paystubs, the ZIP read as a stream and counted (never kept) by this process.
-// Targets: >= 200 payslips/s rendered into the ZIP; the server's peak RSS < 300 MB (VmHWM, and VmRSS
-// sampled every 100 ms while the ZIP streams). The run is a draft: its paystubs (unpaid) get
-// payslips like paid ones, and the bench does not time payment.
-// BENCH_SMOKE (CI): 50 employees.
+// Payslips, end to end on the real server: GET /api/payroll-runs/{id}/payslips for a run of 10,000
+// paystubs, the ZIP read as a stream and counted (never kept) by this process. Targets: >= 200
+// payslips/s rendered into the ZIP; the server's peak RSS < 300 MB (VmHWM, and VmRSS sampled every
+// 100 ms while the ZIP streams). The run is a draft: its paystubs (unpaid) get payslips like paid
+// ones, and the bench does not time payment. BENCH_SMOKE (CI): 50 employees.
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { companyDomains, users, userTypes } from '../../src/db/schema/index.js';

@@ -1,8 +1,8 @@
-// Remittances (issue 17): GET /api/remittances for a month of 10,000 paid paystubs, target < 2 s,
-// plus the biggest download (the month's NSITF schedule as CSV, every employee). The paid month is
-// written straight into the tables (a paid run and its paystubs with their snapshots, spread over
-// 5 states and 6 PFAs, a tenth without an RSA PIN), as the payroll-runs scenario's paid run would
-// leave them: paying 10,000 transfers through the sandbox takes a minute and is timed there; this
+// Remittances: GET /api/remittances for a month of 10,000 paid paystubs, target < 2 s, plus the
+// biggest download (the month's NSITF schedule as CSV, every employee). The paid month is written
+// straight into the tables (a paid run and its paystubs with their snapshots, spread over 5 states
+// and 6 PFAs, a tenth without an RSA PIN), as the payroll-runs scenario's paid run would leave
+// them: paying 10,000 transfers through the sandbox takes a minute and is timed there; this
 // scenario times only the read. A second paid month of the same size sits beside it, so the
 // payment-date filter has something to skip. BENCH_SMOKE (CI): 200 paystubs, 2 requests.
 import { insertUsers, paidMonth } from '../lib/paid-months.js';

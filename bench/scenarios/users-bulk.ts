@@ -1,6 +1,6 @@
 // U8 throughput: a 10,000-row CSV in the import template layout posted to the real server as
-// multipart/form-data, end to end (upload, parse, validation, batched writes, invitations).
-// Target (issue 3): at least 5,000 rows/s on PostgreSQL with the server's peak RSS under 300 MB.
+// multipart/form-data, end to end (upload, parse, validation, batched writes, invitations). Target:
+// at least 5,000 rows/s on PostgreSQL with the server's peak RSS under 300 MB.
 import type { Scenario } from '../scenario.js';
 
 const ROWS = Number(process.env.BENCH_USERS_BULK_ROWS ?? 10_000);

@@ -1,4 +1,4 @@
-// Webhook deliveries against the API's throughput (issue 18: GET /api/users keeps >= 80% of its
+// Webhook deliveries against the API's throughput (GET /api/users keeps >= 80% of its
 // throughput while an import's or a run's events go out), with a receiver process on 127.0.0.1.
 // 1. A 10,000-row U8 import by a company with an endpoint subscribed to every event: an import
 //    announces ONE users.import.completed (never one per row), checked at the receiver.

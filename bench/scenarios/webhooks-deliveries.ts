@@ -1,9 +1,9 @@
-// Webhook deliveries/s (issue 18, target >= 500/s): EVENTS paystub.paid events recorded in one
-// statement for an endpoint pointing at a receiver process on 127.0.0.1 (bench/webhook-receiver.ts:
-// answers 200, verifies every 25th signature with standardwebhooks). The real server's job loop
-// picks them up and sends them; the rate is measured at the receiver, from the first request to the
-// last, and every delivery must end `delivered` with each webhook-id seen (at least) once.
-// BENCH_SMOKE (CI): 300 events.
+// Webhook deliveries/s (target >= 500/s): EVENTS paystub.paid events recorded in one statement for
+// an endpoint pointing at a receiver process on 127.0.0.1 (bench/webhook-receiver.ts: answers 200,
+// verifies every 25th signature with standardwebhooks). The real server's job loop picks them up
+// and sends them; the rate is measured at the receiver, from the first request to the last, and
+// every delivery must end `delivered` with each webhook-id seen (at least) once. BENCH_SMOKE (CI):
+// 300 events.
 import { cpuSeconds } from '../lib/processes.js';
 import { deliveryCounts, queuePaystubEvents, startReceiver, waitDelivered } from '../lib/webhooks.js';
 import type { Scenario } from '../scenario.js';

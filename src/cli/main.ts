@@ -1,5 +1,6 @@
-// `payroll`: serve, migrate, and the operator commands (decisions.md §9). Operator commands print the
-// operator API's JSON on stdout; errors go to stderr. Exit codes: 0 done, 1 refused or failed, 2 usage.
+// `payroll`: serve, migrate, and the operator commands (docs/decisions.md, "Operator API and CLI").
+// Operator commands print the operator API's JSON on stdout; errors go to stderr. Exit codes: 0 done, 1
+// refused or failed, 2 usage.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';

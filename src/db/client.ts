@@ -72,14 +72,14 @@ export function pgliteDatabase(client: PGlite): Database {
 }
 
 /**
- * The executor for the hot prepared reads (U1's page, U2): on PostgreSQL a pool of its own
- * whose sessions always use a prepared statement's generic plan; elsewhere (PGlite, a transaction,
- * a URL with its own `options`) the executor itself. Why: U1's page ends in `LIMIT $n OFFSET $m`,
- * for which the generic plan has to assume 10% of the company's rows, so PostgreSQL's plan cache
- * never keeps it and plans the page again on every execution (~0.3 ms of planning for ~0.1 ms of
- * execution; docs/benchmarks.md, issue 19). The generic plan is the company's index range either
- * way. Only statements prepared for this executor run there; every other statement keeps PostgreSQL's
- * choice between custom and generic plans.
+ * The executor for the hot prepared reads (U1's page, U2): on PostgreSQL a pool of its own whose
+ * sessions always use a prepared statement's generic plan; elsewhere (PGlite, a transaction, a URL
+ * with its own `options`) the executor itself. Why: U1's page ends in `LIMIT $n OFFSET $m`, for
+ * which the generic plan has to assume 10% of the company's rows, so PostgreSQL's plan cache never
+ * keeps it and plans the page again on every execution (~0.3 ms of planning for ~0.1 ms of
+ * execution; docs/benchmarks.md). The generic plan is the company's index range either way. Only
+ * statements prepared for this executor run there; every other statement keeps PostgreSQL's choice
+ * between custom and generic plans.
  */
 export function hotReads(executor: Executor): Executor {
   return HOT_READS.get(executor) ?? executor;

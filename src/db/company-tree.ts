@@ -1,6 +1,7 @@
-// The `created_by` company tree (decisions.md §2), in one place for platform/tenancy.ts and the
-// companies feature: both ask "is this company below that one?", and S1 and the console list a
-// company with everything below it. Walks stop at 64 levels, so a cycle cannot loop forever.
+// The `created_by` company tree (docs/reference.md, "Common rules"), in one place for
+// platform/tenancy.ts and the companies feature: both ask "is this company below that one?", and S1
+// and the console list a company with everything below it. Walks stop at 64 levels, so a cycle
+// cannot loop forever.
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from './client.js';
 

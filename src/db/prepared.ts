@@ -1,10 +1,10 @@
 // Named prepared statements for the hot reads. Drizzle builds a query's SQL text from its object
-// tree on every call (about a third of the CPU of GET /api/users before issue 19); a prepared query
-// is built once, and on PostgreSQL its name makes node-postgres parse it once per pooled connection
-// and PostgreSQL plan it once (generic plan after five executions) instead of on every request.
-// On PGlite the name is ignored and the prepared query runs as an ordinary parameterized query.
-// Behind PgBouncer in transaction mode, named statements need PgBouncer >= 1.21 with
-// max_prepared_statements set (docs/operations.md).
+// tree on every call (about a third of the CPU of GET /api/users before the read-path work); a
+// prepared query is built once, and on PostgreSQL its name makes node-postgres parse it once per
+// pooled connection and PostgreSQL plan it once (generic plan after five executions) instead of on
+// every request. On PGlite the name is ignored and the prepared query runs as an ordinary
+// parameterized query. Behind PgBouncer in transaction mode, named statements need PgBouncer >=
+// 1.21 with max_prepared_statements set (docs/operations.md).
 import type { Executor } from './client.js';
 
 /**

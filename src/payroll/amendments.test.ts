@@ -1,7 +1,8 @@
-// Golden tables of the statutory amendments (payroll-engine.md "Amendments"): NHF voluntary in the
-// private sector, no periods before 2021, tax-deductible custom contributions, cumulative tax. Every
-// figure was computed by hand; the arithmetic is in the comments. Defaults as in engine.test.ts:
-// pension 7.2 % of T, NHF 1 % of T, so D = 8.2 % of GI (7.2 % without NHF). Amounts in naira.
+// Golden tables of the statutory amendments (docs/payroll.md, "Statutory amendments"): NHF voluntary
+// in the private sector, no periods before 2021, tax-deductible custom contributions, cumulative
+// tax. Every figure was computed by hand; the arithmetic is in the comments. Defaults as in
+// engine.test.ts: pension 7.2 % of T, NHF 1 % of T, so D = 8.2 % of GI (7.2 % without NHF). Amounts
+// in naira.
 import { describe, expect, test } from 'vitest';
 import { nhfApplies } from './amendments.js';
 import { addToYtd, EMPTY_YTD, periodOrdinal, type YtdState } from './cumulative.js';

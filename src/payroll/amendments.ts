@@ -1,5 +1,5 @@
-// Rules of payroll-engine.md's amendments that decide the engine's inputs (the cumulative method is
-// cumulative.ts). Pure.
+// Rules of the amendments of docs/payroll.md, "Statutory amendments" that decide the engine's
+// inputs (the cumulative method is cumulative.ts). Pure.
 import { DEDUCTION_UNITS_PER_KOBO } from './cumulative.js';
 import type { PreparedCustom } from './engine.types.js';
 import { type Kobo, RATE_SCALE } from './money.js';

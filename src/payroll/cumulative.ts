@@ -1,6 +1,7 @@
-// Cumulative tax (payroll-engine.md, amendment 4; Nigeria Tax Administration Act 2025 s.51(7): what
-// is withheld over the year must equal the year's tax). Pure: the year to date before a paystub is an
-// input (YtdState), loaded by the caller and threaded through a user's paystubs in period order.
+// Cumulative tax (docs/payroll.md, "Statutory amendments", amendment 4; Nigeria Tax Administration
+// Act 2025 s.51(7): what is withheld over the year must equal the year's tax). Pure: the year to date
+// before a paystub is an input (YtdState), loaded by the caller and threaded through a user's
+// paystubs in period order.
 //
 // Exactness: a paystub's deductions for tax (D ÷ N: statutory rates on T, the life assurance premium
 // ÷ N, tax-deductible custom contributions) are held as integers in DEDUCTION_UNITS_PER_KOBO, a fixed

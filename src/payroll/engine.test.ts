@@ -1,8 +1,8 @@
-// Golden tables: every expected figure below was computed by hand from payroll-engine.md; the
-// arithmetic is in the comment of each row. Defaults: basic 40, housing 30, transport 20 (BHT 90 %),
-// employee pension 8 % of BHT (= 7.2 % of T), NHF 2.5 % of basic (= 1 % of T), so D = 8.2 % of GI
-// (10.2 % with NHIS at 5 % of basic = 2 % of T). Amounts in naira. Properties over generated
-// inputs are in engine.properties.test.ts.
+// Golden tables: every expected figure below was computed by hand from docs/payroll.md, "The
+// engine"; the arithmetic is in the comment of each row. Defaults: basic 40, housing 30, transport
+// 20 (BHT 90 %), employee pension 8 % of BHT (= 7.2 % of T), NHF 2.5 % of basic (= 1 % of T), so D =
+// 8.2 % of GI (10.2 % with NHIS at 5 % of basic = 2 % of T). Amounts in naira. Properties over
+// generated inputs are in engine.properties.test.ts.
 import { describe, expect, test } from 'vitest';
 import { computePaystub, prepareCustom, prepareRun } from './engine.js';
 import { type CustomContributionRule, DEFAULT_SETTINGS, type EngineSettings, type PaystubFigures } from './engine.types.js';

@@ -1,7 +1,7 @@
-// The gross-to-net engine (payroll-engine.md). Pure: inputs in, figures out; no I/O, no clock.
-// Annual figures are exact rationals held as BigInt in per-run "units" (a fraction of a kobo chosen
-// so that D, 1 % and 20 % of any base divide exactly); each period figure is rounded half-up to kobo
-// once, from its exact value. Tax is computed on the exact annual figures.
+// The gross-to-net engine (docs/payroll.md, "The engine"). Pure: inputs in, figures out; no I/O, no
+// clock. Annual figures are exact rationals held as BigInt in per-run "units" (a fraction of a kobo
+// chosen so that D, 1 % and 20 % of any base divide exactly); each period figure is rounded half-up
+// to kobo once, from its exact value. Tax is computed on the exact annual figures.
 import { deductibleUnits } from './amendments.js';
 import { checkPeriodsPerYear, DEDUCTION_UNITS_PER_KOBO, EMPTY_YTD, periodOrdinal, taxDueToDate } from './cumulative.js';
 import {

@@ -1,5 +1,5 @@
-// The engine's inputs and outputs (payroll-engine.md): settings, custom contribution rules, one
-// paystub's input and its figures. engine.ts computes; these only describe.
+// The engine's inputs and outputs (docs/payroll.md, "The engine"): settings, custom contribution
+// rules, one paystub's input and its figures. engine.ts computes; these only describe.
 
 import type { YtdState } from './cumulative.js';
 import type { Kobo } from './money.js';

@@ -75,8 +75,9 @@ export function koboToString(kobo: Kobo): string {
 }
 
 /**
- * Kobo as a JSON number (the API returns amounts as numbers, decisions.md §2). Parsing the exact
- * decimal text gives the double nearest to it, which JSON prints back as that same decimal text.
+ * Kobo as a JSON number (the API returns amounts as numbers, docs/reference.md, "Common rules").
+ * Parsing the exact decimal text gives the double nearest to it, which JSON prints back as that
+ * same decimal text.
  */
 export function koboToNumber(kobo: Kobo): number {
   return Number(koboToString(kobo));

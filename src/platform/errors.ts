@@ -1,5 +1,5 @@
-// Services throw DomainError; the one error handler (error-handler.ts) turns it into HTTP.
-// A route's `family` (route config) picks the body shape (decisions.md §2).
+// Services throw DomainError; the one error handler (error-handler.ts) turns it into HTTP. A
+// route's `family` (route config) picks the body shape (docs/reference.md, "Common rules").
 
 export type ErrorCode =
   | 'bad_request' // 400
@@ -14,7 +14,7 @@ export type ErrorCode =
   | 'internal'; // 500
 
 /**
- * Response families of decisions.md §2:
+ * Response families of docs/reference.md, "Common rules":
  * - plain:     {error: message}; validation 422 {error: {field: [msg]}}     (users, invoices, auth)
  * - companies: {error: message}; validation 422 {error: "Validation failed.", messages}
  * - bulk:      {error: message}; validation 422 {errors: {field: [msg]}}
@@ -32,7 +32,7 @@ export class DomainError extends Error {
     message: string,
     readonly fields?: FieldErrors,
     readonly headers?: Record<string, string>,
-    /** Extra fields of the `{error}` body (a 409 that says by how much: payroll-runs.md funding). */
+    /** Extra fields of the `{error}` body (a 409 that says by how much: docs/payroll-runs.md, "Routes and messages"). */
     readonly details?: Record<string, unknown>,
   ) {
     super(message);
@@ -41,8 +41,9 @@ export class DomainError extends Error {
 }
 
 /**
- * Refusals of the authentication layer (401, 429, and the API-access and scope 403s). decisions.md
- * §3 gives them the `{error}` body on every endpoint, wallet routes included.
+ * Refusals of the authentication layer (401, 429, and the API-access and scope 403s).
+ * docs/reference.md, "Authentication and scopes", gives them the `{error}` body on every endpoint,
+ * wallet routes included.
  */
 export class AccessError extends DomainError {}
 

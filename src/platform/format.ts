@@ -1,5 +1,5 @@
-// Wire formats shared by every feature (decisions.md §2): UTC timestamps with microseconds and Z,
-// dates as YYYY-MM-DD. Money formats are the money kernel's (payroll/money.ts).
+// Wire formats shared by every feature (docs/reference.md, "Common rules"): UTC timestamps with
+// microseconds and Z, dates as YYYY-MM-DD. Money formats are the money kernel's (payroll/money.ts).
 
 const PG_UTC_TIMESTAMP = /^([1-9]\d{3}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
 

@@ -1,8 +1,9 @@
-// `Idempotency-Key` on POST (decisions.md §2): the first response for (company, key) is stored and
-// replayed for 24 h; the same key with another request is a 409. The key is claimed before the
-// handler runs, so two concurrent retries cannot both execute. After a crash (docs/decisions.md,
-// "Idempotency-Key after a crash"): a dead owner's claim is taken over (idempotency-claims.ts), and
-// a key whose change committed without a stored answer is answered from the change, never re-run.
+// `Idempotency-Key` on POST (docs/reference.md, "Common rules"): the first response for (company,
+// key) is stored and replayed for 24 h; the same key with another request is a 409. The key is
+// claimed before the handler runs, so two concurrent retries cannot both execute. After a crash
+// (docs/decisions.md, "Idempotency-Key after a crash"): a dead owner's claim is taken over
+// (idempotency-claims.ts), and a key whose change committed without a stored answer is answered
+// from the change, never re-run.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';

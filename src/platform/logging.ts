@@ -77,11 +77,11 @@ export function serializeRequest(request: FastifyRequest): Record<string, unknow
  * writes the buffer after everything before it. With asynchronous writes, a close during a write
  * still in the thread pool wrote the later lines first, and at exit the earlier chunk could be lost
  * (log-destination.test.ts caught it). A stdout that stops reading then slows the server down
- * instead of growing its memory without bound. Measured: no difference in throughput (issue 19).
+ * instead of growing its memory without bound. Measured: no difference in throughput.
  *
  * The buffer holds each line as bytes (sonic-boom's buffer mode): in its text mode sonic-boom
  * appends each line to one string and measures that string's UTF-8 length on every write, which
- * flattens it, a copy of up to `bufferBytes` per line (2.5 µs a line against 0.6 µs; issue 19).
+ * flattens it, a copy of up to `bufferBytes` per line (2.5 µs a line against 0.6 µs).
  */
 export function createLogDestination(bufferBytes: number, fd = 1): { stream: DestinationStream; close(): void } {
   const buffered = bufferBytes > 0;

@@ -1,5 +1,5 @@
-// Laravel's LengthAwarePaginator (decisions.md: "the Laravel paginator"): the envelope every paged
-// list returns, with page links that keep the request's other query parameters.
+// Laravel's LengthAwarePaginator (docs/payroll.md, "The payroll rules", P1): the envelope every
+// paged list returns, with page links that keep the request's other query parameters.
 
 export interface PageRequest {
   publicUrl: string;

@@ -49,7 +49,7 @@ export const errorResponses = <T extends TSchema>(schema: T) => ({ '4xx': schema
 const NullableInt = Type.Union([Type.Null(), Type.Integer()]);
 const NullableUrl = Type.Union([Type.Null(), Type.String()]);
 
-/** `page` and `per_page` of a paged list (decisions.md §2: per_page 1 to 100, page from 1). */
+/** `page` and `per_page` of a paged list (docs/reference.md, "Common rules": per_page 1 to 100, page from 1). */
 export const PageQueryFields = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),

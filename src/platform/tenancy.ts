@@ -1,5 +1,6 @@
 // The one place that turns `company_id` (query, JSON body, form field or path) into the target
-// company: the caller itself or any company below it in the `created_by` tree (decisions.md §2).
+// company: the caller itself or any company below it in the `created_by` tree (docs/reference.md,
+// "Common rules").
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
 import { companyRelation } from '../db/company-tree.js';

@@ -7,7 +7,7 @@ import type { ErrorFamily } from './errors.js';
 export interface TenancyMessages {
   /** 403 body for a company the caller may not act for. */
   forbidden: string;
-  /** 404 body for a company that does not exist; absent means 403 as well (decisions.md §2). */
+  /** 404 body for a company that does not exist; absent means 403 as well (docs/reference.md, "Common rules"). */
   notFound?: string;
   /** Where the company id is read from; default query/body/form field `company_id`. */
   source?: 'input' | 'path';
@@ -35,7 +35,7 @@ export interface Caller {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Route name from decisions.md §3 (`users.index`); routes without one are not under /api auth. */
+    /** Route name (docs/reference.md, "Routes, IDs and names") (`users.index`); routes without one are not under /api auth. */
     name?: RouteName;
     family?: ErrorFamily;
     sensitive?: boolean;
@@ -49,8 +49,9 @@ declare module 'fastify' {
     notFoundMessage?: string;
     /**
      * The route's own code checks every query and body value, NUL characters and out-of-range
-     * numbers included, with the word-for-word messages interface.md gives it (the wallet's W1/W2);
-     * input-safety.ts then leaves its query and body alone (headers and path ids are still checked).
+     * numbers included, with the word-for-word messages the published interface gives it (the
+     * wallet's W1/W2); input-safety.ts then leaves its query and body alone (headers and path ids
+     * are still checked).
      */
     ownInputChecks?: true;
     /** Message of an unexpected 500 on this route. */

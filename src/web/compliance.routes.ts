@@ -1,7 +1,7 @@
-// Compliance (issue 17): a month's remittance schedules (PAYE by state, pension by PFA, NHF, NSITF)
-// with amounts and due dates (overdue ones in red), their CSV/XLSX downloads served through the
-// session (the same service as GET /api/remittances/{file}), and the employees whose statutory
-// data stops a schedule, each linking to their statutory details.
+// Compliance: a month's remittance schedules (PAYE by state, pension by PFA, NHF, NSITF) with
+// amounts and due dates (overdue ones in red), their CSV/XLSX downloads served through the session
+// (the same service as GET /api/remittances/{file}), and the employees whose statutory data stops a
+// schedule, each linking to their statutory details.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { naira } from '../payroll/money.js';

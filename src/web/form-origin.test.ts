@@ -35,7 +35,7 @@ async function signInFrom(ctx: TestContext, origin: string) {
 }
 
 describe('PUBLIC_URL', () => {
-  it("defaults to decisions.md's http://localhost:$PORT (the banner names the listening address, see seed.test.ts)", () => {
+  it('defaults to the listening address, not http://localhost:$PORT (the banner names the listening address, see seed.test.ts)', () => {
     const config = loadConfig({}, { PORT: '4100' });
     expect(config.publicUrl).toBe('http://127.0.0.1:4100');
     expect(config.publicUrlIsDefault).toBe(true);

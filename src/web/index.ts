@@ -1,6 +1,6 @@
-// The company console (issue 7): server-rendered pages under /console plus the onboarding page,
-// served by the same Fastify server inside one encapsulated plugin. app.ts composes it over the
-// feature modules' services (app.services); it builds none of its own.
+// The company console: server-rendered pages under /console plus the onboarding page, served by the
+// same Fastify server inside one encapsulated plugin. app.ts composes it over the feature modules'
+// services (app.services); it builds none of its own.
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../modules/index.js';
 import type { AppDeps } from '../platform/deps.js';

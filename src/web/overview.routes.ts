@@ -25,7 +25,7 @@ export function employeeBadge(user: { is_active: boolean; is_suspended?: boolean
 
 const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
 
-/** Sandbox top-ups are test money (decisions.md §7): every place that shows them says so. */
+/** Sandbox top-ups are test money (docs/wallet.md, "The wallet rules"): every place that shows them says so. */
 const SANDBOX_BADGE: Badge = ['info', 'Sandbox'];
 const TX_BADGE: Record<string, Badge> = { success: ['ok', 'Paid'], pending: ['warn', 'Pending'], failed: ['bad', 'Failed'] };
 const APPROVAL_LABEL: Record<string, Badge> = {

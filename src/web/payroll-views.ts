@@ -30,7 +30,7 @@ export const PAYSTUB_BADGES: Record<string, Badge> = {
 export const runBadge = (status: string) => badge(RUN_BADGES[status] ?? ['off', status]);
 export const paystubBadgeOf = (status: string): Badge => PAYSTUB_BADGES[status] ?? ['off', status];
 
-/** The run as the payroll-runs service serializes it (payroll-runs.md "The run object"). */
+/** The run as the payroll-runs service serializes it (docs/payroll-runs.md, "The run object"). */
 export interface RunView {
   id: string;
   status: string;

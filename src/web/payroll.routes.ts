@@ -1,7 +1,7 @@
-// Payroll runs (payroll-runs.md): the list with status badges (every P2 call is a run too), and one
-// run with its facts, totals, skipped list, next action and paystubs. A processing run's page polls
-// GET /console/payroll/<id>/status (JSON) every 2 s through the console script; a Refresh link works
-// without it. Figures come from the payroll-runs and paystubs services.
+// Payroll runs (docs/payroll-runs.md): the list with status badges (every P2 call is a run too), and
+// one run with its facts, totals, skipped list, next action and paystubs. A processing run's page
+// polls GET /console/payroll/<id>/status (JSON) every 2 s through the console script; a Refresh link
+// works without it. Figures come from the payroll-runs and paystubs services.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { koboToString, naira } from '../payroll/money.js';

@@ -40,7 +40,7 @@ const LISTS: { kind: Kind; title: string; label: string; hint: string; key: keyo
   },
 ];
 
-/** Setting field → label and explanation (payroll-engine.md). */
+/** Setting field → label and explanation (docs/payroll.md, "The engine"). */
 const PERCENT_FIELDS: { field: string; label: string; hint: string; enabledBy?: string }[] = [
   {
     field: 'basic_percentage',
@@ -93,7 +93,7 @@ const SWITCHES: { field: string; label: string; hint: string }[] = [
   { field: 'nhf_enabled', label: 'Deduct National Housing Fund', hint: 'NHF contribution from basic salary.' },
   { field: 'nhis_enabled', label: 'Deduct health insurance (NHIA)', hint: 'Off unless the company runs a health insurance scheme.' },
 ];
-/** Settings chosen from a list (payroll-engine.md, docs/payroll.md, docs/compliance.md). */
+/** Settings chosen from a list (docs/payroll.md, "The engine", docs/payroll.md, docs/compliance.md). */
 const CHOICES: { field: string; label: string; hint: string; options: [string, string][] }[] = [
   {
     field: 'tax_regime',

@@ -1,8 +1,8 @@
-// Statutory data in the console (issue 16): an employee's statutory details (NIN, tax ID, state,
-// RSA PIN and PFA, NHF, reliefs) on /console/employees/:id/statutory, and the company's sector and
-// registrations as a section of Settings. Both go through the same services as the API (U4 and
-// the companies' statutory service), so the same values are accepted with the same messages. An
-// emptied box means "unknown" (null), unlike the API's blank "unchanged": a form always sends all.
+// Statutory data in the console: an employee's statutory details (NIN, tax ID, state, RSA PIN and
+// PFA, NHF, reliefs) on /console/employees/:id/statutory, and the company's sector and
+// registrations as a section of Settings. Both go through the same services as the API (U4 and the
+// companies' statutory service), so the same values are accepted with the same messages. An emptied
+// box means "unknown" (null), unlike the API's blank "unchanged": a form always sends all.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { CompanyProfile } from '../modules/companies/index.js';

@@ -62,8 +62,9 @@ export async function createPayrollWorld(db: Executor) {
   ]);
   const [strangerUser] = await createUsers(db, stranger.id, [{ firstName: 'Sam', lastName: 'Stranger' }]);
   const [childUser] = await createUsers(db, child.id, [{ firstName: 'Kemi', lastName: 'Child' }]);
-  // The golden figures of these tests deduct NHF: these employees opted in (payroll-engine.md
-  // amendment 1; new users start opted out, as the NHF tests of payroll.statutory.test.ts check).
+  // The golden figures of these tests deduct NHF: these employees opted in (docs/payroll.md,
+  // "Statutory amendments", amendment 1; new users start opted out, as the NHF tests of
+  // payroll.statutory.test.ts check).
   await optInToNhf(db, [acme.id, child.id, stranger.id]);
   return { acme, child, stranger, staff, strangerUser, childUser };
 }

@@ -1,13 +1,13 @@
-// Tenant isolation over every named /api route (architecture.md rule 9, decisions.md §2).
-// Company A sends, for each route, the requests that name unrelated company B's resources: B's ids
-// in the path, company_id=B (or B's child) in query/body/form, B's user ids and e-mails inside
-// bodies and CSV files. Each must be refused (403/404, or the documented per-item/422 failure),
-// never 2xx with B's data, never 500; the answer carries nothing that identifies B unless A sent it;
-// it is byte-for-byte the answer to the same request naming a resource that does not exist (no
-// existence oracle); and the database is unchanged afterwards. B's data, read through B's own API,
-// is the same before and after the whole matrix.
-// The matrix cannot go stale: the registered routes must equal ROUTE_NAMES, and every registered
-// method + path must be reached by at least one probe, or the coverage test fails.
+// Tenant isolation over every named /api route (docs/architecture.md, "Design rules", rule 9;
+// docs/reference.md, "Common rules"). Company A sends, for each route, the requests that name
+// unrelated company B's resources: B's ids in the path, company_id=B (or B's child) in
+// query/body/form, B's user ids and e-mails inside bodies and CSV files. Each must be refused
+// (403/404, or the documented per-item/422 failure), never 2xx with B's data, never 500; the answer
+// carries nothing that identifies B unless A sent it; it is byte-for-byte the answer to the same
+// request naming a resource that does not exist (no existence oracle); and the database is unchanged
+// afterwards. B's data, read through B's own API, is the same before and after the whole matrix. The
+// matrix cannot go stale: the registered routes must equal ROUTE_NAMES, and every registered method
+// + path must be reached by at least one probe, or the coverage test fails.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/app.js';
@@ -280,7 +280,8 @@ describe('authentication and scopes on every named route', () => {
     for (const probe of perRoute()) {
       const other = probe.route === 'wallet.balance' ? world.scoped.usersIndexOnly : world.scoped.walletBalanceOnly;
       const res = await send(probe, other.auth);
-      // decisions.md §3: refusals of the authentication layer are {error} on every route, wallet too.
+      // docs/reference.md, "Authentication and scopes": refusals of the authentication layer are
+      // {error} on every route, wallet too.
       const expected = { error: SCOPE_DENIED };
       if (res.statusCode !== 403 || res.body !== JSON.stringify(expected)) {
         problems.push(`${probe.method} ${probe.url}: ${res.statusCode} ${res.body}`);

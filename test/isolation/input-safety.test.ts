@@ -172,10 +172,10 @@ const isWrite = (entry: RouteEntry) => entry.method !== 'GET';
 const label = (field: string) => field.replace(/_/g, ' ');
 
 /**
- * The family's validation answer (decisions.md §2), naming the field; returns problems. A route
- * that checks its own input (the wallet's W1/W2, RouteConfig.ownInputChecks) answers with its
- * documented messages instead (W2: "Transaction not found." for a reference that cannot exist):
- * any 4xx in the family's shape.
+ * The family's validation answer (docs/reference.md, "Common rules"), naming the field; returns
+ * problems. A route that checks its own input (the wallet's W1/W2, RouteConfig.ownInputChecks)
+ * answers with its documented messages instead (W2: "Transaction not found." for a reference that
+ * cannot exist): any 4xx in the family's shape.
  */
 function fieldProblems(entry: RouteEntry, status: number, body: Json, field: string): string[] {
   return entry.ownInputChecks ? errorShapeProblems(entry.family, status, body) : familyProblems(entry.family, status, body, field);
@@ -349,7 +349,7 @@ describe('out-of-range numbers in a query or body: a 4xx in the family shape, no
 
 describe("numbers that are not finite: the field's validation answer in the family shape, nothing written", () => {
   const NON_FINITE = ['1e309', 'Infinity', '-Infinity', 'NaN', '1e400'];
-  /** The tenancy check answers a `company_id` that is not an id with its documented 400 (decisions.md §2). */
+  /** The tenancy check answers a `company_id` that is not an id with its documented 400 (docs/reference.md, "Common rules"). */
   const check = (entry: RouteEntry, field: string) => (status: number, body: Json) =>
     field === 'company_id' ? errorShapeProblems(entry.family, status, body) : fieldProblems(entry, status, body, field);
 

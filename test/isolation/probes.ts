@@ -36,7 +36,7 @@ export interface Probe {
   check?: (body: Json) => void;
   /** Body keys that differ on every call (P2's run id): dropped before comparing with the ghost. */
   volatile?: string[];
-  /** False where the ghost request would legitimately differ (global uniqueness, decisions §7). */
+  /** False where the ghost request would legitimately differ (global uniqueness, docs/companies-invoices.md, "The companies and invoices rules"). */
   compare?: boolean;
   /** Tables A's own request may legitimately write (its own Idempotency-Key row); B's rows there must not change. */
   mayWrite?: string[];

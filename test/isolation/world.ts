@@ -17,7 +17,7 @@ import type { Json } from './probes.js';
 
 /** What a probe may name of the victim. Scope ids stay real in the ghost; resource ids do not. */
 export interface Victim {
-  /** B and B's child as `company_id` scopes (the ghost keeps them: company existence is public by design, decisions §2). */
+  /** B and B's child as `company_id` scopes (the ghost keeps them: company existence is public by design, docs/reference.md, "Common rules"). */
   company: number;
   child: number;
   /** B and B's child as the resource of a companies route (C3-C6). */

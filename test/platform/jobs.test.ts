@@ -1,6 +1,6 @@
-// Durable jobs (decisions.md §8) on a real database: backoff, attempts, `retryInSeconds`, lease
-// expiry after a crash, two queues never running one job twice, and the job catalog. Mail delivery
-// through the outbox is in outbox-smtp.test.ts.
+// Durable jobs (docs/decisions.md, "Jobs and mail") on a real database: backoff, attempts,
+// `retryInSeconds`, lease expiry after a crash, two queues never running one job twice, and the job
+// catalog. Mail delivery through the outbox is in outbox-smtp.test.ts.
 import { eq, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
-// The e-mail outbox (decisions.md §8): mail delivered to a real SMTP server (smtp-server) started
-// here, including refusals and retries. The job queue itself is in jobs.test.ts.
+// The e-mail outbox (docs/decisions.md, "Jobs and mail"): mail delivered to a real SMTP server
+// (smtp-server) started here, including refusals and retries. The job queue itself is in
+// jobs.test.ts.
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import Fastify from 'fastify';

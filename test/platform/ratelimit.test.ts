@@ -1,6 +1,7 @@
-// Rate limits (decisions.md §4) with small limits: endpoint and global buckets, sensitive routes,
-// plans, the per-IP bucket of failed authentication, headers on every /api response, and the store
-// shared through Redis (when REDIS_URL is set) or private to the process (memory).
+// Rate limits (docs/reference.md, "Rate limits") with small limits: endpoint and global buckets,
+// sensitive routes, plans, the per-IP bucket of failed authentication, headers on every /api
+// response, and the store shared through Redis (when REDIS_URL is set) or private to the process
+// (memory).
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';

@@ -1,6 +1,6 @@
-// PAYMENT_PROVIDER (decisions.md §1): `sandbox` is the default only on the embedded database. On
-// PostgreSQL the sandbox would let anyone holding a checkout link credit a wallet, so a server with
-// DATABASE_URL and no PAYMENT_PROVIDER refuses to start and says why.
+// PAYMENT_PROVIDER (README.md, "Configuration"): `sandbox` is the default only on the embedded
+// database. On PostgreSQL the sandbox would let anyone holding a checkout link credit a wallet, so
+// a server with DATABASE_URL and no PAYMENT_PROVIDER refuses to start and says why.
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig, PAYMENT_PROVIDER_REQUIRED } from '../../src/config.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';

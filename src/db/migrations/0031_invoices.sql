@@ -1,6 +1,6 @@
--- Invoices (issue 5): benefit and expense claims of employees, approved by a manager, then by
--- finance, then paid in one or more payments. Money is numeric(18,2); the CHECKs keep the
--- arithmetic honest even if a bug slipped past the service.
+-- Invoices: benefit and expense claims of employees, approved by a manager, then by finance, then
+-- paid in one or more payments. Money is numeric(18,2); the CHECKs keep the arithmetic honest even
+-- if a bug slipped past the service.
 CREATE TABLE invoices (
   id serial PRIMARY KEY,
   company_id integer NOT NULL REFERENCES companies(id),

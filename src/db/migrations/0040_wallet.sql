@@ -1,4 +1,4 @@
--- Wallet (issue 6): top-up transactions, the append-only ledger, and the sandbox provider's outcomes.
+-- Wallet: top-up transactions, the append-only ledger, and the sandbox provider's outcomes.
 CREATE TABLE wallet_transactions (
   id bigserial PRIMARY KEY,
   reference text NOT NULL,

@@ -1,7 +1,7 @@
--- Columns that two features share, added once so that each can build on them (issues 15 and 16).
--- Users: the bank account's identity (bank_code, the provider-resolved account_name and when it was
--- verified) and the statutory identity an employer files schedules with. All optional; the API
--- validates their formats.
+-- Columns that two features share, added once so that each can build on them. Users: the bank
+-- account's identity (bank_code, the provider-resolved account_name and when it was verified) and
+-- the statutory identity an employer files schedules with. All optional; the API validates their
+-- formats.
 ALTER TABLE users
   ADD COLUMN bank_code text,
   ADD COLUMN account_name text,

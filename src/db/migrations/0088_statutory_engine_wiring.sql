@@ -1,4 +1,4 @@
--- The engine amendments of payroll-engine.md wired into the payroll service (issue 16).
+-- The engine amendments (docs/payroll.md, "Statutory amendments") wired into the payroll service.
 -- Every new column has a default that keeps each existing company's figures as they were.
 
 -- Voluntary pension and the like: the employee part reduces taxable income (Pension Reform Act 2014
@@ -14,13 +14,13 @@ ALTER TABLE custom_contributions
 ALTER TABLE contribution_settings
   ADD COLUMN tax_method text NOT NULL DEFAULT 'annualised';
 
--- tax_deductions: the paystub's exact deductions for tax (D ÷ N) in DEDUCTION_UNITS_PER_KOBO
--- (156 × 10^12 per kobo), so the year to date of the cumulative method sums exactly. Existing rows
--- get their statutory deductions (pension + NHF + NHIS), the rounded figures: the only ones they
--- kept (before this migration no paystub had a deductible custom part; a life assurance premium's
--- share was not stored and is not recovered).
--- The snapshot (compliance.md "Statutory data"): the employee's statutory identity and the period's
--- basic, housing and transport amounts when the paystub was computed; null on older paystubs.
+-- tax_deductions: the paystub's exact deductions for tax (D ÷ N) in DEDUCTION_UNITS_PER_KOBO (156 ×
+-- 10^12 per kobo), so the year to date of the cumulative method sums exactly. Existing rows get
+-- their statutory deductions (pension + NHF + NHIS), the rounded figures: the only ones they kept
+-- (before this migration no paystub had a deductible custom part; a life assurance premium's share
+-- was not stored and is not recovered). The snapshot (docs/statutory-data.md): the employee's
+-- statutory identity and the period's basic, housing and transport amounts when the paystub was
+-- computed; null on older paystubs.
 ALTER TABLE paystubs
   ADD COLUMN tax_deductions numeric(40, 0),
   ADD COLUMN state_of_residence text,

@@ -1,6 +1,6 @@
--- Outbound webhooks (docs/webhooks.md, issue 18): a company's endpoints, the events that matched at
--- least one endpoint (written in the transaction of the change), and one delivery per event and
--- endpoint, which is also the delivery queue (status pending, next_attempt_at, a lease while sent).
+-- Outbound webhooks (docs/webhooks.md): a company's endpoints, the events that matched at least one
+-- endpoint (written in the transaction of the change), and one delivery per event and endpoint,
+-- which is also the delivery queue (status pending, next_attempt_at, a lease while sent).
 CREATE TABLE webhook_endpoints (
   id serial PRIMARY KEY,
   company_id integer NOT NULL REFERENCES companies(id),

@@ -1,4 +1,4 @@
--- Remittance schedules (issue 17, docs/compliance.md).
+-- Remittance schedules (docs/compliance.md).
 
 -- NSITF's base: `gross` (1% of gross pay, the Employees' Compensation Act 2010 s.33 "total monthly
 -- payroll") or `basic_housing_transport` (the narrower base some NSITF offices accept). Text like

@@ -17,8 +17,8 @@ import {
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * One row per company from its creation (payroll-engine.md, "contribution settings").
- * Values are kept as the API's strings; the payroll service parses them into engine settings.
+ * One row per company from its creation (docs/payroll.md, "Settings (S1-S3)"). Values are kept as
+ * the API's strings; the payroll service parses them into engine settings.
  */
 export const contributionSettings = pgTable(
   'contribution_settings',
@@ -37,7 +37,7 @@ export const contributionSettings = pgTable(
     nhisEnabled: text('nhis_enabled').notNull().default('false'),
     nhisEmployeeRate: text('nhis_employee_rate').notNull().default('5'),
     nhisEmployerRate: text('nhis_employer_rate').notNull().default('10'),
-    // 0088: `annualised` or `cumulative` (payroll-engine.md, amendment 4).
+    // 0088: `annualised` or `cumulative` (docs/payroll.md, "Statutory amendments", amendment 4).
     taxMethod: text('tax_method').notNull().default('annualised'),
     // 0120: the base of the NSITF levy on the remittance schedules, `gross` or `basic_housing_transport`.
     nsitfBase: text('nsitf_base').notNull().default('gross'),
@@ -124,7 +124,7 @@ export const paystubs = pgTable(
     failureReason: text('failure_reason'),
     // 0088: D ÷ N exactly, in DEDUCTION_UNITS_PER_KOBO (the cumulative method's year to date).
     taxDeductions: numeric('tax_deductions', { precision: 40, scale: 0 }).notNull().default('0'),
-    // 0088: the snapshot taken when the paystub was computed (compliance.md "Statutory data").
+    // 0088: the snapshot taken when the paystub was computed (docs/statutory-data.md).
     stateOfResidence: text('state_of_residence'),
     pfaCode: text('pfa_code'),
     rsaPin: text('rsa_pin'),

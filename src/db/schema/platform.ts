@@ -19,7 +19,7 @@ export const apiTokens = pgTable(
   (t) => [uniqueIndex('api_tokens_token_hash_key').on(t.tokenHash), index('api_tokens_company_idx').on(t.companyId)],
 );
 
-/** Durable background work (decisions.md §8). */
+/** Durable background work (docs/decisions.md, "Jobs and mail"). */
 export const jobs = pgTable(
   'jobs',
   {

@@ -58,7 +58,7 @@ export const users = pgTable(
     suspendedRoles: text('suspended_roles').array(),
     annualRentPaid: numeric('annual_rent_paid', { precision: 18, scale: 2 }),
     lifeAssurancePremium: numeric('life_assurance_premium', { precision: 18, scale: 2 }),
-    // 0082: bank identity (issue 15) and statutory identity (issue 16).
+    // 0082: bank identity and statutory identity.
     bankCode: text('bank_code'),
     accountName: text('account_name'),
     bankAccountVerifiedAt: ts('bank_account_verified_at'),

@@ -1,7 +1,7 @@
-// The operator API (decisions.md §9), registered only when ADMIN_TOKEN is set. Its routes carry no
-// `config.name`, so the /api authentication, tenancy and rate limits do not run on them; the
-// encapsulated plugin adds its own authentication hook instead. Errors are `{error}`; validation
-// failures are 422 `{error: <first message>}` (the `settings` family).
+// The operator API (docs/decisions.md, "Operator API and CLI"), registered only when ADMIN_TOKEN is
+// set. Its routes carry no `config.name`, so the /api authentication, tenancy and rate limits do
+// not run on them; the encapsulated plugin adds its own authentication hook instead. Errors are
+// `{error}`; validation failures are 422 `{error: <first message>}` (the `settings` family).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { type AppDeps, typed } from '../../platform/deps.js';

@@ -1,5 +1,5 @@
-// The operator's view of a company: the Company resource of interface.md plus what only the
-// operator manages (plan, API access, vocabularies).
+// The operator's view of a company: the Company resource of the published interface plus what only
+// the operator manages (plan, API access, vocabularies).
 import { Type } from 'typebox';
 import { isoTimestamp } from '../../platform/format.js';
 import { type CompanyProfile, CompanyStatutoryProperties, serializeCompanyStatutory } from '../companies/index.js';

@@ -1,6 +1,6 @@
-// Operator use cases (decisions.md §9): create root companies, change their plan, access and
-// vocabulary, issue and revoke their API token, read the e-mail outbox. Used by the /admin routes
-// and, without HTTP, by the `payroll` CLI on the configured database.
+// Operator use cases (docs/decisions.md, "Operator API and CLI"): create root companies, change
+// their plan, access and vocabulary, issue and revoke their API token, read the e-mail outbox. Used
+// by the /admin routes and, without HTTP, by the `payroll` CLI on the configured database.
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';

@@ -1,5 +1,6 @@
-// The operator API; its routes exist only when ADMIN_TOKEN is set (decisions.md §9). The same
-// service backs the `payroll` CLI, which builds it without HTTP (createAdminService).
+// The operator API; its routes exist only when ADMIN_TOKEN is set (docs/decisions.md, "Operator API
+// and CLI"). The same service backs the `payroll` CLI, which builds it without HTTP
+// (createAdminService).
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import type { CompaniesServices } from '../companies/index.js';
 import { adminRoutes } from './admin.routes.js';

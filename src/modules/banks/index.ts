@@ -1,6 +1,6 @@
-// Banks (issue 15): the Nigerian banks a salary can be paid into (GET /api/banks), the NUBAN check
-// digit, finding a bank by code or by name, and resolving an account holder's name through the
-// payment provider. No tables: the bank list is a data file (docs/banks.md).
+// Banks: the Nigerian banks a salary can be paid into (GET /api/banks), the NUBAN check digit,
+// finding a bank by code or by name, and resolving an account holder's name through the payment
+// provider. No tables: the bank list is a data file (docs/banks.md).
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { banksRoutes } from './banks.routes.js';
 

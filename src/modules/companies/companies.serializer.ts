@@ -2,7 +2,7 @@ import { isoTimestamp } from '../../platform/format.js';
 import type { CompanyRow } from './companies.repo.js';
 import { serializeCompanyStatutory } from './companies.statutory.js';
 
-/** The Company resource of interface.md (plus created_at/updated_at). */
+/** The Company resource of the published interface (plus created_at/updated_at). */
 export function serializeCompany(company: CompanyRow) {
   return {
     id: company.id,

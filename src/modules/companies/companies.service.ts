@@ -1,5 +1,6 @@
-// Child companies (C1-C6, decisions.md §7). A company acts on the companies below it in the
-// `created_by` tree (children, grandchildren, ...); anything else, itself included, is "not found".
+// Child companies (C1-C6, docs/companies-invoices.md, "The companies and invoices rules"). A
+// company acts on the companies below it in the `created_by` tree (children, grandchildren, ...);
+// anything else, itself included, is "not found".
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';

@@ -1,5 +1,5 @@
-// A company's sector and registrations (issue 16): C2 → C3/C1, C4 (set, clear, tax_ids replaced),
-// PATCH /admin/companies/{id} for a root company, and every format refused with each family's shape.
+// A company's sector and registrations: C2 → C3/C1, C4 (set, clear, tax_ids replaced), PATCH
+// /admin/companies/{id} for a root company, and every format refused with each family's shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { companyBody, createChildViaApi } from '../../../test/helpers/companies.js';

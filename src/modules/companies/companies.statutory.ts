@@ -1,7 +1,7 @@
-// A company's sector and statutory registrations (issue 16, compliance.md "Statutory data"):
-// read from C2/C4 bodies, PATCH /admin/companies/{id} and the console's settings form, shown on
-// the Company resource. One reader for all of them, so every surface accepts the same values with
-// the same messages. Formats and what null means: docs/statutory-data.md.
+// A company's sector and statutory registrations (docs/statutory-data.md): read from C2/C4 bodies,
+// PATCH /admin/companies/{id} and the console's settings form, shown on the Company resource. One
+// reader for all of them, so every surface accepts the same values with the same messages. Formats
+// and what null means: docs/statutory-data.md.
 import { Type } from 'typebox';
 import type { Db, Executor } from '../../db/client.js';
 import { addFieldError, type FieldErrors, invalid, notFound } from '../../platform/errors.js';

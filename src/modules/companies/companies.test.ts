@@ -69,7 +69,7 @@ describe('C2 POST /api/companies', () => {
         'registration_id',
         'status',
         'updated_at',
-        // Issue 16: sector and registrations (companies.statutory.test.ts).
+        // Statutory data: sector and registrations (companies.statutory.test.ts).
         'sector',
         'rc_number',
         'pencom_employer_code',

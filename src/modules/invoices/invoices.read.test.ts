@@ -29,7 +29,7 @@ async function insertInvoices(db: Executor, companyId: number, prefix: string, n
   );
 }
 
-/** I1 before issue 19: the page and a count, each its own statement. */
+/** I1 before the read-path work: the page and a count, each its own statement. */
 async function reference(db: Executor, companyId: number, filter: ListFilter) {
   const conditions: SQL[] = [eq(invoices.companyId, companyId), isNull(invoices.deletedAt)];
   if (filter.transactionId !== undefined) conditions.push(eq(invoices.transactionId, filter.transactionId));

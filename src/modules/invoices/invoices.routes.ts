@@ -6,7 +6,7 @@ import { CompanyIdInput as CompanyId, errorResponses, FieldsError, MoneyInput } 
 import type { TenancyMessages } from '../../platform/types.js';
 import { type createInvoicesService, INVOICE_NOT_FOUND } from './invoices.service.js';
 
-/** Invoices name no 403 text in interface.md; this one says what was refused. */
+/** Invoices name no 403 text in the published interface; this one says what was refused. */
 export const INVOICES_TENANCY: TenancyMessages = { forbidden: "You do not have permission to access this company's invoices." };
 
 const NullableString = Type.Union([Type.Null(), Type.String()]);

@@ -2,7 +2,7 @@ import { moneyString } from '../../payroll/money.js';
 import { dateOnly, isoTimestamp } from '../../platform/format.js';
 import type { InvoiceRow } from './invoices.repo.js';
 
-/** The Invoice resource of interface.md, plus who paid what and when it was decided. */
+/** The Invoice resource of the published interface, plus who paid what and when it was decided. */
 export function serializeInvoice(invoice: InvoiceRow) {
   return {
     id: invoice.id,

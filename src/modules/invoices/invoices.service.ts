@@ -1,6 +1,7 @@
-// Invoices (I1-I7, decisions.md §7): an employee's claim goes pending → manager_approved (or
-// rejected) → approved (or denied) by finance → paid in one or more payments. Every move is one
-// conditional UPDATE; when it finds no row, the current row tells which rule refused it.
+// Invoices (I1-I7, docs/companies-invoices.md, "The companies and invoices rules"): an employee's
+// claim goes pending → manager_approved (or rejected) → approved (or denied) by finance → paid in
+// one or more payments. Every move is one conditional UPDATE; when it finds no row, the current row
+// tells which rule refused it.
 import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';

@@ -1,5 +1,6 @@
-// Input rules of I3-I6 (decisions.md §7). Every problem is reported at once as
-// {field: [message]}; types are already checked by the route schemas.
+// Input rules of I3-I6 (docs/companies-invoices.md, "The companies and invoices rules"). Every
+// problem is reported at once as {field: [message]}; types are already checked by the route
+// schemas.
 
 import { isEmail } from '../../platform/email.js';
 import { addFieldError, type FieldErrors, invalid } from '../../platform/errors.js';

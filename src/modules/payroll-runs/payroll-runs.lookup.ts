@@ -1,5 +1,6 @@
-// What every payroll-run entry point shares: the messages of payroll-runs.md, finding a run of the
-// company (another company's run is simply not found) and its wire view with paystub counts.
+// What every payroll-run entry point shares: the messages of docs/payroll-runs.md, "Routes and
+// messages", finding a run of the company (another company's run is simply not found) and its wire
+// view with paystub counts.
 import type { Executor } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { payrollRunsRepo, type RunRow } from './payroll-runs.repo.js';

@@ -1,4 +1,4 @@
-// /api/payroll-runs (payroll-runs.md): create from salaries, list, show, approve, pay, retry,
+// /api/payroll-runs (docs/payroll-runs.md): create from salaries, list, show, approve, pay, retry,
 // cancel. Errors are {error: message}; validation 422 {error: {field: [message]}}; a state that does
 // not allow the action 409 {error}; an unaffordable pay or retry 409 adds required/available/shortfall.
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
-// Wire shape of a run (payroll-runs.md "The run object"): totals as JSON numbers with two places,
-// counts of its paystubs by status, UTC timestamps.
+// Wire shape of a run (docs/payroll-runs.md, "The run object"): totals as JSON numbers with two
+// places, counts of its paystubs by status, UTC timestamps.
 import { koboToNumber, koboToString, toKobo } from '../../payroll/money.js';
 import { isoTimestamp } from '../../platform/format.js';
 import type { RunTotals } from '../payroll/index.js';

@@ -51,8 +51,9 @@ function checkDates(input: CreateRunInput): void {
   }
   if (!fields.pay_period_start && !fields.pay_period_end && input.pay_period_end < input.pay_period_start)
     fields.pay_period_end = ['The pay period end field must be a date after or equal to pay period start.'];
-  // Every item of a run shares its period, so the engine's per-item refusal (payroll-engine.md
-  // amendment 2) is the run's: answered as such rather than as "nothing to pay".
+  // Every item of a run shares its period, so the engine's per-item refusal (docs/payroll.md,
+  // "Statutory amendments", amendment 2) is the run's: answered as such rather than as "nothing to
+  // pay".
   else if (!fields.pay_period_end && input.pay_period_end < EARLIEST_PERIOD_END) fields.pay_period_end = [PERIOD_TOO_EARLY];
   if (Object.keys(fields).length > 0) throw invalid(fields);
 }

@@ -20,7 +20,7 @@ function positiveInt(raw: unknown, field: string, max: number, fallback: number)
   if (raw === undefined || raw === '') return fallback;
   const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
   const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  // Settings family: validation is 422 {error: message} (decisions.md §2).
+  // Settings family: validation is 422 {error: message} (docs/reference.md, "Common rules").
   if (!(value >= 1 && value <= max)) throw new DomainError('validation', `The ${field} must be an integer from 1 to ${max}.`);
   return value;
 }

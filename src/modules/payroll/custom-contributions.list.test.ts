@@ -29,7 +29,7 @@ async function seed(db: Executor, company: TestCompany, names: string[]) {
   }
 }
 
-/** S6 before issue 19: the list, then the targets of its ids. */
+/** S6 before the read-path work: the list, then the targets of its ids. */
 async function reference(db: Executor, companyId: number) {
   const rows = await db.query.customContributions.findMany({
     where: (c, { eq }) => eq(c.companyId, companyId),

@@ -1,4 +1,4 @@
-// S6-S10: custom contributions and their targets (decisions.md §6).
+// S6-S10: custom contributions and their targets (docs/payroll.md, "The payroll rules").
 import type { Db, Tx } from '../../db/client.js';
 import { moneyString, toKobo } from '../../payroll/money.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
@@ -14,7 +14,7 @@ import {
 export const CUSTOM_NOT_FOUND = 'Custom contribution not found.';
 export const CUSTOM_UPDATE_NOT_FOUND = 'The company or contribution could not be found.';
 const NAME_TAKEN = 'The name has already been taken.';
-/** payroll-engine.md amendment 3: a deductible part must be known before tax (not on net pay). */
+/** docs/payroll.md, "Statutory amendments", amendment 3: a deductible part must be known before tax (not on net pay). */
 export const DEDUCTIBLE_ONLY_EMPLOYEE_ON_GROSS =
   'The tax_deductible field may be true only for a contribution applied to gross_pay with an employee part.';
 
@@ -46,7 +46,7 @@ function serializeTarget(row: TargetRow) {
   };
 }
 
-/** `asNumbers`: S8 returns the values as numbers (interface.md), reads return decimal strings. */
+/** `asNumbers`: S8 returns the values as numbers (the published interface), reads return decimal strings. */
 export function serializeCustomContribution(row: CustomContributionRow, targets: TargetRow[], asNumbers = false) {
   const value = (v: string | null) => (v === null ? null : asNumbers ? Number(v) : moneyString(v));
   return {

@@ -1,9 +1,9 @@
-// The statutory amendments change no existing employer's figures (issue 16, "Done when"): a database
-// is built as it was before migration 0082 (companies deducting NHF, one not, one without a settings
-// row; users, existing paystubs and a custom contribution written with that schema's SQL), P2's
-// figures are computed there the way the service did then (the planner with the context that schema
-// could give it: no sector, no opt-in, no tax_deductible, no tax_method), the database is migrated to
-// the head, and P2 through HTTP gives the same figures to the kobo. Existing paystubs are untouched.
+// The statutory amendments change no existing employer's figures: a database is built as it was
+// before migration 0082 (companies deducting NHF, one not, one without a settings row; users,
+// existing paystubs and a custom contribution written with that schema's SQL), P2's figures are
+// computed there the way the service did then (the planner with the context that schema could give
+// it: no sector, no opt-in, no tax_deductible, no tax_method), the database is migrated to the head,
+// and P2 through HTTP gives the same figures to the kobo. Existing paystubs are untouched.
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';

@@ -1,8 +1,8 @@
-// HTTP tests of the engine amendments wired into P2 and payroll runs (payroll-engine.md
-// "Amendments", compliance.md "Statutory data"): NHF by sector and opt-in, no pre-2021 periods,
-// tax-deductible custom contributions, tax_method cumulative with the stored year to date, and each
-// paystub's snapshot. A real database (PGlite, or PostgreSQL with DATABASE_URL). The user and company
-// fields are set with SQL here (their API is the users/companies modules').
+// HTTP tests of the engine amendments wired into P2 and payroll runs (docs/payroll.md, "Statutory
+// amendments"; docs/statutory-data.md): NHF by sector and opt-in, no pre-2021 periods, tax-deductible
+// custom contributions, tax_method cumulative with the stored year to date, and each paystub's
+// snapshot. A real database (PGlite, or PostgreSQL with DATABASE_URL). The user and company fields
+// are set with SQL here (their API is the users/companies modules').
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
@@ -188,8 +188,9 @@ describe('tax_method (Nigeria Tax Administration Act 2025 s.51(7))', () => {
     expect((await as(ctx.app, company).get('/api/contribution-settings')).json().data[0].tax_method).toBe('cumulative');
   });
 
-  // A July joiner on ₦500,000 a month, pension and NHF at the default rates (payroll-engine.md's
-  // golden case): ₦293,100.00 over the year instead of 6 × 65,120 = ₦390,720.00 annualised.
+  // A July joiner on ₦500,000 a month, pension and NHF at the default rates (the golden case of
+  // docs/payroll.md, "Statutory amendments"): ₦293,100.00 over the year instead of 6 × 65,120 =
+  // ₦390,720.00 annualised.
   const JULY_JOINER = [0, 57700, 58850, 58850, 58850, 58850];
 
   it('a July joiner in one call, items in any order, computed in period order', async () => {
@@ -262,7 +263,7 @@ describe('tax_method (Nigeria Tax Administration Act 2025 s.51(7))', () => {
   });
 });
 
-describe('paystub snapshots (compliance.md "Statutory data")', () => {
+describe('paystub snapshots (docs/statutory-data.md)', () => {
   it('keep the statutory identity and the basic, housing and transport amounts as computed', async () => {
     const { company, staff } = await companyWith(1);
     const id = staff[0].id;

@@ -1,5 +1,5 @@
-// Validation of one P2 item. Items are independent: each failure is reported on its own as
-// {id, errors: {field: [message]}} and never fails the run (decisions.md §6).
+// Validation of one P2 item. Items are independent: each failure is reported on its own as {id,
+// errors: {field: [message]}} and never fails the run (docs/payroll.md, "The payroll rules").
 import { type Kobo, toKobo } from '../../payroll/money.js';
 import { fieldLabel } from '../../platform/field-reader.js';
 import { isRecord } from '../../platform/guards.js';

@@ -280,7 +280,7 @@ describe('runTotals', () => {
   });
 });
 
-describe('planPaystubRun: statutory amendments (payroll-engine.md)', () => {
+describe('planPaystubRun: statutory amendments (docs/payroll.md)', () => {
   const cumulative = { ...DEFAULT_SETTINGS, taxMethod: 'cumulative' as const };
   const months = [
     ['2026-07-01', '2026-07-31'],

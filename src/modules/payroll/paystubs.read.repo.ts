@@ -1,13 +1,13 @@
-// P1's reads, done as U1's (users.read.repo.ts, issue 19): the page carries its total as a last
-// column (one statement, one round trip, the total read in the same snapshot as the rows), and the
-// fixed-shape statements (the unfiltered page, the page's users, its custom contribution records)
-// are named prepared statements run on the hot-reads pool, which keeps their generic plans
-// (db/client.ts `hotReads`): a page with `LIMIT $n OFFSET $m` would otherwise be planned again on
-// every execution. A filtered page (user_id, transaction_id, status, any mix) stays a dynamic
-// statement on the caller's executor: eight prepared variants for rarely combined filters are not
-// worth it, and a skewed status filter is where PostgreSQL's custom plans earn their keep.
-// Every column is read as paystubs.repo.ts reads it (numerics and dates as PostgreSQL's text, the
-// driver's own values otherwise), so the rows and the response are the same as before.
+// P1's reads, done as U1's (users.read.repo.ts): the page carries its total as a last column (one
+// statement, one round trip, the total read in the same snapshot as the rows), and the fixed-shape
+// statements (the unfiltered page, the page's users, its custom contribution records) are named
+// prepared statements run on the hot-reads pool, which keeps their generic plans (db/client.ts
+// `hotReads`): a page with `LIMIT $n OFFSET $m` would otherwise be planned again on every
+// execution. A filtered page (user_id, transaction_id, status, any mix) stays a dynamic statement
+// on the caller's executor: eight prepared variants for rarely combined filters are not worth it,
+// and a skewed status filter is where PostgreSQL's custom plans earn their keep. Every column is
+// read as paystubs.repo.ts reads it (numerics and dates as PostgreSQL's text, the driver's own
+// values otherwise), so the rows and the response are the same as before.
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';

@@ -28,7 +28,7 @@ async function insertPaystubs(db: Executor, companyId: number, run: string, mont
   );
 }
 
-/** The statements P1 ran before issue 19's change, as references. */
+/** The statements P1 ran before the read-path work, as references. */
 const reference = {
   page: (db: Executor, companyId: number, filters: PaystubFilters, offset: number, limit: number) =>
     queryRows<Record<string, unknown>>(

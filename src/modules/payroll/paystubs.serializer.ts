@@ -1,5 +1,6 @@
 // Wire shapes of paystubs, contribution records and custom contribution records. Amounts are JSON
-// numbers with two places (decisions.md §2): PostgreSQL numeric text → the double that prints as it.
+// numbers with two places (docs/reference.md, "Common rules"): PostgreSQL numeric text → the double
+// that prints as it.
 import { columnToNumber as num } from '../../payroll/money.js';
 import { isoTimestamp } from '../../platform/format.js';
 import type { EmbeddedUserRow, PaystubRow, RecordRow } from './paystubs.rows.js';

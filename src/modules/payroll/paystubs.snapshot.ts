@@ -1,6 +1,6 @@
-// The snapshot a paystub keeps of what it was computed from (compliance.md "Statutory data"): the
-// employee's statutory identity and the period's basic, housing and transport amounts, so that a later
-// edit of the employee or of the settings never rewrites an earlier month's schedules. Pure.
+// The snapshot a paystub keeps of what it was computed from (docs/statutory-data.md): the employee's
+// statutory identity and the period's basic, housing and transport amounts, so that a later edit of
+// the employee or of the settings never rewrites an earlier month's schedules. Pure.
 import type { EngineSettings } from '../../payroll/engine.types.js';
 import { divRound, type Kobo, koboToString, RATE_SCALE, toRate } from '../../payroll/money.js';
 

@@ -1,4 +1,4 @@
-// A run's totals (payroll-runs.md, "The run object"): exact sums of each paystub's rounded
+// A run's totals (docs/payroll-runs.md, "The run object"): exact sums of each paystub's rounded
 // figures, so every total equals the sum of its parts to the kobo.
 import type { Kobo } from '../../payroll/money.js';
 import type { PlannedPaystub } from './paystubs.planner.js';

@@ -1,5 +1,6 @@
-// S1-S3: contribution settings. The API keeps every setting as a string (decisions.md §6); this
-// file is the one place that validates those strings and turns them into the engine's settings.
+// S1-S3: contribution settings. The API keeps every setting as a string (docs/payroll.md, "The
+// payroll rules"); this file is the one place that validates those strings and turns them into the
+// engine's settings.
 import type { Db } from '../../db/client.js';
 import type { EngineSettings, TaxMethod, TaxRegimeSetting } from '../../payroll/engine.types.js';
 import { toRate } from '../../payroll/money.js';
@@ -35,7 +36,7 @@ const FIELDS = new Map<string, [keyof SettingsRow, Kind]>(
 );
 export const SETTING_FIELDS = [...FIELDS.keys()];
 const REGIMES = ['auto', 'pita', 'nta2025', 'none'];
-/** payroll-engine.md amendment 4: `annualised` (the default) or `cumulative`. */
+/** docs/payroll.md, "Statutory amendments", amendment 4: `annualised` (the default) or `cumulative`. */
 const TAX_METHODS = ['annualised', 'cumulative'];
 /** The NSITF levy's base on the remittance schedules (docs/compliance.md): gross pay (default) or basic + housing + transport. */
 export const NSITF_BASES = ['gross', 'basic_housing_transport'] as const;

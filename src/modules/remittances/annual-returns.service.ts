@@ -13,7 +13,7 @@ import type { Cell, Sheet } from './sheets.js';
 
 /** The ITF Act (as amended 2011) s.6: employers of five or more employees contribute. */
 export const ITF_MIN_EMPLOYEES = 5;
-/** The first year the engine computes (payroll-engine.md amendment 2). */
+/** The first year the engine computes (docs/payroll.md, "Statutory amendments", amendment 2). */
 const FIRST_YEAR = 2021;
 
 /** The current year in Lagos (UTC+1, no daylight saving): a return for a year that has not begun is refused. */

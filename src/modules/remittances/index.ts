@@ -1,6 +1,6 @@
-// Remittances (issue 17, docs/compliance.md): the month's PAYE, pension, NHF and NSITF schedules
-// with their due dates and downloads, the annual PAYE return and the ITF levy. Read-only over the
-// paystubs' snapshots and the runs' payment dates.
+// Remittances (docs/compliance.md): the month's PAYE, pension, NHF and NSITF schedules with their
+// due dates and downloads, the annual PAYE return and the ITF levy. Read-only over the paystubs'
+// snapshots and the runs' payment dates.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { createAnnualReturnsService } from './annual-returns.service.js';
 import { remittancesRoutes } from './remittances.routes.js';

@@ -1,6 +1,7 @@
 // GET /api/remittances (the month's schedules and what stops them being filed) and the schedules'
-// downloads. Amounts are JSON numbers with two places like every paystub figure (decisions.md §2),
-// summed exactly in SQL (numeric) and in BigInt kobo here, never in floating point.
+// downloads. Amounts are JSON numbers with two places like every paystub figure (docs/reference.md,
+// "Common rules"), summed exactly in SQL (numeric) and in BigInt kobo here, never in floating
+// point.
 import type { Db } from '../../db/client.js';
 import { koboToNumber } from '../../payroll/money.js';
 import { invalidField, notFound } from '../../platform/errors.js';

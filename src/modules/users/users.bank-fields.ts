@@ -1,6 +1,6 @@
-// The bank fields of a user (issue 15, docs/banks.md), kept together: bank_code read on input or
-// derived from bank_name, the NUBAN check of account_number, what an update changes, and the
-// read-only account_name / bank_account_verified_at of the User object. Pure.
+// The bank fields of a user (docs/banks.md), kept together: bank_code read on input or derived from
+// bank_name, the NUBAN check of account_number, what an update changes, and the read-only
+// account_name / bank_account_verified_at of the User object. Pure.
 import { Type } from 'typebox';
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { type FieldReader, isBlank } from '../../platform/field-reader.js';

@@ -1,6 +1,6 @@
-// Users' bank fields through HTTP (issue 15, docs/banks.md): bank_code given or derived from
-// bank_name on U3/U4/U8/U9, the NUBAN check, stored invalid numbers still readable, and a run that
-// fails the paystub of an account it cannot pay.
+// Users' bank fields through HTTP (docs/banks.md): bank_code given or derived from bank_name on
+// U3/U4/U8/U9, the NUBAN check, stored invalid numbers still readable, and a run that fails the
+// paystub of an account it cannot pay.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';

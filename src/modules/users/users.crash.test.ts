@@ -1,6 +1,6 @@
-// A killed server leaves every bulk-imported row fully applied or absent (decisions.md §5): the
-// real server runs as a child process, is SIGKILLed in the middle of a 10,000-row import,
-// restarted, and the database is checked row by row.
+// A killed server leaves every bulk-imported row fully applied or absent (docs/users.md, "The users
+// rules"): the real server runs as a child process, is SIGKILLed in the middle of a 10,000-row
+// import, restarted, and the database is checked row by row.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';

@@ -145,7 +145,8 @@ export function planCreateRows(
     onboardingToken: p.input.isActive ? null : generated.tokens[i],
     tokenExpiresAt: expires(p.input.isActive),
   }));
-  // Same personal e-mail as an inactive user: update that user and invite again (decisions.md §5).
+  // Same personal e-mail as an inactive user: update that user and invite again (docs/users.md,
+  // "The users rules").
   const patches: UserPatch[] = again.map((p, i) => ({
     id: (p.refs.existing as UserRow).id,
     first_name: p.input.firstName,

@@ -1,7 +1,7 @@
-// CSV layout of U8/U9/U12/U13 (decisions.md §5): UTF-8 with or without BOM, CRLF/LF/CR, the
-// instruction row optional, headers matched case-insensitively ("start_date (YYYY-MM-DD)" is
-// "start_date"), at most 10,000 data rows. The parse is streamed (csv-parse) over the bounded
-// upload; nothing is written until the whole file is known to be within the limits.
+// CSV layout of U8/U9/U12/U13 (docs/users.md, "The users rules"): UTF-8 with or without BOM,
+// CRLF/LF/CR, the instruction row optional, headers matched case-insensitively ("start_date
+// (YYYY-MM-DD)" is "start_date"), at most 10,000 data rows. The parse is streamed (csv-parse) over
+// the bounded upload; nothing is written until the whole file is known to be within the limits.
 import { Readable } from 'node:stream';
 import { CsvError, type Options, parse } from 'csv-parse';
 import { csvText } from '../../platform/csv.js';

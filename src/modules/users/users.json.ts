@@ -1,4 +1,5 @@
-// The User object of interface.md written by PostgreSQL, as the JSON text the API sends (issue 19).
+// The User object of the published interface written by PostgreSQL, as the JSON text the API sends
+// (docs/decisions.md, "Answers written as JSON text").
 //
 // U1's page used to read each user as a json array, parse it (JSON.parse), build the User object
 // (serializeUserRow) and serialize it again (fast-json-stringify): ~4 µs of the server's single

@@ -1,5 +1,5 @@
-// The users feature's e-mails (decisions.md §5). Content is ours to choose (interface.md: "not
-// shown"); every message names the company and never contains a password.
+// The users feature's e-mails (docs/users.md, "The users rules"). Content is ours to choose (the
+// published interface: "not shown"); every message names the company and never contains a password.
 import type { MailMessage } from '../../platform/mail/outbox.js';
 
 interface Person {

@@ -27,7 +27,7 @@ async function invitedUser(token: string, expiresInMs = 7 * 86_400_000) {
   return user;
 }
 
-describe('password rules (decisions.md §5)', () => {
+describe('password rules (docs/users.md, "The users rules")', () => {
   it('accepts a 12+ character password with an upper-case letter and a symbol', () => {
     expect(validatePassword(GOOD, GOOD)).toBeUndefined();
   });

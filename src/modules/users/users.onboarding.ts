@@ -1,6 +1,6 @@
-// The onboarding link (decisions.md §5): `PUBLIC_URL/onboarding/<token>` lets an invited employee
-// set a password, which activates the user and completes onboarding. The web console renders the
-// page; this service owns the rules.
+// The onboarding link (docs/users.md, "The users rules"): `PUBLIC_URL/onboarding/<token>` lets an
+// invited employee set a password, which activates the user and completes onboarding. The web
+// console renders the page; this service owns the rules.
 import type { Db, Executor } from '../../db/client.js';
 import { endConsoleSessions } from '../../platform/auth/console-access.js';
 import { badRequest, invalid, notFound } from '../../platform/errors.js';

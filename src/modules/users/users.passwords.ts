@@ -1,5 +1,6 @@
-// Password rules of decisions.md §5 and argon2id hashing. Shared by U4 (update), the bulk import
-// and the onboarding page, so every entry point applies the exact same rules and messages.
+// Password rules of docs/users.md, "The users rules" and argon2id hashing. Shared by U4 (update),
+// the bulk import and the onboarding page, so every entry point applies the exact same rules and
+// messages.
 import { hash, verify } from '@node-rs/argon2';
 import type { FieldErrors } from '../../platform/errors.js';
 

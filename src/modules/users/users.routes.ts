@@ -21,10 +21,10 @@ import { CreateBody, SuspendBody, UnsuspendBody, UpdateBody } from './users.sche
 import { type createUsersService, USER_NOT_FOUND } from './users.service.js';
 import type { createSuspensionService } from './users.suspension.js';
 
-/** Every users endpoint answers a company it may not act for with this 403 (decisions.md §3). */
+/** Every users endpoint answers a company it may not act for with this 403 (docs/reference.md, "Authentication and scopes"). */
 export const USERS_TENANCY: TenancyMessages = { forbidden: 'Unauthorized or invalid company ID.' };
 const notFoundMessage = USER_NOT_FOUND;
-/** U8/U9 name a missing company (interface.md). */
+/** U8/U9 name a missing company (the published interface). */
 const BULK_TENANCY: TenancyMessages = { ...USERS_TENANCY, notFound: 'Target company not found.' };
 /** CSV imports parsed and written at once per process (each holds its parsed file: tens of MB). */
 const BULK_CONCURRENCY = 2;

@@ -7,7 +7,7 @@ import { StatutoryUserProperties } from './users.statutory-fields.js';
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 const NullableInteger = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
 
-/** The User resource of interface.md, plus the suspension fields of decisions.md §5. */
+/** The User resource of the published interface, plus the suspension fields of docs/users.md, "The users rules". */
 export const UserSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -54,7 +54,7 @@ export const UserSchema = Type.Object(
   { $id: 'User' },
 );
 
-/** U3's answer: the new user's core fields (interface.md), in the order they are sent. */
+/** U3's answer: the new user's core fields (the published interface), in the order they are sent. */
 export const CreatedUserSchema = Type.Object({
   message: Type.String(),
   user: Type.Object({

@@ -1,6 +1,6 @@
-// Employee search for the web console (added by the console work, issue 7; not an /api endpoint):
-// one company's non-deleted users whose name, e-mails or employee id contain the text, optionally
-// by status, paged, with the total. Company id first, like every users query.
+// Employee search for the web console (added by the console work; not an /api endpoint): one
+// company's non-deleted users whose name, e-mails or employee id contain the text, optionally by
+// status, paged, with the total. Company id first, like every users query.
 import type { Db } from '../../db/client.js';
 import type { UserStatus } from './users.repo.js';
 import { usersRepo } from './users.repo.js';

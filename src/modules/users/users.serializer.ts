@@ -8,11 +8,11 @@ type Nullable<T> = T | null;
 type Instant = Nullable<Date | string>;
 
 /**
- * The User object of interface.md, built once from a flat user row (users.read.repo.ts): the hot
- * reads (U1, U2) hand their driver rows here as they arrive. `mayGrantConsoleAccess` is whether the
- * viewer's token has `all`: the onboarding token of a user holding (or, while suspended, keeping
- * aside) a console role sets that user's password, so only a viewer who could grant the role sees
- * it; others get null.
+ * The User object of the published interface, built once from a flat user row (users.read.repo.ts):
+ * the hot reads (U1, U2) hand their driver rows here as they arrive. `mayGrantConsoleAccess` is
+ * whether the viewer's token has `all`: the onboarding token of a user holding (or, while
+ * suspended, keeping aside) a console role sets that user's password, so only a viewer who could
+ * grant the role sees it; others get null.
  */
 export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false) {
   const roles = row[at.roles] as string[];

@@ -12,7 +12,7 @@ export interface ListPaging {
   per_page?: number;
 }
 
-/** SCIM `startIndex`/`count` or `page`/`per_page` (decisions.md §5); default 100, at most 1000. */
+/** SCIM `startIndex`/`count` or `page`/`per_page` (docs/users.md, "The users rules"); default 100, at most 1000. */
 export function pagingWindow(paging: ListPaging): { offset: number; limit: number; startIndex: number } {
   const limit = paging.count ?? paging.per_page ?? 100;
   if (paging.startIndex !== undefined) {

@@ -1,7 +1,7 @@
-// The statutory fields of a user (issue 16, compliance.md "Statutory data"), in one table: how
-// each is read from U3/U4 bodies and CSV rows, how it is compared, stored and shown. Everything
-// else in the users feature handles them as one opaque group, `statutory`, so adding a field
-// here adds it to U2-U4, U8/U9, the templates U12/U13 and the console at once.
+// The statutory fields of a user (docs/statutory-data.md), in one table: how each is read from
+// U3/U4 bodies and CSV rows, how it is compared, stored and shown. Everything else in the users
+// feature handles them as one opaque group, `statutory`, so adding a field here adds it to U2-U4,
+// U8/U9, the templates U12/U13 and the console at once.
 //
 // Null means unknown. In U3 and CSV rows a blank or absent value leaves the field unknown (create)
 // or unchanged (update); in U4 JSON an explicit `null` clears a text or money field (booleans are

@@ -1,5 +1,5 @@
-// Statutory fields of users (issue 16): U3 → U2, U4 (set, change, clear with null), U8/U9 and the
-// templates U12/U13, and every format refused with the documented 422 shape.
+// Statutory fields of users: U3 → U2, U4 (set, change, clear with null), U8/U9 and the templates
+// U12/U13, and every format refused with the documented 422 shape.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';

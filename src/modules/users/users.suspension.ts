@@ -1,7 +1,8 @@
-// Suspension (U10/U11, decisions.md §5). A suspension with an end is ended by the durable job
-// `users.suspension-end` at `suspension_ends_at`. The job carries the end time it was scheduled
-// for and only ends a suspension that still has exactly that end: a moved, ended or replaced
-// suspension makes every older job a no-op, so a stale job can never end the wrong suspension.
+// Suspension (U10/U11, docs/users.md, "The users rules"). A suspension with an end is ended by the
+// durable job `users.suspension-end` at `suspension_ends_at`. The job carries the end time it was
+// scheduled for and only ends a suspension that still has exactly that end: a moved, ended or
+// replaced suspension makes every older job a no-op, so a stale job can never end the wrong
+// suspension.
 import type { Db, Executor } from '../../db/client.js';
 import { endConsoleSessions } from '../../platform/auth/console-access.js';
 import { badRequest, DomainError, notFound } from '../../platform/errors.js';
@@ -28,7 +29,7 @@ const invalidInput = (message: string) => new DomainError('validation', message,
 
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
-/** `YYYY-MM-DD HH:mm:ss` read as UTC (decisions.md §2), strictly: no rollover of 31 February. */
+/** `YYYY-MM-DD HH:mm:ss` read as UTC (docs/reference.md, "Common rules"), strictly: no rollover of 31 February. */
 export function parseUtcDateTime(value: string): Date | undefined {
   const m = DATETIME.exec(value.trim());
   if (!m) return undefined;

@@ -275,7 +275,8 @@ describe('U12/U13 templates', () => {
   it('serves the import and update templates byte for byte', async () => {
     const header =
       'first_name,last_name,personal_email,domain,user_types,title,base_salary,department,allowances,office_location,start_date (YYYY-MM-DD),manager,bank_name,account_number' +
-      // Issue 15 then issue 16: bank_code, then the statutory columns, after the existing ones.
+      // Bank fields, then statutory data: bank_code, then the statutory columns, after the existing
+      // ones.
       ',bank_code,annual_rent_paid,life_assurance_premium,nin (11 digits),tax_id,state_of_residence (code of GET /api/states),' +
       'rsa_pin (PEN + 12 digits),pfa_code (code of GET /api/pfas),nhf_number,nhf_opt_in (true/false),gender (male/female),is_expatriate (true/false)';
     const instruction =

@@ -1,4 +1,4 @@
-// Wallet (issue 6): W1/W2, balance, sandbox checkout, Paystack webhook, and the verification job.
+// Wallet: W1/W2, balance, sandbox checkout, Paystack webhook, and the verification job.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { createProviders } from './providers/index.js';

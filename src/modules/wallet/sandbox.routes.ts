@@ -1,7 +1,8 @@
-// The sandbox provider's checkout page (decisions.md §7): GET shows Pay and Cancel; each POSTs
-// `outcome=success|failed` to the same URL, which records the choice and 303-redirects to the
-// company's redirect_url with `?reference=`. Both need the link's `secret` (providers/sandbox.ts):
-// a reference alone opens nothing, and a wrong secret looks exactly like an unknown reference.
+// The sandbox provider's checkout page (docs/wallet.md, "The wallet rules"): GET shows Pay and
+// Cancel; each POSTs `outcome=success|failed` to the same URL, which records the choice and
+// 303-redirects to the company's redirect_url with `?reference=`. Both need the link's `secret`
+// (providers/sandbox.ts): a reference alone opens nothing, and a wrong secret looks exactly like an
+// unknown reference.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/client.js';

@@ -1,5 +1,6 @@
 // GET /api/wallet/transactions (route wallet.transactions): the ledger, newest first (ledger_seq), as the
-// Laravel paginator. payroll-runs.md gives the new routes the `{error}` shape (family `plain`).
+// Laravel paginator. docs/payroll-runs.md, "Routes and messages", gives the new routes the `{error}`
+// shape (family `plain`).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';

@@ -13,7 +13,8 @@ export const WALLET_TENANCY: TenancyMessages = {
   forbidden: "You do not have permission to access this company's wallet.",
   notFound: COMPANY_NOT_FOUND,
 };
-// W2 has no company 404 of its own; decisions.md §2 gives it the endpoint's 404 message.
+// W2 has no company 404 of its own; docs/reference.md, "Common rules" gives it the endpoint's 404
+// message.
 export const TRANSACTIONS_TENANCY: TenancyMessages = {
   forbidden: "You do not have permission to access this company's transactions.",
   notFound: 'Transaction not found.',

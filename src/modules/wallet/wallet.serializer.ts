@@ -12,7 +12,7 @@ export function serializeTransaction(row: WalletTransactionRow) {
     status: row.status,
     type: 'top_up' as const,
     provider: row.provider,
-    /** Sandbox money (decisions.md §7): no real payment stands behind it. */
+    /** Sandbox money (docs/wallet.md, "The wallet rules"): no real payment stands behind it. */
     sandbox: row.provider === 'sandbox',
     customer_email: row.customerEmail,
     checkout_url: row.checkoutUrl,

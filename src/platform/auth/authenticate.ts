@@ -1,5 +1,6 @@
-// Authentication for every named /api route (decisions.md §3-4): token → caller, sliding expiry
-// with lazy writes, rate limits, API access, scopes. Runs in onRequest, before body parsing.
+// Authentication for every named /api route (docs/reference.md, "Authentication and scopes" and
+// "Rate limits"): token → caller, sliding expiry with lazy writes, rate limits, API access, scopes.
+// Runs in onRequest, before body parsing.
 import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';

@@ -22,7 +22,7 @@ export function mayGrantConsoleAccess(scopes: readonly string[]): boolean {
   return scopes.includes('all');
 }
 
-/** The scope 403 of decisions.md §3, for a request whose token may not hand out console access. */
+/** The scope 403 of docs/reference.md, "Authentication and scopes", for a request whose token may not hand out console access. */
 export const consoleAccessDenied = () => new AccessError('forbidden', SCOPE_DENIED);
 
 /**

@@ -77,7 +77,7 @@ export const ROUTE_NAMES = [
   'annual-returns.itf',
 ] as const;
 
-/** A named /api route (decisions.md §3): its scope name, rate-limit key and metrics label. */
+/** A named /api route (docs/reference.md, "Authentication and scopes"): its scope name, rate-limit key and metrics label. */
 export type RouteName = (typeof ROUTE_NAMES)[number];
 
 export function hashToken(token: string): string {

@@ -1,6 +1,6 @@
-// Durable jobs (decisions.md §8): rows with a run-at time, claimed with FOR UPDATE SKIP LOCKED so
-// exactly one instance runs each, retried with backoff, and picked up again after a crash once
-// their lease runs out.
+// Durable jobs (docs/decisions.md, "Jobs and mail"): rows with a run-at time, claimed with FOR
+// UPDATE SKIP LOCKED so exactly one instance runs each, retried with backoff, and picked up again
+// after a crash once their lease runs out.
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';

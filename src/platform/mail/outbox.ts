@@ -1,5 +1,5 @@
 // E-mail goes into the outbox in the transaction that causes it and is delivered by a job, so a
-// crash can delay an e-mail but never lose it (decisions.md §8).
+// crash can delay an e-mail but never lose it (docs/decisions.md, "Jobs and mail").
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';

@@ -1,6 +1,6 @@
 // Fixed-window counters behind one interface: process memory by default, Redis with REDIS_URL so
-// that every instance shares them (decisions.md §4), with a per-instance memory fallback while Redis
-// is unreachable (redis-fallback.ts; docs/operations.md, "Redis down").
+// that every instance shares them (docs/reference.md, "Rate limits"), with a per-instance memory
+// fallback while Redis is unreachable (redis-fallback.ts; docs/operations.md, "Redis down").
 import { createMemoryCounters } from './memory-counters.js';
 import { createRedisStoreWithFallback } from './redis-fallback.js';
 import type { RateLimitStore } from './store.js';

@@ -1,4 +1,4 @@
-// Banks (issue 15): the bank list names no company; verifying a bank account names B's user.
+// Banks: the bank list names no company; verifying a bank account names B's user.
 import { expect } from 'vitest';
 import type { MatrixContext } from '../probes.js';
 

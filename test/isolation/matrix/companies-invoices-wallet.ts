@@ -50,8 +50,9 @@ export function companiesInvoicesWalletProbes(context: MatrixContext): void {
     email_template: 'Hello',
     payment_frequency: 'monthly',
   };
-  // Domains and super-admin e-mails are unique across all companies by design (decisions §7), so
-  // these 422s are documented; they must still write nothing and echo nothing of B.
+  // Domains and super-admin e-mails are unique across all companies by design
+  // (docs/companies-invoices.md, "The companies and invoices rules"), so these 422s are documented;
+  // they must still write nothing and echo nothing of B.
   add({
     route: 'companies.store',
     what: "B's domain as the new child's domain",

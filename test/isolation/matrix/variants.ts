@@ -34,8 +34,9 @@ export function variantProbes(context: MatrixContext): void {
       what: `company_id twice (${first === A ? 'A then B' : 'B then A'})`,
       method: 'GET',
       url: `/api/users?${q}`,
-      // Schema validation answers the users family's 422 (decisions §2 asks 400 for a non-integer
-      // company_id; a repeated one fails the schema first). Either way nothing of B is reached.
+      // Schema validation answers the users family's 422 (docs/reference.md, "Common rules" asks
+      // 400 for a non-integer company_id; a repeated one fails the schema first). Either way
+      // nothing of B is reached.
       allow: [400, 403, 404, 422],
     });
     add({
@@ -280,9 +281,9 @@ export function variantProbes(context: MatrixContext): void {
     check: invoicesOfA,
   });
 
-  // ---------- B's Idempotency-Keys ----------
-  // Keys belong to the company that sent them (decisions §2): A reusing B's key, with B's body or
-  // another, must get a fresh answer of its own, never B's stored response and never a 409.
+  // ---------- B's Idempotency-Keys ---------- Keys belong to the company that sent them
+  // (docs/reference.md, "Common rules"): A reusing B's key, with B's body or another, must get a
+  // fresh answer of its own, never B's stored response and never a 409.
   const replayAllow: Record<string, [number[], number[], object]> = {
     'custom-contributions.store': [
       [403],

@@ -1,7 +1,7 @@
-// The built-in provider (decisions.md §7): the checkout page is ours (sandbox.routes.ts); verify
-// reports whatever the payer chose there, and pending until they chose. The checkout link carries
-// a secret besides the reference: references travel in logs, redirects and W2 answers, and knowing
-// one must not be enough to "pay" (credit a wallet with nothing).
+// The built-in provider (docs/wallet.md, "The wallet rules"): the checkout page is ours
+// (sandbox.routes.ts); verify reports whatever the payer chose there, and pending until they chose.
+// The checkout link carries a secret besides the reference: references travel in logs, redirects
+// and W2 answers, and knowing one must not be enough to "pay" (credit a wallet with nothing).
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
