@@ -1,4 +1,4 @@
--- The pension schedule's "voluntary contribution" column (docs/compliance.md, "Remittances";
+-- The pension schedule's "voluntary contribution" column (docs/compliance.md, "Remittances",
 -- PenCom's remittance schedule): in this service a voluntary pension contribution is a custom
 -- contribution marked tax_deductible (docs/compliance.md, "Voluntary pension": its employee part
 -- reduces taxable income; only on gross pay). A record keeps the rule's flag as it was when the
