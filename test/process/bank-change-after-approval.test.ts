@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Database, openPglite, queryRows, sql } from '../../src/db/client.js';
+import { type Database, queryRows, sql } from '../../src/db/client.js';
 import { nubanFor } from '../../src/modules/banks/index.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
-import { adminCompany, approvedMarchRun, processEnv, START_MS, sandboxTopUp, staffWithBanks } from './run-fixture.js';
+import { adminCompany, approvedMarchRun, processEnv, readAfterStop, START_MS, sandboxTopUp, staffWithBanks } from './run-fixture.js';
 import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
 const EMPLOYEES = 3;
@@ -55,16 +55,8 @@ describe('a bank account changed after approval, on the compiled server', () => 
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The database the server used, read after it stopped (PGlite allows one process at a time). */
-  const withDatabase = async <T>(read: (db: Database['db']) => Promise<T>): Promise<T> => {
-    if (testDb) return read(testDb.database.db);
-    const database = await openPglite(dataDir);
-    try {
-      return await read(database.db);
-    } finally {
-      await database.close();
-    }
-  };
+  /** The database the server used, read after it stopped. */
+  const withDatabase = <T>(read: (db: Database['db']) => Promise<T>) => readAfterStop({ testDb, dataDir }, read);
 
   test('held, paid to neither account, then re-approved and paid once to the new one', async () => {
     const emails = await staffWithBanks(api, DOMAIN, EMPLOYEES);

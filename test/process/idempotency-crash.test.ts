@@ -12,10 +12,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Database, openPglite, queryRows, sql } from '../../src/db/client.js';
+import { type Database, queryRows, sql } from '../../src/db/client.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
-import { adminCompany, processEnv, START_MS, staffWithBanks } from './run-fixture.js';
+import { adminCompany, processEnv, readAfterStop, START_MS, staffWithBanks } from './run-fixture.js';
 import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally
@@ -70,16 +70,8 @@ describe('Idempotency-Key after kill -9', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The database the server used, read after it stopped (PGlite allows one process at a time). */
-  const withDatabase = async <T>(read: (db: Database['db']) => Promise<T>): Promise<T> => {
-    if (testDb) return read(testDb.database.db);
-    const database = await openPglite(dataDir);
-    try {
-      return await read(database.db);
-    } finally {
-      await database.close();
-    }
-  };
+  /** The database the server used, read after it stopped. */
+  const withDatabase = <T>(read: (db: Database['db']) => Promise<T>) => readAfterStop({ testDb, dataDir }, read);
 
   test('a retry is answered once the dead server is seen, with the original result, and nothing runs twice', async () => {
     // (i) U3 killed inside its transaction, holding its key.

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Database, openPglite, queryRows, sql } from '../../src/db/client.js';
+import { type Database, queryRows, sql } from '../../src/db/client.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
-import { adminCompany, approvedMarchRun, processEnv, START_MS, staffWithBanks } from './run-fixture.js';
+import { adminCompany, approvedMarchRun, processEnv, readAfterStop, START_MS, staffWithBanks } from './run-fixture.js';
 import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
 const EMPLOYEES = 6;
@@ -78,16 +78,8 @@ describe('kill -9 while salary transfers are in flight', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The database the server used, read after it stopped (PGlite allows one process at a time). */
-  const withDatabase = async <T>(read: (db: Database['db']) => Promise<T>): Promise<T> => {
-    if (testDb) return read(testDb.database.db);
-    const database = await openPglite(dataDir);
-    try {
-      return await read(database.db);
-    } finally {
-      await database.close();
-    }
-  };
+  /** The database the server used, read after it stopped. */
+  const withDatabase = <T>(read: (db: Database['db']) => Promise<T>) => readAfterStop({ testDb, dataDir }, read);
 
   test('pays every paystub once after a SIGKILL mid-transfer and a restart', async () => {
     const pay = await api('POST', `/api/payroll-runs/${runId}/pay`);

@@ -3,7 +3,9 @@
 // Only the set-up is shared; each test keeps its own crash and its own checks.
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
+import { type Database, openPglite } from '../../src/db/client.js';
 import { nubanFor } from '../../src/modules/banks/index.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { requestJson } from './server-process.js';
 
 export const START_MS = 150_000;
@@ -110,4 +112,22 @@ export async function sandboxTopUp(api: Api, baseUrl: string, amount: number): P
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the top-up of ${amount} was not credited`);
+}
+
+/**
+ * Reads the database a stopped server used: its PostgreSQL test database, or its DATA_DIR's PGlite
+ * opened for the read and closed after (PGlite allows one process at a time, so only once the
+ * server has exited).
+ */
+export async function readAfterStop<T>(
+  where: { testDb: TestDatabase | undefined; dataDir: string },
+  read: (db: Database['db']) => Promise<T>,
+): Promise<T> {
+  if (where.testDb) return read(where.testDb.database.db);
+  const database = await openPglite(where.dataDir);
+  try {
+    return await read(database.db);
+  } finally {
+    await database.close();
+  }
 }
