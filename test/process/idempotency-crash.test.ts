@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Database, queryRows, sql } from '../../src/db/client.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
-import { adminCompany, processEnv, readAfterStop, START_MS, staffWithBanks } from './run-fixture.js';
-import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
+import { adminCompany, processEnv, readAfterStop, START_MS, sandboxTopUp, staffWithBanks } from './run-fixture.js';
+import { killAll, requestJson, type ServerProcess, startServerProcess } from './server-process.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally
 type Answer = Record<string, any>;
@@ -34,7 +34,6 @@ describe('Idempotency-Key after kill -9', () => {
   let auth: Record<string, string>;
 
   const api = (method: string, url: string, body?: unknown, headers = auth) => requestJson(server.baseUrl, method, url, body, headers);
-  const until = (what: string, check: () => Promise<boolean>, timeoutMs?: number) => untilServer(server, what, check, timeoutMs);
   const start = async (crash?: string) => {
     server = await startServerProcess({ ...env, ...(crash ? { IDEMPOTENCY_TEST_CRASH: crash } : {}) }, server?.port);
     await server.waitReady({ timeoutMs: START_MS });
@@ -121,21 +120,7 @@ describe('Idempotency-Key after kill -9', () => {
 
     const approved = await api('POST', `/api/payroll-runs/${runId}/approve`, { approver_email: 'worker99@home.test' });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-    const topUp = await api('POST', '/api/wallet/top-up', {
-      amount: 5_000_000,
-      customer_email: 'finance@funds.example',
-      redirect_url: 'https://funds.example/done',
-    });
-    expect(topUp.status, JSON.stringify(topUp.body)).toBe(200);
-    const checkout = new URL(topUp.body.checkoutUrl);
-    const paid = await fetch(`${server.baseUrl}${checkout.pathname}${checkout.search}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'outcome=success',
-      redirect: 'manual',
-    });
-    expect(paid.status).toBe(303);
-    await until('the top-up to be credited', async () => (await api('GET', '/api/wallet/balance')).body.balance === 5_000_000, 30_000);
+    await sandboxTopUp(api, server.baseUrl, 5_000_000);
 
     // ... and a pay killed after its commit.
     await postAndDie(`/api/payroll-runs/${runId}/pay`, {}, 'pay-1');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Database, queryRows, sql } from '../../src/db/client.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
-import { adminCompany, approvedMarchRun, processEnv, readAfterStop, START_MS, staffWithBanks } from './run-fixture.js';
+import { adminCompany, approvedMarchRun, processEnv, readAfterStop, START_MS, sandboxTopUp, staffWithBanks } from './run-fixture.js';
 import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
 const EMPLOYEES = 6;
@@ -56,21 +56,7 @@ describe('kill -9 while salary transfers are in flight', () => {
     runId = await approvedMarchRun(api, 'crash.test', EMPLOYEES);
 
     // Fund the wallet through the sandbox checkout, as a company would.
-    const topUp = await api('POST', '/api/wallet/top-up', {
-      amount: 5_000_000,
-      customer_email: 'finance@funds.example',
-      redirect_url: 'https://funds.example/done',
-    });
-    expect(topUp.status, JSON.stringify(topUp.body)).toBe(200);
-    const checkout = new URL(topUp.body.checkoutUrl);
-    const paid = await fetch(`${server.baseUrl}${checkout.pathname}${checkout.search}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'outcome=success',
-      redirect: 'manual',
-    });
-    expect(paid.status).toBe(303);
-    await until('the top-up to be credited', async () => (await api('GET', '/api/wallet/balance')).body.balance === 5_000_000, 20_000);
+    await sandboxTopUp(api, server.baseUrl, 5_000_000);
   }, START_MS + 60_000);
 
   afterAll(async () => {
