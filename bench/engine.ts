@@ -1,7 +1,7 @@
 // Engine-alone throughput (no HTTP, no database): `npx tsx bench/engine.ts` prints paystubs/s.
 // A run is prepared once (settings parsed, rate products precomputed), as the API does.
-import { computePaystub, prepareCustom, prepareRun } from '../src/payroll/engine.js';
-import { DEFAULT_SETTINGS } from '../src/payroll/engine.types.js';
+import { computePaystub, prepareCustom, prepareRun } from '../src/tax-engine/engine.js';
+import { DEFAULT_SETTINGS } from '../src/tax-engine/engine.types.js';
 
 const run = prepareRun({ ...DEFAULT_SETTINGS, nhisEnabled: true });
 const customs = [

@@ -9,10 +9,10 @@ import { count } from 'drizzle-orm';
 import { companies } from './db/schema/index.js';
 import type { AppServices } from './modules/index.js';
 import { createPayrollRunsModule } from './modules/payroll-runs/index.js';
-import { PERIODS_PER_YEAR } from './payroll/engine.types.js';
-import { divRound, koboToString, parseKobo } from './payroll/money.js';
 import type { AppDeps } from './platform/deps.js';
 import { DEMO_BANKS, DEMO_PEOPLE, type DemoPerson, nubanAccount } from './seed-data.js';
+import { PERIODS_PER_YEAR } from './tax-engine/engine.types.js';
+import { divRound, koboToString, parseKobo } from './tax-engine/money.js';
 
 export const DEMO_DOMAIN = 'demo.test';
 

@@ -6,9 +6,9 @@ import { createAdminModule } from './admin/index.js';
 import { createBanksModule } from './banks/index.js';
 import { createCompaniesModule } from './companies/index.js';
 import { createInvoicesModule } from './invoices/index.js';
-import { createPayrollModule } from './payroll/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
 import { createPayslipsModule } from './payslips/index.js';
+import { createPaystubsModule } from './paystubs/index.js';
 import { createReferenceDataModule } from './reference-data/index.js';
 import { createRemittancesModule } from './remittances/index.js';
 import { createUsersModule } from './users/index.js';
@@ -19,7 +19,7 @@ export function createModules(deps: AppDeps) {
   const users = createUsersModule(deps);
   // Every P2 call records its run through the payroll-runs module (passed in: no import cycle).
   const payrollRuns = createPayrollRunsModule(deps);
-  const payroll = createPayrollModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
+  const paystubs = createPaystubsModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
   const payslips = createPayslipsModule(deps);
   const companies = createCompaniesModule(deps);
   const invoices = createInvoicesModule(deps);
@@ -33,7 +33,7 @@ export function createModules(deps: AppDeps) {
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
   const modules: FeatureModule[] = [
     users,
-    payroll,
+    paystubs,
     companies,
     invoices,
     wallet,
@@ -47,7 +47,7 @@ export function createModules(deps: AppDeps) {
   ];
   const services = {
     users: users.services,
-    payroll: payroll.services,
+    paystubs: paystubs.services,
     companies: companies.services,
     invoices: invoices.services,
     wallet: wallet.services,

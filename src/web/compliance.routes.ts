@@ -4,10 +4,10 @@
 // schedule, each linking to their statutory details.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { naira } from '../payroll/money.js';
 import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError } from '../platform/errors.js';
+import { naira } from '../tax-engine/money.js';
 import { type Html, html } from './html.js';
 import { page } from './layout.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';

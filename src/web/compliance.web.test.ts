@@ -7,7 +7,7 @@ import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany } from '../../test/helpers/factories.js';
 import { buildRemittanceWorld, type RemittanceWorld } from '../../test/helpers/remittances.js';
 import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
-import { naira } from '../payroll/money.js';
+import { naira } from '../tax-engine/money.js';
 
 let ctx: TestContext;
 let world: RemittanceWorld;

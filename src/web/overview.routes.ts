@@ -3,10 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { USER_STATUSES } from '../modules/users/index.js';
-import { naira } from '../payroll/money.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { isOneOf } from '../platform/guards.js';
+import { naira } from '../tax-engine/money.js';
 import { type Html, html, when } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';

@@ -4,10 +4,10 @@
 // with the service's message at the service's status; another company's run is the 404 page.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { naira } from '../payroll/money.js';
 import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError, notFound } from '../platform/errors.js';
+import { naira } from '../tax-engine/money.js';
 import { html } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
 import { RUN_NOT_FOUND_PAGE, RunParams, runPageRenderer } from './payroll.routes.js';

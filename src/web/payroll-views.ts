@@ -1,8 +1,9 @@
 // Pieces of the payroll-run pages: status badges, the run's facts and totals, the skipped list,
 // the actions its status allows (each a POST form with the session's CSRF secret), and the
 // paystubs table whose status cells the console script refreshes while the run is processing.
-import { koboToString, naira, toKobo } from '../payroll/money.js';
+
 import type { DomainError } from '../platform/errors.js';
+import { koboToString, naira, toKobo } from '../tax-engine/money.js';
 import { type Html, html, when } from './html.js';
 import { csrfField } from './layout.js';
 import type { SessionRow } from './web.repo.js';

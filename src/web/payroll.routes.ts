@@ -4,9 +4,9 @@
 // works without it. Figures come from the payroll-runs and paystubs services.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { koboToString, naira } from '../payroll/money.js';
 import { typed } from '../platform/deps.js';
 import { DomainError, notFound } from '../platform/errors.js';
+import { koboToString, naira } from '../tax-engine/money.js';
 import { type Html, html, when } from './html.js';
 import { type Flash, page } from './layout.js';
 import { paystubBadgeOf, type RunView, runActions, runBadge, runFacts, runPath, skippedList } from './payroll-views.js';
@@ -37,7 +37,7 @@ export const RunParams = Type.Object({ transactionId: Type.String({ minLength: 1
 /** The run and the page of its paystubs; another company's run, or none at all, is not found (never leaked). */
 export function runReader(ctx: WebContext) {
   const { runs } = ctx.services.payrollRuns;
-  const { paystubs } = ctx.services.payroll;
+  const { paystubs } = ctx.services.paystubs;
   return async (companyId: number, id: string, pageNo: number) => {
     let run: RunView;
     try {

@@ -14,7 +14,7 @@ import { CHROMIUM, CHROMIUM_ARGS, freePort, hasChromium } from '../../test/helpe
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { paystubItem, postPaystubs } from '../../test/helpers/payroll.js';
 import { setBankAccounts } from '../../test/helpers/payroll-runs.js';
-import { createPayslipLinks } from '../modules/payroll/index.js';
+import { createPayslipLinks } from '../modules/paystubs/index.js';
 
 let ctx: TestContext;
 let browser: Browser;

@@ -7,7 +7,7 @@
 //     as the API, through the console session (its company only; anything else is the 404 page).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { PAYSLIP_LINK_DAYS } from '../modules/payroll/index.js';
+import { PAYSLIP_LINK_DAYS } from '../modules/paystubs/index.js';
 import { typed } from '../platform/deps.js';
 import { notFound } from '../platform/errors.js';
 import { parseRowId } from '../platform/input-safety.js';

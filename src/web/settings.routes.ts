@@ -189,7 +189,7 @@ export async function settingsRoutes(root: FastifyInstance, ctx: WebContext): Pr
   const app = typed(root);
   const guard = requireSession(ctx);
   const { vocabulary } = ctx.services.companies;
-  const { settings: payrollSettings } = ctx.services.payroll;
+  const { settings: payrollSettings } = ctx.services.paystubs;
 
   async function render(session: SessionRow, flash: Flash = {}, overrides: Record<string, string> = {}) {
     const [profile, settings] = await Promise.all([vocabulary.profile(session.companyId), payrollSettings.get(session.companyId)]);

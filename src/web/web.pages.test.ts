@@ -6,7 +6,7 @@ import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { createAdmin, csrfOf, formBody, mergeCookies, signIn } from '../../test/helpers/web.js';
 import { users } from '../db/schema/index.js';
-import { naira } from '../payroll/money.js';
+import { naira } from '../tax-engine/money.js';
 
 let ctx: TestContext;
 let acme: TestCompany;

@@ -1,6 +1,6 @@
 // An invoice amount read from the request (a JSON number or decimal text) as integer kobo, with the
 // invoice family's messages. Formatting and column reading are the money kernel's (payroll/money.ts).
-import { koboToString } from '../../payroll/money.js';
+import { koboToString } from '../../tax-engine/money.js';
 
 /** numeric(18,2): at most 16 digits before the point. */
 const MAX_KOBO = 10n ** 18n - 1n;

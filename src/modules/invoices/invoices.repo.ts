@@ -6,7 +6,7 @@ import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, type SQL, 
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { preparedPerExecutor } from '../../db/prepared.js';
 import { invoicePayments, invoices } from '../../db/schema/index.js';
-import { koboToString } from '../../payroll/money.js';
+import { koboToString } from '../../tax-engine/money.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type NewInvoice = typeof invoices.$inferInsert;

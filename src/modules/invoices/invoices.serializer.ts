@@ -1,5 +1,5 @@
-import { moneyString } from '../../payroll/money.js';
 import { dateOnly, isoTimestamp } from '../../platform/format.js';
+import { moneyString } from '../../tax-engine/money.js';
 import type { InvoiceRow } from './invoices.repo.js';
 
 /** The Invoice resource of the published interface, plus who paid what and when it was decided. */

@@ -5,10 +5,10 @@
 import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
-import { columnToKobo, koboToString } from '../../payroll/money.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
+import { columnToKobo, koboToString } from '../../tax-engine/money.js';
 import { type EventType, recordEvent } from '../webhooks/index.js';
 import { financeApprovalMail } from './invoices.mail.js';
 import { type InvoiceRow, invoicesRepo, type NewInvoice } from './invoices.repo.js';

@@ -1,7 +1,7 @@
 // Parsers that see user input must run in linear time: a regex that backtracks from every position
 // turns one request into seconds (or hours) of a blocked event loop for every client.
 import { describe, expect, it } from 'vitest';
-import { toKobo } from '../../payroll/money.js';
+import { toKobo } from '../../tax-engine/money.js';
 import { parseMoney } from './invoices.money.js';
 
 /** Wall time of `run` in ms. */

@@ -2,7 +2,7 @@
 // (for the API routes and the console), the routes and the transfer jobs, all sharing one
 // transfer provider. recordPaystubsRun is what P2 calls to make each of its calls a run.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
-import { createPayslipLinks } from '../payroll/index.js';
+import { createPayslipLinks } from '../paystubs/index.js';
 import { createFunding } from './payroll-runs.funding.js';
 import { payrollRunsRoutes } from './payroll-runs.routes.js';
 import { createPayrollRunsService, recordPaystubsRun } from './payroll-runs.service.js';

@@ -9,7 +9,7 @@ import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../db/client.js';
-import { createPayslipLinks } from '../payroll/index.js';
+import { createPayslipLinks } from '../paystubs/index.js';
 import { settleTransfers } from './transfers.settle.js';
 
 let ctx: TestContext;

@@ -15,9 +15,9 @@
 //   6. a run with nothing to transfer ends at once.
 import crypto from 'node:crypto';
 import type { Db } from '../../db/client.js';
-import { koboToString, toKobo } from '../../payroll/money.js';
 import { conflict } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
+import { koboToString, toKobo } from '../../tax-engine/money.js';
 import { walletLedger } from '../wallet/index.js';
 import { refuseAllHeld, refuseChangedDestinations } from './destinations.js';
 import { announceSettlement } from './payroll-runs.events.js';

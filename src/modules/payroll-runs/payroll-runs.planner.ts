@@ -3,9 +3,9 @@
 // decision is a table test (payroll-runs.planner.test.ts). The items it returns go through the same
 // planner and writer as P2 (payroll/paystubs.run.ts), which adds its own per-item failures
 // (duplicates, "Deductions exceed pay.").
-import { divRound, type Kobo, toKobo } from '../../payroll/money.js';
+import { divRound, type Kobo, toKobo } from '../../tax-engine/money.js';
 import { isValidNuban } from '../banks/index.js';
-import type { PlanItem } from '../payroll/index.js';
+import type { PlanItem } from '../paystubs/index.js';
 
 export const SKIP = {
   notFound: 'User not found.',

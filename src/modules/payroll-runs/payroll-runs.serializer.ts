@@ -1,8 +1,9 @@
 // Wire shape of a run (docs/payroll-runs.md, "The run object"): totals as JSON numbers with two
 // places, counts of its paystubs by status, UTC timestamps.
-import { koboToNumber, koboToString, toKobo } from '../../payroll/money.js';
+
 import { isoTimestamp } from '../../platform/format.js';
-import type { RunTotals } from '../payroll/index.js';
+import { koboToNumber, koboToString, toKobo } from '../../tax-engine/money.js';
+import type { RunTotals } from '../paystubs/index.js';
 import type { RunRow, StatusCounts } from './payroll-runs.repo.js';
 
 const TOTAL_FIELDS = [

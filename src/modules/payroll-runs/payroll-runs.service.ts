@@ -3,15 +3,15 @@
 // every state change is one conditional UPDATE (payroll-runs.repo.ts), so a wrong or lost race is
 // a 409 and never a second change. Approval is in run-approval.ts, funding in payroll-runs.funding.ts.
 import type { Db, Executor, Tx } from '../../db/client.js';
-import { PERIOD_TOO_EARLY } from '../../payroll/engine.types.js';
-import { type Kobo, toKobo } from '../../payroll/money.js';
-import { EARLIEST_PERIOD_END } from '../../payroll/statutory.js';
 import { conflict, invalid, invalidField } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
-import type { WrittenPaystub } from '../payroll/index.js';
-import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../payroll/index.js';
+import { PERIOD_TOO_EARLY } from '../../tax-engine/engine.types.js';
+import { type Kobo, toKobo } from '../../tax-engine/money.js';
+import { EARLIEST_PERIOD_END } from '../../tax-engine/statutory.js';
+import type { WrittenPaystub } from '../paystubs/index.js';
+import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../paystubs/index.js';
 import { periodMismatch } from './pay-periods.js';
 import { announceRun } from './payroll-runs.events.js';
 import { findRun, MESSAGES, RUN_ID, runView } from './payroll-runs.lookup.js';

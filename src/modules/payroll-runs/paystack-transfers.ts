@@ -6,7 +6,7 @@
 // Whatever gives no clear answer (timeout, network, 5xx, 401/429, malformed or unexpected body) is
 // a ProviderError: the job retries later, and nothing is settled or refused on it.
 import type { Db } from '../../db/client.js';
-import { toKobo } from '../../payroll/money.js';
+import { toKobo } from '../../tax-engine/money.js';
 import { paystackBankCode } from '../banks/index.js';
 import { type PaystackOptions, type PaystackReply, ProviderError, paystackRequest } from '../wallet/index.js';
 import { type Account, accountKey, paystackRecipientsRepo } from './paystack-recipients.repo.js';

@@ -12,7 +12,7 @@ import { type FakeTransfers, fakeTransfers, fundWalletPaystack, transferWebhook 
 import { type FakePaystack, paystackSignature, startFakePaystack } from '../../../test/helpers/wallet.js';
 import { type Receiver, startReceiver, webhookTestConfig } from '../../../test/helpers/webhooks.js';
 import { queryRows } from '../../db/client.js';
-import { createPayslipLinks } from '../payroll/index.js';
+import { createPayslipLinks } from '../paystubs/index.js';
 import { REVERSED, toPaystackReference } from './paystack-transfers.js';
 import { sendBatch } from './transfers.jobs.js';
 import { settleTransfers } from './transfers.settle.js';

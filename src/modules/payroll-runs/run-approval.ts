@@ -6,12 +6,12 @@
 // that refuses overlapping salaries (one regular salary per person per period) and moves the run.
 import crypto from 'node:crypto';
 import type { Db, Executor, Tx } from '../../db/client.js';
-import { naira } from '../../payroll/money.js';
 import { conflict, invalidField } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
-import { lockCompanyRuns } from '../payroll/index.js';
+import { naira } from '../../tax-engine/money.js';
+import { lockCompanyRuns } from '../paystubs/index.js';
 import { paystubsAwaitingApproval, pinDestinations, releaseHeld } from './destinations.js';
 import { announceRun } from './payroll-runs.events.js';
 import { findRun, MESSAGES, runView } from './payroll-runs.lookup.js';

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import { isRecord } from '../../platform/guards.js';
 import { exponentialBackoff, type JobDefinition } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
-import type { PayslipLinks } from '../payroll/index.js';
+import type { PayslipLinks } from '../paystubs/index.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
 import { pollDelay, type TransferProvider, type TransferState } from './transfer-provider.js';
 import { type BatchKey, type Outcome, transfersRepo } from './transfers.repo.js';

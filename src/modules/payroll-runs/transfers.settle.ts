@@ -11,9 +11,9 @@
 //   5. finish the run if nothing of it is processing any more; a finished run that lost a paid
 //      paystub to a reversal becomes partially_paid or failed (transfersRepo.refinish).
 import type { Db } from '../../db/client.js';
-import { koboToNumber, toKobo } from '../../payroll/money.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
-import { PAYSLIP_LINK_DAYS, type PayslipLinks } from '../payroll/index.js';
+import { koboToNumber, toKobo } from '../../tax-engine/money.js';
+import { PAYSLIP_LINK_DAYS, type PayslipLinks } from '../paystubs/index.js';
 import { walletLedger } from '../wallet/index.js';
 import { announceSettlement } from './payroll-runs.events.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';

@@ -7,10 +7,10 @@
 // settle, refund and e-mail once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { toKobo } from '../../payroll/money.js';
 import { isRecord } from '../../platform/guards.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
-import type { PayslipLinks } from '../payroll/index.js';
+import { toKobo } from '../../tax-engine/money.js';
+import type { PayslipLinks } from '../paystubs/index.js';
 import { fromPaystackReference, stateOf } from './paystack-transfers.js';
 import type { Outcome } from './transfers.repo.js';
 import { transfersRepo } from './transfers.repo.js';

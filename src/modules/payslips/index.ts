@@ -1,7 +1,7 @@
 // Payslips: a paystub's PDF, a run's PDFs as a streamed ZIP, and the PDF behind the signed link of
 // a paid employee's e-mail (docs/compliance.md, "Payslips").
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
-import { createPayslipLinks } from '../payroll/index.js';
+import { createPayslipLinks } from '../paystubs/index.js';
 import { payslipsRoutes } from './payslips.routes.js';
 import { createPayslipsService } from './payslips.service.js';
 

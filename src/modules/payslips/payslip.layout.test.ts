@@ -1,7 +1,7 @@
 // The payslip's lines as pure tables: formatting (₦, dates, masked account, file name) and what
 // each section lists for a paystub, the totals adding up to the stored net pay to the kobo.
 import { describe, expect, it } from 'vitest';
-import { columnToKobo } from '../../payroll/money.js';
+import { columnToKobo } from '../../tax-engine/money.js';
 import { longDate, maskedAccount, type PayslipSource, payslipFilename, payslipLayout } from './payslip.layout.js';
 
 const base: PayslipSource = {

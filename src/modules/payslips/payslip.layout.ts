@@ -2,7 +2,7 @@
 // and in which order is decided here and table-tested; payslip.render.ts only draws it. Amounts
 // come in as the database's exact decimal text and go out as `₦1,234,567.89` (platform `naira`,
 // digits grouped as text), and the one subtraction (other taxable pay) is done in integer kobo.
-import { columnToKobo, koboToString, naira } from '../../payroll/money.js';
+import { columnToKobo, koboToString, naira } from '../../tax-engine/money.js';
 
 export interface PayslipSource {
   company: { name: string; address: string | null };

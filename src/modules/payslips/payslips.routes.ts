@@ -7,8 +7,8 @@ import { typed } from '../../platform/deps.js';
 import { parseRowId } from '../../platform/input-safety.js';
 import { tenantId } from '../../platform/request-context.js';
 import { CompanyIdInput, errorResponses, MessageError } from '../../platform/schemas.js';
-import { PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND } from '../payroll/index.js';
 import { RUN_NOT_FOUND, RUNS_FORBIDDEN } from '../payroll-runs/index.js';
+import { PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND } from '../paystubs/index.js';
 import { PAYSTUB_NOT_FOUND, type PayslipsService } from './payslips.service.js';
 
 const errors = errorResponses(MessageError);

@@ -6,7 +6,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
-import type { PayslipLinks } from '../payroll/index.js';
+import type { PayslipLinks } from '../paystubs/index.js';
 import { type PayslipSource, payslipLayout } from './payslip.layout.js';
 import { renderPayslip } from './payslip.render.js';
 import { type PayslipRow, payslipsRepo, type RecordRow, type YtdRow } from './payslips.repo.js';

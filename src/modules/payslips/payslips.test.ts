@@ -17,9 +17,9 @@ import { createCompany, createUsers, type TestCompany } from '../../../test/help
 import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
 import { createAdmin, signIn } from '../../../test/helpers/web.js';
 import { queryRows } from '../../db/client.js';
-import { naira } from '../../payroll/money.js';
 import { createLinkSigner } from '../../platform/signed-links.js';
-import { createPayslipLinks } from '../payroll/index.js';
+import { naira } from '../../tax-engine/money.js';
+import { createPayslipLinks } from '../paystubs/index.js';
 
 let ctx: TestContext;
 let acme: TestCompany;

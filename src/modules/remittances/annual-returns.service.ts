@@ -2,8 +2,8 @@
 // /api/annual-returns/{year}/itf (the Industrial Training Fund levy). A year's figures are the paid
 // paystubs of runs whose payment_date falls in that calendar year (docs/compliance.md).
 import type { Db } from '../../db/client.js';
-import { koboToNumber } from '../../payroll/money.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { koboToNumber } from '../../tax-engine/money.js';
 import { stateByCode } from '../reference-data/index.js';
 import { annualReturnDueDate, itfDueDate } from './due-dates.js';
 import { type EmployeeRow, type EmployerRow, remittancesRepo } from './remittances.repo.js';

@@ -1,6 +1,6 @@
 // The schedules as sheets (sheets.ts writes them): columns as the authorities ask for them
 // (docs/compliance.md lists each with its source). Pure: rows in, a Sheet out.
-import { columnToKobo, type Kobo, koboToString } from '../../payroll/money.js';
+import { columnToKobo, type Kobo, koboToString } from '../../tax-engine/money.js';
 import type { EmployeeRow, EmployerRow } from './remittances.repo.js';
 import type { Cell, Column, Sheet } from './sheets.js';
 

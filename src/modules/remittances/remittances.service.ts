@@ -3,8 +3,8 @@
 // "Common rules"), summed exactly in SQL (numeric) and in BigInt kobo here, never in floating
 // point.
 import type { Db } from '../../db/client.js';
-import { koboToNumber } from '../../payroll/money.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { koboToNumber } from '../../tax-engine/money.js';
 import { pfaByCode, stateByCode } from '../reference-data/index.js';
 import { MONTH_PATTERN, monthRange, nhfDueDate, nsitfDueDate, payeDueDate, pensionDueDate } from './due-dates.js';
 import { type AggregateRow, type EmployeeRow, type EmployerRow, type MissingRow, remittancesRepo } from './remittances.repo.js';

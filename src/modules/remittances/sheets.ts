@@ -4,8 +4,8 @@
 // (platform/csv.ts: a formula character at the start or after a separator); money stays exact:
 // decimal text in CSV, numbers with a number format in XLSX.
 import ExcelJS from 'exceljs';
-import { type Kobo, koboToNumber, koboToString } from '../../payroll/money.js';
 import { type CsvCell, csvText, neutraliseCell } from '../../platform/csv.js';
+import { type Kobo, koboToNumber, koboToString } from '../../tax-engine/money.js';
 
 export type Cell = string | null | { kobo: Kobo } | { int: number };
 export interface Column {

@@ -1,6 +1,6 @@
-import { moneyString } from '../../payroll/money.js';
 import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp } from '../../platform/format.js';
+import { moneyString } from '../../tax-engine/money.js';
 import { USER_ROW as at, ROW_FIELDS, type UserFlatRow } from './users.read.repo.js';
 import type { UserWithNames } from './users.repo.js';
 

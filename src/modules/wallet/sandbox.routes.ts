@@ -6,9 +6,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/client.js';
-import { naira } from '../../payroll/money.js';
 import { typed } from '../../platform/deps.js';
 import { isRecord } from '../../platform/guards.js';
+import { naira } from '../../tax-engine/money.js';
 import { validCheckoutSecret } from './providers/sandbox.js';
 import { walletRepo } from './wallet.repo.js';
 import { REFERENCE_SHAPE } from './wallet.service.js';

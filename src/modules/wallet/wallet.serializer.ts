@@ -1,7 +1,7 @@
 // Wire shapes of the wallet: amounts as JSON numbers in NGN (exact to the kobo), UTC timestamps.
 import type { walletEntries } from '../../db/schema/index.js';
-import { columnToNumber } from '../../payroll/money.js';
 import { isoTimestamp } from '../../platform/format.js';
+import { columnToNumber } from '../../tax-engine/money.js';
 import type { WalletTransactionRow } from './wallet.repo.js';
 
 export function serializeTransaction(row: WalletTransactionRow) {

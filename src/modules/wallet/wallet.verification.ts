@@ -3,8 +3,8 @@
 // what was asked, and only once (walletRepo.creditIfPending).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { parseKobo } from '../../payroll/money.js';
 import { exponentialBackoff, type JobDefinition, type JobOutcome } from '../../platform/jobs/queue.js';
+import { parseKobo } from '../../tax-engine/money.js';
 import type { Providers } from './providers/index.js';
 import type { VerifyResult } from './providers/provider.js';
 import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';

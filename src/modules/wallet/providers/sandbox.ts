@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { walletSandboxOutcomes, walletTransactions } from '../../../db/schema/index.js';
-import { parseKobo } from '../../../payroll/money.js';
+import { parseKobo } from '../../../tax-engine/money.js';
 import type { InitializeInput, PaymentProvider, VerifyResult } from './provider.js';
 
 export function sandboxCheckoutUrl(publicUrl: string, reference: string, secret: string): string {

@@ -1,8 +1,8 @@
 // The year to date of a cumulative-tax run as the caller loads it (one query per run: the items'
 // users' paystubs of the company, not cancelled, ending in the items' calendar years), parsed for
 // the engine's YtdLedger (payroll/cumulative.ts).
-import { parseDeductionUnits, type YtdEntry } from '../../payroll/cumulative.js';
-import { toKobo } from '../../payroll/money.js';
+import { parseDeductionUnits, type YtdEntry } from '../../tax-engine/cumulative.js';
+import { toKobo } from '../../tax-engine/money.js';
 
 /** A stored paystub's share of its user's year: amounts as numeric text, `tax_deductions` in DEDUCTION_UNITS_PER_KOBO. */
 export interface PlanYtdRow {

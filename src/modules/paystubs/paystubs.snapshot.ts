@@ -1,8 +1,8 @@
 // The snapshot a paystub keeps of what it was computed from (docs/statutory-data.md): the employee's
 // statutory identity and the period's basic, housing and transport amounts, so that a later edit of
 // the employee or of the settings never rewrites an earlier month's schedules. Pure.
-import type { EngineSettings } from '../../payroll/engine.types.js';
-import { divRound, type Kobo, koboToString, RATE_SCALE, toRate } from '../../payroll/money.js';
+import type { EngineSettings } from '../../tax-engine/engine.types.js';
+import { divRound, type Kobo, koboToString, RATE_SCALE, toRate } from '../../tax-engine/money.js';
 
 /** The user's fields a snapshot copies (absent or null: unknown when the paystub was computed). */
 export interface SnapshotUser {

@@ -26,11 +26,11 @@
 //   contribution records (the writer adds the paystub id) and the one_time contributions it uses;
 //   `failed` in planning order. The caller writes, reports in request order, and owns anything the
 //   database still refuses (a (user, period) written concurrently by another path).
-import { nhfApplies } from '../../payroll/amendments.js';
-import { YtdLedger } from '../../payroll/cumulative.js';
-import { computePaystub, prepareCustom, prepareRun } from '../../payroll/engine.js';
-import { type EngineSettings, type PaystubFigures, PERIODS_PER_YEAR, type PreparedCustom } from '../../payroll/engine.types.js';
-import { type Kobo, koboToString, toKobo } from '../../payroll/money.js';
+import { nhfApplies } from '../../tax-engine/amendments.js';
+import { YtdLedger } from '../../tax-engine/cumulative.js';
+import { computePaystub, prepareCustom, prepareRun } from '../../tax-engine/engine.js';
+import { type EngineSettings, type PaystubFigures, PERIODS_PER_YEAR, type PreparedCustom } from '../../tax-engine/engine.types.js';
+import { type Kobo, koboToString, toKobo } from '../../tax-engine/money.js';
 import { type PaystubSnapshot, paystubSnapshot, type SnapshotUser, salarySplit } from './paystubs.snapshot.js';
 import { type PlanYtdRow, ytdEntry } from './paystubs.ytd.js';
 

@@ -4,9 +4,9 @@
 // Defaults: T 500,000 monthly. PITA (pay_period_end before 2026): tax 66,794.67, net 392,205.33;
 // NTA 2025 (from 2026-01-01): tax 65,120, net 393,880. Pension 36,000 and NHF 5,000 under both.
 import { describe, expect, test } from 'vitest';
-import { DEDUCTION_UNITS_PER_KOBO } from '../../payroll/cumulative.js';
-import { DEFAULT_SETTINGS } from '../../payroll/engine.types.js';
-import { koboToString, toKobo } from '../../payroll/money.js';
+import { DEDUCTION_UNITS_PER_KOBO } from '../../tax-engine/cumulative.js';
+import { DEFAULT_SETTINGS } from '../../tax-engine/engine.types.js';
+import { koboToString, toKobo } from '../../tax-engine/money.js';
 import { type PlanContext, type PlanCustom, type PlanItem, planPaystubRun } from './paystubs.planner.js';
 import { runTotals } from './paystubs.totals.js';
 

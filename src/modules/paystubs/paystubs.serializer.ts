@@ -1,8 +1,9 @@
 // Wire shapes of paystubs, contribution records and custom contribution records. Amounts are JSON
 // numbers with two places (docs/reference.md, "Common rules"): PostgreSQL numeric text → the double
 // that prints as it.
-import { columnToNumber as num } from '../../payroll/money.js';
+
 import { isoTimestamp } from '../../platform/format.js';
+import { columnToNumber as num } from '../../tax-engine/money.js';
 import type { EmbeddedUserRow, PaystubRow, RecordRow } from './paystubs.rows.js';
 
 // Every row of one batch INSERT shares now(): remember the last conversion instead of redoing it

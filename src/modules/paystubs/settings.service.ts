@@ -2,10 +2,10 @@
 // payroll rules"); this file is the one place that validates those strings and turns them into the
 // engine's settings.
 import type { Db } from '../../db/client.js';
-import type { EngineSettings, TaxMethod, TaxRegimeSetting } from '../../payroll/engine.types.js';
-import { toRate } from '../../payroll/money.js';
 import { badRequest, DomainError, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
+import type { EngineSettings, TaxMethod, TaxRegimeSetting } from '../../tax-engine/engine.types.js';
+import { toRate } from '../../tax-engine/money.js';
 import { type SettingsRow, settingsRepo } from './settings.repo.js';
 
 export const SETTINGS_NOT_FOUND = 'Contribution settings not found.';

@@ -1,8 +1,9 @@
 // Validation of one P2 item. Items are independent: each failure is reported on its own as {id,
 // errors: {field: [message]}} and never fails the run (docs/payroll.md, "The payroll rules").
-import { type Kobo, toKobo } from '../../payroll/money.js';
+
 import { fieldLabel } from '../../platform/field-reader.js';
 import { isRecord } from '../../platform/guards.js';
+import { type Kobo, toKobo } from '../../tax-engine/money.js';
 import type { FailedItem, PlanItem } from './paystubs.planner.js';
 
 /** ₦1 trillion per period: far above any payslip, far below numeric(18,2). */

@@ -1,9 +1,9 @@
 // S6-S10: custom contributions and their targets (docs/payroll.md, "The payroll rules").
 import type { Db, Tx } from '../../db/client.js';
-import { moneyString, toKobo } from '../../payroll/money.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { DomainError, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
+import { moneyString, toKobo } from '../../tax-engine/money.js';
 import {
   type CustomContributionRow,
   customContributionsRepo,

@@ -1,5 +1,5 @@
 // Payroll: paystubs (P1-P2), contribution settings (S1-S3), contributions (S4-S5) and custom
-// contributions (S6-S10). The computation itself is the pure engine in src/payroll.
+// contributions (S6-S10). The computation itself is the pure engine in src/tax-engine.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { customContributionsRoutes } from './custom-contributions.routes.js';
 import { createCustomContributionsService } from './custom-contributions.service.js';
@@ -8,7 +8,7 @@ import { createPaystubsService, type RecordRun } from './paystubs.service.js';
 import { settingsRoutes } from './settings.routes.js';
 import { createSettingsService } from './settings.service.js';
 
-export function createPayrollModule(deps: AppDeps, runs: { recordRun: RecordRun }) {
+export function createPaystubsModule(deps: AppDeps, runs: { recordRun: RecordRun }) {
   const services = {
     paystubs: createPaystubsService({ ...deps, recordRun: runs.recordRun }),
     settings: createSettingsService(deps),
@@ -25,7 +25,7 @@ export function createPayrollModule(deps: AppDeps, runs: { recordRun: RecordRun 
   } satisfies FeatureModule<typeof services>;
 }
 
-export type PayrollServices = ReturnType<typeof createPayrollModule>['services'];
+export type PayrollServices = ReturnType<typeof createPaystubsModule>['services'];
 
 export { createPayslipLinks, PAYSLIP_LINK_DAYS, type PayslipLinks } from './payslip-links.js';
 // What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
