@@ -44,6 +44,8 @@ const RunSchema = Type.Object(
     totals: Type.Object({
       employees: Type.Integer(),
       gross_pay: Money,
+      regular_gross: Money,
+      irregular_gross: Type.Number({ description: 'cash earnings of irregular pay items (bonus, 13th month, arrears, …)' }),
       tax_withheld: Money,
       employee_pension: Money,
       employer_pension: Money,

@@ -72,7 +72,10 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
         transaction_id: transactionId,
         created_paystubs: written
           .sort((a, b) => a.planned.item.index - b.planned.item.index)
-          .map(({ row, records }) => ({ paystub: serializePaystub(row), custom_contributions: records.map(serializeRecord) })),
+          .map(({ row, records, items }) => ({
+            paystub: serializePaystub(row, items),
+            custom_contributions: records.map(serializeRecord),
+          })),
         failed_paystubs: failed.map((item) => ({ id: item.id, errors: item.errors })),
       };
     },
@@ -84,17 +87,16 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
       const page = query.page ?? 1;
       const offset = (page - 1) * perPage;
       const { rows, total } = await paystubsReadRepo.page(db, companyId, filters, offset, perPage);
-      const [users, records] = await Promise.all([
+      const ids = rows.map((row) => row.id);
+      const [users, records, items] = await Promise.all([
         paystubsReadRepo.usersOf(db, companyId, [...new Set(rows.map((row) => row.user_id))]),
-        paystubsReadRepo.recordsOf(
-          db,
-          companyId,
-          rows.map((row) => row.id),
-        ),
+        paystubsReadRepo.recordsOf(db, companyId, ids),
+        paystubsReadRepo.itemsOf(db, companyId, ids),
       ]);
+      const itemsByPaystub = groupBy(items, (item) => item.paystub_id);
       const usersById = new Map(users.map((user) => [user.id, serializeEmbeddedUser(user)]));
       const data = rows.map((row) => ({
-        ...serializePaystub(row),
+        ...serializePaystub(row, itemsByPaystub.get(row.id)),
         user: usersById.get(row.user_id) ?? null,
         contribution: serializeContribution(
           row,
@@ -167,4 +169,14 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
     }
     return rows.map((row) => serializeContributionDetails(row, byContribution.get(row.id) ?? []));
   }
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = map.get(key(row));
+    if (list) list.push(row);
+    else map.set(key(row), [row]);
+  }
+  return map;
 }
