@@ -40,6 +40,8 @@ export function serializeRun(row: RunRow, counts: StatusCounts = EMPTY_COUNTS) {
     id: row.id,
     company_id: row.company_id,
     status: row.status,
+    kind: row.kind,
+    reason: row.reason,
     pay_period_start: row.pay_period_start,
     pay_period_end: row.pay_period_end,
     payment_date: row.payment_date,

@@ -7,7 +7,8 @@ import { notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { laravelPage } from '../../platform/paginator.js';
 import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.js';
-import { validateItem } from './paystubs.items.js';
+import { codesOf, type ResolveItemTypes, resolveBuiltIns, resolveItems } from './paystubs.item-input.js';
+import { type ValidatedItem, validateItem } from './paystubs.items.js';
 import type { FailedItem, PlanItem } from './paystubs.planner.js';
 import { paystubsReadRepo } from './paystubs.read.repo.js';
 import { type PaystubFilters, paystubsRepo } from './paystubs.repo.js';
@@ -41,18 +42,33 @@ export type RecordRun = (tx: Tx, companyId: number, runId: string, written: read
  * `recordRun` writes the payroll run of a P2 call (the payroll-runs module's), in P2's transaction:
  * every P2 call is a run too, approved and paid like any other.
  */
-export function createPaystubsService(deps: { db: Db; config: { publicUrl: string }; recordRun: RecordRun }) {
+export function createPaystubsService(deps: {
+  db: Db;
+  config: { publicUrl: string };
+  recordRun: RecordRun;
+  resolveItemTypes?: ResolveItemTypes;
+}) {
   const { db, config, recordRun } = deps;
+  const resolveItemTypes = deps.resolveItemTypes ?? resolveBuiltIns;
 
   return {
     /** P2. `items` is the raw array (the envelope was checked by the route). */
     async createRun(companyId: number, items: unknown[]) {
       const failed: FailedItem[] = [];
-      const valid: PlanItem[] = [];
+      const validated: ValidatedItem[] = [];
       for (let i = 0; i < items.length; i++) {
         const result = validateItem(items[i], i);
         if ('errors' in result) failed.push(result);
-        else valid.push(result);
+        else validated.push(result);
+      }
+      // Pay item types: the built-ins and the company's own, looked up once for the whole call.
+      const codes = codesOf(validated.map((item) => item.itemInputs));
+      const types = codes.length > 0 ? await resolveItemTypes(companyId, codes) : new Map();
+      const valid: PlanItem[] = [];
+      for (const { itemInputs, ...item } of validated) {
+        const resolved = resolveItems(itemInputs, types);
+        if ('errors' in resolved) failed.push({ index: item.index, id: item.rawId, errors: resolved.errors });
+        else valid.push(resolved.items.length > 0 ? { ...item, items: resolved.items } : item);
       }
       const transactionId = newTransactionId();
 
