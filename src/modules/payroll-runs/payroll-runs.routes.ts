@@ -8,8 +8,8 @@ import { typed } from '../../platform/deps.js';
 import { recoverAnswer } from '../../platform/idempotency-claims.js';
 import { tenantId } from '../../platform/request-context.js';
 import { LaravelPage, MoneyInput, PageQueryFields } from '../../platform/schemas.js';
-import { OFF_CYCLE_REASONS } from './off-cycle.planner.js';
 import type { TenancyMessages } from '../../platform/types.js';
+import { OFF_CYCLE_REASONS } from './off-cycle.planner.js';
 import type { createFunding } from './payroll-runs.funding.js';
 import { type createPayrollRunsService, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN } from './payroll-runs.service.js';
 
@@ -39,8 +39,12 @@ const RunSchema = Type.Object(
     id: Type.String(),
     company_id: Type.Integer(),
     status: Type.Union(RUN_STATUSES.map((status) => Type.Literal(status))),
-    kind: Type.Union([Type.Literal('regular'), Type.Literal('off_cycle')], { description: 'off_cycle: pays items only (bonus, correction, final pay)' }),
-    reason: Type.Union([Type.Null(), ...OFF_CYCLE_REASONS.map((reason) => Type.Literal(reason))], { description: 'an off-cycle run\'s reason' }),
+    kind: Type.Union([Type.Literal('regular'), Type.Literal('off_cycle')], {
+      description: 'off_cycle: pays items only (bonus, correction, final pay)',
+    }),
+    reason: Type.Union([Type.Null(), ...OFF_CYCLE_REASONS.map((reason) => Type.Literal(reason))], {
+      description: "an off-cycle run's reason",
+    }),
     pay_period_start: Type.String(),
     pay_period_end: Type.String(),
     payment_date: NullableString,
@@ -140,10 +144,10 @@ export function payrollRunsRoutes(services: {
             pay_period_end: Type.Optional(DateText),
             payment_date: Type.Optional(DateText),
             users: Type.Optional(
-              Type.Array(
-                Type.Object({ user_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), items: PayItemsInput }),
-                { maxItems: 10_000, description: 'off_cycle: who is paid, and their items' },
-              ),
+              Type.Array(Type.Object({ user_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), items: PayItemsInput }), {
+                maxItems: 10_000,
+                description: 'off_cycle: who is paid, and their items',
+              }),
             ),
             user_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 10_000 })),
             items: Type.Optional(

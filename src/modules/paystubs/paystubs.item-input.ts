@@ -63,7 +63,8 @@ export function parseItemsInput(raw: unknown, field = 'items'): { items: ItemInp
 
 function parseAmount(raw: unknown): Kobo | string {
   if (raw === undefined || raw === null || raw === '') return 'The amount field is required.';
-  if (typeof raw !== 'number' && (typeof raw !== 'string' || !/^-?\d+(\.\d+)?$/.test(raw.trim()))) return 'The amount field must be a number.';
+  if (typeof raw !== 'number' && (typeof raw !== 'string' || !/^-?\d+(\.\d+)?$/.test(raw.trim())))
+    return 'The amount field must be a number.';
   const kobo = toKobo(raw);
   if (kobo === null) return 'The amount field must have at most 2 decimal places.';
   if (kobo <= 0n) return 'The amount field must be greater than 0.';
