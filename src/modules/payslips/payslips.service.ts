@@ -52,7 +52,13 @@ function source(row: PayslipRow, records: RecordRow[], items: ItemRow[], ytd: Yt
     },
     paymentDate: row.payment_date,
     customContributions: records.map((r) => ({ name: r.name, employee: r.employee, employer: r.employer })),
-    items: items.map((i) => ({ code: i.code, name: i.description ? `${i.name}: ${i.description}` : i.name, treatment: i.treatment, cash: i.cash, amount: i.amount })),
+    items: items.map((i) => ({
+      code: i.code,
+      name: i.description ? `${i.name}: ${i.description}` : i.name,
+      treatment: i.treatment,
+      cash: i.cash,
+      amount: i.amount,
+    })),
     // The repo always counts the paystub itself; the fallback only keeps the types total.
     ytd: ytd
       ? {
