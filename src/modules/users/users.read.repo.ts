@@ -14,10 +14,11 @@
 //
 // `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.ts),
 // which U1 uses on a PostgreSQL server (users.service.ts).
-import { aliasedTable, and, asc, type Column, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, type Column, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
+import { lagosDate } from '../../platform/format.js';
 import { userJson } from './users.json.js';
 
 const manager = aliasedTable(users, 'manager');
@@ -59,6 +60,8 @@ const rowColumns = {
   isExpatriate: users.isExpatriate,
   paymentFrequency: users.paymentFrequency,
   startDate: users.startDate,
+  exitDate: users.exitDate,
+  exitReason: users.exitReason,
   bankName: users.bankName,
   accountNumber: users.accountNumber,
   bankCode: users.bankCode,
@@ -103,19 +106,35 @@ const rowArray = sql<UserFlatRow>`json_build_array(${sql.join(
 // one statement, one round trip, and its total is read in the same snapshot as its rows. The
 // counter is the sum of the company's slots (0182_user_counts_slots.sql); NULL (no row) reads as 0.
 const pageTotal = sql<number>`(SELECT sum(${userCounts.live})::int FROM ${userCounts} WHERE ${userCounts.companyId} = ${sql.placeholder('companyId')})`;
+const live = and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt));
+
+/**
+ * U1's `status` filters (docs/users.md, "Leavers"): the rows' extra condition. `exited` reads
+ * users_company_exit_date_idx (0202_leavers.sql): a range of the company's users that have an exit,
+ * before `today` (a placeholder: the Lagos day). Its total is counted in the page's statement.
+ */
+const LIST_FILTERS = {
+  // The bare range (not exitedSql's coalesce) so that it is an index condition.
+  exited: and(live, isNotNull(users.exitDate), sql`${users.exitDate} < ${sql.placeholder('today')}::date`),
+} as const;
+export type ListFilter = keyof typeof LIST_FILTERS;
+const filterTotal = (filter: ListFilter) => sql<number>`(SELECT count(*)::int FROM ${users} WHERE ${LIST_FILTERS[filter]})`;
+
 /**
  * U1's page (live users of the company by id, `limit` from `offset`) with its total, each user as
- * `user`: prepared as `name` on each executor.
+ * `user`, optionally one status only: prepared as `name` on each executor.
  */
-function preparedPageOf(user: SQL, name: string) {
+function preparedPageOf(user: SQL, name: string, filter?: ListFilter) {
+  const where = filter ? LIST_FILTERS[filter] : live;
+  const total = filter ? filterTotal(filter) : pageTotal;
   return preparedPerExecutor((executor) =>
     withArrayRows(
       executor
-        .select({ user, total: pageTotal })
+        .select({ user, total })
         .from(users)
         .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
         .leftJoin(manager, eq(manager.id, users.managerId))
-        .where(and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt)))
+        .where(where)
         .orderBy(asc(users.id))
         .limit(sql.placeholder('limit'))
         .offset(sql.placeholder('offset'))
@@ -123,15 +142,21 @@ function preparedPageOf(user: SQL, name: string) {
     ),
   );
 }
+/** U1's JSON text of each user, written by PostgreSQL (users.json.ts): for a PostgreSQL server only (users.service.ts says why). */
+const jsonOfUser = userJson(
+  { userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName },
+  sql`${sql.placeholder('mayGrant')}::boolean`,
+  sql`${sql.placeholder('today')}::date`,
+);
 const preparedPage = preparedPageOf(rowArray, 'users_page_rows');
-// The same page with each user as the JSON text the API sends, written by PostgreSQL (users.json.ts):
-// for a PostgreSQL server only (users.service.ts says why).
-const preparedPageJson = preparedPageOf(
-  userJson(
-    { userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName },
-    sql`${sql.placeholder('mayGrant')}::boolean`,
-  ),
-  'users_page_json',
+const preparedPageJson = preparedPageOf(jsonOfUser, 'users_page_json');
+const preparedExitedPage = preparedPageOf(rowArray, 'users_page_exited_rows', 'exited');
+const preparedExitedPageJson = preparedPageOf(jsonOfUser, 'users_page_exited_json', 'exited');
+const preparedExitedCount = preparedPerExecutor((executor) =>
+  executor
+    .select({ value: filterTotal('exited') })
+    .from(sql`(SELECT 1) AS one`)
+    .prepare('users_exited_count'),
 );
 const preparedCount = preparedPerExecutor((executor) =>
   executor
@@ -161,15 +186,23 @@ export const usersReadRepo = {
   },
 
   /**
-   * U1's page (live users of the company by id) and the company's live users, in one statement. An
-   * empty page (past the end, or no users) has no row to carry the total: it is read on its own.
+   * U1's page (live users of the company by id, or only those of `filter`) and its total, in one
+   * statement. An empty page (past the end, or no users) has no row to carry the total: it is read
+   * on its own. `today` is the Lagos day the `exited` filter compares with.
    */
-  async page(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ rows: UserFlatRow[]; total: number }> {
-    const rows = await preparedPage(hotReads(executor)).execute({ companyId, offset, limit });
+  async page(
+    executor: Executor,
+    companyId: number,
+    offset: number,
+    limit: number,
+    options: { filter?: ListFilter; today?: string } = {},
+  ): Promise<{ rows: UserFlatRow[]; total: number }> {
+    const prepared = options.filter ? preparedExitedPage : preparedPage;
+    const rows = await prepared(hotReads(executor)).execute({ companyId, offset, limit, today: options.today ?? lagosDate() });
     const total = rows[0]?.[1] as number | null | undefined;
     return {
       rows: rows.map((row) => row[0] as UserFlatRow),
-      total: total ?? (await usersReadRepo.count(executor, companyId)),
+      total: total ?? (await usersReadRepo.total(executor, companyId, options)),
     };
   },
 
@@ -183,13 +216,22 @@ export const usersReadRepo = {
     offset: number,
     limit: number,
     mayGrant: boolean,
+    options: { filter?: ListFilter; today?: string } = {},
   ): Promise<{ users: string[]; total: number }> {
-    const rows = await preparedPageJson(hotReads(executor)).execute({ companyId, offset, limit, mayGrant });
+    const prepared = options.filter ? preparedExitedPageJson : preparedPageJson;
+    const rows = await prepared(hotReads(executor)).execute({ companyId, offset, limit, mayGrant, today: options.today ?? lagosDate() });
     const total = rows[0]?.[1] as number | null | undefined;
     return {
       users: rows.map((row) => row[0] as string),
-      total: total ?? (await usersReadRepo.count(executor, companyId)),
+      total: total ?? (await usersReadRepo.total(executor, companyId, options)),
     };
+  },
+
+  /** The total of an empty page: the company's live users, or those of the filter. */
+  async total(executor: Executor, companyId: number, options: { filter?: ListFilter; today?: string }): Promise<number> {
+    if (!options.filter) return usersReadRepo.count(executor, companyId);
+    const [row] = await preparedExitedCount(executor).execute({ companyId, today: options.today ?? lagosDate() });
+    return row?.value ?? 0;
   },
 
   /** U2: one live user of the company. */
