@@ -14,7 +14,7 @@
 //
 // `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.ts),
 // which U1 uses on a PostgreSQL server (users.service.ts).
-import { aliasedTable, and, asc, type Column, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, type Column, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
@@ -106,35 +106,52 @@ const rowArray = sql<UserFlatRow>`json_build_array(${sql.join(
 // one statement, one round trip, and its total is read in the same snapshot as its rows. The
 // counter is the sum of the company's slots (0182_user_counts_slots.sql); NULL (no row) reads as 0.
 const pageTotal = sql<number>`(SELECT sum(${userCounts.live})::int FROM ${userCounts} WHERE ${userCounts.companyId} = ${sql.placeholder('companyId')})`;
-const live = and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt));
 
 /**
- * U1's `status` filters (docs/users.md, "Leavers"): the rows' extra condition. `exited` reads
- * users_company_exit_date_idx (0202_leavers.sql): a range of the company's users that have an exit,
- * before `today` (a placeholder: the Lagos day). Its total is counted in the page's statement.
+ * U1's `status` filters (docs/users.md, "Leavers"): the company's live users that have an exit,
+ * before `today` (the Lagos day). The bare range (not exitedSql's coalesce), so that it is an index
+ * condition of users_company_exit_date_idx (0202_leavers.sql).
  */
-const LIST_FILTERS = {
-  // The bare range (not exitedSql's coalesce) so that it is an index condition.
-  exited: and(live, isNotNull(users.exitDate), sql`${users.exitDate} < ${sql.placeholder('today')}::date`),
-} as const;
-export type ListFilter = keyof typeof LIST_FILTERS;
-const filterTotal = (filter: ListFilter) => sql<number>`(SELECT count(*)::int FROM ${users} WHERE ${LIST_FILTERS[filter]})`;
+export type ListFilter = 'exited';
+const exitedWhere = (companyId: number, today: string) =>
+  and(eq(users.companyId, companyId), isNull(users.deletedAt), isNotNull(users.exitDate), sql`${users.exitDate} < ${today}::date`);
+
+/**
+ * A filtered page, with the filter's total in the same statement. Not a named prepared statement,
+ * and not on the hot-reads pool (which forces generic plans): with the values in hand PostgreSQL
+ * reads the few leavers through the partial index and sorts them (0.2 ms for 206 of 100,000 users),
+ * where a generic plan walks the primary key and filters (24 ms: docs/users.md, "Leavers").
+ */
+function filteredPage<T>(
+  executor: Executor,
+  user: SQL<T>,
+  filter: { companyId: number; today: string; offset: number; limit: number },
+): Promise<{ user: T; total: number }[]> {
+  const where = exitedWhere(filter.companyId, filter.today);
+  return executor
+    .select({ user, total: sql<number>`(SELECT count(*)::int FROM ${users} WHERE ${where})` })
+    .from(users)
+    .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
+    .leftJoin(manager, eq(manager.id, users.managerId))
+    .where(where)
+    .orderBy(asc(users.id))
+    .limit(filter.limit)
+    .offset(filter.offset);
+}
 
 /**
  * U1's page (live users of the company by id, `limit` from `offset`) with its total, each user as
- * `user`, optionally one status only: prepared as `name` on each executor.
+ * `user`: prepared as `name` on each executor.
  */
-function preparedPageOf(user: SQL, name: string, filter?: ListFilter) {
-  const where = filter ? LIST_FILTERS[filter] : live;
-  const total = filter ? filterTotal(filter) : pageTotal;
+function preparedPageOf(user: SQL, name: string) {
   return preparedPerExecutor((executor) =>
     withArrayRows(
       executor
-        .select({ user, total })
+        .select({ user, total: pageTotal })
         .from(users)
         .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
         .leftJoin(manager, eq(manager.id, users.managerId))
-        .where(where)
+        .where(and(eq(users.companyId, sql.placeholder('companyId')), isNull(users.deletedAt)))
         .orderBy(asc(users.id))
         .limit(sql.placeholder('limit'))
         .offset(sql.placeholder('offset'))
@@ -143,20 +160,12 @@ function preparedPageOf(user: SQL, name: string, filter?: ListFilter) {
   );
 }
 /** U1's JSON text of each user, written by PostgreSQL (users.json.ts): for a PostgreSQL server only (users.service.ts says why). */
-const jsonOfUser = userJson(
-  { userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName },
-  sql`${sql.placeholder('mayGrant')}::boolean`,
-  sql`${sql.placeholder('today')}::date`,
-);
+const jsonOfUser = (mayGrant: SQL, today: SQL) =>
+  userJson({ userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName }, mayGrant, today);
 const preparedPage = preparedPageOf(rowArray, 'users_page_rows');
-const preparedPageJson = preparedPageOf(jsonOfUser, 'users_page_json');
-const preparedExitedPage = preparedPageOf(rowArray, 'users_page_exited_rows', 'exited');
-const preparedExitedPageJson = preparedPageOf(jsonOfUser, 'users_page_exited_json', 'exited');
-const preparedExitedCount = preparedPerExecutor((executor) =>
-  executor
-    .select({ value: filterTotal('exited') })
-    .from(sql`(SELECT 1) AS one`)
-    .prepare('users_exited_count'),
+const preparedPageJson = preparedPageOf(
+  jsonOfUser(sql`${sql.placeholder('mayGrant')}::boolean`, sql`${sql.placeholder('today')}::date`),
+  'users_page_json',
 );
 const preparedCount = preparedPerExecutor((executor) =>
   executor
@@ -197,12 +206,16 @@ export const usersReadRepo = {
     limit: number,
     options: { filter?: ListFilter; today?: string } = {},
   ): Promise<{ rows: UserFlatRow[]; total: number }> {
-    const prepared = options.filter ? preparedExitedPage : preparedPage;
-    const rows = await prepared(hotReads(executor)).execute({ companyId, offset, limit, today: options.today ?? lagosDate() });
+    if (options.filter) {
+      const today = options.today ?? lagosDate();
+      const rows = await filteredPage(executor, rowArray, { companyId, today, offset, limit });
+      return { rows: rows.map((row) => row.user), total: rows[0]?.total ?? (await usersReadRepo.total(executor, companyId, options)) };
+    }
+    const rows = await preparedPage(hotReads(executor)).execute({ companyId, offset, limit });
     const total = rows[0]?.[1] as number | null | undefined;
     return {
       rows: rows.map((row) => row[0] as UserFlatRow),
-      total: total ?? (await usersReadRepo.total(executor, companyId, options)),
+      total: total ?? (await usersReadRepo.count(executor, companyId)),
     };
   },
 
@@ -218,19 +231,31 @@ export const usersReadRepo = {
     mayGrant: boolean,
     options: { filter?: ListFilter; today?: string } = {},
   ): Promise<{ users: string[]; total: number }> {
-    const prepared = options.filter ? preparedExitedPageJson : preparedPageJson;
-    const rows = await prepared(hotReads(executor)).execute({ companyId, offset, limit, mayGrant, today: options.today ?? lagosDate() });
+    const today = options.today ?? lagosDate();
+    if (options.filter) {
+      const rows = await filteredPage(executor, jsonOfUser(sql`${mayGrant}::boolean`, sql`${today}::date`), {
+        companyId,
+        today,
+        offset,
+        limit,
+      });
+      return { users: rows.map((row) => row.user), total: rows[0]?.total ?? (await usersReadRepo.total(executor, companyId, options)) };
+    }
+    const rows = await preparedPageJson(hotReads(executor)).execute({ companyId, offset, limit, mayGrant, today });
     const total = rows[0]?.[1] as number | null | undefined;
     return {
       users: rows.map((row) => row[0] as string),
-      total: total ?? (await usersReadRepo.total(executor, companyId, options)),
+      total: total ?? (await usersReadRepo.count(executor, companyId)),
     };
   },
 
   /** The total of an empty page: the company's live users, or those of the filter. */
   async total(executor: Executor, companyId: number, options: { filter?: ListFilter; today?: string }): Promise<number> {
     if (!options.filter) return usersReadRepo.count(executor, companyId);
-    const [row] = await preparedExitedCount(executor).execute({ companyId, today: options.today ?? lagosDate() });
+    const [row] = await executor
+      .select({ value: count() })
+      .from(users)
+      .where(exitedWhere(companyId, options.today ?? lagosDate()));
     return row?.value ?? 0;
   },
 
