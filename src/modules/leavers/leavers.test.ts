@@ -99,6 +99,17 @@ describe('POST /api/users/{id}/terminate', () => {
     expect(row.exitDate).toBeNull();
   });
 
+  it('U4 cannot move the start date past a recorded exit (422), so pay always counts from one to the other', async () => {
+    const user = await newUser();
+    await terminate(user.id, { exit_date: '2026-03-20', reason: 'other' });
+    const res = await api().put(`/api/users/${user.id}`, { start_date: '2026-03-21' });
+    expect([res.statusCode, res.json()]).toEqual([
+      422,
+      { error: { start_date: ["The start date must not be after the user's exit date (2026-03-20)."] } },
+    ]);
+    expect((await api().put(`/api/users/${user.id}`, { start_date: '2026-03-20' })).statusCode).toBe(200);
+  });
+
   it('the start date itself is a valid exit date (one day employed)', async () => {
     const res = await terminate((await newUser()).id, { exit_date: '2024-01-15', reason: 'end_of_contract' });
     expect(res.statusCode, res.body).toBe(200);

@@ -91,6 +91,13 @@ describe('planRunItems', () => {
       [],
     ],
     ['but a departed employee asked for is listed', [user(1, { exit_date: '2026-02-28' })], { userIds: [1] }, [], [[1, SKIP.left]]],
+    [
+      'an exit before the start (written around the API) pays no day',
+      [user(1, { start_date: '2026-03-20', exit_date: '2026-03-10' })],
+      {},
+      [],
+      [[1, SKIP.left]],
+    ],
   ])('%s', (_label, candidates, request, paid, skipped) => {
     const plan = planRunItems({ ...MARCH, ...request }, candidates);
     expect(plan.items.map((item) => item.userId)).toEqual(paid);

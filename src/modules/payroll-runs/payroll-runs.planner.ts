@@ -127,6 +127,11 @@ export function planRunItems(request: RunRequest, candidates: readonly Candidate
       continue;
     }
     const fraction = employedFraction(request.start, request.end, user.start_date, user.exit_date);
+    // An exit before the start (refused by terminate and U4, so only data written around them): no day employed.
+    if (fraction.days <= 0n) {
+      skip(SKIP.left);
+      continue;
+    }
     items.push({
       index: items.length,
       rawId: id,
