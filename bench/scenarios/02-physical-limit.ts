@@ -2,6 +2,7 @@
 // driver with named prepared statements at the same concurrency (10), nothing else. The statements' SQL
 // is taken from the users repo through the baseline (GET /statements of bench/bare/query-server.ts), so
 // it is exactly what the server sends.
+import { lagosDate } from '../../src/platform/format.js';
 import { runPhysicalLimit } from '../lib/physical.js';
 import { runState } from '../lib/run-state.js';
 import { usersFixture } from '../lib/users-fixture.js';
@@ -19,7 +20,15 @@ const scenario: Scenario = {
       string,
       { text: string; params: string[] }
     >;
-    const values: Record<string, unknown> = { companyId: fixture.companyId, offset: 0, limit: 20, id: fixture.userIds[0], mayGrant: true };
+    const values: Record<string, unknown> = {
+      companyId: fixture.companyId,
+      offset: 0,
+      limit: 20,
+      id: fixture.userIds[0],
+      mayGrant: true,
+      // The Lagos day that is_active is computed against (docs/users.md, "Leavers").
+      today: lagosDate(),
+    };
     const options = {
       databaseUrl: runState.databaseUrl,
       statements: Object.entries(statements).map(([name, statement]) => ({

@@ -6,6 +6,7 @@ import { createAdminModule } from './admin/index.js';
 import { createBanksModule } from './banks/index.js';
 import { createCompaniesModule } from './companies/index.js';
 import { createInvoicesModule } from './invoices/index.js';
+import { createLeaversModule } from './leavers/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
 import { createPayslipsModule } from './payslips/index.js';
 import { createPaystubsModule } from './paystubs/index.js';
@@ -20,6 +21,9 @@ export function createModules(deps: AppDeps) {
   // Every P2 call records its run through the payroll-runs module (passed in: no import cycle).
   const payrollRuns = createPayrollRunsModule(deps);
   const paystubs = createPaystubsModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
+  // Terminate and reinstate answer the user as U2 shows it. The final pay (an off-cycle draft of
+  // payroll runs, docs/users.md, "Leavers") will join as a terminate step here.
+  const leavers = createLeaversModule(deps, { users: users.services.users });
   const payslips = createPayslipsModule(deps);
   const companies = createCompaniesModule(deps);
   const invoices = createInvoicesModule(deps);
@@ -33,6 +37,7 @@ export function createModules(deps: AppDeps) {
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
   const modules: FeatureModule[] = [
     users,
+    leavers,
     paystubs,
     companies,
     invoices,
@@ -47,6 +52,7 @@ export function createModules(deps: AppDeps) {
   ];
   const services = {
     users: users.services,
+    leavers: leavers.services,
     paystubs: paystubs.services,
     companies: companies.services,
     invoices: invoices.services,

@@ -27,3 +27,12 @@ export function dateOnly(value: Date | string | null | undefined): string | null
   if (value === null || value === undefined) return null;
   return typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10);
 }
+
+/**
+ * The calendar day in Nigeria (`YYYY-MM-DD`): West Africa Time, UTC+1 all year (no daylight saving).
+ * Day-based rules (a user is exited from the day after their exit date, docs/users.md, "Leavers")
+ * turn at Lagos midnight, not at UTC midnight.
+ */
+export function lagosDate(now: Date = new Date()): string {
+  return new Date(now.getTime() + 3_600_000).toISOString().slice(0, 10);
+}

@@ -34,6 +34,7 @@ describe('documented-required fields', () => {
         'invoices.store',
         'users.store',
         'users.suspend',
+        'users.terminate',
         'wallet.top-up',
       ].sort(),
     );

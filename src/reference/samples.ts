@@ -49,6 +49,9 @@ export const FIELD_VALUES: Record<string, Json> = {
   gender: 'female',
   payment_frequency: 'monthly',
   start_date: '2024-03-01',
+  // A User in examples is employed: no exit recorded (docs/users.md, "Leavers").
+  exit_date: null,
+  exit_reason: null,
   bank_name: 'Guaranty Trust Bank',
   bank_code: '058',
   account_number: '2119371247',

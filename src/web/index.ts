@@ -9,6 +9,7 @@ import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
 import { html } from './html.js';
 import { plainPage } from './layout.js';
+import { leaversConsoleRoutes } from './leavers.routes.js';
 import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
@@ -45,6 +46,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await overviewRoutes(consoleScope, ctx);
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
+        await leaversConsoleRoutes(consoleScope, ctx);
         await payrollRunRoutes(consoleScope, ctx);
         await runApprovalRoutes(consoleScope, ctx);
         await complianceRoutes(consoleScope, ctx);

@@ -2,9 +2,10 @@
 // checkout) and invoices awaiting approval. Every figure comes from the features' services.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { USER_STATUSES } from '../modules/users/index.js';
+import { isExited, USER_STATUSES } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
+import { lagosDate } from '../platform/format.js';
 import { isOneOf } from '../platform/guards.js';
 import { naira } from '../tax-engine/money.js';
 import { type Html, html, when } from './html.js';
@@ -16,7 +17,12 @@ export const EMPLOYEES_PER_PAGE = 25;
 
 type Badge = [cls: string, label: string];
 
-export function employeeBadge(user: { is_active: boolean; is_suspended?: boolean; onboarding_completed: number | boolean }): Badge {
+export function employeeBadge(
+  user: { is_active: boolean; is_suspended?: boolean; onboarding_completed: number | boolean; exit_date?: string | null },
+  today = lagosDate(),
+): Badge {
+  // Exited wins over every other standing (docs/users.md, "Leavers").
+  if (isExited(user.exit_date, today)) return ['off', 'Exited'];
   if (user.is_suspended) return ['bad', 'Suspended'];
   if (user.is_active) return ['ok', 'Active'];
   if (!user.onboarding_completed) return ['warn', 'Invited'];
@@ -132,7 +138,9 @@ ${
   <thead><tr><th scope="col">Employee</th><th scope="col">Name</th><th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows.map(
     (u) =>
-      html`<tr><td><a href="/console/employees/${u.id}/statutory" title="Statutory details">${u.employee_id}</a></td><td>${u.first_name} ${u.last_name}</td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}</td></tr>`,
+      html`<tr><td><a href="/console/employees/${u.id}/statutory" title="Statutory details">${u.employee_id}</a></td><td>${u.first_name} ${u.last_name}</td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${
+        u.exit_date !== null && !isExited(u.exit_date, lagosDate()) ? html` <span class="badge warn">Leaving ${u.exit_date}</span>` : ''
+      }</td></tr>`,
   )}</tbody>
 </table></div>`
 }${pager('/console/employees', { q, status }, pageNo, lastPage, result.total, 'employees')}`;

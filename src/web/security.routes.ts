@@ -2,7 +2,7 @@
 // last use and expiry, never the token; Generate/Regenerate show the new token exactly once.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { createTokenService, normaliseScopes, ROUTE_NAMES } from '../platform/auth/tokens.js';
+import { createTokenService, normaliseScopes, ROUTE_NAMES, SCOPE_OF } from '../platform/auth/tokens.js';
 import { typed } from '../platform/deps.js';
 import { type Html, html, when } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
@@ -10,6 +10,13 @@ import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plug
 import type { SessionRow } from './web.repo.js';
 
 const PREFIXES = [...new Set(ROUTE_NAMES.map((name) => name.split('.')[0]))];
+/** The scopes a token can hold: route names, less those allowed by another route's scope (SCOPE_OF). */
+const SCOPE_NAMES = ROUTE_NAMES.filter((name) => SCOPE_OF[name] === undefined);
+/** What each scope allows besides its own route: `users.terminate — also users.reinstate`. */
+const scopeLabel = (name: string) => {
+  const also = ROUTE_NAMES.filter((other) => SCOPE_OF[other] === name);
+  return also.length > 0 ? `${name} — also ${also.join(', ')}` : name;
+};
 
 /** The ticked scopes (blank ones ignored): `all` wins over everything; unknown scopes are reported. */
 function chosenScopes(input: string[]): { scopes: string[]; error?: string } {
@@ -34,9 +41,9 @@ function scopeFieldset(selected: string[]): Html {
   ${PREFIXES.map(
     (prefix) => html`<fieldset>
     <legend>${prefix}</legend>
-    <div class="checks">${scopeCheckbox(`${prefix}.*`, has(`${prefix}.*`), `${prefix}.* — all ${prefix} endpoints`)}${ROUTE_NAMES.filter(
+    <div class="checks">${scopeCheckbox(`${prefix}.*`, has(`${prefix}.*`), `${prefix}.* — all ${prefix} endpoints`)}${SCOPE_NAMES.filter(
       (name) => name.startsWith(`${prefix}.`),
-    ).map((name) => scopeCheckbox(name, has(name), name))}</div>
+    ).map((name) => scopeCheckbox(name, has(name), scopeLabel(name)))}</div>
   </fieldset>`,
   )}
 </fieldset>`;

@@ -4,8 +4,9 @@
 import crypto from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { hashPassword, verifyPassword } from '../modules/users/index.js';
+import { hashPassword, isExited, verifyPassword } from '../modules/users/index.js';
 import { CONSOLE_ROLES, holdsConsoleRole } from '../platform/auth/console-access.js';
+import { lagosDate } from '../platform/format.js';
 import type { Mailer } from '../platform/mail/outbox.js';
 import { createAccountLock } from './account-lock.js';
 import { type SessionRow, webRepo } from './web.repo.js';
@@ -70,7 +71,7 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
     if (!identifier || !password) return { ok: false as const, status: 422, message: SIGN_IN_MESSAGES.missing };
     // One identifier names one account, so an attempt costs one argon2 verification; an unknown
     // identifier costs one too (against a dummy hash), so timing does not reveal accounts.
-    const candidate = await webRepo.signInAccount(db, identifier);
+    const candidate = await webRepo.signInAccount(db, identifier, lagosDate());
     const keys = throttleKeys(ip, identifier, candidate);
     const allKeys = [keys.account, keys.address, keys.owner];
     // The attempt is counted before the password is checked, atomically: of N parallel guesses
@@ -107,7 +108,7 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
     const matched = candidate;
     const refusal = !isAdmin(matched.roles)
       ? SIGN_IN_MESSAGES.notAdmin
-      : !matched.isActive || matched.isSuspended
+      : !matched.isActive || matched.isSuspended || isExited(matched.exitDate, lagosDate())
         ? SIGN_IN_MESSAGES.inactive
         : !matched.companyActive
           ? SIGN_IN_MESSAGES.companyInactive
@@ -150,8 +151,15 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
       if (!row) return undefined;
       const now = Date.now();
       const idle = now - row.lastSeenAt.getTime() > SESSION_IDLE_SECONDS * 1000;
-      // Losing the admin role, deactivation, suspension or deletion ends every session at once.
-      const allowed = isAdmin(row.roles) && row.userActive && !row.userSuspended && !row.userDeletedAt && row.companyActive;
+      // Losing the admin role, deactivation, suspension, deletion or the exit (from the day after
+      // the exit date, docs/users.md, "Leavers") ends every session at once.
+      const allowed =
+        isAdmin(row.roles) &&
+        row.userActive &&
+        !row.userSuspended &&
+        !row.userDeletedAt &&
+        !isExited(row.userExitDate, lagosDate()) &&
+        row.companyActive;
       if (idle || !allowed) {
         await webRepo.deleteSessionByHash(db, sha256(token));
         return undefined;

@@ -1,5 +1,6 @@
 // Statutory data in the console: an employee's statutory details (NIN, tax ID, state, RSA PIN and
-// PFA, NHF, reliefs) on /console/employees/:id/statutory, and the company's sector and
+// PFA, NHF, reliefs) on /console/employees/:id/statutory (the employee's page, which also shows
+// their Employment section: leavers.routes.ts), and the company's sector and
 // registrations as a section of Settings. Both go through the same services as the API (U4 and the
 // companies' statutory service), so the same values are accepted with the same messages. An emptied
 // box means "unknown" (null), unlike the API's blank "unchanged": a form always sends all.
@@ -11,6 +12,7 @@ import { DomainError } from '../platform/errors.js';
 import { parseRowId } from '../platform/input-safety.js';
 import { type Html, html } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
+import { employmentSection, LEAVER_NOTICES } from './leavers.routes.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
 import type { SessionRow } from './web.repo.js';
 
@@ -179,7 +181,13 @@ export async function statutoryRoutes(root: FastifyInstance, ctx: WebContext): P
     <button type="submit">Save statutory details</button>
   </form>
 </section>`;
-    return page({ title: 'Statutory details', session, section: 'employees', body, flash });
+    return page({
+      title: 'Statutory details',
+      session,
+      section: 'employees',
+      body: html`${body}${employmentSection(session, user)}`,
+      flash,
+    });
   }
 
   const employeeId = (raw: string) => parseRowId(raw) ?? 0;
@@ -191,7 +199,8 @@ export async function statutoryRoutes(root: FastifyInstance, ctx: WebContext): P
       preHandler: guard,
     },
     async (request, reply) => {
-      const flash = request.query.done ? { notice: 'Statutory details saved.' } : {};
+      const done = request.query.done;
+      const flash = done ? { notice: LEAVER_NOTICES[done] ?? 'Statutory details saved.' } : {};
       return sendHtml(reply, await employeePage(sessionOf(request), employeeId(request.params.id), flash));
     },
   );

@@ -4,6 +4,7 @@ import { and, asc, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../db/client.js';
 import { pgArray } from '../db/pg-array.js';
 import { companies, users, webLoginFailures, webSessions } from '../db/schema/index.js';
+import { exitedSql } from '../modules/users/index.js';
 import { CONSOLE_ROLES } from '../platform/auth/console-access.js';
 
 export interface SessionRow {
@@ -20,6 +21,8 @@ export interface SessionRow {
   userActive: boolean;
   userSuspended: boolean;
   userDeletedAt: Date | null;
+  /** The user's last day of employment; exited (no console) from the day after (docs/users.md, "Leavers"). */
+  userExitDate: string | null;
   companyName: string;
   companyActive: boolean;
   companyApiAccess: boolean;
@@ -56,6 +59,7 @@ export const webRepo = {
         userActive: users.isActive,
         userSuspended: users.isSuspended,
         userDeletedAt: users.deletedAt,
+        userExitDate: users.exitDate,
         companyName: companies.name,
         companyActive: companies.isActive,
         companyApiAccess: companies.apiAccess,
@@ -103,9 +107,9 @@ export const webRepo = {
    * The ONE account an identifier names, so a sign-in costs one argon2 verification (docs/console.md):
    * among non-deleted users with a password, the user whose company e-mail it is (unique across
    * companies); else, among users sharing it as personal e-mail, one who may use the console
-   * (administrator, active, not suspended, company active), then any administrator, then the oldest.
+   * (administrator, active, not suspended, not exited, company active), then any administrator, then the oldest.
    */
-  async signInAccount(executor: Executor, identifier: string) {
+  async signInAccount(executor: Executor, identifier: string, today: string) {
     const lowered = identifier.toLowerCase();
     const admin = sql`${users.roles} && ${pgArray(CONSOLE_ROLES)}::text[]`;
     const [row] = await executor
@@ -119,6 +123,7 @@ export const webRepo = {
         roles: users.roles,
         isActive: users.isActive,
         isSuspended: users.isSuspended,
+        exitDate: users.exitDate,
         companyActive: companies.isActive,
       })
       .from(users)
@@ -132,7 +137,9 @@ export const webRepo = {
       )
       .orderBy(
         desc(sql`lower(${users.email}) = ${lowered}`),
-        desc(sql`${admin} AND ${users.isActive} AND NOT ${users.isSuspended} AND ${companies.isActive}`),
+        desc(
+          sql`${admin} AND ${users.isActive} AND NOT ${users.isSuspended} AND NOT ${exitedSql(users.exitDate, today)} AND ${companies.isActive}`,
+        ),
         desc(admin),
         desc(users.isActive),
         asc(users.id),

@@ -161,6 +161,9 @@ export async function setEveryField(db: Executor, userId: number, managerId: num
       isExpatriate: true,
       paymentFrequency: 'monthly',
       startDate: '2024-02-29',
+      // Exited (the day after is long past): is_active reads false whatever the stored flag.
+      exitDate: '2026-02-27',
+      exitReason: 'redundancy',
       bankName: 'Bank',
       accountNumber: '0123456789',
       bankCode: '058',

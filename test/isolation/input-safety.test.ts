@@ -75,6 +75,8 @@ beforeAll(async () => {
     'users.update': { first_name: 'Alice', title: 'Engineer', department: 'Ops', office_location: 'Lagos', bank_name: 'Bank' },
     'users.suspend': { suspension_duration_type: 'indefinite', suspension_reason: 'Leave' },
     'users.unsuspend': { unsuspend_option: 'immediately' },
+    'users.terminate': { exit_date: '2026-03-31', reason: 'resignation' },
+    'users.reinstate': {},
     'paystubs.store': {
       paystubs: [
         {

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * List users of the target company
-         * @description The users of the target company, in the SCIM-style list family (`Resources`, `totalResults`, `startIndex`, `itemsPerPage`). Page with `startIndex` and `count`, or `page` and `per_page`.
+         * @description The users of the target company, in the SCIM-style list family (`Resources`, `totalResults`, `startIndex`, `itemsPerPage`). Page with `startIndex` and `count`, or `page` and `per_page`. `status=exited` lists only the users whose exit date has passed (leavers; `totalResults` counts them).
          */
         get: operations["usersIndex"];
         put?: never;
@@ -230,6 +230,46 @@ export interface paths {
          * @description Updates users named by `email` from a CSV file (the update template’s columns); empty cells leave a field as it is.
          */
         post: operations["usersBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/terminate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Terminate a user: record the exit date and reason
+         * @description Records the end of a user’s employment: `exit_date` (the last day worked, not before `start_date`) and `reason` (`resignation`, `dismissal`, `redundancy`, `retirement`, `death`, `end_of_contract` or `other`). The regular run whose period covers the exit date pays salary and allowances pro rata up to and including it (the joiner rule mirrored); from the next day the user is exited: `is_active` false, no console sign-in, left out of later runs. Announced as `user.exited`. Refused (422) for a user already terminated, and for the company’s last active super-admin. Scope `users.terminate` (which also allows reinstate).
+         */
+        post: operations["usersTerminate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reinstate a terminated user whose last period is not paid yet
+         * @description Undoes an exit: clears `exit_date` and `exit_reason`, as long as no paystub whose period covers the exit date has been paid (or is being paid): then 422. A run already created for that period keeps its pro rata paystub (cancel and create it again to pay the whole period). Announced as `user.reinstated`. Needs the scope `users.terminate`.
+         */
+        post: operations["usersReinstate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1358,6 +1398,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "user.exited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * user.exited (docs/webhooks.md)
+         * @description Signed per Standard Webhooks; answer 2xx within 10 s, or the delivery is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["userExitedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.reinstated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * user.reinstated (docs/webhooks.md)
+         * @description Signed per Standard Webhooks; answer 2xx within 10 s, or the delivery is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["userReinstatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "users.import.completed": {
         parameters: {
             query?: never;
@@ -1807,6 +1887,10 @@ export interface components {
             is_expatriate: boolean;
             payment_frequency: string | null;
             start_date: string | null;
+            /** @description Last day of employment (YYYY-MM-DD), null unless terminated; exited (not active) from the day after */
+            exit_date: string | null;
+            /** @description resignation, dismissal, redundancy, retirement, death, end_of_contract or other; null unless terminated */
+            exit_reason: string | null;
             bank_name: string | null;
             account_number: string | null;
             bank_code: string | null;
@@ -2195,6 +2279,8 @@ export interface operations {
                      *         "is_expatriate": true,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
+                     *         "exit_date": null,
+                     *         "exit_reason": null,
                      *         "bank_name": "Guaranty Trust Bank",
                      *         "account_number": "2119371247",
                      *         "bank_code": "058",
@@ -2261,6 +2347,8 @@ export interface operations {
                 count?: number;
                 page?: number;
                 per_page?: number;
+                /** @description `exited`: only users exited by today (their exit_date has passed; docs/users.md, "Leavers") */
+                status?: "exited";
             };
             header?: never;
             path?: never;
@@ -2316,6 +2404,8 @@ export interface operations {
                      *           "is_expatriate": true,
                      *           "payment_frequency": "monthly",
                      *           "start_date": "2024-03-01",
+                     *           "exit_date": null,
+                     *           "exit_reason": null,
                      *           "bank_name": "Guaranty Trust Bank",
                      *           "account_number": "2119371247",
                      *           "bank_code": "058",
@@ -2706,6 +2796,8 @@ export interface operations {
                      *       "is_expatriate": true,
                      *       "payment_frequency": "monthly",
                      *       "start_date": "2024-03-01",
+                     *       "exit_date": null,
+                     *       "exit_reason": null,
                      *       "bank_name": "Guaranty Trust Bank",
                      *       "account_number": "2119371247",
                      *       "bank_code": "058",
@@ -2876,6 +2968,8 @@ export interface operations {
                      *         "is_expatriate": true,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
+                     *         "exit_date": null,
+                     *         "exit_reason": null,
                      *         "bank_name": "Guaranty Trust Bank",
                      *         "account_number": "2119371247",
                      *         "bank_code": "058",
@@ -3182,6 +3276,8 @@ export interface operations {
                      *         "is_expatriate": true,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
+                     *         "exit_date": null,
+                     *         "exit_reason": null,
                      *         "bank_name": "Guaranty Trust Bank",
                      *         "account_number": "2119371247",
                      *         "bank_code": "058",
@@ -3310,6 +3406,8 @@ export interface operations {
                      *         "is_expatriate": true,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
+                     *         "exit_date": null,
+                     *         "exit_reason": null,
                      *         "bank_name": "Guaranty Trust Bank",
                      *         "account_number": "2119371247",
                      *         "bank_code": "058",
@@ -3568,6 +3666,268 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                    };
+                };
+            };
+        };
+    };
+    usersTerminate: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "exit_date": "2026-03-17",
+                 *       "reason": "resignation"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                    /** @description The last day of employment, YYYY-MM-DD (paid pro rata up to and including it); not before start_date */
+                    exit_date: string;
+                    /**
+                     * @description Why the employment ends
+                     * @enum {string}
+                     */
+                    reason: "resignation" | "dismissal" | "redundancy" | "retirement" | "death" | "end_of_contract" | "other";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "user": {
+                     *         "id": 1042,
+                     *         "manager_id": 1007,
+                     *         "employee_id": "EMP-0042",
+                     *         "first_name": "Chiamaka",
+                     *         "last_name": "Okafor",
+                     *         "email": "chiamaka.okafor@adebayo-logistics.ng",
+                     *         "email_verified_at": "2025-05-28T10:00:00.000Z",
+                     *         "personal_email": "chiamaka.okafor@example.com",
+                     *         "unique_id": "b1c2d3e4-5f60-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "user_types": "Full-time",
+                     *         "address": "14 Adeola Odeku Street, Victoria Island, Lagos",
+                     *         "phone": "+2348031234567",
+                     *         "document_paths": [
+                     *           "document paths"
+                     *         ],
+                     *         "onboarding_token": "onboarding token",
+                     *         "token_expires_at": "2025-05-28T10:00:00.000Z",
+                     *         "onboarding_completed": 1,
+                     *         "domain_id": 3,
+                     *         "level": null,
+                     *         "title": "Logistics Coordinator",
+                     *         "department": "Operations",
+                     *         "office_location": "Ikeja, Lagos",
+                     *         "base_salary": "350000.00",
+                     *         "allowances": "75000.00",
+                     *         "annual_rent_paid": "1800000.00",
+                     *         "life_assurance_premium": null,
+                     *         "nin": "12345678901",
+                     *         "tax_id": "23456789-0001",
+                     *         "state_of_residence": "LA",
+                     *         "rsa_pin": "PEN100234567890",
+                     *         "pfa_code": "STANBIC",
+                     *         "nhf_number": "NHF/LA/004512",
+                     *         "nhf_opt_in": false,
+                     *         "gender": "female",
+                     *         "is_expatriate": true,
+                     *         "payment_frequency": "monthly",
+                     *         "start_date": "2024-03-01",
+                     *         "exit_date": null,
+                     *         "exit_reason": null,
+                     *         "bank_name": "Guaranty Trust Bank",
+                     *         "account_number": "2119371247",
+                     *         "bank_code": "058",
+                     *         "account_name": "CHIAMAKA OKAFOR",
+                     *         "bank_account_verified_at": "2025-05-28T10:00:00.000Z",
+                     *         "manager": "Tunde Adeyemi",
+                     *         "roles": [
+                     *           "user"
+                     *         ],
+                     *         "is_active": true,
+                     *         "is_suspended": true,
+                     *         "suspended_at": "2025-05-28T10:00:00.000Z",
+                     *         "suspension_ends_at": "2025-05-28T10:00:00.000Z",
+                     *         "suspension_reason": "suspension reason",
+                     *         "company_id": 12,
+                     *         "deleted_at": "2025-05-28T10:00:00.000Z",
+                     *         "created_at": "2025-05-02T09:15:00.000Z",
+                     *         "updated_at": "2025-05-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    usersReinstate: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "user": {
+                     *         "id": 1042,
+                     *         "manager_id": 1007,
+                     *         "employee_id": "EMP-0042",
+                     *         "first_name": "Chiamaka",
+                     *         "last_name": "Okafor",
+                     *         "email": "chiamaka.okafor@adebayo-logistics.ng",
+                     *         "email_verified_at": "2025-05-28T10:00:00.000Z",
+                     *         "personal_email": "chiamaka.okafor@example.com",
+                     *         "unique_id": "b1c2d3e4-5f60-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "user_types": "Full-time",
+                     *         "address": "14 Adeola Odeku Street, Victoria Island, Lagos",
+                     *         "phone": "+2348031234567",
+                     *         "document_paths": [
+                     *           "document paths"
+                     *         ],
+                     *         "onboarding_token": "onboarding token",
+                     *         "token_expires_at": "2025-05-28T10:00:00.000Z",
+                     *         "onboarding_completed": 1,
+                     *         "domain_id": 3,
+                     *         "level": null,
+                     *         "title": "Logistics Coordinator",
+                     *         "department": "Operations",
+                     *         "office_location": "Ikeja, Lagos",
+                     *         "base_salary": "350000.00",
+                     *         "allowances": "75000.00",
+                     *         "annual_rent_paid": "1800000.00",
+                     *         "life_assurance_premium": null,
+                     *         "nin": "12345678901",
+                     *         "tax_id": "23456789-0001",
+                     *         "state_of_residence": "LA",
+                     *         "rsa_pin": "PEN100234567890",
+                     *         "pfa_code": "STANBIC",
+                     *         "nhf_number": "NHF/LA/004512",
+                     *         "nhf_opt_in": false,
+                     *         "gender": "female",
+                     *         "is_expatriate": true,
+                     *         "payment_frequency": "monthly",
+                     *         "start_date": "2024-03-01",
+                     *         "exit_date": null,
+                     *         "exit_reason": null,
+                     *         "bank_name": "Guaranty Trust Bank",
+                     *         "account_number": "2119371247",
+                     *         "bank_code": "058",
+                     *         "account_name": "CHIAMAKA OKAFOR",
+                     *         "bank_account_verified_at": "2025-05-28T10:00:00.000Z",
+                     *         "manager": "Tunde Adeyemi",
+                     *         "roles": [
+                     *           "user"
+                     *         ],
+                     *         "is_active": true,
+                     *         "is_suspended": true,
+                     *         "suspended_at": "2025-05-28T10:00:00.000Z",
+                     *         "suspension_ends_at": "2025-05-28T10:00:00.000Z",
+                     *         "suspension_reason": "suspension reason",
+                     *         "company_id": 12,
+                     *         "deleted_at": "2025-05-28T10:00:00.000Z",
+                     *         "created_at": "2025-05-02T09:15:00.000Z",
+                     *         "updated_at": "2025-05-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
                     };
                 };
             };
@@ -9809,6 +10169,80 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     type: "user.deleted";
+                    /** Format: date-time */
+                    timestamp: string;
+                    company_id: number;
+                    /** @description The user as GET /api/users/{id} answers it. */
+                    data: components["schemas"]["User"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userExitedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…), the same on every retry: deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "user.exited";
+                    /** Format: date-time */
+                    timestamp: string;
+                    company_id: number;
+                    /** @description The user as GET /api/users/{id} answers it. */
+                    data: components["schemas"]["User"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userReinstatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…), the same on every retry: deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "user.reinstated";
                     /** Format: date-time */
                     timestamp: string;
                     company_id: number;

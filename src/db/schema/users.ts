@@ -71,6 +71,9 @@ export const users = pgTable(
     nhfOptIn: boolean('nhf_opt_in').notNull().default(false),
     gender: text('gender'),
     isExpatriate: boolean('is_expatriate').notNull().default(false),
+    // 0202: leavers (docs/users.md, "Leavers").
+    exitDate: date('exit_date', { mode: 'string' }),
+    exitReason: text('exit_reason'),
     deletedAt: ts('deleted_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -82,6 +85,8 @@ export const users = pgTable(
     uniqueIndex('users_unique_id_key').on(t.uniqueId),
     uniqueIndex('users_onboarding_token_key').on(t.onboardingToken),
     index('users_manager_id_idx').on(t.managerId),
+    // 0202_leavers.sql: the exited filter (U1 `status=exited`, the console's Exited).
+    index('users_company_exit_date_idx').on(t.companyId, t.exitDate).where(sql`deleted_at IS NULL AND exit_date IS NOT NULL`),
     // 0010_users.sql: e-mail derivation (stem of every address, deleted ones too).
     index('users_email_stem_idx').on(sql`(regexp_replace(split_part(email, '@', 1), '[0-9]+$', '') || '@' || split_part(email, '@', 2))`),
   ],

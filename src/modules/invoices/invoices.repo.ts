@@ -7,6 +7,7 @@ import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { preparedPerExecutor } from '../../db/prepared.js';
 import { invoicePayments, invoices } from '../../db/schema/index.js';
 import { koboToString } from '../../tax-engine/money.js';
+import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type NewInvoice = typeof invoices.$inferInsert;
@@ -159,6 +160,7 @@ export const invoicesRepo = {
             SELECT c.id, c.created_by, chain.depth + 1 FROM companies c JOIN chain ON c.id = chain.created_by WHERE chain.depth < 64)
           SELECT u.id FROM users u
           WHERE u.email = ${email} AND u.deleted_at IS NULL AND u.is_active AND NOT u.is_suspended
+            AND NOT ${exitedSql(sql`u.exit_date`, LAGOS_TODAY_SQL)}
             AND u.company_id IN (SELECT id FROM chain)
           LIMIT 1`,
     );

@@ -7,6 +7,7 @@ const user = (id: number, extra: Partial<Candidate> = {}): Candidate => ({
   is_active: true,
   is_suspended: false,
   start_date: '2024-01-01',
+  exit_date: null,
   base_salary: '300000.00',
   allowances: null,
   ...extra,
@@ -22,6 +23,24 @@ describe('employedFraction and proRata', () => {
     ['no start date', null, 31n, 31n],
   ])('%s', (_label, startDate, days, of) => {
     expect(employedFraction('2026-03-01', '2026-03-31', startDate)).toEqual({ days, of });
+  });
+
+  // Leavers (docs/users.md, "Leavers"): the joiner rule mirrored, paid up to and including the exit date.
+  it.each([
+    ['after the period', '2024-01-01', '2026-04-10', 31n, 31n],
+    ['on the last day', '2024-01-01', '2026-03-31', 31n, 31n],
+    ['mid-period', '2024-01-01', '2026-03-17', 17n, 31n],
+    ['on the first day', '2024-01-01', '2026-03-01', 1n, 31n],
+    ['joined and left inside the period: both cuts', '2026-03-10', '2026-03-20', 11n, 31n],
+    ['joined and left on the same day', '2026-03-15', '2026-03-15', 1n, 31n],
+    ['joined before, no exit', '2026-02-10', null, 31n, 31n],
+  ])('exit %s', (_label, startDate, exitDate, days, of) => {
+    expect(employedFraction('2026-03-01', '2026-03-31', startDate, exitDate)).toEqual({ days, of });
+  });
+
+  it('a leaver in a 28-day February and a weekly period count calendar days the same way', () => {
+    expect(employedFraction('2026-02-01', '2026-02-28', '2020-01-01', '2026-02-14')).toEqual({ days: 14n, of: 28n });
+    expect(employedFraction('2026-03-02', '2026-03-08', '2026-03-04', '2026-03-05')).toEqual({ days: 2n, of: 7n });
   });
 
   it('rounds half-up to the kobo once', () => {
@@ -64,6 +83,21 @@ describe('planRunItems', () => {
       ],
     ],
     ['only those asked for', [user(1), user(2), user(3)], { userIds: [3, 1] }, [1, 3], []],
+    [
+      'leavers are paid in the period covering their exit date, left out silently after it',
+      [user(1, { exit_date: '2026-03-01' }), user(2, { exit_date: '2026-02-28' }), user(3, { exit_date: '2026-06-30' })],
+      {},
+      [1, 3],
+      [],
+    ],
+    ['but a departed employee asked for is listed', [user(1, { exit_date: '2026-02-28' })], { userIds: [1] }, [], [[1, SKIP.left]]],
+    [
+      'an exit before the start (written around the API) pays no day',
+      [user(1, { start_date: '2026-03-20', exit_date: '2026-03-10' })],
+      {},
+      [],
+      [[1, SKIP.left]],
+    ],
   ])('%s', (_label, candidates, request, paid, skipped) => {
     const plan = planRunItems({ ...MARCH, ...request }, candidates);
     expect(plan.items.map((item) => item.userId)).toEqual(paid);
@@ -81,5 +115,27 @@ describe('planRunItems', () => {
       expect.objectContaining({ userId: 2, taxableIncome: 14_516_129n, otherAllowances: 1_500_000n, reimbursements: 0n }),
     ]);
     expect(plan.items.map((item) => item.index)).toEqual([0, 1]);
+  });
+
+  it('a leaver is paid salary and allowances pro rata up to the exit date; a joiner who leaves in the period gets both cuts', () => {
+    const plan = planRunItems({ ...MARCH }, [
+      user(1, { exit_date: '2026-03-17', allowances: '31000.00' }),
+      user(2, { start_date: '2026-03-17', exit_date: '2026-03-17', allowances: '31000.00' }),
+      user(3, { start_date: '2026-03-10', exit_date: '2026-03-20', base_salary: '310000.00' }),
+    ]);
+    expect(plan.items).toEqual([
+      // 300,000 × 17/31 = 164,516.129… → 164,516.13; 31,000 × 17/31 = 17,000.
+      expect.objectContaining({ userId: 1, taxableIncome: 16_451_613n, otherAllowances: 1_700_000n }),
+      // One day of 31.
+      expect.objectContaining({ userId: 2, taxableIncome: 967_742n, otherAllowances: 100_000n }),
+      // 310,000 × 11/31 = 110,000 exactly.
+      expect.objectContaining({ userId: 3, taxableIncome: 11_000_000n, otherAllowances: 0n }),
+    ]);
+  });
+
+  it('an override of a leaver is the figure as given, like a joiner', () => {
+    const overrides = new Map([[1, { taxableIncome: 5_000_000n }]]);
+    const plan = planRunItems({ ...MARCH, overrides }, [user(1, { exit_date: '2026-03-05' })]);
+    expect(plan.items).toEqual([expect.objectContaining({ userId: 1, taxableIncome: 5_000_000n })]);
   });
 });

@@ -1,5 +1,5 @@
 // Who a run computed from salaries pays, and with what: eligibility, pro rata for mid-period
-// starters, overrides, and the reasons for everyone skipped. Pure (no database, no clock): every
+// starters and leavers, overrides, and the reasons for everyone skipped. Pure (no database, no clock): every
 // decision is a table test (payroll-runs.planner.test.ts). The items it returns go through the same
 // planner and writer as P2 (payroll/paystubs.run.ts), which adds its own per-item failures
 // (duplicates, "Deductions exceed pay.").
@@ -12,6 +12,7 @@ export const SKIP = {
   inactive: 'The employee is not active.',
   suspended: 'The employee is suspended.',
   notStarted: 'The employee starts after the pay period.',
+  left: 'The employee left before the pay period.',
   noSalary: 'The employee has no base salary.',
 } as const;
 
@@ -21,6 +22,8 @@ export interface Candidate {
   is_active: boolean;
   is_suspended: boolean;
   start_date: string | null;
+  /** The last day of employment (docs/users.md, "Leavers"); null: no exit recorded. */
+  exit_date: string | null;
   base_salary: string | null;
   allowances: string | null;
 }
@@ -66,12 +69,25 @@ export interface Skipped {
 const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 
-/** Calendar days employed in the period ÷ days in the period (1/1 when employed throughout). */
-export function employedFraction(start: string, end: string, startDate: string | null): { days: bigint; of: bigint } {
+/**
+ * Calendar days employed in the period ÷ days in the period (1/1 when employed throughout). A
+ * joiner counts from their start date, a leaver up to and including their exit date (the joiner
+ * rule mirrored, docs/payroll-runs.md); one who does both inside the period gets both cuts.
+ */
+export function employedFraction(
+  start: string,
+  end: string,
+  startDate: string | null,
+  exitDate: string | null = null,
+): { days: bigint; of: bigint } {
   const total = dayNumber(end) - dayNumber(start) + 1;
-  if (!startDate || startDate <= start) return { days: BigInt(total), of: BigInt(total) };
-  return { days: BigInt(dayNumber(end) - dayNumber(startDate) + 1), of: BigInt(total) };
+  const from = startDate && startDate > start ? startDate : start;
+  const to = exitDate && exitDate < end ? exitDate : end;
+  return { days: BigInt(dayNumber(to) - dayNumber(from) + 1), of: BigInt(total) };
 }
+
+/** Whether the employee's exit came before the period: they are no longer paid by regular runs. */
+const leftBefore = (user: Candidate, start: string) => user.exit_date !== null && user.exit_date < start;
 
 /** amount × days ÷ of, rounded half-up to the kobo once. */
 export const proRata = (amount: Kobo, fraction: { days: bigint; of: bigint }): Kobo =>
@@ -79,8 +95,10 @@ export const proRata = (amount: Kobo, fraction: { days: bigint; of: bigint }): K
 
 /**
  * Items for the paystub planner (one per paid employee, in user id order) and the skipped.
- * Default set: every active, not suspended employee, plus anyone named in an override; the
- * inactive and suspended are left out silently unless asked for by name. Overrides are figures for
+ * Default set: every active, not suspended employee who had not left before the period, plus
+ * anyone named in an override; the inactive, suspended and departed are left out silently unless
+ * asked for by name. Whether someone has left is decided by the period, not by today: the run of
+ * the month an employee left in still pays them, pro rata, whenever it is created. Overrides are figures for
  * the period as given (not pro-rated); the salary and allowances from the records are.
  */
 export function planRunItems(request: RunRequest, candidates: readonly Candidate[]): { items: PlanItem[]; skipped: Skipped[] } {
@@ -88,7 +106,12 @@ export function planRunItems(request: RunRequest, candidates: readonly Candidate
   const named = new Set<number>([...(request.userIds ?? []), ...request.overrides.keys()]);
   const ids = request.userIds
     ? [...named]
-    : [...new Set([...candidates.filter((user) => user.is_active && !user.is_suspended).map((user) => user.id), ...named])];
+    : [
+        ...new Set([
+          ...candidates.filter((user) => user.is_active && !user.is_suspended && !leftBefore(user, request.start)).map((user) => user.id),
+          ...named,
+        ]),
+      ];
   ids.sort((a, b) => a - b);
 
   const items: PlanItem[] = [];
@@ -112,13 +135,22 @@ export function planRunItems(request: RunRequest, candidates: readonly Candidate
       skip(SKIP.notStarted);
       continue;
     }
+    if (leftBefore(user, request.start)) {
+      skip(SKIP.left);
+      continue;
+    }
     const override = request.overrides.get(id) ?? {};
     const salary = toKobo(user.base_salary ?? '0') ?? 0n;
     if (override.taxableIncome === undefined && salary <= 0n) {
       skip(SKIP.noSalary);
       continue;
     }
-    const fraction = employedFraction(request.start, request.end, user.start_date);
+    const fraction = employedFraction(request.start, request.end, user.start_date, user.exit_date);
+    // An exit before the start (refused by terminate and U4, so only data written around them): no day employed.
+    if (fraction.days <= 0n) {
+      skip(SKIP.left);
+      continue;
+    }
     items.push({
       index: items.length,
       rawId: id,

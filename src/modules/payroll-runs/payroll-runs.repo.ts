@@ -270,7 +270,8 @@ export const payrollRunsRepo = {
   async candidates(db: Executor, companyId: number, userIds?: number[]) {
     return queryRows<Candidate>(
       db,
-      sql`SELECT id, is_active, is_suspended, start_date::text AS start_date, base_salary::text AS base_salary, allowances::text AS allowances
+      sql`SELECT id, is_active, is_suspended, start_date::text AS start_date, exit_date::text AS exit_date,
+                 base_salary::text AS base_salary, allowances::text AS allowances
           FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL
           ${userIds ? sql`AND id = ANY(${pgArray(userIds)}::int[])` : sql``}`,
     );

@@ -4,6 +4,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
+import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 
 /** A user who names a creator or an approver, found by company or personal e-mail in any case. */
 export interface NamedUser {
@@ -42,7 +43,9 @@ const APPROVED_RUN_STATUSES = ['approved', 'processing', 'paid', 'partially_paid
 /** Matches an e-mail against the company e-mail, then the personal e-mail (company e-mails come first). */
 const namedBy = (email: string) => sql`(lower(email) = lower(${email}) OR lower(personal_email) = lower(${email}))`;
 const companyEmailFirst = (email: string) => sql`CASE WHEN lower(email) = lower(${email}) THEN 0 ELSE 1 END`;
-const ACTIVE_ADMIN = sql`deleted_at IS NULL AND is_active AND NOT is_suspended AND roles && ARRAY['admin', 'super-admin']::text[]`;
+// An exited administrator (docs/users.md, "Leavers") approves nothing, as a deactivated one.
+const ACTIVE_ADMIN = sql`deleted_at IS NULL AND is_active AND NOT is_suspended AND NOT ${exitedSql(sql`exit_date`, LAGOS_TODAY_SQL)}
+  AND roles && ARRAY['admin', 'super-admin']::text[]`;
 
 export const runApprovalRepo = {
   async mode(db: Executor, companyId: number): Promise<'person' | 'token'> {

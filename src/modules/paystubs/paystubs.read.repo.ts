@@ -14,6 +14,7 @@ import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { customContributionRecords, paystubCounts, paystubs, users, userTypes } from '../../db/schema/index.js';
+import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 import { PAYSTUB_COLUMNS, type PaystubFilters, paystubsRepo, paystubsWhere } from './paystubs.repo.js';
 import type { EmbeddedUserRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.js';
 
@@ -112,7 +113,8 @@ const userColumns = {
   level: raw<string | null>(users.level),
   office_location: raw<string | null>(users.officeLocation),
   payment_frequency: raw<string | null>(users.paymentFrequency),
-  is_active: raw<boolean>(users.isActive),
+  // As the User object says it: false once exited (docs/users.md, "Leavers").
+  is_active: sql<boolean>`(${users.isActive} AND NOT ${exitedSql(users.exitDate, LAGOS_TODAY_SQL)})`,
   company_id: raw<number>(users.companyId),
   deleted_at: raw<string | null>(users.deletedAt),
 } satisfies Record<keyof EmbeddedUserRow, SQL>;

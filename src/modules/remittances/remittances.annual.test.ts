@@ -63,6 +63,7 @@ describe('GET /api/annual-returns/{year}', () => {
       'tax_id',
       'nin',
       'months_employed',
+      'exit_date',
       'gross_emoluments',
       'basic',
       'housing',
@@ -173,5 +174,27 @@ describe('scopes and tenancy', () => {
         `/api/annual-returns/2026/itf?company_id=${id}`,
       ].map((url) => ({ method: 'GET' as const, url })),
     );
+  });
+});
+
+describe('leavers in the annual return (docs/compliance.md, "Leavers in schedules")', () => {
+  it('each row carries exit_date: the last day for a leaver of the year, null for the others; the CSV too', async () => {
+    const ada = world.staff[0];
+    const res = await as(ctx.app, world.company).post(`/api/users/${ada.id}/terminate`, { exit_date: '2026-04-15', reason: 'retirement' });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = (await get('/api/annual-returns/2026?state=LA')).json().data as { user_id: number; exit_date: string | null }[];
+    expect(rows.map((row) => [row.user_id, row.exit_date])).toEqual(
+      rows.map((row) => [row.user_id, row.user_id === ada.id ? '2026-04-15' : null]),
+    );
+    const csv = parse((await get('/api/annual-returns/2026?state=LA&format=csv')).body, { relax_column_count: true }) as string[][];
+    const titles = csv.findIndex((row) => row[0] === 'S/N');
+    const column = csv[titles].indexOf('Exit date');
+    expect(column).toBe(csv[titles].indexOf('Months employed') + 1);
+    expect(
+      csv
+        .slice(titles + 1, -1)
+        .map((row) => row[column])
+        .sort(),
+    ).toEqual(['', '', '2026-04-15']);
   });
 });

@@ -99,6 +99,8 @@ export interface EmployeeRow {
   payment_date: string;
   first_payment: string;
   months: number;
+  /** The employee's last day of employment when it falls before the range's end (docs/compliance.md, "Leavers in schedules"), else null. */
+  exit_date: string | null;
 }
 
 export type ScheduleFilter = { kind: 'paye'; state: string } | { kind: 'pension'; pfaCode: string } | { kind: 'nhf' } | { kind: 'nsitf' };
@@ -182,7 +184,8 @@ export const remittancesRepo = {
                  sum(COALESCE(p.basic_pay, 0))::text AS basic, sum(COALESCE(p.housing_pay, 0))::text AS housing,
                  sum(COALESCE(p.transport_pay, 0))::text AS transport, sum(${BHT})::text AS bht,
                  max(r.payment_date)::text AS payment_date, min(r.payment_date)::text AS first_payment,
-                 count(DISTINCT date_trunc('month', r.payment_date))::int AS months
+                 count(DISTINCT date_trunc('month', r.payment_date))::int AS months,
+                 CASE WHEN u.exit_date < ${to}::date THEN u.exit_date::text END AS exit_date
           ${PAID(companyId, from, to)} ${filterSql(filter)}
           GROUP BY u.id ORDER BY u.last_name COLLATE "C", u.first_name COLLATE "C", u.id`,
     );

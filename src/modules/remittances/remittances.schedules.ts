@@ -91,6 +91,8 @@ export function pensionSheet(
       amount('Employer contribution'),
       amount('Voluntary contribution'),
       amount('Total'),
+      // A leaver's last day (docs/compliance.md, "Leavers in schedules"): the PFA stops expecting them.
+      text('Exit date'),
     ],
     rows: rows.map((row, index) => [
       { int: index + 1 },
@@ -105,6 +107,7 @@ export function pensionSheet(
       money(row.employer_pension),
       money(row.voluntary),
       { kobo: kobo(row.employee_pension) + kobo(row.employer_pension) + kobo(row.voluntary) },
+      row.exit_date,
     ]),
   };
 }

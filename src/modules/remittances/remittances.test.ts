@@ -221,6 +221,7 @@ describe('schedule downloads', () => {
       'Employer contribution',
       'Voluntary contribution',
       'Total',
+      'Exit date',
     ]);
     const row = byPfa.get('STANBICIBTC')!;
     expect(lines).toHaveLength(Number(row.n));
@@ -229,7 +230,8 @@ describe('schedule downloads', () => {
     expect(total[10]).toBe((Number(BigInt(row.ee) + BigInt(row.er) + BigInt(row.vol)) / 100).toFixed(2));
     // Ada's line: her voluntary pension (5 % + 2 % of gross), not her union dues.
     const ada = lines.find((line) => line[3] === 'Ada')!;
-    expect(ada.slice(9)).toEqual(['31500.00', (31_500 + Number(ada[7]) + Number(ada[8])).toFixed(2)]); // 7 % of ₦450,000
+    // (and no exit date: she has not left)
+    expect(ada.slice(9)).toEqual(['31500.00', (31_500 + Number(ada[7]) + Number(ada[8])).toFixed(2), '']); // 7 % of ₦450,000
     expect(lines.find((line) => line[2] === 'Bello')?.[1]).toBe('');
     const { values } = await xlsxOf('/api/remittances/pension.xlsx?month=2026-03&pfa_code=leadway');
     const last = values.at(-1) as number[];
@@ -278,5 +280,21 @@ describe('schedule downloads', () => {
     expect(off.statusCode, off.body).toBe(200);
     expect((await get('/api/remittances?month=2026-03')).json().schedules.pension).toEqual(before);
     expect(before.some((entry: { voluntary_amount: number }) => entry.voluntary_amount > 0)).toBe(true);
+  });
+});
+
+describe('leavers in the pension schedule (docs/compliance.md, "Leavers in schedules")', () => {
+  it("shows a leaver's exit date from the month of the exit on, blank in the months before", async () => {
+    const ada = world.staff[0];
+    const res = await as(ctx.app, world.company).post(`/api/users/${ada.id}/terminate`, { exit_date: '2026-04-15', reason: 'resignation' });
+    expect(res.statusCode, res.body).toBe(200);
+    const march = await csvOf('/api/remittances/pension.csv?month=2026-03&pfa_code=STANBICIBTC');
+    const column = march.titles.indexOf('Exit date');
+    expect(march.lines.map((line) => line[column])).toEqual(march.lines.map(() => ''));
+    const april = await csvOf('/api/remittances/pension.csv?month=2026-04&pfa_code=STANBICIBTC');
+    expect(april.lines.map((line) => [line[3], line[column]])).toContainEqual(['Ada', '2026-04-15']);
+    expect(april.lines.filter((line) => line[3] !== 'Ada').every((line) => line[column] === '')).toBe(true);
+    const { values } = await xlsxOf('/api/remittances/pension.xlsx?month=2026-04&pfa_code=STANBICIBTC');
+    expect(values.some((row) => Array.isArray(row) && row.includes('2026-04-15'))).toBe(true);
   });
 });

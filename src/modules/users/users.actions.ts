@@ -3,12 +3,13 @@ import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
 import { consoleAccessDenied, endConsoleSessions } from '../../platform/auth/console-access.js';
 import { DomainError, forbidden, invalid, notFound } from '../../platform/errors.js';
-import { isoTimestamp } from '../../platform/format.js';
+import { isoTimestamp, lagosDate } from '../../platform/format.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { createUsers } from './users.create.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './users.documents.js';
 import { announceUsers } from './users.events.js';
+import { isExited } from './users.exit.js';
 import { checkCreate, checkUpdate } from './users.fields.js';
 import { lifecycleRepo } from './users.lifecycle.repo.js';
 import { companyName } from './users.lookup.repo.js';
@@ -65,10 +66,11 @@ function createdAnswer({ user }: UserWithNames) {
 export function createUserActions(deps: ActionDeps) {
   const { db } = deps;
 
-  /** An active super-admin must remain: deactivating or deleting the last one is refused (403). */
+  /** An active super-admin must remain: deactivating or deleting the last one is refused (403). An exited one is not active. */
   async function isLastSuperAdmin(tx: Executor, companyId: number, user: UserRow): Promise<boolean> {
-    if (!user.isActive || !user.roles.includes('super-admin')) return false;
-    return !(await lifecycleRepo.otherActiveSuperAdmin(tx, companyId, user.id));
+    const today = lagosDate();
+    if (!user.isActive || isExited(user.exitDate, today) || !user.roles.includes('super-admin')) return false;
+    return !(await lifecycleRepo.otherActiveSuperAdmin(tx, companyId, user.id, today));
   }
 
   async function live(companyId: number, id: number) {
@@ -135,6 +137,9 @@ export function createUserActions(deps: ActionDeps) {
       await db.transaction(async (tx) => {
         const user = await usersRepo.lockById(tx, companyId, id);
         if (!user) throw notFound(USER_NOT_FOUND);
+        // An exited user comes back through reinstate, which undoes the exit (docs/users.md, "Leavers"):
+        // activating would only set a flag that the exit keeps false.
+        if (isExited(user.exitDate, lagosDate())) throw forbidden('Failed to activate user.');
         await lifecycleRepo.activate(tx, companyId, id);
         await announceUsers(tx, companyId, [id], 'user.activated');
         if (notify) {

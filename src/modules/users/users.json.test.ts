@@ -12,9 +12,10 @@ import { as } from '../../../test/helpers/http.js';
 import { setEveryField } from '../../../test/helpers/users.js';
 import { onDatabaseServer } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
+import { lagosDate } from '../../platform/format.js';
 import { usersReadRepo } from './users.read.repo.js';
 import { type UserWithNames, usersRepo } from './users.repo.js';
-import { serializeUser } from './users.serializer.js';
+import { serializeUser, serializeUserRow } from './users.serializer.js';
 import { userListJson } from './users.service.js';
 
 let ctx: TestContext;
@@ -117,6 +118,30 @@ describe('U1 page as JSON text written by the database', () => {
         .where(eq(users.id, created[index].id));
     }
     await expectSameTexts();
+  });
+
+  it('computes is_active as the serializer does around an exit, for the page and for the exited filter', async () => {
+    // Exit yesterday: exited; exit today: still active; exit tomorrow: active (docs/users.md, "Leavers").
+    const today = lagosDate();
+    const day = (offset: number) => new Date(Date.parse(`${today}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    const created = await createUsers(ctx.db, company.id, [{}, {}, {}, { isActive: false }]);
+    for (const [index, offset] of [-1, 0, 1, -30].entries()) {
+      await ctx.db
+        .update(users)
+        .set({ exitDate: day(offset), exitReason: 'other' })
+        .where(eq(users.id, created[index].id));
+    }
+    await expectSameTexts();
+    const page = await usersReadRepo.pageJson(ctx.db, company.id, 0, 1000, true);
+    const active = (id: number) => JSON.parse(page.users.find((text) => text.startsWith(`{"id":${id},`)) as string).is_active;
+    expect(created.map((user) => active(user.id))).toEqual([false, true, true, false]);
+    const exited = await usersReadRepo.pageJson(ctx.db, company.id, 0, 1000, true, { filter: 'exited', today });
+    const ids = exited.users.map((text) => JSON.parse(text).id);
+    expect(ids).toEqual(expect.arrayContaining([created[0].id, created[3].id]));
+    expect(ids).not.toContain(created[1].id);
+    expect(exited.total).toBe(ids.length);
+    const rows = await usersReadRepo.page(ctx.db, company.id, 0, 1000, { filter: 'exited', today });
+    expect(rows.rows.map((row) => JSON.stringify(serializeUserRow(row, true, today)))).toEqual(exited.users);
   });
 
   it('is chosen on a PostgreSQL server only, outside transactions (the path of U1: users.service.ts)', async () => {

@@ -20,10 +20,12 @@
 // - money as its numeric(18,2) text, which always has the two decimals moneyString writes;
 // - booleans, integers and arrays of strings as JSON writes them; onboarding_completed as 1 or 0;
 // - onboarding_token null for a user holding (or keeping aside while suspended) a console role
-//   unless the viewer may grant console access (the `mayGrant` parameter; see serializeUserRow).
+//   unless the viewer may grant console access (the `mayGrant` parameter; see serializeUserRow);
+// - is_active false for an exited user (exit_date before `today`, the Lagos day: docs/users.md, "Leavers").
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
 import { CONSOLE_ROLES } from '../../platform/auth/console-access.js';
+import { exitedSql } from './users.exit.js';
 
 type Kind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'money' | 'strings' | 'jsonStrings';
 
@@ -55,7 +57,11 @@ const consoleRoles = sql.raw(`'{${CONSOLE_ROLES.join(',')}}'::text[]`);
  * (`userTypeName`) and its manager (`manager`, an alias of users). `mayGrant` is the SQL of a boolean
  * parameter: whether the viewer's token has `all`.
  */
-export function userJson(columns: { userTypeName: Column; managerFirstName: Column; managerLastName: Column }, mayGrant: SQL): SQL<string> {
+export function userJson(
+  columns: { userTypeName: Column; managerFirstName: Column; managerLastName: Column },
+  mayGrant: SQL,
+  today: SQL,
+): SQL<string> {
   const u = users;
   const fields: [string, SQL][] = [
     ['id', jsonValueOf(u.id, 'integer')],
@@ -97,6 +103,8 @@ export function userJson(columns: { userTypeName: Column; managerFirstName: Colu
     ['is_expatriate', jsonValueOf(u.isExpatriate, 'boolean')],
     ['payment_frequency', jsonValueOf(u.paymentFrequency, 'string')],
     ['start_date', jsonValueOf(u.startDate, 'date')],
+    ['exit_date', jsonValueOf(u.exitDate, 'date')],
+    ['exit_reason', jsonValueOf(u.exitReason, 'string')],
     ['bank_name', jsonValueOf(u.bankName, 'string')],
     ['account_number', jsonValueOf(u.accountNumber, 'string')],
     ['bank_code', jsonValueOf(u.bankCode, 'string')],
@@ -107,7 +115,7 @@ export function userJson(columns: { userTypeName: Column; managerFirstName: Colu
       sql`CASE WHEN ${columns.managerFirstName} IS NULL THEN 'null' ELSE to_json(${columns.managerFirstName} || ' ' || ${columns.managerLastName})::text END`,
     ],
     ['roles', jsonValueOf(u.roles, 'strings')],
-    ['is_active', jsonValueOf(u.isActive, 'boolean')],
+    ['is_active', sql`CASE WHEN ${u.isActive} AND NOT ${exitedSql(u.exitDate, today)} THEN 'true' ELSE 'false' END`],
     ['is_suspended', jsonValueOf(u.isSuspended, 'boolean')],
     ['suspended_at', jsonValueOf(u.suspendedAt, 'timestamp')],
     ['suspension_ends_at', jsonValueOf(u.suspensionEndsAt, 'timestamp')],

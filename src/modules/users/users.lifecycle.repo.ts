@@ -4,6 +4,7 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
+import { exitedSql } from './users.exit.js';
 
 /** What ending a suspension writes: roles come back from `suspended_roles` when they were cleared. */
 const endAssignments = {
@@ -33,8 +34,17 @@ export interface Suspension {
 }
 
 export const lifecycleRepo = {
-  /** Whether another live, active user of the company is a super-admin. */
-  async otherActiveSuperAdmin(executor: Executor, companyId: number, userId: number): Promise<boolean> {
+  /**
+   * Whether another live, active user of the company is a super-admin: not exited by `today`, and,
+   * with `notLeaving`, with no exit recorded at all (docs/users.md, "Leavers").
+   */
+  async otherActiveSuperAdmin(
+    executor: Executor,
+    companyId: number,
+    userId: number,
+    today: string,
+    options: { notLeaving?: boolean } = {},
+  ): Promise<boolean> {
     const [other] = await executor
       .select({ id: users.id })
       .from(users)
@@ -45,6 +55,7 @@ export const lifecycleRepo = {
           isNull(users.deletedAt),
           eq(users.isActive, true),
           sql`'super-admin' = ANY(${users.roles})`,
+          options.notLeaving ? isNull(users.exitDate) : sql`NOT ${exitedSql(users.exitDate, today)}`,
         ),
       )
       .limit(1);

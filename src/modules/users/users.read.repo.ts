@@ -14,10 +14,11 @@
 //
 // `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.ts),
 // which U1 uses on a PostgreSQL server (users.service.ts).
-import { aliasedTable, and, asc, type Column, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, type Column, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
+import { lagosDate } from '../../platform/format.js';
 import { userJson } from './users.json.js';
 
 const manager = aliasedTable(users, 'manager');
@@ -59,6 +60,8 @@ const rowColumns = {
   isExpatriate: users.isExpatriate,
   paymentFrequency: users.paymentFrequency,
   startDate: users.startDate,
+  exitDate: users.exitDate,
+  exitReason: users.exitReason,
   bankName: users.bankName,
   accountNumber: users.accountNumber,
   bankCode: users.bankCode,
@@ -103,6 +106,39 @@ const rowArray = sql<UserFlatRow>`json_build_array(${sql.join(
 // one statement, one round trip, and its total is read in the same snapshot as its rows. The
 // counter is the sum of the company's slots (0182_user_counts_slots.sql); NULL (no row) reads as 0.
 const pageTotal = sql<number>`(SELECT sum(${userCounts.live})::int FROM ${userCounts} WHERE ${userCounts.companyId} = ${sql.placeholder('companyId')})`;
+
+/**
+ * U1's `status` filters (docs/users.md, "Leavers"): the company's live users that have an exit,
+ * before `today` (the Lagos day). The bare range (not exitedSql's coalesce), so that it is an index
+ * condition of users_company_exit_date_idx (0202_leavers.sql).
+ */
+export type ListFilter = 'exited';
+const exitedWhere = (companyId: number, today: string) =>
+  and(eq(users.companyId, companyId), isNull(users.deletedAt), isNotNull(users.exitDate), sql`${users.exitDate} < ${today}::date`);
+
+/**
+ * A filtered page, with the filter's total in the same statement. Not a named prepared statement,
+ * and not on the hot-reads pool (which forces generic plans): with the values in hand PostgreSQL
+ * reads the few leavers through the partial index and sorts them (0.2 ms for 206 of 100,000 users),
+ * where a generic plan walks the primary key and filters (24 ms: docs/users.md, "Leavers").
+ */
+function filteredPage<T>(
+  executor: Executor,
+  user: SQL<T>,
+  filter: { companyId: number; today: string; offset: number; limit: number },
+): Promise<{ user: T; total: number }[]> {
+  const where = exitedWhere(filter.companyId, filter.today);
+  return executor
+    .select({ user, total: sql<number>`(SELECT count(*)::int FROM ${users} WHERE ${where})` })
+    .from(users)
+    .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
+    .leftJoin(manager, eq(manager.id, users.managerId))
+    .where(where)
+    .orderBy(asc(users.id))
+    .limit(filter.limit)
+    .offset(filter.offset);
+}
+
 /**
  * U1's page (live users of the company by id, `limit` from `offset`) with its total, each user as
  * `user`: prepared as `name` on each executor.
@@ -123,14 +159,12 @@ function preparedPageOf(user: SQL, name: string) {
     ),
   );
 }
+/** U1's JSON text of each user, written by PostgreSQL (users.json.ts): for a PostgreSQL server only (users.service.ts says why). */
+const jsonOfUser = (mayGrant: SQL, today: SQL) =>
+  userJson({ userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName }, mayGrant, today);
 const preparedPage = preparedPageOf(rowArray, 'users_page_rows');
-// The same page with each user as the JSON text the API sends, written by PostgreSQL (users.json.ts):
-// for a PostgreSQL server only (users.service.ts says why).
 const preparedPageJson = preparedPageOf(
-  userJson(
-    { userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName },
-    sql`${sql.placeholder('mayGrant')}::boolean`,
-  ),
+  jsonOfUser(sql`${sql.placeholder('mayGrant')}::boolean`, sql`${sql.placeholder('today')}::date`),
   'users_page_json',
 );
 const preparedCount = preparedPerExecutor((executor) =>
@@ -161,10 +195,22 @@ export const usersReadRepo = {
   },
 
   /**
-   * U1's page (live users of the company by id) and the company's live users, in one statement. An
-   * empty page (past the end, or no users) has no row to carry the total: it is read on its own.
+   * U1's page (live users of the company by id, or only those of `filter`) and its total, in one
+   * statement. An empty page (past the end, or no users) has no row to carry the total: it is read
+   * on its own. `today` is the Lagos day the `exited` filter compares with.
    */
-  async page(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ rows: UserFlatRow[]; total: number }> {
+  async page(
+    executor: Executor,
+    companyId: number,
+    offset: number,
+    limit: number,
+    options: { filter?: ListFilter; today?: string } = {},
+  ): Promise<{ rows: UserFlatRow[]; total: number }> {
+    if (options.filter) {
+      const today = options.today ?? lagosDate();
+      const rows = await filteredPage(executor, rowArray, { companyId, today, offset, limit });
+      return { rows: rows.map((row) => row.user), total: rows[0]?.total ?? (await usersReadRepo.total(executor, companyId, options)) };
+    }
     const rows = await preparedPage(hotReads(executor)).execute({ companyId, offset, limit });
     const total = rows[0]?.[1] as number | null | undefined;
     return {
@@ -183,13 +229,34 @@ export const usersReadRepo = {
     offset: number,
     limit: number,
     mayGrant: boolean,
+    options: { filter?: ListFilter; today?: string } = {},
   ): Promise<{ users: string[]; total: number }> {
-    const rows = await preparedPageJson(hotReads(executor)).execute({ companyId, offset, limit, mayGrant });
+    const today = options.today ?? lagosDate();
+    if (options.filter) {
+      const rows = await filteredPage(executor, jsonOfUser(sql`${mayGrant}::boolean`, sql`${today}::date`), {
+        companyId,
+        today,
+        offset,
+        limit,
+      });
+      return { users: rows.map((row) => row.user), total: rows[0]?.total ?? (await usersReadRepo.total(executor, companyId, options)) };
+    }
+    const rows = await preparedPageJson(hotReads(executor)).execute({ companyId, offset, limit, mayGrant, today });
     const total = rows[0]?.[1] as number | null | undefined;
     return {
       users: rows.map((row) => row[0] as string),
       total: total ?? (await usersReadRepo.count(executor, companyId)),
     };
+  },
+
+  /** The total of an empty page: the company's live users, or those of the filter. */
+  async total(executor: Executor, companyId: number, options: { filter?: ListFilter; today?: string }): Promise<number> {
+    if (!options.filter) return usersReadRepo.count(executor, companyId);
+    const [row] = await executor
+      .select({ value: count() })
+      .from(users)
+      .where(exitedWhere(companyId, options.today ?? lagosDate()));
+    return row?.value ?? 0;
   },
 
   /** U2: one live user of the company. */

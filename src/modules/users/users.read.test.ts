@@ -95,6 +95,10 @@ describe('flat user rows (U1, U2)', () => {
       document_paths: ['a/b.pdf', 'c.png'],
       roles: ['user', 'admin'],
       start_date: '2024-02-29',
+      exit_date: '2026-02-27',
+      exit_reason: 'redundancy',
+      // Stored active, but exited since 2026-02-28 (docs/users.md, "Leavers").
+      is_active: false,
       onboarding_completed: 1,
       is_suspended: true,
     });

@@ -1,10 +1,12 @@
 // All SQL of the users feature. Every method takes the company id first: another company's user
 // is simply not found.
-import { aliasedTable, and, asc, count, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, count, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor } from '../../db/prepared.js';
-import { userCounts, users, userTypes } from '../../db/schema/index.js';
+import { users, userTypes } from '../../db/schema/index.js';
+import { lagosDate } from '../../platform/format.js';
+import { exitedSql } from './users.exit.js';
 import { usersReadRepo } from './users.read.repo.js';
 
 const manager = aliasedTable(users, 'manager');
@@ -73,20 +75,24 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-/** The console's employee filter (web: Employees), by standing. */
-export const USER_STATUSES = ['active', 'invited', 'inactive', 'suspended'] as const;
+/** The console's employee filter (web: Employees), by standing; `exited` wins over the others (docs/users.md, "Leavers"). */
+export const USER_STATUSES = ['active', 'invited', 'inactive', 'suspended', 'exited'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
-function statusCondition(status: UserStatus | undefined): SQL | undefined {
+function statusCondition(status: UserStatus | undefined, today: string): SQL | undefined {
+  const stillEmployed = sql`NOT ${exitedSql(users.exitDate, today)}`;
   switch (status) {
+    case 'exited':
+      // The bare range: an index condition of users_company_exit_date_idx (0202_leavers.sql).
+      return and(isNotNull(users.exitDate), sql`${users.exitDate} < ${today}::date`);
     case 'suspended':
-      return eq(users.isSuspended, true);
+      return and(eq(users.isSuspended, true), stillEmployed);
     case 'active':
-      return and(eq(users.isActive, true), eq(users.isSuspended, false));
+      return and(eq(users.isActive, true), eq(users.isSuspended, false), stillEmployed);
     case 'invited':
-      return and(eq(users.isActive, false), eq(users.onboardingCompleted, false), eq(users.isSuspended, false));
+      return and(eq(users.isActive, false), eq(users.onboardingCompleted, false), eq(users.isSuspended, false), stillEmployed);
     case 'inactive':
-      return and(eq(users.isActive, false), eq(users.onboardingCompleted, true), eq(users.isSuspended, false));
+      return and(eq(users.isActive, false), eq(users.onboardingCompleted, true), eq(users.isSuspended, false), stillEmployed);
     default:
       return undefined;
   }
@@ -122,7 +128,7 @@ export const usersRepo = {
   async search(
     executor: Executor,
     companyId: number,
-    filter: { text?: string; status?: UserStatus; offset: number; limit: number },
+    filter: { text?: string; status?: UserStatus; offset: number; limit: number; today?: string },
   ): Promise<{ rows: { user: UserRow; userTypeName: string | null }[]; total: number }> {
     const pattern = filter.text ? containsPattern(filter.text) : undefined;
     const where = and(
@@ -138,7 +144,7 @@ export const usersRepo = {
             ilike(users.employeeId, pattern),
           )
         : undefined,
-      statusCondition(filter.status),
+      statusCondition(filter.status, filter.today ?? lagosDate()),
     );
     // Unfiltered (the console's first view), the total is the company's counter (0140_user_counts.sql);
     // a text or status filter has to count its matches.

@@ -18,7 +18,7 @@ import { DOCUMENT_UPLOAD } from './users.documents.js';
 import { createSlots, readMultipart, resolveFormCompany, sweepStaleUploads } from './users.multipart.js';
 import { BulkReportSchema, CreatedUserSchema, MessageAndUser, UpdatedUserSchema, UserSchema } from './users.schemas.js';
 import { CreateBody, SuspendBody, UnsuspendBody, UpdateBody } from './users.schemas-input.js';
-import { type createUsersService, USER_NOT_FOUND } from './users.service.js';
+import { type createUsersService, LIST_STATUSES, USER_NOT_FOUND } from './users.service.js';
 import type { createSuspensionService } from './users.suspension.js';
 
 /** Every users endpoint answers a company it may not act for with this 403 (docs/reference.md, "Authentication and scopes"). */
@@ -84,6 +84,13 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services
           count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
           page: Type.Optional(Type.Integer({ minimum: 1 })),
           per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          status: Type.Optional(
+            Type.Unsafe<(typeof LIST_STATUSES)[number]>({
+              type: 'string',
+              enum: [...LIST_STATUSES],
+              description: '`exited`: only users exited by today (their exit_date has passed; docs/users.md, "Leavers")',
+            }),
+          ),
         }),
         response: {
           200: Type.Object({

@@ -7,7 +7,10 @@ import { StatutoryUserProperties } from './users.statutory-fields.js';
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 const NullableInteger = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
 
-/** The User resource of the published interface, plus the suspension fields of docs/users.md, "The users rules". */
+/**
+ * The User resource of the published interface, plus the suspension fields of docs/users.md, "The
+ * users rules", and the exit of "Leavers" (`is_active` is false once exited).
+ */
 export const UserSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -36,6 +39,14 @@ export const UserSchema = Type.Object(
     ...StatutoryUserProperties,
     payment_frequency: NullableString,
     start_date: NullableString,
+    exit_date: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description: 'Last day of employment (YYYY-MM-DD), null unless terminated; exited (not active) from the day after',
+    }),
+    exit_reason: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description: 'resignation, dismissal, redundancy, retirement, death, end_of_contract or other; null unless terminated',
+    }),
     bank_name: NullableString,
     account_number: NullableString,
     ...BankUserFields,

@@ -1,6 +1,7 @@
 import { holdsConsoleRole } from '../../platform/auth/console-access.js';
-import { dateOnly, isoTimestamp } from '../../platform/format.js';
+import { dateOnly, isoTimestamp, lagosDate } from '../../platform/format.js';
 import { moneyString } from '../../tax-engine/money.js';
+import { isExited } from './users.exit.js';
 import { USER_ROW as at, ROW_FIELDS, type UserFlatRow } from './users.read.repo.js';
 import type { UserWithNames } from './users.repo.js';
 
@@ -12,12 +13,14 @@ type Instant = Nullable<Date | string>;
  * the hot reads (U1, U2) hand their driver rows here as they arrive. `mayGrantConsoleAccess` is
  * whether the viewer's token has `all`: the onboarding token of a user holding (or, while
  * suspended, keeping aside) a console role sets that user's password, so only a viewer who could
- * grant the role sees it; others get null.
+ * grant the role sees it; others get null. `today` is the Lagos day: an exited user (exit_date
+ * before it) reads `is_active: false` whatever the stored flag (docs/users.md, "Leavers").
  */
-export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false) {
+export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false, today = lagosDate()) {
   const roles = row[at.roles] as string[];
   const consoleUser = holdsConsoleRole(roles) || holdsConsoleRole(row[at.suspendedRoles] as Nullable<string[]>);
   const managerFirstName = row[at.managerFirstName] as Nullable<string>;
+  const exitDate = dateOnly(row[at.exitDate] as Instant);
   return {
     id: row[at.id] as number,
     manager_id: row[at.managerId] as Nullable<number>,
@@ -56,6 +59,8 @@ export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false
     is_expatriate: row[at.isExpatriate] as boolean,
     payment_frequency: row[at.paymentFrequency] as Nullable<string>,
     start_date: dateOnly(row[at.startDate] as Instant),
+    exit_date: exitDate,
+    exit_reason: row[at.exitReason] as Nullable<string>,
     bank_name: row[at.bankName] as Nullable<string>,
     account_number: row[at.accountNumber] as Nullable<string>,
     // The bank fields (users.bank-fields.ts BankUserFields).
@@ -64,7 +69,7 @@ export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false
     bank_account_verified_at: isoTimestamp(row[at.bankAccountVerifiedAt] as Instant),
     manager: managerFirstName === null ? null : `${managerFirstName} ${row[at.managerLastName] as string}`,
     roles,
-    is_active: row[at.isActive] as boolean,
+    is_active: (row[at.isActive] as boolean) && !isExited(exitDate, today),
     is_suspended: row[at.isSuspended] as boolean,
     suspended_at: isoTimestamp(row[at.suspendedAt] as Instant),
     suspension_ends_at: isoTimestamp(row[at.suspensionEndsAt] as Instant),
@@ -77,8 +82,8 @@ export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false
 }
 
 /** The same User object from a user read through Drizzle (U4, U10/U11, events, the console). */
-export function serializeUser(named: UserWithNames, mayGrantConsoleAccess = false) {
-  return serializeUserRow(userRowOf(named), mayGrantConsoleAccess);
+export function serializeUser(named: UserWithNames, mayGrantConsoleAccess = false, today = lagosDate()) {
+  return serializeUserRow(userRowOf(named), mayGrantConsoleAccess, today);
 }
 
 /** The flat row of a user read through Drizzle (U4, U10/U11, events): one serializer for both. */

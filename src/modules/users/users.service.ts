@@ -1,6 +1,7 @@
 import { type Db, onDatabaseServer } from '../../db/client.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { usersReadRepo } from './users.read.repo.js';
+import { lagosDate } from '../../platform/format.js';
+import { type ListFilter, usersReadRepo } from './users.read.repo.js';
 import { serializeUserRow } from './users.serializer.js';
 
 export const USER_NOT_FOUND = 'User not found.';
@@ -10,6 +11,12 @@ export interface ListPaging {
   count?: number;
   page?: number;
   per_page?: number;
+}
+
+/** U1's filters (docs/users.md, "Leavers"): `status=exited` only, the one status with an index. */
+export const LIST_STATUSES = ['exited'] as const satisfies readonly ListFilter[];
+export interface ListQuery extends ListPaging {
+  status?: (typeof LIST_STATUSES)[number];
 }
 
 /** SCIM `startIndex`/`count` or `page`/`per_page` (docs/users.md, "The users rules"); default 100, at most 1000. */
@@ -41,11 +48,13 @@ function pageOf(paging: ListPaging) {
 export function createUsersService(deps: { db: Db }) {
   const { db } = deps;
   /** U1's answer as an object (the console). `mayGrantConsoleAccess`: the caller's token has `all` (see serializeUserRow). */
-  async function list(companyId: number, paging: ListPaging, mayGrantConsoleAccess = false) {
-    const { offset, limit, startIndex } = pageOf(paging);
-    const { rows, total } = await usersReadRepo.page(db, companyId, offset, limit);
+  async function list(companyId: number, query: ListQuery, mayGrantConsoleAccess = false) {
+    const { offset, limit, startIndex } = pageOf(query);
+    // One Lagos day for the whole page: the filter and every user's is_active agree.
+    const today = lagosDate();
+    const { rows, total } = await usersReadRepo.page(db, companyId, offset, limit, { filter: query.status, today });
     return {
-      Resources: rows.map((row) => serializeUserRow(row, mayGrantConsoleAccess)),
+      Resources: rows.map((row) => serializeUserRow(row, mayGrantConsoleAccess, today)),
       totalResults: total,
       startIndex,
       itemsPerPage: rows.length,
@@ -59,16 +68,19 @@ export function createUsersService(deps: { db: Db }) {
      * U1's answer: on a PostgreSQL server the JSON text, written by PostgreSQL, of the document `list`
      * answers (the same bytes the route's serializer writes for it); elsewhere that object.
      */
-    async listForApi(companyId: number, paging: ListPaging, mayGrantConsoleAccess = false) {
+    async listForApi(companyId: number, query: ListQuery, mayGrantConsoleAccess = false) {
       // Who writes each user's JSON text. A PostgreSQL server writes it while it reads the row
       // (users.json.ts): that work then runs on the database's core, not on this process's single
       // thread, which bounds the list's throughput (server CPU per 20-user page 0.28 -> 0.19-0.24
       // ms; list 0.27 -> 0.28-0.30 of the ceiling, docs/benchmarks.md). PGlite runs on this thread,
       // in WASM, slower than V8 (the list fell 602 -> 482 req/s that way), so there the route's
       // serializer writes it.
-      if (!onDatabaseServer(db)) return list(companyId, paging, mayGrantConsoleAccess);
-      const { offset, limit, startIndex } = pageOf(paging);
-      const { users, total } = await usersReadRepo.pageJson(db, companyId, offset, limit, mayGrantConsoleAccess);
+      if (!onDatabaseServer(db)) return list(companyId, query, mayGrantConsoleAccess);
+      const { offset, limit, startIndex } = pageOf(query);
+      const { users, total } = await usersReadRepo.pageJson(db, companyId, offset, limit, mayGrantConsoleAccess, {
+        filter: query.status,
+        today: lagosDate(),
+      });
       return userListJson(users, total, startIndex);
     },
 

@@ -33,9 +33,10 @@ const ADA = user({ id: 1, email: 'ada.obi@acme.test' });
 const ADMIN = user({ id: 2, email: 'admin@acme.test', personalEmail: 'admin@home.test', roles: ['admin'] });
 const WAS_ADMIN = user({ id: 3, email: 'was@acme.test', personalEmail: 'was@home.test', roles: [], suspendedRoles: ['admin'] });
 const BOSS = user({ id: 4, email: 'boss@acme.test', personalEmail: 'boss@home.test' });
+const LEAVER = user({ id: 5, email: 'leaver@acme.test', personalEmail: 'leaver@home.test', exitDate: '2026-03-20', exitReason: 'other' });
 
 const context: UpdateContext = {
-  current: new Map([ADA, ADMIN, WAS_ADMIN, BOSS].map((row) => [row.id, row])),
+  current: new Map([ADA, ADMIN, WAS_ADMIN, BOSS, LEAVER].map((row) => [row.id, row])),
   vocab: {
     domains: new Map([
       ['acme.test', { id: 1, name: 'acme.test' }],
@@ -110,6 +111,12 @@ describe('planUpdates: failures', () => {
       },
     ],
     [
+      "a start after the user's exit date (422)",
+      item(5, { startDate: '2026-03-21' }),
+      422,
+      { start_date: ["The start date must not be after the user's exit date (2026-03-20)."] },
+    ],
+    [
       'more documents than the cap (422)',
       item(1, {}, { newDocuments: Array.from({ length: MAX_DOCUMENTS_PER_USER + 1 }, (_, i) => `d${i}`) }),
       422,
@@ -118,6 +125,10 @@ describe('planUpdates: failures', () => {
   ];
   test.each(cases)('fails on %s', (_, input, status, errors) => {
     expect(plan(input)).toEqual({ plans: [], failed: [{ index: 0, result: { ok: false, status, errors } }] });
+  });
+
+  test("a start on the leaver's exit date is planned (one day employed)", () => {
+    expect(plan(item(5, { startDate: '2026-03-20' })).plans[0]).toMatchObject({ changed: ['start_date'] });
   });
 
   test('a console password set with `all` is planned', () => {

@@ -123,6 +123,10 @@ export function planUpdates(
     const account = v.accountNumber ?? user.accountNumber;
     if (bank && !account) errors.account_number = ['The account number field is required when bank name is present.'];
     if (account && !bank) errors.bank_name = ['The bank name field is required when account number is present.'];
+    // A recorded exit bounds the start (docs/users.md, "Leavers"): pay is counted from one to the other.
+    if (v.startDate !== undefined && user.exitDate && v.startDate > user.exitDate) {
+      errors.start_date = [`The start date must not be after the user's exit date (${user.exitDate}).`];
+    }
     const bankUpdate = planBankUpdate(errors, v, user);
     // Checked here, under the row lock: two concurrent uploads cannot both squeeze under the cap.
     if ((user.documentPaths?.length ?? 0) + (item.newDocuments?.length ?? 0) > MAX_DOCUMENTS_PER_USER) {

@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'user.suspended',
   'user.unsuspended',
   'user.deleted',
+  'user.exited',
+  'user.reinstated',
   'users.import.completed',
   'payroll_run.created',
   'payroll_run.approved',

@@ -102,7 +102,10 @@ export const senderRepo = {
   async adminEmails(executor: Executor, companyId: number): Promise<string[]> {
     const rows = await queryRows<{ email: string }>(
       executor,
+      // Not exited (docs/users.md, "Leavers": from the day after exit_date, Lagos time); written out
+      // here because the users module builds on this one (its events), not the other way round.
       sql`SELECT email FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL AND is_active
+            AND (exit_date IS NULL OR exit_date >= ((now() AT TIME ZONE 'UTC') + interval '1 hour')::date)
             AND 'admin' = ANY(roles) ORDER BY id LIMIT 50`,
     );
     return rows.map((row) => row.email);

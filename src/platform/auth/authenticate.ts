@@ -10,7 +10,7 @@ import { apiTokens } from '../../db/schema/index.js';
 import { AccessError, DomainError, unauthorized } from '../errors.js';
 import type { BucketResult, RateLimitStore } from '../ratelimit/limiter.js';
 import { SCOPE_DENIED } from './console-access.js';
-import { findToken, scopeAllows, type TokenRecord } from './tokens.js';
+import { findToken, scopeAllows, scopeOf, type TokenRecord } from './tokens.js';
 
 /**
  * A short-lived cache of token lookups so that a read costs one query, not two. Changes made by
@@ -138,7 +138,7 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
         routeName === 'companies.store' ? 'Access to this API is disabled for your company.' : 'API access is disabled for this company.',
       );
     }
-    if (!scopeAllows(record.scopes, routeName)) throw new AccessError('forbidden', SCOPE_DENIED);
+    if (!scopeAllows(record.scopes, scopeOf(routeName))) throw new AccessError('forbidden', SCOPE_DENIED);
 
     if (now - record.lastUsedAt.getTime() >= touchEveryMs) {
       const touchedAt = new Date(now);

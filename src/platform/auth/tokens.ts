@@ -21,6 +21,8 @@ export const ROUTE_NAMES = [
   'users.import-template',
   'users.update-template',
   'users.verify-bank-account',
+  'users.terminate',
+  'users.reinstate',
   'paystubs.index',
   'paystubs.store',
   'paystubs.payslip',
@@ -88,6 +90,16 @@ export function newTokenString(): string {
   return `pk_${crypto.randomBytes(32).toString('base64url')}`;
 }
 
+/**
+ * Routes allowed by another route's scope rather than their own name: undoing an exit needs what
+ * recording one needs (docs/users.md, "Leavers"). Such a name is not a scope of its own (a token
+ * cannot be given `users.reinstate`); `prefix.*` wildcards still cover both.
+ */
+export const SCOPE_OF: Partial<Record<RouteName, RouteName>> = { 'users.reinstate': 'users.terminate' };
+
+/** The scope that allows a route: its name, or the route named in SCOPE_OF. */
+export const scopeOf = (routeName: RouteName): RouteName => SCOPE_OF[routeName] ?? routeName;
+
 /** True when a scope list allows a route: `all`, the exact name, or a `prefix.*` wildcard. */
 export function scopeAllows(scopes: readonly string[], routeName: string): boolean {
   for (const scope of scopes) {
@@ -99,7 +111,7 @@ export function scopeAllows(scopes: readonly string[], routeName: string): boole
 
 /** A scope is valid when it is `all`, a route name, or `prefix.*` matching at least one route. */
 export function isValidScope(scope: string): boolean {
-  if (scope === 'all' || isOneOf(ROUTE_NAMES, scope)) return true;
+  if (scope === 'all' || (isOneOf(ROUTE_NAMES, scope) && SCOPE_OF[scope] === undefined)) return true;
   return scope.endsWith('.*') && ROUTE_NAMES.some((name) => name.startsWith(scope.slice(0, -1)));
 }
 

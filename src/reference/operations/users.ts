@@ -49,7 +49,7 @@ const NEW_EMPLOYEE = {
 export const USERS_OPERATIONS: Record<string, OperationDoc> = {
   'users.index': {
     description:
-      'The users of the target company, in the SCIM-style list family (`Resources`, `totalResults`, `startIndex`, `itemsPerPage`). Page with `startIndex` and `count`, or `page` and `per_page`.',
+      'The users of the target company, in the SCIM-style list family (`Resources`, `totalResults`, `startIndex`, `itemsPerPage`). Page with `startIndex` and `count`, or `page` and `per_page`. `status=exited` lists only the users whose exit date has passed (leavers; `totalResults` counts them).',
   },
   'users.show': { description: 'One user of the target company, with bank details and statutory fields.' },
   'users.store': {
@@ -105,6 +105,17 @@ export const USERS_OPERATIONS: Record<string, OperationDoc> = {
   'users.update-template': {
     description: 'The CSV template for bulk update: the create template with `email` first.',
     responses: { '200': 'email,first_name,last_name,personal_email,domain,user_types,title,base_salary\r\n' },
+  },
+  'users.terminate': {
+    description:
+      'Records the end of a user’s employment: `exit_date` (the last day worked, not before `start_date`) and `reason` (`resignation`, `dismissal`, `redundancy`, `retirement`, `death`, `end_of_contract` or `other`). The regular run whose period covers the exit date pays salary and allowances pro rata up to and including it (the joiner rule mirrored); from the next day the user is exited: `is_active` false, no console sign-in, left out of later runs. Announced as `user.exited`. Refused (422) for a user already terminated, and for the company’s last active super-admin. Scope `users.terminate` (which also allows reinstate).',
+    required: ['exit_date', 'reason'],
+    body: { exit_date: '2026-03-17', reason: 'resignation' },
+  },
+  'users.reinstate': {
+    description:
+      'Undoes an exit: clears `exit_date` and `exit_reason`, as long as no paystub whose period covers the exit date has been paid (or is being paid): then 422. A run already created for that period keeps its pro rata paystub (cancel and create it again to pay the whole period). Announced as `user.reinstated`. Needs the scope `users.terminate`.',
+    body: {},
   },
   'users.verify-bank-account': {
     description:

@@ -158,7 +158,37 @@ export function usersProbes(context: MatrixContext): void {
       url: `${u}/unsuspend${q}`,
       payload: { unsuspend_option: 'immediately' },
     });
+    add({
+      route: 'users.terminate',
+      what: `B's user, ${label}`,
+      method: 'POST',
+      url: `${u}/terminate${q}`,
+      payload: { exit_date: '2026-03-31', reason: 'resignation' },
+    });
+    add({ route: 'users.reinstate', what: `B's user, ${label}`, method: 'POST', url: `${u}/reinstate${q}`, payload: {} });
   }
+  add({
+    route: 'users.terminate',
+    what: "B's user, company_id=B in the JSON body",
+    method: 'POST',
+    url: `/api/users/${v.userId}/terminate`,
+    payload: { company_id: v.company, exit_date: '2026-03-31', reason: 'dismissal' },
+  });
+  add({
+    route: 'users.terminate',
+    what: "B's user, an invalid body (refused as missing, not validated)",
+    method: 'POST',
+    url: `/api/users/${v.userId}/terminate`,
+    payload: { exit_date: 'not a date', reason: 'fired' },
+    allow: [404, 422],
+  });
+  add({
+    route: 'users.reinstate',
+    what: "B's user, company_id=B in the JSON body",
+    method: 'POST',
+    url: `/api/users/${v.userId}/reinstate`,
+    payload: { company_id: v.company },
+  });
   add({
     route: 'users.update',
     what: "B's user, company_id=B in the JSON body",
