@@ -237,6 +237,8 @@ describe('planPaystubRun', () => {
       basicPay: '200000.00',
       housingPay: '150000.00',
       transportPay: '100000.00',
+      // No state known: no PAYE authority (the remittances' missing list).
+      payeState: null,
     });
     expect(planned.records).toEqual([
       { customContributionId: LEVY.id, userId: 2, name: 'Levy', employee: '19695.00', employer: '3939.00', taxDeductible: false },

@@ -47,6 +47,13 @@ const paystubFields = {
   nhf_contribution: Money,
   nhis_contribution: Money,
   other_deductions: Money,
+  paye_state: Type.Union([
+    Type.Null(),
+    Type.String({
+      description:
+        'the state (code of GET /api/states) whose revenue service this PAYE goes to: the employee’s state of residence on 1 January of the period’s year; null when unknown',
+    }),
+  ]),
   status: Type.String({ description: 'unpaid, held, processing, paid, failed or cancelled' }),
   transaction_id: Type.String(),
   paid_at: Type.Union([Type.Null(), Timestamp]),

@@ -64,6 +64,7 @@ export async function planAndWriteRun(
   if (!company || !settings) throw notFound(COMPANY_NOT_FOUND);
   const oneTimeIds = customs.filter((custom) => custom.frequency === 'one_time').map((custom) => custom.id);
   const applied = await paystubsRepo.applied(tx, oneTimeIds, userIds);
+  const stateHistory = await paystubsRepo.stateHistory(tx, companyId, userIds);
 
   const engineSettings = toEngineSettings(settings);
   const yearToDate = engineSettings.taxMethod === 'cumulative' ? await loadYearToDate(tx, companyId, userIds, items) : undefined;
@@ -78,6 +79,7 @@ export async function planAndWriteRun(
       applied,
       existing,
       yearToDate,
+      stateHistory,
     },
     items,
   );

@@ -34,6 +34,7 @@ export function serializePaystub(row: PaystubRow) {
     nhf_contribution: num(row.nhf_contribution),
     nhis_contribution: num(row.nhis_contribution),
     other_deductions: num(row.other_deductions),
+    paye_state: row.paye_state,
     status: row.status,
     transaction_id: row.transaction_id,
     paid_at: isoTimestamp(row.paid_at),
