@@ -59,11 +59,12 @@ export function pensionApplies(pensionExempt: boolean | null | undefined): boole
   return pensionExempt !== true;
 }
 
-/** Σ exact employee parts of the tax-deductible custom contributions, in DEDUCTION_UNITS_PER_KOBO. */
-export function deductibleUnits(gross: Kobo, customs: readonly PreparedCustom[] | undefined): bigint {
+/** Σ exact employee parts of the tax-deductible custom contributions (one-off ones, or the others), in DEDUCTION_UNITS_PER_KOBO. */
+export function deductibleUnits(gross: Kobo, customs: readonly PreparedCustom[] | undefined, oneOff: boolean): bigint {
   let units = 0n;
   for (const custom of customs ?? []) {
     if (!custom.taxDeductible || !custom.onGross || custom.employee === null) continue;
+    if ((custom.oneOff === true) !== oneOff) continue;
     units += custom.percentage
       ? gross * custom.employee * (DEDUCTION_UNITS_PER_KOBO / RATE_SCALE)
       : custom.employee * DEDUCTION_UNITS_PER_KOBO;

@@ -17,6 +17,8 @@ import {
   type TaxMethod,
   type TaxRegimeSetting,
 } from './engine.types.js';
+import { annualisedWithIrregular } from './irregular.js';
+import { NO_ITEMS, type RawRates, statutoryWithItems, sumItems } from './items.js';
 import { divRound, RATE_SCALE, toKobo, toRate } from './money.js';
 import { EARLIEST_PERIOD_END, lawNamed, STATUTORY_TABLE, type StatutoryRow, statutoryRowAt, type TaxLaw } from './statutory.js';
 import { annualTax100, type CompiledLaw, compileLaw } from './tax.js';
@@ -67,6 +69,8 @@ export interface PreparedRun {
   withoutNhf?: PreparedRun;
   /** The same run for employees exempt from pension (pensionApplies false), prepared on first use. */
   withoutPension?: PreparedRun;
+  /** Unreduced rate products (÷ RATE2) and single rates (÷ RATE_SCALE), for paystubs with items. */
+  raw: RawRates;
 }
 
 function compiledLaw(run: PreparedRun, law: TaxLaw): CompiledLaw {
@@ -103,6 +107,16 @@ export function prepareRun(settings: EngineSettings, table: readonly StatutoryRo
   const kNhis = settings.nhisEnabled ? basic * rate(settings.nhisEmployeeRate, 'nhis_employee_rate') : 0n;
   const kNhisEmployer = settings.nhisEnabled ? basic * rate(settings.nhisEmployerRate, 'nhis_employer_rate') : 0n;
   const deductions = fraction(kPension + kNhf + kNhis);
+  const raw: RawRates = {
+    pension: kPension,
+    pensionEmployer: kPensionEmployer,
+    nhf: kNhf,
+    nhis: kNhis,
+    nhisEmployer: kNhisEmployer,
+    pensionRate: settings.pensionEnabled ? rate(settings.employeePensionRate, 'employee_pension_rate') : 0n,
+    pensionEmployerRate: settings.pensionEnabled ? rate(settings.employerPensionRate, 'employer_pension_rate') : 0n,
+    nhfRate: settings.nhfEnabled ? rate(settings.nhfRate, 'nhf_rate') : 0n,
+  };
   const taxMethod = settings.taxMethod ?? 'annualised';
   if (taxMethod !== 'annualised' && taxMethod !== 'cumulative') throw new RangeError(`Invalid tax_method: ${taxMethod}`);
   return {
@@ -120,6 +134,7 @@ export function prepareRun(settings: EngineSettings, table: readonly StatutoryRo
     settings,
     taxMethod,
     periodDeductionsPerKobo: (kPension + kNhf + kNhis) * (DEDUCTION_UNITS_PER_KOBO / RATE2),
+    raw,
   };
 }
 
@@ -146,7 +161,16 @@ export function prepareCustom(rule: CustomContributionRule): PreparedCustom {
   if (taxDeductible && (rule.applyTo !== 'gross_pay' || employee === null)) {
     throw new RangeError(`Custom contribution ${rule.id} is tax-deductible but not an employee part on gross pay`);
   }
-  return { id: rule.id, name: rule.name, percentage, onGross: rule.applyTo === 'gross_pay', employee, employer, taxDeductible };
+  return {
+    id: rule.id,
+    name: rule.name,
+    percentage,
+    onGross: rule.applyTo === 'gross_pay',
+    employee,
+    employer,
+    taxDeductible,
+    oneOff: rule.oneOff === true,
+  };
 }
 
 export function computePaystub(prepared: PreparedRun, input: PaystubInput): PaystubResult {
@@ -154,48 +178,81 @@ export function computePaystub(prepared: PreparedRun, input: PaystubInput): Pays
   const run = runFor(prepared, input.nhfApplies, input.pensionApplies);
   const t = input.taxableIncome;
   const n = checkPeriodsPerYear(input.periodsPerYear);
-  const gross = t + input.otherAllowances;
-  const pension = applyRounded(t, run.pension);
-  const employerPension = applyRounded(t, run.pensionEmployer);
-  const nhf = applyRounded(t, run.nhf);
-  const nhis = applyRounded(t, run.nhis);
-  const nhisEmployer = applyRounded(t, run.nhisEmployer);
+  const items = input.items && input.items.length > 0 ? sumItems(input.items, input.payPeriodEnd, input.lossOfOfficePaidBefore) : NO_ITEMS;
+  const gross = t + input.otherAllowances + items.cashEarnings;
+  let pension: bigint;
+  let employerPension: bigint;
+  let nhf: bigint;
+  let nhis: bigint;
+  let nhisEmployer: bigint;
+  let itemUnitsRegular = 0n;
+  let itemUnitsIrregular = 0n;
+  if (items === NO_ITEMS) {
+    pension = applyRounded(t, run.pension);
+    employerPension = applyRounded(t, run.pensionEmployer);
+    nhf = applyRounded(t, run.nhf);
+    nhis = applyRounded(t, run.nhis);
+    nhisEmployer = applyRounded(t, run.nhisEmployer);
+  } else {
+    ({ pension, employerPension, nhf, nhis, nhisEmployer, itemUnitsRegular, itemUnitsIrregular } = statutoryWithItems(
+      run.raw,
+      run.periodDeductionsPerKobo,
+      t,
+      items,
+    ));
+  }
 
   // D ÷ N, exact: statutory deductions, the premium's share and tax-deductible custom employee parts.
+  // One-off deductible parts and deductions on irregular items are deducted once, not × N.
   const life = input.lifeAssurancePremium ?? 0n;
-  const deductibleCustoms = deductibleUnits(gross, input.customs);
-  let taxDeductions = t * run.periodDeductionsPerKobo + deductibleCustoms;
-  if (life > 0n) taxDeductions += (life * DEDUCTION_UNITS_PER_KOBO) / n;
+  const deductibleCustoms = deductibleUnits(gross, input.customs, false);
+  const oneOffCustoms = deductibleUnits(gross, input.customs, true);
+  let regularUnits = t * run.periodDeductionsPerKobo + deductibleCustoms + itemUnitsRegular;
+  if (life > 0n) regularUnits += (life * DEDUCTION_UNITS_PER_KOBO) / n;
+  const irregularUnits = itemUnitsIrregular + oneOffCustoms;
+  const taxDeductions = regularUnits + irregularUnits;
+  const regularTaxable = t + items.regularTaxable;
+  const irregularTaxable = items.irregularTaxable;
 
   const row = rowAt(run, input.payPeriodEnd);
   const regime: AppliedRegime = run.regime === 'none' ? 'none' : run.regime === 'auto' ? row.law.id : run.regime;
   // (Not a closure: capturing this function's locals made every paystub 2× slower.)
   const law = regime === 'none' || regime === row.law.id ? row.law : lawNamed(regime, input.payPeriodEnd, run.table);
-  const giKobo = t * n;
+  const giKobo = regularTaxable * n;
   let exempt = giKobo <= 12n * row.minimumWageMonthly * 100n;
   let tax = 0n;
-  if (run.taxMethod === 'cumulative' || deductibleCustoms > 0n) {
-    // The general form: with k = 1 and nothing before, it is the annualised tax of step 6.
-    const cumulative = run.taxMethod === 'cumulative';
-    const before = (cumulative && input.ytd) || EMPTY_YTD;
+  const annualRentPaid = input.annualRentPaid ?? 0n;
+  if (run.taxMethod === 'cumulative') {
+    // Irregular items simply join the year's cumulative pay.
+    const before = input.ytd || EMPTY_YTD;
     const due = taxDueToDate({
       law,
       minimumWageMonthly: row.minimumWageMonthly,
       periodsPerYear: input.periodsPerYear,
-      k: cumulative ? periodOrdinal(input.payPeriodEnd, input.periodsPerYear) : 1,
-      taxableIncomeYtd: before.taxableIncome + t,
+      k: periodOrdinal(input.payPeriodEnd, input.periodsPerYear),
+      taxableIncomeYtd: before.taxableIncome + regularTaxable + irregularTaxable,
       deductionsYtd: before.deductions + taxDeductions,
-      annualRentPaid: input.annualRentPaid ?? 0n,
+      annualRentPaid,
     });
     exempt = due.exempt;
     // Never a refund: a period whose due amount fell below what was withheld withholds nothing.
     if (regime !== 'none') tax = divRound(due.num - before.taxWithheld * due.den, due.den);
     if (tax < 0n) tax = 0n;
+  } else if (deductibleCustoms > 0n || items !== NO_ITEMS || oneOffCustoms > 0n || input.marginBase) {
+    const split = annualisedWithIrregular(run.periodDeductionsPerKobo, input, law, row.minimumWageMonthly, {
+      regularTaxable,
+      regularUnits,
+      irregularTaxable,
+      irregularUnits,
+      annualRentPaid,
+    });
+    exempt = split.exempt;
+    if (regime !== 'none') tax = split.tax;
   } else if (regime !== 'none' && !exempt && giKobo > 0n) {
     const compiled = compiledLaw(run, law);
     const unit = run.unit;
     const deductions = giKobo * run.deductionsPerKobo + life * unit;
-    const tax100 = annualTax100(compiled, giKobo * unit, deductions, (input.annualRentPaid ?? 0n) * unit);
+    const tax100 = annualTax100(compiled, giKobo * unit, deductions, annualRentPaid * unit);
     tax = divRound(tax100, 100n * unit * n);
   }
 
@@ -215,8 +272,11 @@ export function computePaystub(prepared: PreparedRun, input: PaystubInput): Pays
       customs.push({ id: custom.id, name: custom.name, employee, employer });
     }
   }
-  const net = netBefore - other + input.reimbursements;
-  if (net < 0n) return { ok: false, errors: { taxable_income: [DEDUCTIONS_EXCEED_PAY] } };
+  const customDeductions = other;
+  other += items.deductions;
+  const reimbursements = input.reimbursements + items.reimbursements;
+  const net = netBefore - other + reimbursements;
+  if (net < 0n) return { ok: false, errors: { [items.deductions > 0n ? 'items' : 'taxable_income']: [DEDUCTIONS_EXCEED_PAY] } };
   return {
     ok: true,
     figures: {
@@ -234,6 +294,12 @@ export function computePaystub(prepared: PreparedRun, input: PaystubInput): Pays
       employerCost: gross + employerPension + nhisEmployer + employerCustom,
       customs,
       taxDeductions,
+      reimbursements,
+      customDeductions,
+      itemDeductions: items.deductions,
+      irregularGross: items.irregularGross,
+      taxableItems: items.regularTaxable + items.irregularTaxable,
+      items: items.figures,
     },
   };
 }

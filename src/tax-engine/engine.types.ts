@@ -2,7 +2,9 @@
 // rules, one paystub's input and its figures. engine.ts computes; these only describe.
 
 import type { YtdState } from './cumulative.js';
+import type { ItemFigure } from './items.js';
 import type { Kobo } from './money.js';
+import type { EngineItem } from './pay-items.js';
 import type { TaxLawId } from './statutory.js';
 
 export type TaxRegimeSetting = 'auto' | 'pita' | 'nta2025' | 'none';
@@ -54,6 +56,8 @@ export interface CustomContributionRule {
   employerValue: string | null;
   /** The employee part reduces taxable income (voluntary pension): only on `gross_pay` with an employee part. */
   taxDeductible?: boolean;
+  /** Applies once (`one_time`): a deductible part is then deducted once, not × N. */
+  oneOff?: boolean;
 }
 
 export interface PreparedCustom {
@@ -65,6 +69,7 @@ export interface PreparedCustom {
   employee: bigint | null;
   employer: bigint | null;
   taxDeductible?: boolean;
+  oneOff?: boolean;
 }
 
 export interface PaystubInput {
@@ -83,6 +88,15 @@ export interface PaystubInput {
   pensionApplies?: boolean;
   /** Cumulative method: the year to date before this paystub; absent = none (a first paystub). */
   ytd?: YtdState | null;
+  /** Pay items besides salary (pay-items.ts), positive amounts. */
+  items?: readonly EngineItem[];
+  /** Compensation for loss of office already paid in this employment (its exemption is per employment). */
+  lossOfOfficePaidBefore?: Kobo;
+  /**
+   * Annualised tax of irregular items is taken at the margin of this regular pay per period instead
+   * of the paystub's own (an off-cycle paystub pays no salary: the margin is the employee's salary).
+   */
+  marginBase?: { taxableIncome: Kobo } | null;
 }
 
 export interface CustomFigure {
@@ -109,6 +123,17 @@ export interface PaystubFigures {
   customs: CustomFigure[];
   /** This paystub's exact deductions for tax (D ÷ N) in DEDUCTION_UNITS_PER_KOBO: its share of D_ytd. */
   taxDeductions: bigint;
+  /** The reimbursements field plus reimbursement items: added to net. */
+  reimbursements: Kobo;
+  /** Custom contributions' employee parts (otherDeductions = these + itemDeductions). */
+  customDeductions: Kobo;
+  /** Deduction items. */
+  itemDeductions: Kobo;
+  /** Cash earnings of irregular items (bonus, 13th month, …): gross − this is regular gross. */
+  irregularGross: Kobo;
+  /** Taxable amounts of the items (PAYE's pay beyond T): joins T in the year to date. */
+  taxableItems: Kobo;
+  items: ItemFigure[];
 }
 
 export type PaystubResult = { ok: true; figures: PaystubFigures } | { ok: false; errors: Record<string, string[]> };

@@ -1,8 +1,9 @@
 // Test data written straight through the schema, in batches.
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { boolean, date, integer, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { type Executor, queryRows } from '../../src/db/client.js';
-import { companies, companyDomains, users, userTypes } from '../../src/db/schema/index.js';
+import { companies, companyDomains, userTypes } from '../../src/db/schema/index.js';
 import { type NewCompany, setupCompany } from '../../src/modules/companies/index.js';
 import { issueToken } from '../../src/platform/auth/tokens.js';
 
@@ -101,5 +102,31 @@ export async function createUsers(db: Executor, companyId: number, inputs: TestU
       startDate: '2024-01-15',
     };
   });
-  return db.insert(users).values(values).returning();
+  return db.insert(usersAsEver).values(values).returning();
 }
+
+/**
+ * The users columns createUsers writes and answers, all of which every migration has had: Drizzle
+ * lists every column of a table in an INSERT, so inserting through the full schema would fail on a
+ * database built with `migrateThrough` before a later users column (0203's pension_exempt, …).
+ */
+const usersAsEver = pgTable('users', {
+  id: serial('id').primaryKey(),
+  companyId: integer('company_id').notNull(),
+  managerId: integer('manager_id'),
+  employeeId: text('employee_id').notNull(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  email: text('email').notNull(),
+  personalEmail: text('personal_email').notNull(),
+  uniqueId: text('unique_id').notNull(),
+  userTypeId: integer('user_type_id'),
+  domainId: integer('domain_id'),
+  onboardingCompleted: boolean('onboarding_completed').notNull().default(false),
+  baseSalary: numeric('base_salary', { precision: 18, scale: 2 }),
+  paymentFrequency: text('payment_frequency'),
+  startDate: date('start_date', { mode: 'string' }),
+  roles: text('roles').array().notNull(),
+  isActive: boolean('is_active').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

@@ -31,10 +31,14 @@ export const payrollRuns = pgTable(
     attempt: integer('attempt').notNull().default(0),
     totals: jsonb('totals').notNull(),
     skipped: jsonb('skipped').notNull().default([]),
+    /** 0200: `off_cycle` runs pay items only, with a reason (docs/payroll-runs.md, "Off-cycle runs"). */
+    kind: text('kind').$type<'regular' | 'off_cycle'>().notNull().default('regular'),
+    reason: text('reason').$type<'bonus' | 'correction' | 'final_pay' | 'other'>(),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    index('payroll_runs_company_kind_idx').on(t.companyId, t.kind, t.createdAt.desc()),
     index('payroll_runs_company_idx').on(t.companyId, t.createdAt.desc(), t.id.desc()),
     index('payroll_runs_company_status_idx').on(t.companyId, t.status, t.createdAt.desc()),
     // 0120: a month's remittance schedules (runs by payment date).

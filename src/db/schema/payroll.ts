@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   date,
   index,
@@ -9,6 +10,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -143,12 +145,20 @@ export const paystubs = pgTable(
     holdReason: text('hold_reason'),
     // 0203: the PAYE authority used: the state of residence on 1 January of the period's year.
     payeState: text('paye_state'),
+    // 0200: pay items' taxable part, the irregular part of gross, their NSITF base; an off-cycle paystub.
+    taxableItems: money('taxable_items').notNull().default('0'),
+    irregularGross: money('irregular_gross').notNull().default('0'),
+    nsitfItems: money('nsitf_items').notNull().default('0'),
+    offCycle: boolean('off_cycle').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     // A cancelled run's paystubs no longer hold their (user, period).
-    uniqueIndex('paystubs_user_period_key').on(t.userId, t.payPeriodStart, t.payPeriodEnd).where(sql`status <> 'cancelled'`),
+    // (0200: off-cycle paystubs may overlap a regular one.)
+    uniqueIndex('paystubs_user_period_key')
+      .on(t.userId, t.payPeriodStart, t.payPeriodEnd)
+      .where(sql`status <> 'cancelled' AND NOT off_cycle`),
     uniqueIndex('paystubs_payment_reference_key').on(t.paymentReference),
     index('paystubs_company_idx').on(t.companyId, t.id.desc()),
     index('paystubs_company_transaction_idx').on(t.companyId, t.transactionId, t.id.desc()),
@@ -157,6 +167,38 @@ export const paystubs = pgTable(
     index('paystubs_user_period_end_idx').on(t.userId, t.payPeriodEnd),
     // 0203: a month's remittances of runs without a payment_date (P2) read paystubs by paid_at.
     index('paystubs_company_paid_at_idx').on(t.companyId, t.paidAt).where(sql`paid_at IS NOT NULL`),
+  ],
+);
+
+/**
+ * A pay item on a paystub (0200; docs/payroll.md, "Pay items"): the flags of its type as they were
+ * when the paystub was computed, and the part PAYE counted.
+ */
+export const paystubItems = pgTable(
+  'paystub_items',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id').notNull(),
+    paystubId: integer('paystub_id').notNull(),
+    position: smallint('position').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    treatment: text('treatment').$type<'earning' | 'deduction'>().notNull(),
+    amount: money('amount').notNull(),
+    taxableAmount: money('taxable_amount').notNull(),
+    taxable: boolean('taxable').notNull(),
+    pensionable: boolean('pensionable').notNull(),
+    nhfBase: boolean('nhf_base').notNull(),
+    nsitfBase: boolean('nsitf_base').notNull(),
+    regular: boolean('regular').notNull(),
+    cash: boolean('cash').notNull(),
+    description: text('description'),
+    originPeriod: text('origin_period'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('paystub_items_paystub_id_position_key').on(t.paystubId, t.position),
+    index('paystub_items_company_code_idx').on(t.companyId, t.code),
   ],
 );
 

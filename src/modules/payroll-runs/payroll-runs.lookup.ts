@@ -24,6 +24,12 @@ export const MESSAGES = {
   approverIsCreator: 'The approver must be a different administrator from the creator.',
   creatorUnknown: 'The created by email must be the e-mail of a user of the company.',
   nothingToPay: 'No paystub could be made for this run.',
+  reasonOffCycleOnly: 'The reason field applies only to off-cycle runs.',
+  usersOffCycleOnly: 'The users field applies only to off-cycle runs; a regular run takes user_ids and items.',
+  offCycleReason: 'The reason must be one of bonus, correction, final_pay, other.',
+  offCycleUsers: 'An off-cycle run needs users: [{user_id, items: [...]}], each with at least one item.',
+  offCycleSalaryFields: 'An off-cycle run pays items only: give users, not user_ids or items.',
+  offCycleUserTwice: 'Each user may appear in users once.',
 } as const;
 
 export const RUN_STATUSES = ['draft', 'approved', 'processing', 'paid', 'partially_paid', 'failed', 'cancelled'] as const;

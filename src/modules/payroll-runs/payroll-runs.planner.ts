@@ -5,7 +5,7 @@
 // (duplicates, "Deductions exceed pay.").
 import { divRound, type Kobo, toKobo } from '../../tax-engine/money.js';
 import { isValidNuban } from '../banks/index.js';
-import type { PlanItem } from '../paystubs/index.js';
+import type { PlanItem, PlanPayItem } from '../paystubs/index.js';
 
 export const SKIP = {
   notFound: 'User not found.',
@@ -29,6 +29,8 @@ export interface Override {
   taxableIncome?: Kobo;
   otherAllowances?: Kobo;
   reimbursements?: Kobo;
+  /** Pay items beside the salary (a bonus in the month, overtime, …), types resolved. */
+  items?: readonly PlanPayItem[];
 }
 
 export interface RunRequest {
@@ -109,6 +111,7 @@ export function planRunItems(request: RunRequest, candidates: readonly Candidate
       taxableIncome: override.taxableIncome ?? proRata(salary, fraction),
       otherAllowances: override.otherAllowances ?? proRata(toKobo(user.allowances ?? '0') ?? 0n, fraction),
       reimbursements: override.reimbursements ?? 0n,
+      items: override.items,
     });
   }
   return { items, skipped };

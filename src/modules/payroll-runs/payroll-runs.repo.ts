@@ -29,6 +29,9 @@ export interface RunRow {
   attempt: number;
   totals: Record<string, string | number>;
   skipped: { user_id: number; reason: string }[];
+  /** 0200: a regular run (salaries or P2) or an off-cycle one, with its reason. */
+  kind: 'regular' | 'off_cycle';
+  reason: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -53,10 +56,14 @@ export interface NewRun {
   createdByUserId: number | null;
   totals: Record<string, string | number>;
   skipped: { user_id: number; reason: string }[];
+  /** Absent: regular. */
+  kind?: 'regular' | 'off_cycle';
+  reason?: string | null;
 }
 
 export interface RunFilters {
   status?: string;
+  kind?: string;
   periodFrom?: string;
   periodTo?: string;
 }
@@ -66,7 +73,7 @@ export type StatusCounts = Record<'unpaid' | 'held' | 'processing' | 'paid' | 'f
 const RUN_COLUMNS =
   sql.raw(`id, company_id, status, source, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
   payment_date::text AS payment_date, created_by_email, created_by_user_id, approved_by_email, approved_by_user_id, approved_via,
-  approved_at, paid_at, cancelled_at, attempt, totals, skipped,
+  approved_at, paid_at, cancelled_at, attempt, totals, skipped, kind, reason,
   created_at, updated_at`);
 
 /** Paystubs whose employee's bank account is usable (payablePaystubs in the planner decides which). */
@@ -75,6 +82,7 @@ const PAYABLE = (ids: number[]) => sql`p.id = ANY(${pgArray(ids)}::int[])`;
 function where(companyId: number, filters: RunFilters): SQL {
   const parts = [sql`company_id = ${companyId}`];
   if (filters.status !== undefined) parts.push(sql`status = ${filters.status}`);
+  if (filters.kind !== undefined) parts.push(sql`kind = ${filters.kind}`);
   if (filters.periodFrom !== undefined) parts.push(sql`pay_period_start >= ${filters.periodFrom}::date`);
   if (filters.periodTo !== undefined) parts.push(sql`pay_period_end <= ${filters.periodTo}::date`);
   return sql.join(parts, sql` AND `);
@@ -88,9 +96,10 @@ export const payrollRunsRepo = {
       queryRows<RunRow>(
         tx,
         sql`INSERT INTO payroll_runs (id, company_id, source, pay_period_start, pay_period_end, payment_date, created_by_email,
-                                      created_by_user_id, totals, skipped)
+                                      created_by_user_id, totals, skipped, kind, reason)
             VALUES (${run.id}, ${companyId}, ${run.source}, ${run.start}, ${run.end}, ${run.paymentDate}, ${run.createdByEmail},
-                    ${run.createdByUserId}, ${JSON.stringify(run.totals)}::jsonb, ${JSON.stringify(run.skipped)}::jsonb)
+                    ${run.createdByUserId}, ${JSON.stringify(run.totals)}::jsonb, ${JSON.stringify(run.skipped)}::jsonb,
+                    ${run.kind ?? 'regular'}, ${run.reason ?? null})
             RETURNING ${RUN_COLUMNS}`,
       ),
     );

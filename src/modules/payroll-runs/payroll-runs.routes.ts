@@ -9,6 +9,7 @@ import { recoverAnswer } from '../../platform/idempotency-claims.js';
 import { tenantId } from '../../platform/request-context.js';
 import { LaravelPage, MoneyInput, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
+import { OFF_CYCLE_REASONS } from './off-cycle.planner.js';
 import type { createFunding } from './payroll-runs.funding.js';
 import { type createPayrollRunsService, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN } from './payroll-runs.service.js';
 
@@ -20,12 +21,30 @@ const DateText = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
 const Money = Type.Number();
 const NullableString = Type.Union([Type.Null(), Type.String()]);
 const Amount = Type.Optional(MoneyInput('at least 0, at most 2 decimals'));
+/** Pay items of a request: checked field by field by the service (422 naming `…items.N.field`). */
+const PayItemsInput = Type.Optional(
+  Type.Array(
+    Type.Object({
+      type: Type.Unknown({ description: 'an item type code (GET /api/pay-item-types)' }),
+      amount: Type.Unknown({ description: 'greater than 0, at most 2 decimals' }),
+      description: Type.Optional(Type.Unknown({ description: 'at most 200 characters' })),
+      origin_period: Type.Optional(Type.Unknown({ description: 'YYYY-MM: the period arrears belong to (arrears only)' })),
+    }),
+    { maxItems: 50 },
+  ),
+);
 
 const RunSchema = Type.Object(
   {
     id: Type.String(),
     company_id: Type.Integer(),
     status: Type.Union(RUN_STATUSES.map((status) => Type.Literal(status))),
+    kind: Type.Union([Type.Literal('regular'), Type.Literal('off_cycle')], {
+      description: 'off_cycle: pays items only (bonus, correction, final pay)',
+    }),
+    reason: Type.Union([Type.Null(), ...OFF_CYCLE_REASONS.map((reason) => Type.Literal(reason))], {
+      description: "an off-cycle run's reason",
+    }),
     pay_period_start: Type.String(),
     pay_period_end: Type.String(),
     payment_date: NullableString,
@@ -44,6 +63,8 @@ const RunSchema = Type.Object(
     totals: Type.Object({
       employees: Type.Integer(),
       gross_pay: Money,
+      regular_gross: Money,
+      irregular_gross: Type.Number({ description: 'cash earnings of irregular pay items (bonus, 13th month, arrears, …)' }),
       tax_withheld: Money,
       employee_pension: Money,
       employer_pension: Money,
@@ -114,12 +135,20 @@ export function payrollRunsRoutes(services: {
         config: { name: 'payroll-runs.store', family: 'plain', tenancy: LIST_TENANCY, idempotency: recovered(201, MESSAGES.created) },
         schema: {
           tags: ['payroll runs'],
-          summary: "Create a run from the employees' salaries (draft)",
+          summary: "Create a run from the employees' salaries, or an off-cycle run of pay items (draft)",
           body: Type.Object({
             company_id: CompanyId,
-            pay_period_start: DateText,
-            pay_period_end: DateText,
-            payment_date: DateText,
+            kind: Type.Optional(Type.Union([Type.Literal('regular'), Type.Literal('off_cycle')])),
+            reason: Type.Optional(Type.String({ maxLength: 32, description: 'off_cycle: bonus, correction, final_pay or other' })),
+            pay_period_start: Type.Optional(DateText),
+            pay_period_end: Type.Optional(DateText),
+            payment_date: Type.Optional(DateText),
+            users: Type.Optional(
+              Type.Array(Type.Object({ user_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), items: PayItemsInput }), {
+                maxItems: 10_000,
+                description: 'off_cycle: who is paid, and their items',
+              }),
+            ),
             user_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 10_000 })),
             items: Type.Optional(
               Type.Array(
@@ -128,6 +157,7 @@ export function payrollRunsRoutes(services: {
                   taxable_income: Amount,
                   other_allowances: Amount,
                   reimbursements: Amount,
+                  items: PayItemsInput,
                 }),
                 { maxItems: 10_000 },
               ),
@@ -150,6 +180,7 @@ export function payrollRunsRoutes(services: {
           querystring: Type.Object({
             company_id: CompanyId,
             status: Type.Optional(Type.Union(RUN_STATUSES.map((status) => Type.Literal(status)))),
+            kind: Type.Optional(Type.Union([Type.Literal('regular'), Type.Literal('off_cycle')])),
             pay_period_start: Type.Optional(DateText),
             pay_period_end: Type.Optional(DateText),
             ...PageQueryFields,

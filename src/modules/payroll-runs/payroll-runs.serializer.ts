@@ -8,6 +8,7 @@ import type { RunRow, StatusCounts } from './payroll-runs.repo.js';
 
 const TOTAL_FIELDS = [
   ['gross_pay', 'grossPay'],
+  ['irregular_gross', 'irregularGross'],
   ['tax_withheld', 'taxWithheld'],
   ['employee_pension', 'employeePension'],
   ['employer_pension', 'employerPension'],
@@ -31,11 +32,16 @@ export const EMPTY_COUNTS: StatusCounts = { unpaid: 0, held: 0, processing: 0, p
 
 export function serializeRun(row: RunRow, counts: StatusCounts = EMPTY_COUNTS) {
   const totals: Record<string, number> = { employees: Number(row.totals.employees ?? 0) };
-  for (const [wire] of TOTAL_FIELDS) totals[wire] = koboToNumber(toKobo(String(row.totals[wire] ?? '0')) ?? 0n);
+  const kobo = (wire: string) => toKobo(String(row.totals[wire] ?? '0')) ?? 0n;
+  for (const [wire] of TOTAL_FIELDS) totals[wire] = koboToNumber(kobo(wire));
+  // Runs stored before pay items have no irregular part: all their gross is regular.
+  totals.regular_gross = koboToNumber(kobo('gross_pay') - kobo('irregular_gross'));
   return {
     id: row.id,
     company_id: row.company_id,
     status: row.status,
+    kind: row.kind,
+    reason: row.reason,
     pay_period_start: row.pay_period_start,
     pay_period_end: row.pay_period_end,
     payment_date: row.payment_date,

@@ -10,8 +10,21 @@ import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import { PERIOD_TOO_EARLY } from '../../tax-engine/engine.types.js';
 import { type Kobo, toKobo } from '../../tax-engine/money.js';
 import { EARLIEST_PERIOD_END } from '../../tax-engine/statutory.js';
-import type { WrittenPaystub } from '../paystubs/index.js';
-import { lockCompanyRuns, newTransactionId, planAndWriteRun, runTotals, validDate } from '../paystubs/index.js';
+import {
+  codesOf,
+  type ItemInput,
+  lockCompanyRuns,
+  newTransactionId,
+  parseItemsInput,
+  planAndWriteRun,
+  type ResolveItemTypes,
+  resolveBuiltIns,
+  resolveItems,
+  runTotals,
+  validDate,
+  type WrittenPaystub,
+} from '../paystubs/index.js';
+import { createOffCycleRuns } from './off-cycle.js';
 import { periodMismatch } from './pay-periods.js';
 import { announceRun } from './payroll-runs.events.js';
 import { findRun, MESSAGES, RUN_ID, runView } from './payroll-runs.lookup.js';
@@ -25,17 +38,27 @@ import { runApprovalRepo } from './run-approval.repo.js';
 export { findRun, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN, runView } from './payroll-runs.lookup.js';
 
 export interface CreateRunInput {
-  pay_period_start: string;
-  pay_period_end: string;
-  payment_date: string;
+  /** Absent: regular. An off-cycle run (off-cycle.ts) pays `users`' items only. */
+  kind?: 'regular' | 'off_cycle';
+  reason?: string;
+  /** Required for a regular run; an off-cycle run's default to its payment date. */
+  pay_period_start?: string;
+  pay_period_end?: string;
+  /** Required (checked with the other fields, so that one 422 names every missing one). */
+  payment_date?: string;
   user_ids?: number[];
   /** Amounts: JSON numbers or decimal strings (platform/schemas.ts MoneyInput), read by toKobo. */
-  items?: { user_id: number; taxable_income?: unknown; other_allowances?: unknown; reimbursements?: unknown }[];
+  items?: { user_id: number; taxable_income?: unknown; other_allowances?: unknown; reimbursements?: unknown; items?: unknown }[];
+  users?: { user_id: number; items?: unknown }[];
   created_by_email?: string;
 }
 
+/** A regular run's input once its period is known to be there. */
+type RegularInput = CreateRunInput & { pay_period_start: string; pay_period_end: string; payment_date: string };
+
 export interface RunListQuery {
   status?: string;
+  kind?: string;
   pay_period_start?: string;
   pay_period_end?: string;
   page?: number;
@@ -44,22 +67,26 @@ export interface RunListQuery {
 
 const normalEmail = (email: string | undefined) => (email?.trim() ? email.trim().toLowerCase() : null);
 
-function checkDates(input: CreateRunInput): void {
+function checkDates(input: CreateRunInput): asserts input is RegularInput {
   const fields: Record<string, string[]> = {};
   for (const field of ['pay_period_start', 'pay_period_end', 'payment_date'] as const) {
-    if (!validDate(input[field])) fields[field] = [`The ${field.replace(/_/g, ' ')} field must be a valid date in the format YYYY-MM-DD.`];
+    const value = input[field];
+    if (value === undefined) fields[field] = [`The ${field.replace(/_/g, ' ')} field is required.`];
+    else if (!validDate(value)) fields[field] = [`The ${field.replace(/_/g, ' ')} field must be a valid date in the format YYYY-MM-DD.`];
   }
-  if (!fields.pay_period_start && !fields.pay_period_end && input.pay_period_end < input.pay_period_start)
+  const { pay_period_start: start = '', pay_period_end: end = '' } = input;
+  if (!fields.pay_period_start && !fields.pay_period_end && end < start)
     fields.pay_period_end = ['The pay period end field must be a date after or equal to pay period start.'];
   // Every item of a run shares its period, so the engine's per-item refusal (docs/payroll.md,
   // "Statutory amendments", amendment 2) is the run's: answered as such rather than as "nothing to
   // pay".
-  else if (!fields.pay_period_end && input.pay_period_end < EARLIEST_PERIOD_END) fields.pay_period_end = [PERIOD_TOO_EARLY];
+  else if (!fields.pay_period_end && end < EARLIEST_PERIOD_END) fields.pay_period_end = [PERIOD_TOO_EARLY];
   if (Object.keys(fields).length > 0) throw invalid(fields);
 }
 
-function overridesOf(items: CreateRunInput['items'] = []): Map<number, Override> {
-  const overrides = new Map<number, Override>();
+/** Overrides with their pay items parsed (types not yet resolved: `itemInputs`). */
+function overridesOf(items: CreateRunInput['items'] = []): Map<number, Override & { itemInputs?: ItemInput[] }> {
+  const overrides = new Map<number, Override & { itemInputs?: ItemInput[] }>();
   items.forEach((item, i) => {
     if (overrides.has(item.user_id)) throw invalidField(`items.${i}.user_id`, 'Each user may appear in items once.');
     const amount = (field: 'taxable_income' | 'other_allowances' | 'reimbursements'): Kobo | undefined => {
@@ -73,12 +100,35 @@ function overridesOf(items: CreateRunInput['items'] = []): Map<number, Override>
         );
       return kobo;
     };
+    const parsed = parseItemsInput(item.items, `items.${i}.items`);
+    if ('errors' in parsed) throw invalid(parsed.errors);
     overrides.set(item.user_id, {
       taxableIncome: amount('taxable_income'),
       otherAllowances: amount('other_allowances'),
       reimbursements: amount('reimbursements'),
+      itemInputs: parsed.items,
     });
   });
+  return overrides;
+}
+
+/** Resolves the overrides' item types (built-ins and the company's), or 422 naming each unknown one. */
+async function withItemTypes(
+  resolve: ResolveItemTypes,
+  companyId: number,
+  overrides: Map<number, Override & { itemInputs?: ItemInput[] }>,
+): Promise<Map<number, Override>> {
+  const entries = [...overrides.entries()];
+  const codes = codesOf(entries.map(([, override]) => override.itemInputs));
+  if (codes.length === 0) return overrides;
+  const types = await resolve(companyId, codes);
+  const errors: Record<string, string[]> = {};
+  entries.forEach(([, override], i) => {
+    const resolved = resolveItems(override.itemInputs ?? [], types, `items.${i}.items`);
+    if ('errors' in resolved) Object.assign(errors, resolved.errors);
+    else override.items = resolved.items;
+  });
+  if (Object.keys(errors).length > 0) throw invalid(errors);
   return overrides;
 }
 
@@ -108,7 +158,7 @@ async function marked<R extends RunRow | undefined>(tx: Tx, row: R): Promise<R> 
 }
 
 /** The run's creator as a user of the company: the console's signed-in administrator, or the user `created_by_email` names (422 when nobody). */
-async function creatorOf(db: Executor, companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }) {
+export async function creatorOf(db: Executor, companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }) {
   if (signedIn) return { id: signedIn.userId, email: signedIn.email.toLowerCase() };
   const email = normalEmail(input.created_by_email);
   if (email === null) return null;
@@ -117,12 +167,22 @@ async function creatorOf(db: Executor, companyId: number, input: CreateRunInput,
   return { id: user.id, email };
 }
 
-export function createPayrollRunsService(deps: { db: Db; mailer: Mailer; config: { publicUrl: string } }) {
+export function createPayrollRunsService(deps: {
+  db: Db;
+  mailer: Mailer;
+  config: { publicUrl: string };
+  resolveItemTypes?: ResolveItemTypes;
+}) {
   const { db, config } = deps;
+  const resolveItemTypes = deps.resolveItemTypes ?? resolveBuiltIns;
+  const offCycle = createOffCycleRuns({ db, resolveItemTypes, creatorOf });
 
   return {
-    /** A draft run from salaries; `signedIn` is the console's administrator, who is its creator. */
+    /** A draft run from salaries (or off-cycle: off-cycle.ts); `signedIn` is the console's administrator, who is its creator. */
     async create(companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }) {
+      if (input.kind === 'off_cycle') return offCycle.create(companyId, input, signedIn);
+      if (input.reason !== undefined) throw invalidField('reason', MESSAGES.reasonOffCycleOnly);
+      if (input.users !== undefined) throw invalidField('users', MESSAGES.usersOffCycleOnly);
       checkDates(input);
       const frequencyError = periodMismatch(
         await runApprovalRepo.companyFrequency(db, companyId),
@@ -131,7 +191,7 @@ export function createPayrollRunsService(deps: { db: Db; mailer: Mailer; config:
       );
       if (frequencyError) throw invalidField('pay_period_end', frequencyError);
       const creator = await creatorOf(db, companyId, input, signedIn);
-      const overrides = overridesOf(input.items);
+      const overrides = await withItemTypes(resolveItemTypes, companyId, overridesOf(input.items));
       const runId = newTransactionId();
       const run = await db.transaction(async (tx) => {
         await lockCompanyRuns(tx, companyId);
@@ -169,7 +229,12 @@ export function createPayrollRunsService(deps: { db: Db; mailer: Mailer; config:
           fields[field] = [`The ${field.replace(/_/g, ' ')} field must be a valid date in the format YYYY-MM-DD.`];
       }
       if (Object.keys(fields).length > 0) throw invalid(fields);
-      const filters: RunFilters = { status: query.status, periodFrom: query.pay_period_start, periodTo: query.pay_period_end };
+      const filters: RunFilters = {
+        status: query.status,
+        kind: query.kind,
+        periodFrom: query.pay_period_start,
+        periodTo: query.pay_period_end,
+      };
       const page = query.page ?? 1;
       const perPage = query.per_page ?? 10;
       const [total, rows] = await Promise.all([

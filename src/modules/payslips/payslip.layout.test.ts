@@ -87,6 +87,36 @@ describe('payslipLayout', () => {
     ]);
   });
 
+  it('shows each pay item on its own line: paid earnings in gross, a benefit in kind after it, deductions with the others', () => {
+    // The base paystub plus a ₦200,000 bonus, a ₦30,000 benefit in kind (taxed, not paid) and ₦2,500 of union dues:
+    // gross 1,500,000; net = 1,009,877.05 + 200,000 − 2,500 (tax left as stored: the layout only shows figures).
+    const slip = payslipLayout({
+      ...base,
+      paystub: { ...base.paystub, grossPay: '1500000.00', netPay: '1207377.05' },
+      items: [
+        { code: 'bonus', name: 'Bonus: Q4', treatment: 'earning', cash: true, amount: '200000.00' },
+        { code: 'benefit_in_kind', name: 'Benefit in kind', treatment: 'earning', cash: false, amount: '30000.00' },
+        { code: 'deduction', name: 'Union dues', treatment: 'deduction', cash: true, amount: '2500.00' },
+      ],
+    });
+    expect(slip.earnings.map((line) => line.label)).toEqual([
+      'Basic salary',
+      'Housing allowance',
+      'Transport allowance',
+      'Other taxable pay',
+      'Non-taxable allowances',
+      'Bonus: Q4',
+      'Gross pay',
+      'Benefit in kind (taxed, not paid)',
+      'Reimbursements (not taxed)',
+      'Total earnings',
+    ]);
+    expect(amountOf(slip.deductions, 'Union dues')).toBe('₦2,500.00');
+    const earned = kobo(amountOf(slip.earnings, 'Total earnings') ?? '');
+    const deducted = kobo(amountOf(slip.deductions, 'Total deductions') ?? '');
+    expect(earned - deducted).toBe(columnToKobo('1207377.05'));
+  });
+
   it('names the law of the PAYE line and each custom deduction; the totals give the stored net pay', () => {
     const slip = payslipLayout(base);
     expect(slip.deductions.map((line) => line.label)).toEqual([

@@ -45,6 +45,8 @@ export interface PayslipSource {
   paymentDate: string | null;
   /** Custom contributions applied to this paystub, in the order they were applied. */
   customContributions: { name: string; employee: string; employer: string }[];
+  /** Pay items (docs/payroll.md, "Pay items"), each on its own line; absent = none. */
+  items?: { code: string; name: string; treatment: string; cash: boolean; amount: string }[];
   /** Sums over the paystubs that count for the year to date (payslips.repo.ts says which). */
   ytd: { year: number; paystubs: number; gross: string; tax: string; pension: string; net: string };
 }
@@ -129,7 +131,7 @@ const line = (label: string, amount: string, total = false): PayslipLine =>
   total ? { label, amount: naira(amount), total } : { label, amount: naira(amount) };
 const sum = (amounts: string[]) => koboToString(amounts.reduce((acc, amount) => acc + columnToKobo(amount), 0n));
 
-function earnings(p: PayslipSource['paystub']): PayslipLine[] {
+function earnings(p: PayslipSource['paystub'], items: NonNullable<PayslipSource['items']>): PayslipLine[] {
   const split = p.basicPay !== null && p.housingPay !== null && p.transportPay !== null;
   const taxable = split
     ? [
@@ -144,10 +146,14 @@ function earnings(p: PayslipSource['paystub']): PayslipLine[] {
       ]
     : // Paystubs computed before the snapshot existed (0088) know only their taxable total.
       [line('Taxable pay', p.taxableIncome)];
+  // Reimbursement items are already in the reimbursements figure; deductions are on the other side.
+  const paid = items.filter((i) => i.treatment === 'earning' && i.code !== 'reimbursement');
   return [
     ...taxable,
     line('Non-taxable allowances', p.otherAllowances),
+    ...paid.filter((i) => i.cash).map((i) => line(shorten(i.name), i.amount)),
     line('Gross pay', p.grossPay, true),
+    ...paid.filter((i) => !i.cash).map((i) => line(shorten(`${i.name} (taxed, not paid)`), i.amount)),
     line('Reimbursements (not taxed)', p.reimbursements),
     line('Total earnings', sum([p.grossPay, p.reimbursements]), true),
   ];
@@ -156,13 +162,19 @@ function earnings(p: PayslipSource['paystub']): PayslipLine[] {
 function deductions(source: PayslipSource): PayslipLine[] {
   const p = source.paystub;
   const custom = source.customContributions.filter((c) => columnToKobo(c.employee) !== 0n);
+  const taken = (source.items ?? []).filter((i) => i.treatment === 'deduction');
   return [
     line(shorten(`PAYE (${PAYE_LAW[p.taxRegime] ?? p.taxRegime})`), p.taxWithheld),
     line('Pension, employee', p.pension),
     line('NHF', p.nhf),
     line('NHIS, employee', p.nhis),
     ...custom.map((c) => line(shorten(c.name), c.employee)),
-    line('Total deductions', sum([p.taxWithheld, p.pension, p.nhf, p.nhis, ...custom.map((c) => c.employee)]), true),
+    ...taken.map((i) => line(shorten(i.name), i.amount)),
+    line(
+      'Total deductions',
+      sum([p.taxWithheld, p.pension, p.nhf, p.nhis, ...custom.map((c) => c.employee), ...taken.map((i) => i.amount)]),
+      true,
+    ),
   ];
 }
 
@@ -207,7 +219,7 @@ export function payslipLayout(source: PayslipSource): Payslip {
       ['Tax law', TAX_LAWS[p.taxRegime] ?? p.taxRegime],
       ['PAYE state', p.payeState ? `${p.payeState.name} (${p.payeState.code})` : '—'],
     ],
-    earnings: earnings(p),
+    earnings: earnings(p, source.items ?? []),
     deductions: deductions(source),
     netPay: naira(p.netPay),
     employer: employer(source),

@@ -50,6 +50,17 @@ export interface RecordRow {
   employer: string;
 }
 
+/** A pay item on a paystub (docs/payroll.md, "Pay items"), in its position order. */
+export interface ItemRow {
+  paystub_id: number;
+  code: string;
+  name: string;
+  treatment: string;
+  cash: boolean;
+  amount: string;
+  description: string | null;
+}
+
 export interface YtdRow {
   paystub_id: number;
   paystubs: number;
@@ -119,6 +130,16 @@ export const payslipsRepo = {
       sql`SELECT contribution_id AS paystub_id, name, employee_contribution::text AS employee, employer_contribution::text AS employer
           FROM custom_contribution_records
           WHERE company_id = ${companyId} AND contribution_id = ANY(${pgArray(paystubIds)}::int[]) ORDER BY contribution_id, id`,
+    );
+  },
+
+  async items(db: Executor, companyId: number, paystubIds: number[]): Promise<ItemRow[]> {
+    if (paystubIds.length === 0) return [];
+    return queryRows<ItemRow>(
+      db,
+      sql`SELECT paystub_id, code, name, treatment, cash, amount::text AS amount, description
+          FROM paystub_items
+          WHERE company_id = ${companyId} AND paystub_id = ANY(${pgArray(paystubIds)}::int[]) ORDER BY paystub_id, position`,
     );
   },
 

@@ -10,7 +10,7 @@ import type { PayslipLinks } from '../paystubs/index.js';
 import { stateByCode } from '../reference-data/index.js';
 import { type PayslipSource, payslipLayout } from './payslip.layout.js';
 import { renderPayslip } from './payslip.render.js';
-import { type PayslipRow, payslipsRepo, type RecordRow, type YtdRow } from './payslips.repo.js';
+import { type ItemRow, type PayslipRow, payslipsRepo, type RecordRow, type YtdRow } from './payslips.repo.js';
 
 export const PAYSTUB_NOT_FOUND = 'Paystub not found.';
 /** Paystubs read per query while a run's ZIP is written: memory is this many rows, whatever the run's size. */
@@ -22,7 +22,7 @@ function payeStateOf(code: string | null): PayslipSource['paystub']['payeState']
   return { code, name: stateByCode(code)?.name ?? code };
 }
 
-function source(row: PayslipRow, records: RecordRow[], ytd: YtdRow | undefined): PayslipSource {
+function source(row: PayslipRow, records: RecordRow[], items: ItemRow[], ytd: YtdRow | undefined): PayslipSource {
   return {
     company: { name: row.company_name, address: row.company_address },
     employee: {
@@ -60,6 +60,13 @@ function source(row: PayslipRow, records: RecordRow[], ytd: YtdRow | undefined):
     },
     paymentDate: row.payment_date,
     customContributions: records.map((r) => ({ name: r.name, employee: r.employee, employer: r.employer })),
+    items: items.map((i) => ({
+      code: i.code,
+      name: i.description ? `${i.name}: ${i.description}` : i.name,
+      treatment: i.treatment,
+      cash: i.cash,
+      amount: i.amount,
+    })),
     // The repo always counts the paystub itself; the fallback only keeps the types total.
     ytd: ytd
       ? {
@@ -87,11 +94,17 @@ export function createPayslipsService(deps: { db: Db; payslipLinks: PayslipLinks
   /** The payslip sources of a batch of rows: two queries (records, year to date) whatever the batch size. */
   async function sources(companyId: number, rows: PayslipRow[]): Promise<PayslipSource[]> {
     const ids = rows.map((row) => row.id);
-    const [records, ytd] = await Promise.all([payslipsRepo.records(db, companyId, ids), payslipsRepo.ytd(db, companyId, ids)]);
+    const [records, items, ytd] = await Promise.all([
+      payslipsRepo.records(db, companyId, ids),
+      payslipsRepo.items(db, companyId, ids),
+      payslipsRepo.ytd(db, companyId, ids),
+    ]);
     const recordsOf = new Map<number, RecordRow[]>();
     for (const record of records) recordsOf.set(record.paystub_id, [...(recordsOf.get(record.paystub_id) ?? []), record]);
+    const itemsOf = new Map<number, ItemRow[]>();
+    for (const item of items) itemsOf.set(item.paystub_id, [...(itemsOf.get(item.paystub_id) ?? []), item]);
     const ytdOf = new Map(ytd.map((y) => [y.paystub_id, y]));
-    return rows.map((row) => source(row, recordsOf.get(row.id) ?? [], ytdOf.get(row.id)));
+    return rows.map((row) => source(row, recordsOf.get(row.id) ?? [], itemsOf.get(row.id) ?? [], ytdOf.get(row.id)));
   }
 
   async function pdfOf(row: PayslipRow) {

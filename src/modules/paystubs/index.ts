@@ -28,9 +28,17 @@ export function createPaystubsModule(deps: AppDeps, runs: { recordRun: RecordRun
 export type PayrollServices = ReturnType<typeof createPaystubsModule>['services'];
 
 export { createPayslipLinks, PAYSLIP_LINK_DAYS, type PayslipLinks } from './payslip-links.js';
+export {
+  codesOf,
+  type ItemInput,
+  parseItemsInput,
+  type ResolveItemTypes,
+  resolveBuiltIns,
+  resolveItems,
+} from './paystubs.item-input.js';
 // What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
 export { validDate } from './paystubs.items.js';
-export type { PlanItem } from './paystubs.planner.js';
+export type { PlanItem, PlanPayItem } from './paystubs.planner.js';
 export { lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.js';
 export { PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, type RecordRun } from './paystubs.service.js';
 export { type RunTotals, runTotals } from './paystubs.totals.js';

@@ -4,7 +4,11 @@
 import { fieldLabel } from '../../platform/field-reader.js';
 import { isRecord } from '../../platform/guards.js';
 import { type Kobo, toKobo } from '../../tax-engine/money.js';
+import { type ItemInput, parseItemsInput } from './paystubs.item-input.js';
 import type { FailedItem, PlanItem } from './paystubs.planner.js';
+
+/** A valid P2 item whose pay items' types are still codes (resolved in one lookup per call). */
+export type ValidatedItem = PlanItem & { itemInputs: ItemInput[] };
 
 /** ₦1 trillion per period: far above any payslip, far below numeric(18,2). */
 const MAX_AMOUNT = 100_000_000_000_000n;
@@ -47,7 +51,7 @@ function amount(item: Record<string, unknown>, field: string, errors: Record<str
   return kobo;
 }
 
-export function validateItem(raw: unknown, index: number): PlanItem | FailedItem {
+export function validateItem(raw: unknown, index: number): ValidatedItem | FailedItem {
   if (!isRecord(raw)) return { index, id: null, errors: { paystub: ['Each paystub must be an object.'] } };
   const item = raw;
   const errors: Record<string, string[]> = {};
@@ -74,7 +78,9 @@ export function validateItem(raw: unknown, index: number): PlanItem | FailedItem
   const taxableIncome = amount(item, 'taxable_income', errors);
   const reimbursements = amount(item, 'reimbursements', errors);
   const otherAllowances = amount(item, 'other_allowances', errors);
-  if (Object.keys(errors).length > 0) return { index, id: id ?? null, errors };
+  const payItems = parseItemsInput(item.items);
+  if ('errors' in payItems) Object.assign(errors, payItems.errors);
+  if (Object.keys(errors).length > 0 || 'errors' in payItems) return { index, id: id ?? null, errors };
   return {
     index,
     rawId: id,
@@ -84,5 +90,6 @@ export function validateItem(raw: unknown, index: number): PlanItem | FailedItem
     taxableIncome,
     reimbursements,
     otherAllowances,
+    itemInputs: payItems.items,
   };
 }

@@ -239,6 +239,12 @@ describe('planPaystubRun', () => {
       transportPay: '100000.00',
       // No state known: no PAYE authority (the remittances' missing list).
       payeState: null,
+      // No pay items: nothing beyond T is taxable, nothing irregular, a regular paystub.
+      taxableItems: '0.00',
+      irregularGross: '0.00',
+      nsitfItems: '0.00',
+      offCycle: false,
+      items: [],
     });
     expect(planned.records).toEqual([
       { customContributionId: LEVY.id, userId: 2, name: 'Levy', employee: '19695.00', employer: '3939.00', taxDeductible: false },
@@ -267,6 +273,7 @@ describe('runTotals', () => {
     expect(text).toEqual({
       employees: 2,
       grossPay: '1120020.00', // 500,000 + 120,000 + 500,020
+      irregularGross: '0.00',
       taxWithheld: '134010.00', // 65,120 + 3,770 + 65,120
       employeePension: '79200.00', // 36,000 + 7,200 + 36,000
       employerPension: '99000.00',

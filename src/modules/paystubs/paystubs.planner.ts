@@ -33,6 +33,7 @@ import { YtdLedger } from '../../tax-engine/cumulative.js';
 import { computePaystub, prepareCustom, prepareRun } from '../../tax-engine/engine.js';
 import { type EngineSettings, type PaystubFigures, PERIODS_PER_YEAR, type PreparedCustom } from '../../tax-engine/engine.types.js';
 import { type Kobo, koboToString, toKobo } from '../../tax-engine/money.js';
+import type { EngineItem, PayItemType } from '../../tax-engine/pay-items.js';
 import { historyByUser, payeStateFor, type StateHistoryRow } from './paystubs.paye-state.js';
 import { type PaystubSnapshot, paystubSnapshot, type SnapshotUser, salarySplit } from './paystubs.snapshot.js';
 import { type PlanYtdRow, ytdEntry } from './paystubs.ytd.js';
@@ -50,6 +51,40 @@ export interface PlanItem {
   taxableIncome: Kobo;
   reimbursements: Kobo;
   otherAllowances: Kobo;
+  /** Pay items besides salary, their types resolved (docs/payroll.md, "Pay items"). */
+  items?: readonly PlanPayItem[];
+  /**
+   * An off-cycle paystub: pays only its items, may overlap a regular paystub of the same period, and
+   * takes the margin of its irregular items at `marginTaxableIncome` (the employee's salary per period).
+   */
+  offCycle?: boolean;
+  marginTaxableIncome?: Kobo;
+}
+
+/** One item on a paystub: its type (built-in or the company's) and what the request said. */
+export interface PlanPayItem {
+  type: PayItemType;
+  amount: Kobo;
+  description: string | null;
+  originPeriod: string | null;
+}
+
+/** A paystub item row to insert (the writer adds the paystub's id). */
+export interface NewPaystubItem {
+  position: number;
+  code: string;
+  name: string;
+  treatment: string;
+  amount: string;
+  taxableAmount: string;
+  taxable: boolean;
+  pensionable: boolean;
+  nhfBase: boolean;
+  nsitfBase: boolean;
+  regular: boolean;
+  cash: boolean;
+  description: string | null;
+  originPeriod: string | null;
 }
 
 export interface FailedItem {
@@ -108,6 +143,8 @@ export interface PlanContext {
   yearToDate?: readonly PlanYtdRow[];
   /** The items' users' state history, by user then (effective_from, id); absent = the current state. */
   stateHistory?: readonly StateHistoryRow[];
+  /** Compensation for loss of office already paid to each user (its exemption is per employment). */
+  lossOfOfficePaid?: ReadonlyMap<number, Kobo>;
 }
 
 /** A paystub row to insert (the company, run and status are the writer's), with its snapshot. */
@@ -133,6 +170,12 @@ export interface NewPaystub extends PaystubSnapshot {
   taxDeductions: string;
   /** The PAYE authority's state: the user's state of residence on 1 January of the period's year. */
   payeState: string | null;
+  taxableItems: string;
+  irregularGross: string;
+  /** Earnings of the items in the NSITF base. */
+  nsitfItems: string;
+  offCycle: boolean;
+  items: NewPaystubItem[];
 }
 
 /** A custom contribution record; `contributionId` is the id of its paystub once written. */
@@ -216,7 +259,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
       continue;
     }
     const itemKey = periodKey(item.userId, item.start, item.end);
-    if (taken.has(itemKey)) {
+    if (!item.offCycle && taken.has(itemKey)) {
       failed.push({ index: item.index, id: item.rawId, errors: { pay_period_start: [DUPLICATE] } });
       continue;
     }
@@ -232,6 +275,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
       applicable.push(plan.rule);
     }
     const periodsPerYear = (user.payment_frequency && PERIODS_PER_YEAR[user.payment_frequency.toLowerCase()]) || companyPeriods;
+    const engineItems = (item.items ?? []).map(toEngineItem);
     const result = computePaystub(run, {
       payPeriodEnd: item.end,
       taxableIncome: item.taxableIncome,
@@ -243,22 +287,30 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
       customs: applicable,
       nhfApplies: nhfAppliesTo(
         { sector: context.sector, nhfOptIn: user.nhf_opt_in, isExpatriate: user.is_expatriate },
-        { periodPay: item.taxableIncome + item.otherAllowances, periodsPerYear, payPeriodEnd: item.end },
+        // An off-cycle paystub pays no salary: the employee's salary per period is their pay.
+        {
+          periodPay: item.offCycle ? (item.marginTaxableIncome ?? 0n) : item.taxableIncome + item.otherAllowances,
+          periodsPerYear,
+          payPeriodEnd: item.end,
+        },
       ),
       pensionApplies: pensionApplies(user.pension_exempt),
       ytd: ledger?.before(user.id, item.end),
+      items: engineItems,
+      lossOfOfficePaidBefore: context.lossOfOfficePaid?.get(user.id) ?? 0n,
+      marginBase: item.offCycle ? { taxableIncome: item.marginTaxableIncome ?? 0n } : null,
     });
     if (!result.ok) {
       failed.push({ index: item.index, id: item.rawId, errors: result.errors });
       continue;
     }
-    taken.add(itemKey); // a second item for the same user and period in this run fails
+    if (!item.offCycle) taken.add(itemKey); // a second item for the same user and period in this run fails
     for (const id of oneTime) applied.add(`${id}|${user.id}`);
     const f = result.figures;
     ledger?.add({
       userId: user.id,
       payPeriodEnd: item.end,
-      taxableIncome: item.taxableIncome,
+      taxableIncome: item.taxableIncome + f.taxableItems,
       deductions: f.taxDeductions,
       taxWithheld: f.taxWithheld,
     });
@@ -271,7 +323,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
         start: item.start,
         end: item.end,
         taxableIncome: k(item.taxableIncome),
-        reimbursements: k(item.reimbursements),
+        reimbursements: k(f.reimbursements),
         otherAllowances: k(item.otherAllowances),
         grossPay: k(f.grossPay),
         netPay: k(f.netPay),
@@ -286,6 +338,11 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
         regime: f.regime,
         taxDeductions: f.taxDeductions.toString(),
         payeState: payeStateFor(histories.get(user.id), Number(item.end.slice(0, 4)), user.state_of_residence ?? null),
+        taxableItems: k(f.taxableItems),
+        irregularGross: k(f.irregularGross),
+        nsitfItems: k(nsitfBase(engineItems)),
+        offCycle: item.offCycle === true,
+        items: (item.items ?? []).map((entry, position) => itemRow(entry, position, f.items[position].taxableAmount)),
         ...paystubSnapshot(user, item.taxableIncome, split),
       },
       records: f.customs.map((custom) => ({
@@ -299,4 +356,46 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
     });
   }
   return { paystubs, failed };
+}
+
+function toEngineItem(entry: PlanPayItem): EngineItem {
+  const { type } = entry;
+  return {
+    code: type.code,
+    treatment: type.treatment,
+    amount: entry.amount,
+    taxable: type.taxable,
+    pensionable: type.pensionable,
+    nhfBase: type.nhfBase,
+    nsitfBase: type.nsitfBase,
+    regular: type.regular,
+    cash: type.cash,
+  };
+}
+
+/** Earnings in the NSITF base (a deduction is never in it). */
+function nsitfBase(items: readonly EngineItem[]): Kobo {
+  let sum = 0n;
+  for (const item of items) if (item.treatment === 'earning' && item.nsitfBase && item.cash) sum += item.amount;
+  return sum;
+}
+
+function itemRow(entry: PlanPayItem, position: number, taxableAmount: Kobo): NewPaystubItem {
+  const { type } = entry;
+  return {
+    position,
+    code: type.code,
+    name: type.name,
+    treatment: type.treatment,
+    amount: k(entry.amount),
+    taxableAmount: k(taxableAmount),
+    taxable: type.taxable,
+    pensionable: type.pensionable,
+    nhfBase: type.nhfBase,
+    nsitfBase: type.nsitfBase,
+    regular: type.regular,
+    cash: type.cash,
+    description: entry.description,
+    originPeriod: entry.originPeriod,
+  };
 }

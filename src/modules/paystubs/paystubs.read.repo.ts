@@ -15,7 +15,7 @@ import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { customContributionRecords, paystubCounts, paystubs, users, userTypes } from '../../db/schema/index.js';
 import { PAYSTUB_COLUMNS, type PaystubFilters, paystubsRepo, paystubsWhere } from './paystubs.repo.js';
-import type { EmbeddedUserRow, PaystubRow, RecordRow } from './paystubs.rows.js';
+import type { EmbeddedUserRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.js';
 
 /** The column as the driver hands it over (no Drizzle decoder: timestamps stay PostgreSQL's text). */
 const raw = <T>(column: AnyPgColumn) => sql<T>`${column}`;
@@ -58,6 +58,9 @@ const paystubColumns = {
   nhis_employer_contribution: text(paystubs.nhisEmployerContribution),
   employer_cost: text(paystubs.employerCost),
   tax_regime: raw<string>(paystubs.taxRegime),
+  taxable_items: text(paystubs.taxableItems),
+  irregular_gross: text(paystubs.irregularGross),
+  off_cycle: raw<boolean>(paystubs.offCycle),
   status: raw<string>(paystubs.status),
   transaction_id: raw<string>(paystubs.transactionId),
   paid_at: raw<string | null>(paystubs.paidAt),
@@ -185,6 +188,18 @@ export const paystubsReadRepo = {
   async usersOf(executor: Executor, companyId: number, userIds: number[]): Promise<EmbeddedUserRow[]> {
     if (userIds.length === 0) return [];
     return userRows(await preparedUsers(hotReads(executor)).execute({ companyId, ids: pgArray(userIds) }));
+  },
+
+  /** The items of these paystubs of the company, in position order. */
+  async itemsOf(executor: Executor, companyId: number, paystubIds: number[]): Promise<PaystubItemRow[]> {
+    if (paystubIds.length === 0) return [];
+    return queryRows<PaystubItemRow>(
+      executor,
+      sql`SELECT paystub_id, code, name, treatment, amount::text AS amount, taxable_amount::text AS taxable_amount, taxable, pensionable,
+                 regular, cash, description, origin_period
+          FROM paystub_items WHERE company_id = ${companyId} AND paystub_id = ANY(${pgArray(paystubIds)}::int[])
+          ORDER BY paystub_id, position`,
+    );
   },
 
   /** The custom contribution records on these paystubs (contribution records) of the company, by id. */

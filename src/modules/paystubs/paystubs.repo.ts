@@ -6,7 +6,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import type { StateHistoryRow } from './paystubs.paye-state.js';
-import type { NewPaystub, NewRecord, PlanCustom, PlanUser } from './paystubs.planner.js';
+import type { NewPaystub, NewPaystubItem, NewRecord, PlanCustom, PlanUser } from './paystubs.planner.js';
 import type { InsertedPaystub, InsertedRow, PaystubRow } from './paystubs.rows.js';
 import type { PlanYtdRow } from './paystubs.ytd.js';
 
@@ -26,7 +26,7 @@ export const PAYSTUB_COLUMNS =
   gross_pay::text AS gross_pay, net_pay::text AS net_pay, tax_withheld::text AS tax_withheld, pension_contribution::text AS pension_contribution,
   nhf_contribution::text AS nhf_contribution, nhis_contribution::text AS nhis_contribution, other_deductions::text AS other_deductions,
   employer_pension_contribution::text AS employer_pension_contribution, nhis_employer_contribution::text AS nhis_employer_contribution,
-  employer_cost::text AS employer_cost, tax_regime, status, transaction_id, paid_at, payment_reference, failure_reason, hold_reason,
+  employer_cost::text AS employer_cost, tax_regime, taxable_items::text AS taxable_items, irregular_gross::text AS irregular_gross, off_cycle, status, transaction_id, paid_at, payment_reference, failure_reason, hold_reason,
   destination_pinned_at, destination_bank_code, destination_bank_name, right(destination_account_number, 4) AS destination_account_last4,
   destination_account_name, paye_state, created_at, updated_at`);
 
@@ -118,7 +118,8 @@ export const paystubsRepo = {
       executor,
       sql`SELECT p.user_id, p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end
           FROM unnest(${col(keys, (k) => k.userId)}::int[], ${col(keys, (k) => k.start)}::date[], ${col(keys, (k) => k.end)}::date[]) AS k(user_id, s, e)
-          JOIN paystubs p ON p.user_id = k.user_id AND p.pay_period_start = k.s AND p.pay_period_end = k.e AND p.status <> 'cancelled'`,
+          JOIN paystubs p ON p.user_id = k.user_id AND p.pay_period_start = k.s AND p.pay_period_end = k.e AND p.status <> 'cancelled'
+            AND NOT p.off_cycle`,
     );
   },
 
@@ -131,12 +132,26 @@ export const paystubsRepo = {
     if (userIds.length === 0) return [];
     return queryRows<PlanYtdRow>(
       executor,
-      sql`SELECT user_id, pay_period_end::text AS pay_period_end, taxable_income::text AS taxable_income,
+      // An item's taxable amount joins T: the year's pay for PAYE.
+      sql`SELECT user_id, pay_period_end::text AS pay_period_end, (taxable_income + taxable_items)::text AS taxable_income,
                  tax_deductions::text AS tax_deductions, tax_withheld::text AS tax_withheld
           FROM paystubs
           WHERE user_id = ANY(${pgArray(userIds)}::int[]) AND company_id = ${companyId} AND status <> 'cancelled'
             AND pay_period_end >= ${from}::date AND pay_period_end <= ${to}::date
           ORDER BY user_id, pay_period_end, id`,
+    );
+  },
+
+  /** Compensation for loss of office already paid to these users (not cancelled, not failed). */
+  async lossOfOfficePaid(executor: Executor, companyId: number, userIds: number[]): Promise<{ user_id: number; paid: string }[]> {
+    if (userIds.length === 0) return [];
+    return queryRows(
+      executor,
+      sql`SELECT p.user_id, sum(i.amount)::text AS paid
+          FROM paystub_items i JOIN paystubs p ON p.id = i.paystub_id
+          WHERE i.company_id = ${companyId} AND i.code = 'loss_of_office' AND p.user_id = ANY(${pgArray(userIds)}::int[])
+            AND p.status NOT IN ('cancelled', 'failed')
+          GROUP BY p.user_id`,
     );
   },
 
@@ -148,7 +163,8 @@ export const paystubsRepo = {
       sql`INSERT INTO paystubs (company_id, transaction_id, status, user_id, pay_period_start, pay_period_end, taxable_income, reimbursements,
             other_allowances, gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
             employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime, tax_deductions,
-            state_of_residence, pfa_code, rsa_pin, nhf_number, basic_pay, housing_pay, transport_pay, paye_state)
+            state_of_residence, pfa_code, rsa_pin, nhf_number, basic_pay, housing_pay, transport_pay,
+            taxable_items, irregular_gross, nsitf_items, off_cycle, paye_state)
           SELECT ${companyId}, ${transactionId}, 'unpaid', * FROM unnest(
             ${col(rows, (r) => r.userId)}::int[], ${col(rows, (r) => r.start)}::date[], ${col(rows, (r) => r.end)}::date[],
             ${col(rows, (r) => r.taxableIncome)}::numeric[], ${col(rows, (r) => r.reimbursements)}::numeric[], ${col(rows, (r) => r.otherAllowances)}::numeric[],
@@ -158,8 +174,10 @@ export const paystubsRepo = {
             ${col(rows, (r) => r.nhisEmployer)}::numeric[], ${col(rows, (r) => r.employerCost)}::numeric[], ${col(rows, (r) => r.regime)}::text[],
             ${col(rows, (r) => r.taxDeductions)}::numeric[], ${col(rows, (r) => r.stateOfResidence)}::text[], ${col(rows, (r) => r.pfaCode)}::text[],
             ${col(rows, (r) => r.rsaPin)}::text[], ${col(rows, (r) => r.nhfNumber)}::text[], ${col(rows, (r) => r.basicPay)}::numeric[],
-            ${col(rows, (r) => r.housingPay)}::numeric[], ${col(rows, (r) => r.transportPay)}::numeric[], ${col(rows, (r) => r.payeState)}::text[])
-          ON CONFLICT (user_id, pay_period_start, pay_period_end) WHERE status <> 'cancelled' DO NOTHING
+            ${col(rows, (r) => r.housingPay)}::numeric[], ${col(rows, (r) => r.transportPay)}::numeric[],
+            ${col(rows, (r) => r.taxableItems)}::numeric[], ${col(rows, (r) => r.irregularGross)}::numeric[],
+            ${col(rows, (r) => r.nsitfItems)}::numeric[], ${col(rows, (r) => r.offCycle)}::boolean[], ${col(rows, (r) => r.payeState)}::text[])
+          ON CONFLICT (user_id, pay_period_start, pay_period_end) WHERE status <> 'cancelled' AND NOT off_cycle DO NOTHING
           RETURNING id, user_id, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end, created_at, updated_at`,
     );
   },
@@ -178,6 +196,21 @@ export const paystubsRepo = {
             ${col(rows, (r) => r.name)}::text[], ${col(rows, (r) => r.employee)}::numeric[], ${col(rows, (r) => r.employer)}::numeric[],
             ${col(rows, (r) => r.taxDeductible)}::boolean[])
           RETURNING id, contribution_id, custom_contribution_id, created_at, updated_at`,
+    );
+  },
+
+  /** The items of just-written paystubs, in one statement. */
+  async insertItems(executor: Executor, companyId: number, rows: (NewPaystubItem & { paystubId: number })[]): Promise<void> {
+    if (rows.length === 0) return;
+    await executor.execute(
+      sql`INSERT INTO paystub_items (company_id, paystub_id, position, code, name, treatment, amount, taxable_amount, taxable, pensionable,
+            nhf_base, nsitf_base, regular, cash, description, origin_period)
+          SELECT ${companyId}, * FROM unnest(
+            ${col(rows, (r) => r.paystubId)}::int[], ${col(rows, (r) => r.position)}::smallint[], ${col(rows, (r) => r.code)}::text[],
+            ${col(rows, (r) => r.name)}::text[], ${col(rows, (r) => r.treatment)}::text[], ${col(rows, (r) => r.amount)}::numeric[],
+            ${col(rows, (r) => r.taxableAmount)}::numeric[], ${col(rows, (r) => r.taxable)}::boolean[], ${col(rows, (r) => r.pensionable)}::boolean[],
+            ${col(rows, (r) => r.nhfBase)}::boolean[], ${col(rows, (r) => r.nsitfBase)}::boolean[], ${col(rows, (r) => r.regular)}::boolean[],
+            ${col(rows, (r) => r.cash)}::boolean[], ${col(rows, (r) => r.description)}::text[], ${col(rows, (r) => r.originPeriod)}::text[])`,
     );
   },
 

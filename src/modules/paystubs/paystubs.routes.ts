@@ -31,6 +31,25 @@ const RecordSchema = Type.Object(
   },
   { $id: 'CustomContributionRecord' },
 );
+const PaystubItemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'the item type code (GET /api/pay-item-types)' }),
+    name: Type.String(),
+    amount: Money,
+    taxable_amount: Type.Number({ description: 'the part PAYE counted' }),
+    taxable: Type.Boolean(),
+    pensionable: Type.Boolean(),
+    regular: Type.Boolean(),
+    cash: Type.Boolean(),
+    treatment: Type.String({ description: 'earning or deduction' }),
+    description: NullableStr(),
+    origin_period: NullableStr(),
+  },
+  { $id: 'PaystubItem' },
+);
+function NullableStr() {
+  return Type.Union([Type.Null(), Type.String()]);
+}
 const paystubFields = {
   id: Type.Integer(),
   user_id: Type.Integer(),
@@ -54,6 +73,10 @@ const paystubFields = {
         'the state (code of GET /api/states) whose revenue service this PAYE goes to: the employee’s state of residence on 1 January of the period’s year; null when unknown',
     }),
   ]),
+  regular_gross: Money,
+  irregular_gross: Type.Number({ description: 'cash earnings of irregular items (bonus, 13th month, arrears, …)' }),
+  off_cycle: Type.Boolean({ description: 'paid by an off-cycle run (items only, no salary)' }),
+  items: Type.Array(Type.Ref('PaystubItem')),
   status: Type.String({ description: 'unpaid, held, processing, paid, failed or cancelled' }),
   transaction_id: Type.String(),
   paid_at: Type.Union([Type.Null(), Timestamp]),
@@ -158,6 +181,7 @@ const errors = errorResponses(MessageError);
 export async function paystubsRoutes(root: FastifyInstance, service: ReturnType<typeof createPaystubsService>): Promise<void> {
   const app = typed(root);
   app.addSchema(RecordSchema);
+  app.addSchema(PaystubItemSchema);
   app.addSchema(PaystubSchema);
   app.addSchema(ContributionSchema);
 

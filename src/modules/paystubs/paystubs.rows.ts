@@ -21,6 +21,10 @@ export interface PaystubRow {
   nhis_employer_contribution: string;
   employer_cost: string;
   tax_regime: string;
+  /** Pay items (migration 0200): their taxable part, the irregular part of gross, an off-cycle paystub. */
+  taxable_items: string;
+  irregular_gross: string;
+  off_cycle: boolean;
   status: string;
   transaction_id: string;
   paid_at: Date | string | null;
@@ -38,6 +42,22 @@ export interface PaystubRow {
   paye_state: string | null;
   created_at: Date | string;
   updated_at: Date | string;
+}
+
+/** A paystub's item as read with a page of paystubs (position order). */
+export interface PaystubItemRow {
+  paystub_id: number;
+  code: string;
+  name: string;
+  treatment: string;
+  amount: string;
+  taxable_amount: string;
+  taxable: boolean;
+  pensionable: boolean;
+  regular: boolean;
+  cash: boolean;
+  description: string | null;
+  origin_period: string | null;
 }
 
 /** What a batch INSERT returns: only what the database decided (the rest is known already). */

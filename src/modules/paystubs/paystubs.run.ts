@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import type { Tx } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
+import { columnToKobo } from '../../tax-engine/money.js';
 import { DUPLICATE, type FailedItem, type PlanItem, planPaystubRun } from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
 import { type WrittenPaystub, writePlannedPaystubs } from './paystubs.writer.js';
@@ -68,6 +69,9 @@ export async function planAndWriteRun(
 
   const engineSettings = toEngineSettings(settings);
   const yearToDate = engineSettings.taxMethod === 'cumulative' ? await loadYearToDate(tx, companyId, userIds, items) : undefined;
+  const lossOfOffice = items.some((item) => item.items?.some((entry) => entry.type.code === 'loss_of_office'))
+    ? await paystubsRepo.lossOfOfficePaid(tx, companyId, userIds)
+    : [];
 
   const plan = planPaystubRun(
     {
@@ -80,6 +84,7 @@ export async function planAndWriteRun(
       existing,
       yearToDate,
       stateHistory,
+      lossOfOfficePaid: new Map(lossOfOffice.map((row) => [row.user_id, columnToKobo(row.paid)])),
     },
     items,
   );

@@ -3,8 +3,11 @@
 // that prints as it.
 
 import { isoTimestamp } from '../../platform/format.js';
-import { columnToNumber as num } from '../../tax-engine/money.js';
-import type { EmbeddedUserRow, PaystubRow, RecordRow } from './paystubs.rows.js';
+import { columnToKobo, koboToString, columnToNumber as num } from '../../tax-engine/money.js';
+
+const subtractMoney = (a: string, b: string) => (b === '0' || b === '0.00' ? a : koboToString(columnToKobo(a) - columnToKobo(b)));
+
+import type { EmbeddedUserRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.js';
 
 // Every row of one batch INSERT shares now(): remember the last conversion instead of redoing it
 // for each of the thousands of rows of a run.
@@ -17,7 +20,25 @@ function ts(value: Date | string): string {
   return lastText;
 }
 
-export function serializePaystub(row: PaystubRow) {
+export function serializeItem(row: PaystubItemRow) {
+  return {
+    type: row.code,
+    name: row.name,
+    amount: num(row.amount),
+    taxable_amount: num(row.taxable_amount),
+    taxable: row.taxable,
+    pensionable: row.pensionable,
+    regular: row.regular,
+    cash: row.cash,
+    treatment: row.treatment,
+    description: row.description,
+    origin_period: row.origin_period,
+  };
+}
+
+const EMPTY: readonly PaystubItemRow[] = [];
+
+export function serializePaystub(row: PaystubRow, items: readonly PaystubItemRow[] = EMPTY) {
   return {
     id: row.id,
     user_id: row.user_id,
@@ -35,6 +56,10 @@ export function serializePaystub(row: PaystubRow) {
     nhis_contribution: num(row.nhis_contribution),
     other_deductions: num(row.other_deductions),
     paye_state: row.paye_state,
+    regular_gross: num(subtractMoney(row.gross_pay, row.irregular_gross)),
+    irregular_gross: num(row.irregular_gross),
+    off_cycle: row.off_cycle,
+    items: items.map(serializeItem),
     status: row.status,
     transaction_id: row.transaction_id,
     paid_at: isoTimestamp(row.paid_at),

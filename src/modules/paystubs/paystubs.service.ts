@@ -7,7 +7,8 @@ import { notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { laravelPage } from '../../platform/paginator.js';
 import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.js';
-import { validateItem } from './paystubs.items.js';
+import { codesOf, type ResolveItemTypes, resolveBuiltIns, resolveItems } from './paystubs.item-input.js';
+import { type ValidatedItem, validateItem } from './paystubs.items.js';
 import type { FailedItem, PlanItem } from './paystubs.planner.js';
 import { paystubsReadRepo } from './paystubs.read.repo.js';
 import { type PaystubFilters, paystubsRepo } from './paystubs.repo.js';
@@ -41,18 +42,33 @@ export type RecordRun = (tx: Tx, companyId: number, runId: string, written: read
  * `recordRun` writes the payroll run of a P2 call (the payroll-runs module's), in P2's transaction:
  * every P2 call is a run too, approved and paid like any other.
  */
-export function createPaystubsService(deps: { db: Db; config: { publicUrl: string }; recordRun: RecordRun }) {
+export function createPaystubsService(deps: {
+  db: Db;
+  config: { publicUrl: string };
+  recordRun: RecordRun;
+  resolveItemTypes?: ResolveItemTypes;
+}) {
   const { db, config, recordRun } = deps;
+  const resolveItemTypes = deps.resolveItemTypes ?? resolveBuiltIns;
 
   return {
     /** P2. `items` is the raw array (the envelope was checked by the route). */
     async createRun(companyId: number, items: unknown[]) {
       const failed: FailedItem[] = [];
-      const valid: PlanItem[] = [];
+      const validated: ValidatedItem[] = [];
       for (let i = 0; i < items.length; i++) {
         const result = validateItem(items[i], i);
         if ('errors' in result) failed.push(result);
-        else valid.push(result);
+        else validated.push(result);
+      }
+      // Pay item types: the built-ins and the company's own, looked up once for the whole call.
+      const codes = codesOf(validated.map((item) => item.itemInputs));
+      const types = codes.length > 0 ? await resolveItemTypes(companyId, codes) : new Map();
+      const valid: PlanItem[] = [];
+      for (const { itemInputs, ...item } of validated) {
+        const resolved = resolveItems(itemInputs, types);
+        if ('errors' in resolved) failed.push({ index: item.index, id: item.rawId, errors: resolved.errors });
+        else valid.push(resolved.items.length > 0 ? { ...item, items: resolved.items } : item);
       }
       const transactionId = newTransactionId();
 
@@ -72,7 +88,10 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
         transaction_id: transactionId,
         created_paystubs: written
           .sort((a, b) => a.planned.item.index - b.planned.item.index)
-          .map(({ row, records }) => ({ paystub: serializePaystub(row), custom_contributions: records.map(serializeRecord) })),
+          .map(({ row, records, items }) => ({
+            paystub: serializePaystub(row, items),
+            custom_contributions: records.map(serializeRecord),
+          })),
         failed_paystubs: failed.map((item) => ({ id: item.id, errors: item.errors })),
       };
     },
@@ -84,17 +103,16 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
       const page = query.page ?? 1;
       const offset = (page - 1) * perPage;
       const { rows, total } = await paystubsReadRepo.page(db, companyId, filters, offset, perPage);
-      const [users, records] = await Promise.all([
+      const ids = rows.map((row) => row.id);
+      const [users, records, items] = await Promise.all([
         paystubsReadRepo.usersOf(db, companyId, [...new Set(rows.map((row) => row.user_id))]),
-        paystubsReadRepo.recordsOf(
-          db,
-          companyId,
-          rows.map((row) => row.id),
-        ),
+        paystubsReadRepo.recordsOf(db, companyId, ids),
+        paystubsReadRepo.itemsOf(db, companyId, ids),
       ]);
+      const itemsByPaystub = groupBy(items, (item) => item.paystub_id);
       const usersById = new Map(users.map((user) => [user.id, serializeEmbeddedUser(user)]));
       const data = rows.map((row) => ({
-        ...serializePaystub(row),
+        ...serializePaystub(row, itemsByPaystub.get(row.id)),
         user: usersById.get(row.user_id) ?? null,
         contribution: serializeContribution(
           row,
@@ -167,4 +185,14 @@ export function createPaystubsService(deps: { db: Db; config: { publicUrl: strin
     }
     return rows.map((row) => serializeContributionDetails(row, byContribution.get(row.id) ?? []));
   }
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = map.get(key(row));
+    if (list) list.push(row);
+    else map.set(key(row), [row]);
+  }
+  return map;
 }

@@ -7,6 +7,8 @@ import type { PlannedPaystub } from './paystubs.planner.js';
 export interface RunTotals {
   employees: number;
   grossPay: Kobo;
+  /** The cash earnings of irregular items (gross − this = regular gross). */
+  irregularGross: Kobo;
   taxWithheld: Kobo;
   employeePension: Kobo;
   employerPension: Kobo;
@@ -24,6 +26,7 @@ export function runTotals(paystubs: readonly Pick<PlannedPaystub, 'item' | 'figu
   const totals: RunTotals = {
     employees: new Set(paystubs.map((p) => p.item.userId)).size,
     grossPay: 0n,
+    irregularGross: 0n,
     taxWithheld: 0n,
     employeePension: 0n,
     employerPension: 0n,
@@ -35,8 +38,9 @@ export function runTotals(paystubs: readonly Pick<PlannedPaystub, 'item' | 'figu
     netPay: 0n,
     employerCost: 0n,
   };
-  for (const { item, figures: f } of paystubs) {
+  for (const { figures: f } of paystubs) {
     totals.grossPay += f.grossPay;
+    totals.irregularGross += f.irregularGross;
     totals.taxWithheld += f.taxWithheld;
     totals.employeePension += f.pension;
     totals.employerPension += f.employerPension;
@@ -44,7 +48,7 @@ export function runTotals(paystubs: readonly Pick<PlannedPaystub, 'item' | 'figu
     totals.nhisEmployee += f.nhis;
     totals.nhisEmployer += f.nhisEmployer;
     totals.otherDeductions += f.otherDeductions;
-    totals.reimbursements += item.reimbursements;
+    totals.reimbursements += f.reimbursements;
     totals.netPay += f.netPay;
     totals.employerCost += f.employerCost;
   }

@@ -4,13 +4,32 @@
 import type { Executor } from '../../db/client.js';
 import { type PlannedPaystub, periodKey } from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
-import type { InsertedRow, PaystubRow, RecordRow } from './paystubs.rows.js';
+import type { InsertedRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.js';
 
 export interface WrittenPaystub {
   planned: PlannedPaystub;
   row: PaystubRow;
   /** Its custom contribution records, in the order the engine computed them. */
   records: RecordRow[];
+  /** Its pay items, in position order. */
+  items: PaystubItemRow[];
+}
+
+function itemRows(paystubId: number, { paystub }: PlannedPaystub): PaystubItemRow[] {
+  return paystub.items.map((entry) => ({
+    paystub_id: paystubId,
+    code: entry.code,
+    name: entry.name,
+    treatment: entry.treatment,
+    amount: entry.amount,
+    taxable_amount: entry.taxableAmount,
+    taxable: entry.taxable,
+    pensionable: entry.pensionable,
+    regular: entry.regular,
+    cash: entry.cash,
+    description: entry.description,
+    origin_period: entry.originPeriod,
+  }));
 }
 
 /** The stored row, rebuilt from what was inserted and what the database returned. */
@@ -35,6 +54,9 @@ function paystubRow(companyId: number, transactionId: string, { paystub: p }: Pl
     nhis_employer_contribution: p.nhisEmployer,
     employer_cost: p.employerCost,
     tax_regime: p.regime,
+    taxable_items: p.taxableItems,
+    irregular_gross: p.irregularGross,
+    off_cycle: p.offCycle,
     status: 'unpaid',
     transaction_id: transactionId,
     paid_at: null,
@@ -102,11 +124,19 @@ export async function writePlannedPaystubs(
     else recordsByContribution.set(row.contribution_id, [row]);
   }
 
+  await paystubsRepo.insertItems(
+    tx,
+    companyId,
+    kept.flatMap(({ planned: p, row }) => p.paystub.items.map((entry) => ({ ...entry, paystubId: row.id }))),
+  );
   await paystubsRepo.insertApplications(
     tx,
     kept.flatMap(({ planned: p, row }) =>
       p.oneTime.map((customContributionId) => ({ customContributionId, userId: row.user_id, paystubId: row.id })),
     ),
   );
-  return { written: kept.map((k) => ({ ...k, records: recordsByContribution.get(k.row.id) ?? [] })), refused };
+  return {
+    written: kept.map((k) => ({ ...k, records: recordsByContribution.get(k.row.id) ?? [], items: itemRows(k.row.id, k.planned) })),
+    refused,
+  };
 }

@@ -9,7 +9,7 @@ import { type Executor, queryRows } from '../../db/client.js';
 /** The paystub columns the schedules read; `paye_state` falls back to the snapshot (a paystub without one). */
 const COLUMNS = sql.raw(`p.id, p.user_id, COALESCE(p.paye_state, p.state_of_residence) AS paye_state, p.pfa_code, p.rsa_pin, p.nhf_number,
   p.gross_pay, p.taxable_income, p.tax_withheld, p.pension_contribution, p.employer_pension_contribution, p.nhf_contribution,
-  p.nhis_contribution, p.other_deductions, p.other_allowances, p.basic_pay, p.housing_pay, p.transport_pay`);
+  p.nhis_contribution, p.other_deductions, p.other_allowances, p.basic_pay, p.housing_pay, p.transport_pay, p.taxable_items, p.nsitf_items`);
 /** Midnight in Nigeria (WAT, UTC+1, no daylight saving) starting a YYYY-MM-DD day, as an instant. */
 const lagosMidnight = (day: string) => sql`((${day}::timestamp - interval '1 hour') AT TIME ZONE 'UTC')`;
 
@@ -41,6 +41,11 @@ const PAID = (companyId: number, from: string, to: string, users = sql`JOIN user
 
 const PENSION = sql`(p.pension_contribution + p.employer_pension_contribution + v.voluntary) > 0`;
 const BHT = sql`(COALESCE(p.basic_pay, 0) + COALESCE(p.housing_pay, 0) + COALESCE(p.transport_pay, 0))`;
+/**
+ * NSITF's gross base: salary and allowances plus the pay items flagged for NSITF (docs/payroll.md,
+ * "Pay items": a bonus or overtime is not in it). Before pay items this is gross pay.
+ */
+const NSITF_GROSS = sql`(p.taxable_income + p.other_allowances + p.nsitf_items)`;
 
 export interface EmployerRow {
   name: string;
@@ -68,6 +73,8 @@ export interface AggregateRow {
   nhf: string;
   first_nhf_payment: string | null;
   gross: string;
+  /** NSITF's gross base: salary, allowances and NSITF-flagged items. */
+  nsitf_gross: string;
   bht: string;
 }
 
@@ -94,6 +101,7 @@ export interface EmployeeRow {
   rsa_pin: string | null;
   nhf_number: string | null;
   gross: string;
+  nsitf_gross: string;
   taxable: string;
   tax: string;
   employee_pension: string;
@@ -155,6 +163,7 @@ export const remittancesRepo = {
                  sum(p.nhf_contribution)::text AS nhf,
                  min(p.paid_on) FILTER (WHERE p.nhf_contribution > 0)::text AS first_nhf_payment,
                  sum(p.gross_pay)::text AS gross,
+                 sum(${NSITF_GROSS})::text AS nsitf_gross,
                  sum(${BHT})::text AS bht
           ${PAID(companyId, from, to, sql``)}
           GROUP BY GROUPING SETS ((p.paye_state), (p.pfa_code), ())`,
@@ -184,7 +193,8 @@ export const remittancesRepo = {
       executor,
       sql`SELECT u.id AS user_id, u.employee_id, u.first_name, u.last_name, u.nin, u.tax_id,
                  max(p.rsa_pin) AS rsa_pin, max(p.nhf_number) AS nhf_number,
-                 sum(p.gross_pay)::text AS gross, sum(p.taxable_income)::text AS taxable, sum(p.tax_withheld)::text AS tax,
+                 sum(p.gross_pay)::text AS gross, sum(${NSITF_GROSS})::text AS nsitf_gross,
+                 sum(p.taxable_income + p.taxable_items)::text AS taxable, sum(p.tax_withheld)::text AS tax,
                  sum(p.pension_contribution)::text AS employee_pension, sum(p.employer_pension_contribution)::text AS employer_pension,
                  sum(v.voluntary)::text AS voluntary, sum(p.nhf_contribution)::text AS nhf, sum(p.nhis_contribution)::text AS nhis,
                  sum(p.other_deductions)::text AS other_deductions, sum(p.other_allowances)::text AS other_allowances,

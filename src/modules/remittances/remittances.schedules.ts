@@ -134,7 +134,7 @@ export function nhfSheet(employer: EmployerRow, month: string, dueDate: string |
 
 export function nsitfSheet(employer: EmployerRow, month: string, dueDate: string, rows: EmployeeRow[]): Sheet {
   const gross = employer.nsitf_base !== 'basic_housing_transport';
-  const base = rows.reduce((sum, row) => sum + kobo(gross ? row.gross : row.bht), 0n);
+  const base = rows.reduce((sum, row) => sum + kobo(gross ? row.nsitf_gross : row.bht), 0n);
   return {
     name: `nsitf-${month}`,
     title: "NSITF Employees' Compensation Scheme contribution schedule",
@@ -153,7 +153,7 @@ export function nsitfSheet(employer: EmployerRow, month: string, dueDate: string
       row.employee_id,
       row.last_name,
       row.first_name,
-      money(gross ? row.gross : row.bht),
+      money(gross ? row.nsitf_gross : row.bht),
     ]),
   };
 }

@@ -96,7 +96,7 @@ function schedules(employer: EmployerRow, month: string, rows: AggregateRow[]) {
       // Several runs in a month: the earliest payment sets the deadline (the strictest one).
       due_date: pensionDueDate(row.first_payment as string),
     }));
-  const nsitfBase = employer.nsitf_base === 'basic_housing_transport' ? all?.bht : all?.gross;
+  const nsitfBase = employer.nsitf_base === 'basic_housing_transport' ? all?.bht : all?.nsitf_gross;
   return {
     paye,
     pension,
