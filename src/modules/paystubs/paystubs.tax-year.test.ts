@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../tax-engine/engine.types.js';
 import { toKobo } from '../../tax-engine/money.js';
+import { builtInPayItemType, type PayItemType } from '../../tax-engine/pay-items.js';
 import { payeStateFor, type StateHistoryRow } from './paystubs.paye-state.js';
 import { type PlanContext, type PlanItem, type PlanUser, planPaystubRun } from './paystubs.planner.js';
 
@@ -111,6 +112,22 @@ describe('planPaystubRun: the tax year', () => {
     // (In planning order: by period start.)
     expect(nhf(context(users))).toEqual(['0 0.00', '4 0.00', '5 0.00', '2 0.00', '3 170.00', '1 600.00']);
     expect(nhf(context(users, { sector: 'public' }))).toEqual(['0 0.00', '4 0.00', '5 5000.00', '2 0.00', '3 170.00', '1 600.00']);
+  });
+
+  test('an off-cycle paystub (no salary) is measured on the employee’s salary: NHF on arrears unless that is below the wage', () => {
+    const arrears = builtInPayItemType('arrears') as PayItemType;
+    const offCycle = (index: number, userId: number, salary: number): PlanItem => ({
+      ...item(index, userId, '2026-03-01', '2026-03-31', 0),
+      offCycle: true,
+      marginTaxableIncome: naira(salary),
+      items: [{ type: arrears, amount: naira(100_000), description: null, originPeriod: '2026-01' }],
+    });
+    // Arrears of ₦100,000 split like salary: NHF 2.5 % of 40 % = 1,000 for a ₦500,000 earner; none for a ₦60,000 one.
+    const plan = planPaystubRun(context([user(1), user(2)]), [offCycle(0, 1, 500_000), offCycle(1, 2, 60_000)]);
+    expect(plan.paystubs.map(({ paystub: p }) => [p.userId, p.nhf])).toEqual([
+      [1, '1000.00'],
+      [2, '0.00'],
+    ]);
   });
 
   test('a pension-exempt employee: no employee or employer pension, more tax (engine golden: 71,600)', () => {
