@@ -75,7 +75,21 @@ beforeAll(async () => {
     'users.update': { first_name: 'Alice', title: 'Engineer', department: 'Ops', office_location: 'Lagos', bank_name: 'Bank' },
     'users.suspend': { suspension_duration_type: 'indefinite', suspension_reason: 'Leave' },
     'users.unsuspend': { unsuspend_option: 'immediately' },
-    'paystubs.store': { paystubs: [paystubItem(a.userId, { pay_period_start: '2025-03-01', pay_period_end: '2025-03-31' })] },
+    'paystubs.store': {
+      paystubs: [
+        {
+          ...paystubItem(a.userId, { pay_period_start: '2025-03-01', pay_period_end: '2025-03-31' }),
+          items: [{ type: 'bonus', amount: '10.00', description: 'Probe bonus' }],
+        },
+      ],
+    },
+    // An off-cycle run: its pay items' strings (type, description, origin_period) are probed too.
+    'payroll-runs.store': {
+      kind: 'off_cycle',
+      reason: 'bonus',
+      payment_date: '2026-03-20',
+      users: [{ user_id: a.userId, items: [{ type: 'arrears', amount: '10.00', description: 'Probe', origin_period: '2026-01' }] }],
+    },
     'contribution-settings.update': settingValues,
     'custom-contributions.store': {
       name: 'Nul plan',

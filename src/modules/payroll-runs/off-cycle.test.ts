@@ -155,6 +155,11 @@ describe('off-cycle runs', () => {
     await ctx.db.execute(sql`UPDATE users SET state_of_residence = 'LA' WHERE company_id = ${company.id}`);
     const regular = await call(company, 'POST', '/api/payroll-runs', runBody());
     expect(regular.statusCode, regular.body).toBe(201);
+    // The regular run is approved first: the off-cycle paystubs overlap its period, and that is allowed.
+    const approveRegular = await call(company, 'POST', `/api/payroll-runs/${regular.json().run.id}/approve`, {
+      approver_email: boss.email,
+    });
+    expect(approveRegular.statusCode, approveRegular.body).toBe(200);
     const created = await call(
       company,
       'POST',

@@ -31,10 +31,10 @@ export interface OverlapRow {
 export const APPROVAL_LINK_HOURS = 72;
 
 /**
- * Paystubs the overlap rule applies to (regular salary). Every paystub is regular today; off-cycle
- * paystubs (bonuses, corrections, final pay) will be exempted here by their kind.
+ * Paystubs the overlap rule applies to (regular salary): off-cycle paystubs (bonuses, corrections,
+ * final pay) may overlap a regular one (docs/payroll-runs.md, "Off-cycle runs").
  */
-const isRegular = (_alias: 'p' | 'o'): SQL => sql`TRUE`;
+const isRegular = (alias: 'p' | 'o'): SQL => sql.raw(`NOT ${alias}.off_cycle`);
 
 /** Runs whose paystubs count as approved (paid, being paid, or ready to be paid or retried). */
 const APPROVED_RUN_STATUSES = ['approved', 'processing', 'paid', 'partially_paid', 'failed'];

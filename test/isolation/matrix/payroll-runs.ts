@@ -58,5 +58,19 @@ export function payrollRunsProbes(context: MatrixContext): void {
       payload: { ...period, ...extra, user_ids: [v.userId], items: [{ user_id: v.userId, taxable_income: 1000 }] },
       allow: [422],
     });
+    add({
+      route: 'payroll-runs.store',
+      what: `an off-cycle run naming B's user, ${label}`,
+      method: 'POST',
+      url: '/api/payroll-runs',
+      payload: {
+        ...extra,
+        kind: 'off_cycle',
+        reason: 'bonus',
+        payment_date: '2026-03-20',
+        users: [{ user_id: v.userId, items: [{ type: 'bonus', amount: 1000 }] }],
+      },
+      allow: [422],
+    });
   }
 }
