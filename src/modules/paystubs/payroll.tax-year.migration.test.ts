@@ -223,7 +223,13 @@ it('P2 after the migration: the same figures to the kobo, but no NHF for the exp
   // Efe, on ₦65,000 a month (below ₦70,000): 0190 deducted NHF 650 (net 65,000 − 4,680 pension − 650 =
   // 59,670; no tax: ₦780,000 a year is exempt); now none, so net 60,320. (The planner above already
   // applies the new rule, so his "before" is the hand-computed figure.)
-  expect(figures(created[4])).toEqual({ gross_pay: 65_000, net_pay: 60_320, tax_withheld: 0, pension_contribution: 4680, nhf_contribution: 0 });
+  expect(figures(created[4])).toEqual({
+    gross_pay: 65_000,
+    net_pay: 60_320,
+    tax_withheld: 0,
+    pension_contribution: 4680,
+    nhf_contribution: 0,
+  });
   expect(created.slice(3).map((p: { user_id: number }) => p.user_id)).toEqual([ids.dele, ids.efe]);
   // Bayo lived in Lagos on 1 January 2026: his April PAYE goes to Lagos though he lives in Ogun now.
   expect(created.map((p: { paye_state: string | null }) => p.paye_state)).toEqual(['LA', 'LA', null, 'FC', 'KN']);
