@@ -22,6 +22,7 @@ import { NO_ITEMS, type RawRates, statutoryWithItems, sumItems } from './items.j
 import { divRound, RATE_SCALE, toKobo, toRate } from './money.js';
 import { EARLIEST_PERIOD_END, lawNamed, STATUTORY_TABLE, type StatutoryRow, statutoryRowAt, type TaxLaw } from './statutory.js';
 import { annualTax100, type CompiledLaw, compileLaw } from './tax.js';
+import { yearEndTrueUp } from './true-up.js';
 
 const RATE2 = RATE_SCALE * RATE_SCALE; // denominator of a product of two rates
 
@@ -255,6 +256,21 @@ export function computePaystub(prepared: PreparedRun, input: PaystubInput): Pays
     const tax100 = annualTax100(compiled, giKobo * unit, deductions, annualRentPaid * unit);
     tax = divRound(tax100, 100n * unit * n);
   }
+  let taxTrueUp = 0n;
+  if (input.yearEndTrueUp && run.taxMethod === 'annualised' && regime !== 'none') {
+    taxTrueUp = yearEndTrueUp({
+      law,
+      minimumWageMonthly: row.minimumWageMonthly,
+      periodsPerYear: input.periodsPerYear,
+      k: input.periodsPerYear,
+      annualRentPaid,
+      before: input.ytd || EMPTY_YTD,
+      taxable: regularTaxable + irregularTaxable,
+      deductions: taxDeductions,
+      periodTax: tax,
+    });
+    tax += taxTrueUp;
+  }
 
   const netBefore = gross - tax - pension - nhf - nhis;
   const customs: CustomFigure[] = [];
@@ -275,7 +291,14 @@ export function computePaystub(prepared: PreparedRun, input: PaystubInput): Pays
   const customDeductions = other;
   other += items.deductions;
   const reimbursements = input.reimbursements + items.reimbursements;
-  const net = netBefore - other + reimbursements;
+  let net = netBefore - other + reimbursements;
+  if (net < 0n && taxTrueUp > 0n) {
+    // A true-up never takes net pay below zero: what cannot be withheld is left to the return.
+    const cut = -net < taxTrueUp ? -net : taxTrueUp;
+    taxTrueUp -= cut;
+    tax -= cut;
+    net += cut;
+  }
   if (net < 0n) return { ok: false, errors: { [items.deductions > 0n ? 'items' : 'taxable_income']: [DEDUCTIONS_EXCEED_PAY] } };
   return {
     ok: true,
@@ -299,6 +322,7 @@ export function computePaystub(prepared: PreparedRun, input: PaystubInput): Pays
       itemDeductions: items.deductions,
       irregularGross: items.irregularGross,
       taxableItems: items.regularTaxable + items.irregularTaxable,
+      taxTrueUp,
       items: items.figures,
     },
   };

@@ -97,6 +97,11 @@ export interface PaystubInput {
    * of the paystub's own (an off-cycle paystub pays no salary: the margin is the employee's salary).
    */
   marginBase?: { taxableIncome: Kobo } | null;
+  /**
+   * Annualised tax: this is the employee's last regular paystub of the year (or of their employment
+   * in it): it withholds the year-end true-up too (true-up.ts), over `ytd`.
+   */
+  yearEndTrueUp?: boolean;
 }
 
 export interface CustomFigure {
@@ -133,6 +138,8 @@ export interface PaystubFigures {
   irregularGross: Kobo;
   /** Taxable amounts of the items (PAYE's pay beyond T): joins T in the year to date. */
   taxableItems: Kobo;
+  /** The year-end true-up included in taxWithheld (negative: a refund); 0 on other paystubs. */
+  taxTrueUp: Kobo;
   items: ItemFigure[];
 }
 

@@ -710,7 +710,7 @@ export interface paths {
         get: operations["payrollRunsIndex"];
         put?: never;
         /**
-         * Create a run from the employees' salaries (draft)
+         * Create a run from the employees' salaries, or an off-cycle run of pay items (draft)
          * @description Creates a draft run from the employees’ salaries for the period: every active employee by default, or those of `user_ids`; `items` override one employee’s figures. Employees who cannot be paid are listed in `skipped`.
          */
         post: operations["payrollRunsStore"];
@@ -1879,6 +1879,22 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        PaystubItem: {
+            /** @description the item type code (GET /api/pay-item-types) */
+            type: string;
+            name: string;
+            amount: number;
+            /** @description the part PAYE counted */
+            taxable_amount: number;
+            taxable: boolean;
+            pensionable: boolean;
+            regular: boolean;
+            cash: boolean;
+            /** @description earning or deduction */
+            treatment: string;
+            description: null | string;
+            origin_period: null | string;
+        };
         Paystub: {
             id: number;
             user_id: number;
@@ -1895,6 +1911,12 @@ export interface components {
             nhf_contribution: number;
             nhis_contribution: number;
             other_deductions: number;
+            regular_gross: number;
+            /** @description cash earnings of irregular items (bonus, 13th month, arrears, …) */
+            irregular_gross: number;
+            /** @description paid by an off-cycle run (items only, no salary) */
+            off_cycle: boolean;
+            items: components["schemas"]["PaystubItem"][];
             /** @description unpaid, held, processing, paid, failed or cancelled */
             status: string;
             transaction_id: string;
@@ -1993,6 +2015,10 @@ export interface components {
             id: string;
             company_id: number;
             status: "draft" | "approved" | "processing" | "paid" | "partially_paid" | "failed" | "cancelled";
+            /** @description off_cycle: pays items only (bonus, correction, final pay) */
+            kind: "regular" | "off_cycle";
+            /** @description an off-cycle run's reason */
+            reason: null | "bonus" | "correction" | "final_pay" | "other";
             pay_period_start: string;
             pay_period_end: string;
             payment_date: null | string;
@@ -2012,6 +2038,9 @@ export interface components {
             totals: {
                 employees: number;
                 gross_pay: number;
+                regular_gross: number;
+                /** @description cash earnings of irregular pay items (bonus, 13th month, arrears, …) */
+                irregular_gross: number;
                 tax_withheld: number;
                 employee_pension: number;
                 employer_pension: number;
@@ -4352,6 +4381,24 @@ export interface operations {
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
                      *             "other_deductions": 3950,
+                     *             "regular_gross": 0,
+                     *             "irregular_gross": 0,
+                     *             "off_cycle": false,
+                     *             "items": [
+                     *               {
+                     *                 "type": "type",
+                     *                 "name": "Adebayo Logistics Ltd",
+                     *                 "amount": 500000,
+                     *                 "taxable_amount": 0,
+                     *                 "taxable": false,
+                     *                 "pensionable": false,
+                     *                 "regular": false,
+                     *                 "cash": false,
+                     *                 "treatment": "treatment",
+                     *                 "description": "Outpatient consultation at Reddington Hospital",
+                     *                 "origin_period": "origin period"
+                     *               }
+                     *             ],
                      *             "status": "status",
                      *             "transaction_id": "PR-20250528-7F3K9Q",
                      *             "paid_at": "2025-05-28T10:00:00.000Z",
@@ -4450,6 +4497,12 @@ export interface operations {
                                 nhf_contribution: number;
                                 nhis_contribution: number;
                                 other_deductions: number;
+                                regular_gross: number;
+                                /** @description cash earnings of irregular items (bonus, 13th month, arrears, …) */
+                                irregular_gross: number;
+                                /** @description paid by an off-cycle run (items only, no salary) */
+                                off_cycle: boolean;
+                                items: components["schemas"]["PaystubItem"][];
                                 /** @description unpaid, held, processing, paid, failed or cancelled */
                                 status: string;
                                 transaction_id: string;
@@ -4582,6 +4635,24 @@ export interface operations {
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
                      *             "other_deductions": 3950,
+                     *             "regular_gross": 0,
+                     *             "irregular_gross": 0,
+                     *             "off_cycle": false,
+                     *             "items": [
+                     *               {
+                     *                 "type": "type",
+                     *                 "name": "Adebayo Logistics Ltd",
+                     *                 "amount": 500000,
+                     *                 "taxable_amount": 0,
+                     *                 "taxable": false,
+                     *                 "pensionable": false,
+                     *                 "regular": false,
+                     *                 "cash": false,
+                     *                 "treatment": "treatment",
+                     *                 "description": "Outpatient consultation at Reddington Hospital",
+                     *                 "origin_period": "origin period"
+                     *               }
+                     *             ],
                      *             "status": "status",
                      *             "transaction_id": "PR-20250528-7F3K9Q",
                      *             "paid_at": "2025-05-28T10:00:00.000Z",
@@ -6530,6 +6601,7 @@ export interface operations {
             query?: {
                 company_id?: number | string;
                 status?: "draft" | "approved" | "processing" | "paid" | "partially_paid" | "failed" | "cancelled";
+                kind?: "regular" | "off_cycle";
                 /** @description YYYY-MM-DD */
                 pay_period_start?: string;
                 /** @description YYYY-MM-DD */
@@ -6559,6 +6631,8 @@ export interface operations {
                      *             "id": "1042",
                      *             "company_id": 12,
                      *             "status": "draft",
+                     *             "kind": "regular",
+                     *             "reason": "bonus",
                      *             "pay_period_start": "2025-05-01",
                      *             "pay_period_end": "2025-05-31",
                      *             "payment_date": "2025-05-28",
@@ -6575,6 +6649,8 @@ export interface operations {
                      *             "totals": {
                      *               "employees": 24,
                      *               "gross_pay": 425000,
+                     *               "regular_gross": 0,
+                     *               "irregular_gross": 0,
                      *               "tax_withheld": 39413.5,
                      *               "employee_pension": 0,
                      *               "employer_pension": 0,
@@ -6717,12 +6793,29 @@ export interface operations {
                  */
                 "application/json": {
                     company_id?: number | string;
+                    kind?: "regular" | "off_cycle";
+                    /** @description off_cycle: bonus, correction, final_pay or other */
+                    reason?: string;
                     /** @description YYYY-MM-DD */
-                    pay_period_start: string;
+                    pay_period_start?: string;
                     /** @description YYYY-MM-DD */
-                    pay_period_end: string;
+                    pay_period_end?: string;
                     /** @description YYYY-MM-DD */
-                    payment_date: string;
+                    payment_date?: string;
+                    /** @description off_cycle: who is paid, and their items */
+                    users?: {
+                        user_id: number;
+                        items?: {
+                            /** @description an item type code (GET /api/pay-item-types) */
+                            type: unknown;
+                            /** @description greater than 0, at most 2 decimals */
+                            amount: unknown;
+                            /** @description at most 200 characters */
+                            description?: unknown;
+                            /** @description YYYY-MM: the period arrears belong to (arrears only) */
+                            origin_period?: unknown;
+                        }[];
+                    }[];
                     user_ids?: number[];
                     items?: {
                         user_id: number;
@@ -6732,6 +6825,16 @@ export interface operations {
                         other_allowances?: unknown;
                         /** @description at least 0, at most 2 decimals (a JSON number or a decimal string, e.g. "2500.50") */
                         reimbursements?: unknown;
+                        items?: {
+                            /** @description an item type code (GET /api/pay-item-types) */
+                            type: unknown;
+                            /** @description greater than 0, at most 2 decimals */
+                            amount: unknown;
+                            /** @description at most 200 characters */
+                            description?: unknown;
+                            /** @description YYYY-MM: the period arrears belong to (arrears only) */
+                            origin_period?: unknown;
+                        }[];
                     }[];
                     created_by_email?: string;
                 };
@@ -6751,6 +6854,8 @@ export interface operations {
                      *         "id": "1042",
                      *         "company_id": 12,
                      *         "status": "draft",
+                     *         "kind": "regular",
+                     *         "reason": "bonus",
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -6767,6 +6872,8 @@ export interface operations {
                      *         "totals": {
                      *           "employees": 24,
                      *           "gross_pay": 425000,
+                     *           "regular_gross": 0,
+                     *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
@@ -6885,6 +6992,8 @@ export interface operations {
                      *         "id": "1042",
                      *         "company_id": 12,
                      *         "status": "draft",
+                     *         "kind": "regular",
+                     *         "reason": "bonus",
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -6901,6 +7010,8 @@ export interface operations {
                      *         "totals": {
                      *           "employees": 24,
                      *           "gross_pay": 425000,
+                     *           "regular_gross": 0,
+                     *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
@@ -7029,6 +7140,8 @@ export interface operations {
                      *         "id": "1042",
                      *         "company_id": 12,
                      *         "status": "draft",
+                     *         "kind": "regular",
+                     *         "reason": "bonus",
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -7045,6 +7158,8 @@ export interface operations {
                      *         "totals": {
                      *           "employees": 24,
                      *           "gross_pay": 425000,
+                     *           "regular_gross": 0,
+                     *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
@@ -7092,6 +7207,8 @@ export interface operations {
                      *         "id": "1042",
                      *         "company_id": 12,
                      *         "status": "draft",
+                     *         "kind": "regular",
+                     *         "reason": "bonus",
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -7108,6 +7225,8 @@ export interface operations {
                      *         "totals": {
                      *           "employees": 24,
                      *           "gross_pay": 425000,
+                     *           "regular_gross": 0,
+                     *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
@@ -7239,6 +7358,8 @@ export interface operations {
                      *         "id": "1042",
                      *         "company_id": 12,
                      *         "status": "draft",
+                     *         "kind": "regular",
+                     *         "reason": "bonus",
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -7255,6 +7376,8 @@ export interface operations {
                      *         "totals": {
                      *           "employees": 24,
                      *           "gross_pay": 425000,
+                     *           "regular_gross": 0,
+                     *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
@@ -7378,6 +7501,8 @@ export interface operations {
                      *         "id": "1042",
                      *         "company_id": 12,
                      *         "status": "draft",
+                     *         "kind": "regular",
+                     *         "reason": "bonus",
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -7394,6 +7519,8 @@ export interface operations {
                      *         "totals": {
                      *           "employees": 24,
                      *           "gross_pay": 425000,
+                     *           "regular_gross": 0,
+                     *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
@@ -7517,6 +7644,8 @@ export interface operations {
                      *         "id": "1042",
                      *         "company_id": 12,
                      *         "status": "draft",
+                     *         "kind": "regular",
+                     *         "reason": "bonus",
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -7533,6 +7662,8 @@ export interface operations {
                      *         "totals": {
                      *           "employees": 24,
                      *           "gross_pay": 425000,
+                     *           "regular_gross": 0,
+                     *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,

@@ -20,10 +20,9 @@ import {
 import { OFF_CYCLE_REASONS, type OffCycleReason, planOffCycleItems } from './off-cycle.planner.js';
 import { announceRun } from './payroll-runs.events.js';
 import { MESSAGES, runView } from './payroll-runs.lookup.js';
-import type { Skipped } from './payroll-runs.planner.js';
+import type { CreateRunInput, Skipped } from './payroll-runs.planner.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
 import { storedTotals } from './payroll-runs.serializer.js';
-import type { CreateRunInput } from './payroll-runs.service.js';
 
 type Creator = (
   db: Executor,

@@ -33,6 +33,23 @@ export interface Override {
   items?: readonly PlanPayItem[];
 }
 
+/** POST /api/payroll-runs as the service takes it (the route's schema has checked the shape). */
+export interface CreateRunInput {
+  /** Absent: regular. An off-cycle run (off-cycle.ts) pays `users`' items only. */
+  kind?: 'regular' | 'off_cycle';
+  reason?: string;
+  /** Required for a regular run; an off-cycle run's default to its payment date. */
+  pay_period_start?: string;
+  pay_period_end?: string;
+  /** Required (checked with the other fields, so that one 422 names every missing one). */
+  payment_date?: string;
+  user_ids?: number[];
+  /** Amounts: JSON numbers or decimal strings (platform/schemas.ts MoneyInput), read by toKobo. */
+  items?: { user_id: number; taxable_income?: unknown; other_allowances?: unknown; reimbursements?: unknown; items?: unknown }[];
+  users?: { user_id: number; items?: unknown }[];
+  created_by_email?: string;
+}
+
 export interface RunRequest {
   start: string;
   end: string;

@@ -28,7 +28,10 @@ import { createOffCycleRuns } from './off-cycle.js';
 import { periodMismatch } from './pay-periods.js';
 import { announceRun } from './payroll-runs.events.js';
 import { findRun, MESSAGES, RUN_ID, runView } from './payroll-runs.lookup.js';
-import { type Override, planRunItems, type Skipped } from './payroll-runs.planner.js';
+import { type CreateRunInput, type Override, planRunItems, type Skipped } from './payroll-runs.planner.js';
+
+export type { CreateRunInput } from './payroll-runs.planner.js';
+
 import { payrollRunsRepo, type RunFilters, type RunRow } from './payroll-runs.repo.js';
 import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
 import { createRunApprovals } from './run-approval.js';
@@ -36,22 +39,6 @@ import { runApprovalRepo } from './run-approval.repo.js';
 
 // The messages, the run lookup and its view live in payroll-runs.lookup.ts (approval shares them).
 export { findRun, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN, runView } from './payroll-runs.lookup.js';
-
-export interface CreateRunInput {
-  /** Absent: regular. An off-cycle run (off-cycle.ts) pays `users`' items only. */
-  kind?: 'regular' | 'off_cycle';
-  reason?: string;
-  /** Required for a regular run; an off-cycle run's default to its payment date. */
-  pay_period_start?: string;
-  pay_period_end?: string;
-  /** Required (checked with the other fields, so that one 422 names every missing one). */
-  payment_date?: string;
-  user_ids?: number[];
-  /** Amounts: JSON numbers or decimal strings (platform/schemas.ts MoneyInput), read by toKobo. */
-  items?: { user_id: number; taxable_income?: unknown; other_allowances?: unknown; reimbursements?: unknown; items?: unknown }[];
-  users?: { user_id: number; items?: unknown }[];
-  created_by_email?: string;
-}
 
 /** A regular run's input once its period is known to be there. */
 type RegularInput = CreateRunInput & { pay_period_start: string; pay_period_end: string; payment_date: string };
