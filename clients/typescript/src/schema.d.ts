@@ -1805,6 +1805,9 @@ export interface components {
             /** @description male or female; null when not recorded */
             gender: string | null;
             is_expatriate: boolean;
+            pension_exempt: boolean;
+            /** @description Why the employee is exempt from pension, up to 200 characters: required when pension_exempt is true, kept only while it is */
+            pension_exempt_reason: string | null;
             payment_frequency: string | null;
             start_date: string | null;
             bank_name: string | null;
@@ -1911,6 +1914,7 @@ export interface components {
             nhf_contribution: number;
             nhis_contribution: number;
             other_deductions: number;
+            paye_state: null | string;
             regular_gross: number;
             /** @description cash earnings of irregular items (bonus, 13th month, arrears, …) */
             irregular_gross: number;
@@ -2193,6 +2197,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "bank_name": "Guaranty Trust Bank",
@@ -2314,6 +2320,8 @@ export interface operations {
                      *           "nhf_opt_in": false,
                      *           "gender": "female",
                      *           "is_expatriate": true,
+                     *           "pension_exempt": false,
+                     *           "pension_exempt_reason": null,
                      *           "payment_frequency": "monthly",
                      *           "start_date": "2024-03-01",
                      *           "bank_name": "Guaranty Trust Bank",
@@ -2468,8 +2476,12 @@ export interface operations {
                     nhf_opt_in?: unknown;
                     /** @description male or female; null when not recorded; optional, null when unknown */
                     gender?: string | null;
-                    /** @description Not a Nigerian citizen; optional, default false (true/false, 1/0) */
+                    /** @description Not a Nigerian citizen (no NHF); optional, default false (true/false, 1/0) */
                     is_expatriate?: unknown;
+                    /** @description Exempt from the contributory pension scheme (Pension Reform Act 2014): no employee or employer pension; optional, default false (true/false, 1/0) */
+                    pension_exempt?: unknown;
+                    /** @description Why the employee is exempt from pension, up to 200 characters: required when pension_exempt is true, kept only while it is; optional, null when unknown */
+                    pension_exempt_reason?: string | null;
                 };
             };
         };
@@ -2704,6 +2716,8 @@ export interface operations {
                      *       "nhf_opt_in": false,
                      *       "gender": "female",
                      *       "is_expatriate": true,
+                     *       "pension_exempt": false,
+                     *       "pension_exempt_reason": null,
                      *       "payment_frequency": "monthly",
                      *       "start_date": "2024-03-01",
                      *       "bank_name": "Guaranty Trust Bank",
@@ -2820,8 +2834,12 @@ export interface operations {
                     nhf_opt_in?: unknown;
                     /** @description male or female; null when not recorded; optional, null when unknown */
                     gender?: string | null;
-                    /** @description Not a Nigerian citizen; optional, default false (true/false, 1/0) */
+                    /** @description Not a Nigerian citizen (no NHF); optional, default false (true/false, 1/0) */
                     is_expatriate?: unknown;
+                    /** @description Exempt from the contributory pension scheme (Pension Reform Act 2014): no employee or employer pension; optional, default false (true/false, 1/0) */
+                    pension_exempt?: unknown;
+                    /** @description Why the employee is exempt from pension, up to 200 characters: required when pension_exempt is true, kept only while it is; optional, null when unknown */
+                    pension_exempt_reason?: string | null;
                 };
             };
         };
@@ -2874,6 +2892,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "bank_name": "Guaranty Trust Bank",
@@ -3180,6 +3200,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "bank_name": "Guaranty Trust Bank",
@@ -3308,6 +3330,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "bank_name": "Guaranty Trust Bank",
@@ -4381,6 +4405,7 @@ export interface operations {
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
                      *             "other_deductions": 3950,
+                     *             "paye_state": "LA",
                      *             "regular_gross": 0,
                      *             "irregular_gross": 0,
                      *             "off_cycle": false,
@@ -4497,6 +4522,7 @@ export interface operations {
                                 nhf_contribution: number;
                                 nhis_contribution: number;
                                 other_deductions: number;
+                                paye_state: null | string;
                                 regular_gross: number;
                                 /** @description cash earnings of irregular items (bonus, 13th month, arrears, …) */
                                 irregular_gross: number;
@@ -4635,6 +4661,7 @@ export interface operations {
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
                      *             "other_deductions": 3950,
+                     *             "paye_state": "LA",
                      *             "regular_gross": 0,
                      *             "irregular_gross": 0,
                      *             "off_cycle": false,
