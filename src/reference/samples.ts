@@ -43,6 +43,8 @@ export const FIELD_VALUES: Record<string, Json> = {
   nin: '12345678901',
   tax_id: '23456789-0001',
   state_of_residence: 'LA',
+  paye_state: 'LA',
+  pension_exempt_reason: null,
   rsa_pin: 'PEN100234567890',
   pfa_code: 'STANBIC',
   nhf_number: 'NHF/LA/004512',

@@ -4,7 +4,7 @@
 // engine.test.ts: pension 7.2 % of T, NHF 1 % of T, so D = 8.2 % of GI (7.2 % without NHF). Amounts
 // in naira.
 import { describe, expect, test } from 'vitest';
-import { nhfApplies } from './amendments.js';
+import { belowMinimumWage, nhfApplies, nhfAppliesTo, pensionApplies } from './amendments.js';
 import { addToYtd, EMPTY_YTD, periodOrdinal, type YtdState } from './cumulative.js';
 import { computePaystub, prepareCustom, prepareRun } from './engine.js';
 import {
@@ -63,6 +63,82 @@ describe('NHF voluntary in the private sector (Business Facilitation Act 2023 s.
   test('nhf_enabled false: no NHF even for an employee who opted in', () => {
     const f = figures({ nhfEnabled: false }, { t: '500000', end: '2026-01-31', nhfApplies: true });
     expect([s(f.nhf), s(f.taxWithheld)]).toEqual(['0.00', '66020.00']);
+  });
+});
+
+describe('the tax year: NHF below the minimum wage or for expatriates, pension exemption', () => {
+  const optedIn = { sector: 'private' as const, nhfOptIn: true };
+  // Monthly pay = (T + other allowances) × N ÷ 12 against the minimum wage on pay_period_end
+  // (₦30,000 a month; ₦70,000 from 2024-07-29), exact in kobo; "below" is strictly less.
+  test.each([
+    ['monthly ₦69,999.99', '69999.99', '0', 12, '2026-01-31', true],
+    ['monthly ₦70,000.00 (at the wage)', '70000', '0', 12, '2026-01-31', false],
+    ['₦60,000 + ₦10,000 non-taxable allowances', '60000', '10000', 12, '2026-01-31', false],
+    ['weekly ₦16,000 (× 52 ÷ 12 = ₦69,333.33)', '16000', '0', 52, '2026-01-04', true],
+    ['weekly ₦16,153.85 (₦70,000.02 a month)', '16153.85', '0', 52, '2026-01-04', false],
+    ['bi-weekly ₦32,307.69 (₦69,999.995 a month)', '32307.69', '0', 26, '2026-01-11', true],
+    ['monthly ₦50,000 on 2024-07-28 (wage ₦30,000)', '50000', '0', 12, '2024-07-28', false],
+    ['monthly ₦50,000 on 2024-07-29 (wage ₦70,000)', '50000', '0', 12, '2024-07-29', true],
+  ])('%s: below the minimum wage %s', (_label, t, a, n, end, below) => {
+    expect(belowMinimumWage(k(t) + k(a), n, end)).toBe(below);
+    expect(nhfAppliesTo(optedIn, { periodPay: k(t) + k(a), periodsPerYear: n, payPeriodEnd: end })).toBe(!below);
+  });
+
+  test('no NHF for an expatriate or below the minimum wage, in the public sector too; else sector and opt-in decide', () => {
+    const pay = { periodPay: k('500000'), periodsPerYear: 12, payPeriodEnd: '2026-01-31' };
+    const low = { ...pay, periodPay: k('50000') };
+    expect(nhfAppliesTo({ sector: 'public', nhfOptIn: false, isExpatriate: true }, pay)).toBe(false);
+    expect(nhfAppliesTo({ sector: 'public', nhfOptIn: false }, low)).toBe(false);
+    expect(nhfAppliesTo({ sector: 'public', nhfOptIn: false, isExpatriate: false }, pay)).toBe(true);
+    expect(nhfAppliesTo({ sector: 'private', nhfOptIn: false }, pay)).toBe(false);
+    expect(nhfAppliesTo({ sector: 'private', nhfOptIn: true, isExpatriate: null }, pay)).toBe(true);
+    expect(nhfAppliesTo({ sector: undefined, nhfOptIn: undefined }, pay)).toBe(true);
+  });
+
+  test('pension applies unless the employee is exempt', () => {
+    expect([pensionApplies(true), pensionApplies(false), pensionApplies(null), pensionApplies(undefined)]).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  test('an exempt employee has no employee or employer pension, and none in D', () => {
+    // T 500,000 (2026), NHF on: D = 1 % × 6,000,000 = 60,000; chargeable 5,940,000; tax = 330,000
+    // + 18 % × 2,940,000 (529,200) = 859,200 ÷ 12 = 71,600; net = 500,000 − 71,600 − 5,000 = 423,400.
+    const f = figures({}, { t: '500000', end: '2026-01-31', pensionApplies: false });
+    expect([s(f.pension), s(f.employerPension), s(f.nhf), s(f.taxWithheld), s(f.netPay), s(f.employerCost)]).toEqual([
+      '0.00',
+      '0.00',
+      '5000.00',
+      '71600.00',
+      '423400.00',
+      '500000.00',
+    ]);
+    // Without NHF too: D = 0; tax = 330,000 + 18 % × 3,000,000 = 870,000 ÷ 12 = 72,500; net 427,500.
+    const both = figures({}, { t: '500000', end: '2026-01-31', pensionApplies: false, nhfApplies: false });
+    expect([s(both.pension), s(both.nhf), s(both.taxWithheld), s(both.netPay)]).toEqual(['0.00', '0.00', '72500.00', '427500.00']);
+    // pensionApplies true or absent: the figures of before (65,120 tax, 36,000 pension).
+    for (const applies of [true, undefined]) {
+      const f2 = figures({}, { t: '500000', end: '2026-01-31', pensionApplies: applies });
+      expect([s(f2.pension), s(f2.employerPension), s(f2.taxWithheld)]).toEqual(['36000.00', '45000.00', '65120.00']);
+    }
+    // The company's pension off: exemption changes nothing.
+    const off = figures({ pensionEnabled: false }, { t: '500000', end: '2026-01-31', pensionApplies: false });
+    expect([s(off.pension), s(off.taxWithheld)]).toEqual(['0.00', '71600.00']);
+  });
+
+  test('the exempt variant of a run is prepared once and kept apart from the NHF one', () => {
+    const run = prepareRun(DEFAULT_SETTINGS);
+    const input = { payPeriodEnd: '2026-01-31', taxableIncome: k('500000'), reimbursements: 0n, otherAllowances: 0n, periodsPerYear: 12 };
+    computePaystub(run, { ...input, pensionApplies: false });
+    const exempt = run.withoutPension;
+    computePaystub(run, { ...input, pensionApplies: false, nhfApplies: false });
+    computePaystub(run, { ...input, nhfApplies: false });
+    expect(run.withoutPension).toBe(exempt);
+    expect(exempt?.withoutNhf).toBeDefined();
+    expect(run.withoutNhf).not.toBe(exempt?.withoutNhf);
   });
 });
 

@@ -68,6 +68,8 @@ export interface PreparedRun {
   periodDeductionsPerKobo: bigint;
   /** The same run for employees without NHF (nhfApplies false), prepared on first use. */
   withoutNhf?: PreparedRun;
+  /** The same run for employees exempt from pension (pensionApplies false), prepared on first use. */
+  withoutPension?: PreparedRun;
   /** Unreduced rate products (÷ RATE2) and single rates (÷ RATE_SCALE), for paystubs with items. */
   raw: RawRates;
 }
@@ -137,7 +139,11 @@ export function prepareRun(settings: EngineSettings, table: readonly StatutoryRo
   };
 }
 
-function runFor(run: PreparedRun, nhf: boolean | undefined): PreparedRun {
+function runFor(run: PreparedRun, nhf: boolean | undefined, pension?: boolean): PreparedRun {
+  if (pension === false && run.settings.pensionEnabled) {
+    run.withoutPension ??= prepareRun({ ...run.settings, pensionEnabled: false }, run.table);
+    return runFor(run.withoutPension, nhf);
+  }
   if (nhf !== false || run.nhf.num === 0n) return run;
   run.withoutNhf ??= prepareRun({ ...run.settings, nhfEnabled: false }, run.table);
   return run.withoutNhf;
@@ -170,7 +176,7 @@ export function prepareCustom(rule: CustomContributionRule): PreparedCustom {
 
 export function computePaystub(prepared: PreparedRun, input: PaystubInput): PaystubResult {
   if (input.payPeriodEnd < EARLIEST_PERIOD_END) return { ok: false, errors: { pay_period_end: [PERIOD_TOO_EARLY] } };
-  const run = runFor(prepared, input.nhfApplies);
+  const run = runFor(prepared, input.nhfApplies, input.pensionApplies);
   const t = input.taxableIncome;
   const n = checkPeriodsPerYear(input.periodsPerYear);
   const items = input.items && input.items.length > 0 ? sumItems(input.items, input.payPeriodEnd, input.lossOfOfficePaidBefore) : NO_ITEMS;

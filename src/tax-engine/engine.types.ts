@@ -84,6 +84,8 @@ export interface PaystubInput {
   customs?: readonly PreparedCustom[];
   /** Whether NHF (step 4) is deducted from this employee (nhfApplies()); absent = true. */
   nhfApplies?: boolean;
+  /** Whether employee and employer pension apply (false: exempt, pensionApplies()); absent = true. */
+  pensionApplies?: boolean;
   /** Cumulative method: the year to date before this paystub; absent = none (a first paystub). */
   ytd?: YtdState | null;
   /** Pay items besides salary (pay-items.ts), positive amounts. */

@@ -29,8 +29,14 @@ const TEXT_FIELDS = [
 ] as const;
 const BOOLEAN_FIELDS = [
   ['nhf_opt_in', 'Contributes to the NHF', 'Compulsory in the public sector; voluntary in the private sector'],
-  ['is_expatriate', 'Expatriate', 'Not a Nigerian citizen'],
+  ['is_expatriate', 'Expatriate', 'Not a Nigerian citizen: no NHF'],
+  [
+    'pension_exempt',
+    'Exempt from pension',
+    'Pension Reform Act 2014 exemptions (e.g. less than 3 months to retirement, covered by another scheme): no employee or employer pension',
+  ],
 ] as const;
+const REASON_FIELD = 'pension_exempt_reason';
 const REGISTRATIONS = [
   ['rc_number', 'CAC RC number', 'RC, BN or IT and up to 8 digits'],
   ['pencom_employer_code', 'PenCom employer code', ''],
@@ -44,6 +50,7 @@ export const EMPLOYEE_FORM_FIELDS = [
   'pfa_code',
   'gender',
   ...BOOLEAN_FIELDS.map(([f]) => f),
+  REASON_FIELD,
 ];
 const COMPANY_FORM_FIELDS = ['sector', ...REGISTRATIONS.map(([f]) => f), 'tax_ids'];
 
@@ -141,7 +148,9 @@ const messagesOf = (error: unknown): string => {
 const FormBody = (fields: readonly string[]) =>
   Type.Object({
     _csrf: Type.Optional(Type.String({ maxLength: 200 })),
-    ...Object.fromEntries(fields.map((f) => [f, Type.Optional(Type.String({ maxLength: f === 'tax_ids' ? 4000 : 100 }))])),
+    ...Object.fromEntries(
+      fields.map((f) => [f, Type.Optional(Type.String({ maxLength: f === 'tax_ids' ? 4000 : f === REASON_FIELD ? 1000 : 100 }))]),
+    ),
   });
 
 export async function statutoryRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
@@ -178,6 +187,8 @@ export async function statutoryRoutes(root: FastifyInstance, ctx: WebContext): P
     <input id="${field}" name="${field}" type="text" maxlength="40" value="${text(values[field])}">`,
     )}
     ${BOOLEAN_FIELDS.map(([field, label, hint]) => yesNo(field, label, hint, values[field]))}
+    <label for="${REASON_FIELD}">Reason for the pension exemption <span class="hint">Required when exempt, up to 200 characters</span></label>
+    <input id="${REASON_FIELD}" name="${REASON_FIELD}" type="text" maxlength="200" class="wide" value="${text(values[REASON_FIELD])}">
     <button type="submit">Save statutory details</button>
   </form>
 </section>`;

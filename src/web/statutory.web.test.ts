@@ -34,6 +34,8 @@ const EMPTY = {
   life_assurance_premium: '',
   nhf_opt_in: 'false',
   is_expatriate: 'false',
+  pension_exempt: 'false',
+  pension_exempt_reason: '',
 };
 
 describe('employee statutory details', () => {
@@ -87,6 +89,33 @@ describe('employee statutory details', () => {
       pfa_code: null,
       gender: null,
       nhf_opt_in: false,
+    });
+  });
+
+  it('sets a pension exemption with its reason (required when exempt), and ends it', async () => {
+    const user = await createUserViaApi(ctx.app, acme);
+    const refused = await web.post(`/console/employees/${user.id}/statutory`, { ...EMPTY, pension_exempt: 'true' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('The pension exempt reason field is required when pension exempt is true.');
+    const reason = 'Less than 3 months to retirement';
+    const saved = await web.post(`/console/employees/${user.id}/statutory`, {
+      ...EMPTY,
+      pension_exempt: 'true',
+      pension_exempt_reason: reason,
+    });
+    expect(saved.statusCode, saved.body.slice(0, 500)).toBe(303);
+    expect((await as(ctx.app, acme).get(`/api/users/${user.id}`)).json()).toMatchObject({
+      pension_exempt: true,
+      pension_exempt_reason: reason,
+    });
+    const page = await web.get(`/console/employees/${user.id}/statutory`);
+    expect(page.body).toMatch(/id="pension_exempt-yes" name="pension_exempt" value="true" checked/);
+    expect(page.body).toContain(`value="${reason}"`);
+    // The form sends the reason back with "No": the exemption ends and its reason goes with it.
+    await web.post(`/console/employees/${user.id}/statutory`, { ...EMPTY, pension_exempt: 'false', pension_exempt_reason: reason });
+    expect((await as(ctx.app, acme).get(`/api/users/${user.id}`)).json()).toMatchObject({
+      pension_exempt: false,
+      pension_exempt_reason: null,
     });
   });
 

@@ -71,9 +71,15 @@ export interface TestUserInput {
 /**
  * The columns of `users` the factory reads back: every column but those added after the oldest
  * database a test builds with `migrateThrough` (0139, users.counts.test.ts), so that a column added
- * later to `users` cannot break those tests. 0202_leavers.sql added the exit.
+ * later to `users` cannot break those tests: 0202_leavers.sql added the exit, 0203 the pension exemption.
  */
-const { exitDate: _exitDate, exitReason: _exitReason, ...FACTORY_USER_COLUMNS } = getTableColumns(users);
+const {
+  exitDate: _exitDate,
+  exitReason: _exitReason,
+  pensionExempt: _pensionExempt,
+  pensionExemptReason: _pensionExemptReason,
+  ...FACTORY_USER_COLUMNS
+} = getTableColumns(users);
 
 /** Inserts users in one statement; returns their rows in order. */
 export async function createUsers(db: Executor, companyId: number, inputs: TestUserInput[]) {

@@ -1885,6 +1885,9 @@ export interface components {
             /** @description male or female; null when not recorded */
             gender: string | null;
             is_expatriate: boolean;
+            pension_exempt: boolean;
+            /** @description Why the employee is exempt from pension, up to 200 characters: required when pension_exempt is true, kept only while it is */
+            pension_exempt_reason: string | null;
             payment_frequency: string | null;
             start_date: string | null;
             /** @description Last day of employment (YYYY-MM-DD), null unless terminated; exited (not active) from the day after */
@@ -1995,6 +1998,7 @@ export interface components {
             nhf_contribution: number;
             nhis_contribution: number;
             other_deductions: number;
+            paye_state: null | string;
             regular_gross: number;
             /** @description cash earnings of irregular items (bonus, 13th month, arrears, …) */
             irregular_gross: number;
@@ -2277,6 +2281,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "exit_date": null,
@@ -2402,6 +2408,8 @@ export interface operations {
                      *           "nhf_opt_in": false,
                      *           "gender": "female",
                      *           "is_expatriate": true,
+                     *           "pension_exempt": false,
+                     *           "pension_exempt_reason": null,
                      *           "payment_frequency": "monthly",
                      *           "start_date": "2024-03-01",
                      *           "exit_date": null,
@@ -2558,8 +2566,12 @@ export interface operations {
                     nhf_opt_in?: unknown;
                     /** @description male or female; null when not recorded; optional, null when unknown */
                     gender?: string | null;
-                    /** @description Not a Nigerian citizen; optional, default false (true/false, 1/0) */
+                    /** @description Not a Nigerian citizen (no NHF); optional, default false (true/false, 1/0) */
                     is_expatriate?: unknown;
+                    /** @description Exempt from the contributory pension scheme (Pension Reform Act 2014): no employee or employer pension; optional, default false (true/false, 1/0) */
+                    pension_exempt?: unknown;
+                    /** @description Why the employee is exempt from pension, up to 200 characters: required when pension_exempt is true, kept only while it is; optional, null when unknown */
+                    pension_exempt_reason?: string | null;
                 };
             };
         };
@@ -2794,6 +2806,8 @@ export interface operations {
                      *       "nhf_opt_in": false,
                      *       "gender": "female",
                      *       "is_expatriate": true,
+                     *       "pension_exempt": false,
+                     *       "pension_exempt_reason": null,
                      *       "payment_frequency": "monthly",
                      *       "start_date": "2024-03-01",
                      *       "exit_date": null,
@@ -2912,8 +2926,12 @@ export interface operations {
                     nhf_opt_in?: unknown;
                     /** @description male or female; null when not recorded; optional, null when unknown */
                     gender?: string | null;
-                    /** @description Not a Nigerian citizen; optional, default false (true/false, 1/0) */
+                    /** @description Not a Nigerian citizen (no NHF); optional, default false (true/false, 1/0) */
                     is_expatriate?: unknown;
+                    /** @description Exempt from the contributory pension scheme (Pension Reform Act 2014): no employee or employer pension; optional, default false (true/false, 1/0) */
+                    pension_exempt?: unknown;
+                    /** @description Why the employee is exempt from pension, up to 200 characters: required when pension_exempt is true, kept only while it is; optional, null when unknown */
+                    pension_exempt_reason?: string | null;
                 };
             };
         };
@@ -2966,6 +2984,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "exit_date": null,
@@ -3274,6 +3294,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "exit_date": null,
@@ -3404,6 +3426,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "exit_date": null,
@@ -3751,6 +3775,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "exit_date": null,
@@ -3876,6 +3902,8 @@ export interface operations {
                      *         "nhf_opt_in": false,
                      *         "gender": "female",
                      *         "is_expatriate": true,
+                     *         "pension_exempt": false,
+                     *         "pension_exempt_reason": null,
                      *         "payment_frequency": "monthly",
                      *         "start_date": "2024-03-01",
                      *         "exit_date": null,
@@ -4741,6 +4769,7 @@ export interface operations {
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
                      *             "other_deductions": 3950,
+                     *             "paye_state": "LA",
                      *             "regular_gross": 0,
                      *             "irregular_gross": 0,
                      *             "off_cycle": false,
@@ -4857,6 +4886,7 @@ export interface operations {
                                 nhf_contribution: number;
                                 nhis_contribution: number;
                                 other_deductions: number;
+                                paye_state: null | string;
                                 regular_gross: number;
                                 /** @description cash earnings of irregular items (bonus, 13th month, arrears, …) */
                                 irregular_gross: number;
@@ -4995,6 +5025,7 @@ export interface operations {
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
                      *             "other_deductions": 3950,
+                     *             "paye_state": "LA",
                      *             "regular_gross": 0,
                      *             "irregular_gross": 0,
                      *             "off_cycle": false,

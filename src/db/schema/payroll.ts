@@ -143,6 +143,8 @@ export const paystubs = pgTable(
     destinationPinnedAt: ts('destination_pinned_at'),
     employeeSnapshot: jsonb('employee_snapshot'),
     holdReason: text('hold_reason'),
+    // 0203: the PAYE authority used: the state of residence on 1 January of the period's year.
+    payeState: text('paye_state'),
     // 0200: pay items' taxable part, the irregular part of gross, their NSITF base; an off-cycle paystub.
     taxableItems: money('taxable_items').notNull().default('0'),
     irregularGross: money('irregular_gross').notNull().default('0'),
@@ -163,6 +165,8 @@ export const paystubs = pgTable(
     index('paystubs_company_status_idx').on(t.companyId, t.status, t.id.desc()),
     // 0110: a payslip's year to date (the user's paystubs of a calendar year up to a period end).
     index('paystubs_user_period_end_idx').on(t.userId, t.payPeriodEnd),
+    // 0203: a month's remittances of runs without a payment_date (P2) read paystubs by paid_at.
+    index('paystubs_company_paid_at_idx').on(t.companyId, t.paidAt).where(sql`paid_at IS NOT NULL`),
   ],
 );
 

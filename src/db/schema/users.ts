@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   date,
   index,
@@ -74,6 +75,9 @@ export const users = pgTable(
     // 0202: leavers (docs/users.md, "Leavers").
     exitDate: date('exit_date', { mode: 'string' }),
     exitReason: text('exit_reason'),
+    // 0203: exempt from the pension scheme (no employee or employer pension), and why.
+    pensionExempt: boolean('pension_exempt').notNull().default(false),
+    pensionExemptReason: text('pension_exempt_reason'),
     deletedAt: ts('deleted_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -90,6 +94,23 @@ export const users = pgTable(
     // 0010_users.sql: e-mail derivation (stem of every address, deleted ones too).
     index('users_email_stem_idx').on(sql`(regexp_replace(split_part(email, '@', 1), '[0-9]+$', '') || '@' || split_part(email, '@', 2))`),
   ],
+);
+
+/**
+ * Each user's state of residence over time (0203_tax_year_rules.sql): written by triggers on users in
+ * the statement that changes the state; the state on 1 January decides a tax year's PAYE authority.
+ */
+export const userStateHistory = pgTable(
+  'user_state_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id').notNull(),
+    userId: integer('user_id').notNull(),
+    state: text('state'),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('user_state_history_user_idx').on(t.userId, t.effectiveFrom, t.id)],
 );
 
 /**

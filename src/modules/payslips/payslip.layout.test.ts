@@ -22,6 +22,7 @@ const base: PayslipSource = {
     transactionId: 'PR-20260125-4F7K2Q',
     paidOn: '2026-01-29',
     taxRegime: 'nta2025',
+    payeState: { code: 'LA', name: 'Lagos' },
     taxableIncome: '1250000.00',
     basicPay: '500000.00',
     housingPay: '375000.00',
@@ -174,6 +175,15 @@ describe('payslipLayout', () => {
       ['Payment date', date],
       ['Status', shown],
     ]);
+  });
+
+  it.each([
+    [{ code: 'LA', name: 'Lagos' }, 'Lagos (LA)'],
+    [{ code: 'FC', name: 'Federal Capital Territory' }, 'Federal Capital Territory (FC)'],
+    [null, '—'],
+  ])('names the PAYE state the paystub recorded (%o → %s)', (payeState, shown) => {
+    const slip = payslipLayout({ ...base, paystub: { ...base.paystub, payeState } });
+    expect(slip.period.at(-1)).toEqual(['PAYE state', shown]);
   });
 
   it('shows a paystub without the salary split as one taxable line', () => {

@@ -23,6 +23,8 @@ export interface PayslipSource {
     /** YYYY-MM-DD of paid_at, null while not paid. */
     paidOn: string | null;
     taxRegime: string;
+    /** The PAYE authority's state (docs/payroll.md, "The tax year"); null when unknown. */
+    payeState: { code: string; name: string } | null;
     taxableIncome: string;
     basicPay: string | null;
     housingPay: string | null;
@@ -215,6 +217,7 @@ export function payslipLayout(source: PayslipSource): Payslip {
       ['Status', STATUS[p.status] ?? p.status],
       ['Payroll run', p.transactionId],
       ['Tax law', TAX_LAWS[p.taxRegime] ?? p.taxRegime],
+      ['PAYE state', p.payeState ? `${p.payeState.name} (${p.payeState.code})` : '—'],
     ],
     earnings: earnings(p, source.items ?? []),
     deductions: deductions(source),

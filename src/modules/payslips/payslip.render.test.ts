@@ -26,6 +26,7 @@ function source(firstName: string, company: string): PayslipSource {
       transactionId: 'PR-1',
       paidOn: '2026-01-29',
       taxRegime: 'nta2025',
+      payeState: { code: 'LA', name: 'Lagos' },
       taxableIncome: '1250000.00',
       basicPay: '500000.00',
       housingPay: '375000.00',

@@ -14,6 +14,8 @@ export interface PayslipRow {
   transaction_id: string;
   paid_on: string | null;
   tax_regime: string;
+  /** The state whose PAYE authority the paystub used (0203; the snapshot's state before it). */
+  paye_state: string | null;
   taxable_income: string;
   basic_pay: string | null;
   housing_pay: string | null;
@@ -76,6 +78,7 @@ export interface YtdRow {
  */
 const SELECT = sql`SELECT p.id, p.company_id, p.user_id, p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end,
     p.status, p.transaction_id, to_char((p.paid_at AT TIME ZONE 'UTC') + interval '1 hour', 'YYYY-MM-DD') AS paid_on, p.tax_regime,
+    COALESCE(p.paye_state, p.state_of_residence) AS paye_state,
     p.taxable_income::text AS taxable_income, p.basic_pay::text AS basic_pay, p.housing_pay::text AS housing_pay,
     p.transport_pay::text AS transport_pay, p.other_allowances::text AS other_allowances, p.reimbursements::text AS reimbursements,
     p.gross_pay::text AS gross_pay, p.tax_withheld::text AS tax_withheld, p.pension_contribution::text AS pension_contribution,

@@ -7,6 +7,7 @@ import yazl from 'yazl';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import type { PayslipLinks } from '../paystubs/index.js';
+import { stateByCode } from '../reference-data/index.js';
 import { type PayslipSource, payslipLayout } from './payslip.layout.js';
 import { renderPayslip } from './payslip.render.js';
 import { type ItemRow, type PayslipRow, payslipsRepo, type RecordRow, type YtdRow } from './payslips.repo.js';
@@ -14,6 +15,12 @@ import { type ItemRow, type PayslipRow, payslipsRepo, type RecordRow, type YtdRo
 export const PAYSTUB_NOT_FOUND = 'Paystub not found.';
 /** Paystubs read per query while a run's ZIP is written: memory is this many rows, whatever the run's size. */
 export const ZIP_PAGE = 100;
+
+/** A state code with its name for the payslip (a code no longer listed shows as itself). */
+function payeStateOf(code: string | null): PayslipSource['paystub']['payeState'] {
+  if (code === null) return null;
+  return { code, name: stateByCode(code)?.name ?? code };
+}
 
 function source(row: PayslipRow, records: RecordRow[], items: ItemRow[], ytd: YtdRow | undefined): PayslipSource {
   return {
@@ -34,6 +41,7 @@ function source(row: PayslipRow, records: RecordRow[], items: ItemRow[], ytd: Yt
       transactionId: row.transaction_id,
       paidOn: row.paid_on,
       taxRegime: row.tax_regime,
+      payeState: payeStateOf(row.paye_state),
       taxableIncome: row.taxable_income,
       basicPay: row.basic_pay,
       housingPay: row.housing_pay,

@@ -13,8 +13,7 @@ import { postPaystubs } from '../../../test/helpers/payroll.js';
 import { type Executor, queryRows } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
 import { koboToNumber } from '../../tax-engine/money.js';
-import { type PlanItem, planPaystubRun } from './paystubs.planner.js';
-import { paystubsRepo } from './paystubs.repo.js';
+import { type PlanItem, type PlanUser, planPaystubRun } from './paystubs.planner.js';
 import { settingsRepo } from './settings.repo.js';
 import { toEngineSettings } from './settings.service.js';
 
@@ -55,7 +54,14 @@ async function planBefore(db: Executor, companyId: number, planned: PlanItem[]) 
               FROM paystubs WHERE company_id = ${companyId} AND status <> 'cancelled' ORDER BY user_id, pay_period_end, id`,
         )
       : undefined;
-  const users = await paystubsRepo.runUsers(db, companyId, userIds);
+  // The run's users as paystubsRepo.runUsers read them before 0200 (its columns then; later ones, such as
+  // 0203's pension_exempt, do not exist in this database yet).
+  const users = await queryRows<PlanUser>(
+    db,
+    sql`SELECT id, user_type_id, payment_frequency, annual_rent_paid::text AS annual_rent_paid, life_assurance_premium::text AS life_assurance_premium,
+               nhf_opt_in, state_of_residence, pfa_code, rsa_pin, nhf_number
+        FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL AND id = ANY(${`{${userIds.join(',')}}`}::int[])`,
+  );
   return planPaystubRun(
     {
       settings: engine,

@@ -237,6 +237,8 @@ describe('planPaystubRun', () => {
       basicPay: '200000.00',
       housingPay: '150000.00',
       transportPay: '100000.00',
+      // No state known: no PAYE authority (the remittances' missing list).
+      payeState: null,
       // No pay items: nothing beyond T is taxable, nothing irregular, a regular paystub.
       taxableItems: '0.00',
       irregularGross: '0.00',

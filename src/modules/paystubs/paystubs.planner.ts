@@ -13,7 +13,9 @@
 //   applications already made to these users, and the (user, period) pairs that already have a
 //   paystub. Optional (absent = the behaviour before the statutory amendments): the company's
 //   `sector` and each user's `nhf_opt_in` (whether NHF is deducted), custom contributions'
-//   `tax_deductible`, and under tax_method cumulative the stored `yearToDate` rows (paystubs.ytd.ts).
+//   `tax_deductible`, under tax_method cumulative the stored `yearToDate` rows (paystubs.ytd.ts),
+//   users' `is_expatriate` / `pension_exempt` (NHF and pension: nhfAppliesTo, pensionApplies) and
+//   `stateHistory` (each paystub's PAYE state, paystubs.paye-state.ts; absent = the current state).
 // - Under tax_method cumulative each paystub's tax uses its user's year to date: stored paystubs of
 //   the same calendar year ending on or before it, plus those planned earlier in this run. Items are
 //   planned by start, which for one user's successive periods is period order.
@@ -26,12 +28,13 @@
 //   contribution records (the writer adds the paystub id) and the one_time contributions it uses;
 //   `failed` in planning order. The caller writes, reports in request order, and owns anything the
 //   database still refuses (a (user, period) written concurrently by another path).
-import { nhfApplies } from '../../tax-engine/amendments.js';
+import { nhfAppliesTo, pensionApplies } from '../../tax-engine/amendments.js';
 import { YtdLedger } from '../../tax-engine/cumulative.js';
 import { computePaystub, prepareCustom, prepareRun } from '../../tax-engine/engine.js';
 import { type EngineSettings, type PaystubFigures, PERIODS_PER_YEAR, type PreparedCustom } from '../../tax-engine/engine.types.js';
 import { type Kobo, koboToString, toKobo } from '../../tax-engine/money.js';
 import type { EngineItem, PayItemType } from '../../tax-engine/pay-items.js';
+import { historyByUser, payeStateFor, type StateHistoryRow } from './paystubs.paye-state.js';
 import { type PaystubSnapshot, paystubSnapshot, type SnapshotUser, salarySplit } from './paystubs.snapshot.js';
 import { type PlanYtdRow, ytdEntry } from './paystubs.ytd.js';
 
@@ -99,6 +102,10 @@ export interface PlanUser extends SnapshotUser {
   life_assurance_premium: string | null;
   /** NHF in the private sector (absent: not wired yet, NHF applies as before the amendment). */
   nhf_opt_in?: boolean | null;
+  /** No NHF for an expatriate (absent = false). */
+  is_expatriate?: boolean | null;
+  /** No pension, employee or employer (absent = false). */
+  pension_exempt?: boolean | null;
 }
 
 /** An active custom contribution with its targets (none = everyone), in the order it applies. */
@@ -134,6 +141,8 @@ export interface PlanContext {
    * `tax_deductions` in DEDUCTION_UNITS_PER_KOBO. Unused (may be absent) under `annualised`.
    */
   yearToDate?: readonly PlanYtdRow[];
+  /** The items' users' state history, by user then (effective_from, id); absent = the current state. */
+  stateHistory?: readonly StateHistoryRow[];
   /** Compensation for loss of office already paid to each user (its exemption is per employment). */
   lossOfOfficePaid?: ReadonlyMap<number, Kobo>;
 }
@@ -159,6 +168,8 @@ export interface NewPaystub extends PaystubSnapshot {
   regime: string;
   /** D ÷ N in DEDUCTION_UNITS_PER_KOBO (integer text): this paystub's share of a year to date. */
   taxDeductions: string;
+  /** The PAYE authority's state: the user's state of residence on 1 January of the period's year. */
+  payeState: string | null;
   taxableItems: string;
   irregularGross: string;
   /** Earnings of the items in the NSITF base. */
@@ -236,6 +247,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
   const companyPeriods = PERIODS_PER_YEAR[context.companyPaymentFrequency.toLowerCase()] ?? 12;
   const split = salarySplit(context.settings);
   const ledger = run.taxMethod === 'cumulative' ? new YtdLedger((context.yearToDate ?? []).map(ytdEntry)) : null;
+  const histories = historyByUser(context.stateHistory);
 
   const ordered = [...items].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.index - b.index));
   const paystubs: PlannedPaystub[] = [];
@@ -262,17 +274,27 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
       }
       applicable.push(plan.rule);
     }
+    const periodsPerYear = (user.payment_frequency && PERIODS_PER_YEAR[user.payment_frequency.toLowerCase()]) || companyPeriods;
     const engineItems = (item.items ?? []).map(toEngineItem);
     const result = computePaystub(run, {
       payPeriodEnd: item.end,
       taxableIncome: item.taxableIncome,
       reimbursements: item.reimbursements,
       otherAllowances: item.otherAllowances,
-      periodsPerYear: (user.payment_frequency && PERIODS_PER_YEAR[user.payment_frequency.toLowerCase()]) || companyPeriods,
+      periodsPerYear,
       annualRentPaid: toKobo(user.annual_rent_paid),
       lifeAssurancePremium: toKobo(user.life_assurance_premium),
       customs: applicable,
-      nhfApplies: nhfApplies(context.sector, user.nhf_opt_in),
+      nhfApplies: nhfAppliesTo(
+        { sector: context.sector, nhfOptIn: user.nhf_opt_in, isExpatriate: user.is_expatriate },
+        // An off-cycle paystub pays no salary: the employee's salary per period is their pay.
+        {
+          periodPay: item.offCycle ? (item.marginTaxableIncome ?? 0n) : item.taxableIncome + item.otherAllowances,
+          periodsPerYear,
+          payPeriodEnd: item.end,
+        },
+      ),
+      pensionApplies: pensionApplies(user.pension_exempt),
       ytd: ledger?.before(user.id, item.end),
       items: engineItems,
       lossOfOfficePaidBefore: context.lossOfOfficePaid?.get(user.id) ?? 0n,
@@ -315,6 +337,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
         employerCost: k(f.employerCost),
         regime: f.regime,
         taxDeductions: f.taxDeductions.toString(),
+        payeState: payeStateFor(histories.get(user.id), Number(item.end.slice(0, 4)), user.state_of_residence ?? null),
         taxableItems: k(f.taxableItems),
         irregularGross: k(f.irregularGross),
         nsitfItems: k(nsitfBase(engineItems)),

@@ -73,6 +73,7 @@ const paystubColumns = {
   destination_bank_name: raw<string | null>(paystubs.destinationBankName),
   destination_account_last4: sql<string | null>`right(${paystubs.destinationAccountNumber}, 4)`,
   destination_account_name: raw<string | null>(paystubs.destinationAccountName),
+  paye_state: raw<string | null>(paystubs.payeState),
   created_at: raw<string>(paystubs.createdAt),
   updated_at: raw<string>(paystubs.updatedAt),
 } satisfies Record<keyof PaystubRow, SQL>;

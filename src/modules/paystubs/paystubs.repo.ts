@@ -5,6 +5,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
+import type { StateHistoryRow } from './paystubs.paye-state.js';
 import type { NewPaystub, NewPaystubItem, NewRecord, PlanCustom, PlanUser } from './paystubs.planner.js';
 import type { InsertedPaystub, InsertedRow, PaystubRow } from './paystubs.rows.js';
 import type { PlanYtdRow } from './paystubs.ytd.js';
@@ -27,7 +28,7 @@ export const PAYSTUB_COLUMNS =
   employer_pension_contribution::text AS employer_pension_contribution, nhis_employer_contribution::text AS nhis_employer_contribution,
   employer_cost::text AS employer_cost, tax_regime, taxable_items::text AS taxable_items, irregular_gross::text AS irregular_gross, off_cycle, status, transaction_id, paid_at, payment_reference, failure_reason, hold_reason,
   destination_pinned_at, destination_bank_code, destination_bank_name, right(destination_account_number, 4) AS destination_account_last4,
-  destination_account_name, created_at, updated_at`);
+  destination_account_name, paye_state, created_at, updated_at`);
 
 export interface PaystubFilters {
   userId?: number;
@@ -64,8 +65,19 @@ export const paystubsRepo = {
     return queryRows<PlanUser>(
       executor,
       sql`SELECT id, user_type_id, payment_frequency, annual_rent_paid::text AS annual_rent_paid, life_assurance_premium::text AS life_assurance_premium,
-                 nhf_opt_in, state_of_residence, pfa_code, rsa_pin, nhf_number
+                 nhf_opt_in, is_expatriate, pension_exempt, state_of_residence, pfa_code, rsa_pin, nhf_number
           FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL AND id = ANY(${pgArray(userIds)}::int[])`,
+    );
+  },
+
+  /** The users' state of residence over time (user_state_history_user_idx), for each paystub's PAYE state. */
+  async stateHistory(executor: Executor, companyId: number, userIds: number[]): Promise<StateHistoryRow[]> {
+    if (userIds.length === 0) return [];
+    return queryRows<StateHistoryRow>(
+      executor,
+      sql`SELECT user_id, state, effective_from::text AS effective_from FROM user_state_history
+          WHERE user_id = ANY(${pgArray(userIds)}::int[]) AND company_id = ${companyId}
+          ORDER BY user_id, effective_from, id`,
     );
   },
 
@@ -152,7 +164,7 @@ export const paystubsRepo = {
             other_allowances, gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
             employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime, tax_deductions,
             state_of_residence, pfa_code, rsa_pin, nhf_number, basic_pay, housing_pay, transport_pay,
-            taxable_items, irregular_gross, nsitf_items, off_cycle)
+            taxable_items, irregular_gross, nsitf_items, off_cycle, paye_state)
           SELECT ${companyId}, ${transactionId}, 'unpaid', * FROM unnest(
             ${col(rows, (r) => r.userId)}::int[], ${col(rows, (r) => r.start)}::date[], ${col(rows, (r) => r.end)}::date[],
             ${col(rows, (r) => r.taxableIncome)}::numeric[], ${col(rows, (r) => r.reimbursements)}::numeric[], ${col(rows, (r) => r.otherAllowances)}::numeric[],
@@ -164,7 +176,7 @@ export const paystubsRepo = {
             ${col(rows, (r) => r.rsaPin)}::text[], ${col(rows, (r) => r.nhfNumber)}::text[], ${col(rows, (r) => r.basicPay)}::numeric[],
             ${col(rows, (r) => r.housingPay)}::numeric[], ${col(rows, (r) => r.transportPay)}::numeric[],
             ${col(rows, (r) => r.taxableItems)}::numeric[], ${col(rows, (r) => r.irregularGross)}::numeric[],
-            ${col(rows, (r) => r.nsitfItems)}::numeric[], ${col(rows, (r) => r.offCycle)}::boolean[])
+            ${col(rows, (r) => r.nsitfItems)}::numeric[], ${col(rows, (r) => r.offCycle)}::boolean[], ${col(rows, (r) => r.payeState)}::text[])
           ON CONFLICT (user_id, pay_period_start, pay_period_end) WHERE status <> 'cancelled' AND NOT off_cycle DO NOTHING
           RETURNING id, user_id, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end, created_at, updated_at`,
     );

@@ -66,6 +66,13 @@ const paystubFields = {
   nhf_contribution: Money,
   nhis_contribution: Money,
   other_deductions: Money,
+  paye_state: Type.Union([
+    Type.Null(),
+    Type.String({
+      description:
+        'the state (code of GET /api/states) whose revenue service this PAYE goes to: the employee’s state of residence on 1 January of the period’s year; null when unknown',
+    }),
+  ]),
   regular_gross: Money,
   irregular_gross: Type.Number({ description: 'cash earnings of irregular items (bonus, 13th month, arrears, …)' }),
   off_cycle: Type.Boolean({ description: 'paid by an off-cycle run (items only, no salary)' }),

@@ -38,6 +38,8 @@ export interface PaystubRow {
   /** The last 4 digits only: the full number never leaves the server (docs/payroll-runs.md). */
   destination_account_last4: string | null;
   destination_account_name: string | null;
+  /** 0203: the state whose revenue service the PAYE went to (null: unknown, in the remittances' missing list). */
+  paye_state: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }

@@ -65,6 +65,7 @@ export async function planAndWriteRun(
   if (!company || !settings) throw notFound(COMPANY_NOT_FOUND);
   const oneTimeIds = customs.filter((custom) => custom.frequency === 'one_time').map((custom) => custom.id);
   const applied = await paystubsRepo.applied(tx, oneTimeIds, userIds);
+  const stateHistory = await paystubsRepo.stateHistory(tx, companyId, userIds);
 
   const engineSettings = toEngineSettings(settings);
   const yearToDate = engineSettings.taxMethod === 'cumulative' ? await loadYearToDate(tx, companyId, userIds, items) : undefined;
@@ -82,6 +83,7 @@ export async function planAndWriteRun(
       applied,
       existing,
       yearToDate,
+      stateHistory,
       lossOfOfficePaid: new Map(lossOfOffice.map((row) => [row.user_id, columnToKobo(row.paid)])),
     },
     items,

@@ -55,6 +55,7 @@ export function serializePaystub(row: PaystubRow, items: readonly PaystubItemRow
     nhf_contribution: num(row.nhf_contribution),
     nhis_contribution: num(row.nhis_contribution),
     other_deductions: num(row.other_deductions),
+    paye_state: row.paye_state,
     regular_gross: num(subtractMoney(row.gross_pay, row.irregular_gross)),
     irregular_gross: num(row.irregular_gross),
     off_cycle: row.off_cycle,

@@ -68,6 +68,7 @@ function paystubRow(companyId: number, transactionId: string, { paystub: p }: Pl
     destination_bank_name: null,
     destination_account_last4: null,
     destination_account_name: null,
+    paye_state: p.payeState,
     created_at: meta.created_at,
     updated_at: meta.updated_at,
   };

@@ -1,24 +1,43 @@
 // All SQL of remittances and annual returns. A schedule covers the company's paid paystubs of runs
 // whose payment_date falls in the range (payroll_runs_company_payment_date_idx, then the paystubs
-// through paystubs_company_transaction_idx). Sums are numeric (exact) and come back as text.
+// through paystubs_company_transaction_idx), and of runs without a payment_date (P2) whose own
+// paid_at falls in it, in Nigerian time (paystubs_company_paid_at_idx). Sums are numeric (exact) and
+// come back as text.
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 
+/** The paystub columns the schedules read; `paye_state` falls back to the snapshot (a paystub without one). */
+const COLUMNS = sql.raw(`p.id, p.user_id, COALESCE(p.paye_state, p.state_of_residence) AS paye_state, p.pfa_code, p.rsa_pin, p.nhf_number,
+  p.gross_pay, p.taxable_income, p.tax_withheld, p.pension_contribution, p.employer_pension_contribution, p.nhf_contribution,
+  p.nhis_contribution, p.other_deductions, p.other_allowances, p.basic_pay, p.housing_pay, p.transport_pay, p.taxable_items, p.nsitf_items`);
+/** Midnight in Nigeria (WAT, UTC+1, no daylight saving) starting a YYYY-MM-DD day, as an instant. */
+const lagosMidnight = (day: string) => sql`((${day}::timestamp - interval '1 hour') AT TIME ZONE 'UTC')`;
+
 /**
  * A run counts once it paid someone: `paid`, or `partially_paid` for the paystubs it did pay.
+ * `p.paid_on` is the payment date a paystub is filed under: its run's payment_date, or for a run
+ * without one (P2) the day its own paid_at falls on in Nigeria (the payslip's payment date too).
  * `v.voluntary`: the paystub's voluntary pension, its custom contributions that were tax-deductible
  * when it was computed (0170_voluntary_pension.sql), employee and employer parts.
  */
 const PAID = (companyId: number, from: string, to: string, users = sql`JOIN users u ON u.id = p.user_id`) => sql`
-  FROM payroll_runs r
-  JOIN paystubs p ON p.company_id = r.company_id AND p.transaction_id = r.id
+  FROM (
+    SELECT ${COLUMNS}, r.payment_date AS paid_on
+      FROM payroll_runs r JOIN paystubs p ON p.company_id = r.company_id AND p.transaction_id = r.id
+     WHERE r.company_id = ${companyId} AND r.payment_date >= ${from}::date AND r.payment_date < ${to}::date
+       AND r.status IN ('paid', 'partially_paid') AND p.status = 'paid'
+    UNION ALL
+    SELECT ${COLUMNS}, ((p.paid_at AT TIME ZONE 'UTC') + interval '1 hour')::date AS paid_on
+      FROM paystubs p JOIN payroll_runs r ON r.company_id = p.company_id AND r.id = p.transaction_id
+     WHERE p.company_id = ${companyId} AND p.paid_at >= ${lagosMidnight(from)} AND p.paid_at < ${lagosMidnight(to)}
+       AND r.payment_date IS NULL AND r.status IN ('paid', 'partially_paid') AND p.status = 'paid'
+  ) p
   LEFT JOIN LATERAL (
     SELECT COALESCE(sum(cr.employee_contribution + cr.employer_contribution), 0) AS voluntary
     FROM custom_contribution_records cr WHERE cr.contribution_id = p.id AND cr.tax_deductible
   ) v ON true
   ${users}
-  WHERE r.company_id = ${companyId} AND r.payment_date >= ${from}::date AND r.payment_date < ${to}::date
-    AND r.status IN ('paid', 'partially_paid') AND p.status = 'paid'`;
+  WHERE true`;
 
 const PENSION = sql`(p.pension_contribution + p.employer_pension_contribution + v.voluntary) > 0`;
 const BHT = sql`(COALESCE(p.basic_pay, 0) + COALESCE(p.housing_pay, 0) + COALESCE(p.transport_pay, 0))`;
@@ -108,7 +127,7 @@ export type ScheduleFilter = { kind: 'paye'; state: string } | { kind: 'pension'
 function filterSql(filter: ScheduleFilter): SQL {
   switch (filter.kind) {
     case 'paye':
-      return sql`AND p.state_of_residence = ${filter.state}`;
+      return sql`AND p.paye_state = ${filter.state}`;
     case 'pension':
       return sql`AND p.pfa_code = ${filter.pfaCode} AND ${PENSION}`;
     case 'nhf':
@@ -133,23 +152,23 @@ export const remittancesRepo = {
   async aggregates(executor: Executor, companyId: number, from: string, to: string): Promise<AggregateRow[]> {
     return queryRows<AggregateRow>(
       executor,
-      sql`SELECT CASE WHEN GROUPING(p.state_of_residence) = 0 THEN 'paye' WHEN GROUPING(p.pfa_code) = 0 THEN 'pension' ELSE 'all' END AS kind,
-                 COALESCE(p.state_of_residence, p.pfa_code) AS key,
+      sql`SELECT CASE WHEN GROUPING(p.paye_state) = 0 THEN 'paye' WHEN GROUPING(p.pfa_code) = 0 THEN 'pension' ELSE 'all' END AS kind,
+                 COALESCE(p.paye_state, p.pfa_code) AS key,
                  count(DISTINCT p.user_id)::int AS employees,
                  sum(p.tax_withheld)::text AS tax,
                  count(DISTINCT p.user_id) FILTER (WHERE ${PENSION})::int AS pension_employees,
                  sum(p.pension_contribution)::text AS employee_pension,
                  sum(p.employer_pension_contribution)::text AS employer_pension,
                  sum(v.voluntary)::text AS voluntary,
-                 min(r.payment_date) FILTER (WHERE ${PENSION})::text AS first_payment,
+                 min(p.paid_on) FILTER (WHERE ${PENSION})::text AS first_payment,
                  count(DISTINCT p.user_id) FILTER (WHERE p.nhf_contribution > 0)::int AS nhf_employees,
                  sum(p.nhf_contribution)::text AS nhf,
-                 min(r.payment_date) FILTER (WHERE p.nhf_contribution > 0)::text AS first_nhf_payment,
+                 min(p.paid_on) FILTER (WHERE p.nhf_contribution > 0)::text AS first_nhf_payment,
                  sum(p.gross_pay)::text AS gross,
                  sum(${NSITF_GROSS})::text AS nsitf_gross,
                  sum(${BHT})::text AS bht
           ${PAID(companyId, from, to, sql``)}
-          GROUP BY GROUPING SETS ((p.state_of_residence), (p.pfa_code), ())`,
+          GROUP BY GROUPING SETS ((p.paye_state), (p.pfa_code), ())`,
     );
   },
 
@@ -158,13 +177,13 @@ export const remittancesRepo = {
     return queryRows<MissingRow>(
       executor,
       sql`SELECT u.id AS user_id, u.employee_id, u.first_name, u.last_name,
-                 bool_or(p.state_of_residence IS NULL) AS no_state,
+                 bool_or(p.paye_state IS NULL) AS no_state,
                  bool_or(${PENSION} AND p.pfa_code IS NULL) AS no_pfa,
                  bool_or(${PENSION} AND p.rsa_pin IS NULL) AS no_rsa_pin,
                  bool_or(p.nhf_contribution > 0 AND p.nhf_number IS NULL) AS no_nhf_number,
                  bool_or(p.basic_pay IS NULL) AS no_split
           ${PAID(companyId, from, to)}
-          AND (p.state_of_residence IS NULL OR (${PENSION} AND (p.pfa_code IS NULL OR p.rsa_pin IS NULL))
+          AND (p.paye_state IS NULL OR (${PENSION} AND (p.pfa_code IS NULL OR p.rsa_pin IS NULL))
                OR (p.nhf_contribution > 0 AND p.nhf_number IS NULL) OR p.basic_pay IS NULL)
           GROUP BY u.id ORDER BY u.last_name COLLATE "C", u.first_name COLLATE "C", u.id`,
     );
@@ -183,8 +202,8 @@ export const remittancesRepo = {
                  sum(p.other_deductions)::text AS other_deductions, sum(p.other_allowances)::text AS other_allowances,
                  sum(COALESCE(p.basic_pay, 0))::text AS basic, sum(COALESCE(p.housing_pay, 0))::text AS housing,
                  sum(COALESCE(p.transport_pay, 0))::text AS transport, sum(${BHT})::text AS bht,
-                 max(r.payment_date)::text AS payment_date, min(r.payment_date)::text AS first_payment,
-                 count(DISTINCT date_trunc('month', r.payment_date))::int AS months,
+                 max(p.paid_on)::text AS payment_date, min(p.paid_on)::text AS first_payment,
+                 count(DISTINCT date_trunc('month', p.paid_on))::int AS months,
                  CASE WHEN u.exit_date < ${to}::date THEN u.exit_date::text END AS exit_date
           ${PAID(companyId, from, to)} ${filterSql(filter)}
           GROUP BY u.id ORDER BY u.last_name COLLATE "C", u.first_name COLLATE "C", u.id`,

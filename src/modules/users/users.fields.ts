@@ -3,7 +3,7 @@
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { FieldReader, fieldLabel, isBlank } from '../../platform/field-reader.js';
 import { readBankCode, settleNewBankAccount } from './users.bank-fields.js';
-import { readStatutory, type StatutoryValues } from './users.statutory-fields.js';
+import { readStatutory, type StatutoryValues, settlePensionExemption } from './users.statutory-fields.js';
 
 /** A validated create request (U3, one CSV row of U8). */
 export interface CreateValues {
@@ -135,6 +135,7 @@ export function checkCreate(record: Record<string, unknown>): Checked<CreateValu
     statutory: readStatutory(r, record, false),
   };
   Object.assign(value, settleNewBankAccount(r.errors, { ...value, bankCode: readBankCode(r, record) }));
+  settlePensionExemption(value.statutory, r.errors);
   r.pair(value.bankName ?? undefined, value.accountNumber ?? undefined, (field) => r.has(field));
   if (Object.keys(r.errors).length > 0) return { ok: false, errors: r.errors };
   return { ok: true, value: value as CreateValues };

@@ -101,6 +101,8 @@ export function userJson(
     ['nhf_opt_in', jsonValueOf(u.nhfOptIn, 'boolean')],
     ['gender', jsonValueOf(u.gender, 'string')],
     ['is_expatriate', jsonValueOf(u.isExpatriate, 'boolean')],
+    ['pension_exempt', jsonValueOf(u.pensionExempt, 'boolean')],
+    ['pension_exempt_reason', jsonValueOf(u.pensionExemptReason, 'string')],
     ['payment_frequency', jsonValueOf(u.paymentFrequency, 'string')],
     ['start_date', jsonValueOf(u.startDate, 'date')],
     ['exit_date', jsonValueOf(u.exitDate, 'date')],

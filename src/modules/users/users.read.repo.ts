@@ -58,6 +58,8 @@ const rowColumns = {
   nhfOptIn: users.nhfOptIn,
   gender: users.gender,
   isExpatriate: users.isExpatriate,
+  pensionExempt: users.pensionExempt,
+  pensionExemptReason: users.pensionExemptReason,
   paymentFrequency: users.paymentFrequency,
   startDate: users.startDate,
   exitDate: users.exitDate,

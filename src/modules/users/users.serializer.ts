@@ -57,6 +57,8 @@ export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false
     nhf_opt_in: row[at.nhfOptIn] as boolean,
     gender: row[at.gender] as Nullable<string>,
     is_expatriate: row[at.isExpatriate] as boolean,
+    pension_exempt: row[at.pensionExempt] as boolean,
+    pension_exempt_reason: row[at.pensionExemptReason] as Nullable<string>,
     payment_frequency: row[at.paymentFrequency] as Nullable<string>,
     start_date: dateOnly(row[at.startDate] as Instant),
     exit_date: exitDate,

@@ -12,7 +12,7 @@ import { fieldLabel } from '../../platform/field-reader.js';
 import { isPfaCode, isStateCode } from '../reference-data/index.js';
 import type { UserRow } from './users.repo.js';
 
-type Kind = 'money' | 'bool' | 'nin' | 'taxId' | 'state' | 'rsaPin' | 'pfa' | 'nhfNumber' | 'gender';
+type Kind = 'money' | 'bool' | 'nin' | 'taxId' | 'state' | 'rsaPin' | 'pfa' | 'nhfNumber' | 'gender' | 'reason';
 
 interface StatutoryField {
   /** API field, CSV column and database column alike. */
@@ -69,7 +69,21 @@ export const STATUTORY_FIELDS: readonly StatutoryField[] = [
     description: 'Contributes to the NHF (private sector: voluntary)',
   },
   { field: 'gender', key: 'gender', kind: 'gender', hint: 'male/female', description: 'male or female; null when not recorded' },
-  { field: 'is_expatriate', key: 'isExpatriate', kind: 'bool', hint: 'true/false', description: 'Not a Nigerian citizen' },
+  { field: 'is_expatriate', key: 'isExpatriate', kind: 'bool', hint: 'true/false', description: 'Not a Nigerian citizen (no NHF)' },
+  {
+    field: 'pension_exempt',
+    key: 'pensionExempt',
+    kind: 'bool',
+    hint: 'true/false',
+    description: 'Exempt from the contributory pension scheme (Pension Reform Act 2014): no employee or employer pension',
+  },
+  {
+    field: 'pension_exempt_reason',
+    key: 'pensionExemptReason',
+    kind: 'reason',
+    description:
+      'Why the employee is exempt from pension, up to 200 characters: required when pension_exempt is true, kept only while it is',
+  },
 ];
 
 export type StatutoryValues = Partial<Record<string, string | boolean | null>>;
@@ -83,6 +97,8 @@ export const NIN_FORMAT = /^\d{11}$/;
 export const RSA_PIN_FORMAT = /^PEN\d{12}$/;
 const NHF_NUMBER_FORMAT = /^[A-Z0-9/-]{1,20}$/;
 const MAX_TAX_ID = 20;
+const MAX_REASON = 200;
+export const PENSION_REASON_REQUIRED = 'The pension exempt reason field is required when pension exempt is true.';
 
 /** What readStatutory needs of the users' field reader (users.fields.ts). */
 export interface StatutoryReader {
@@ -102,12 +118,13 @@ function readOne(r: StatutoryReader, { field, kind }: StatutoryField): string | 
   const label = fieldLabel(field);
   if (kind === 'money') return r.money(field);
   if (kind === 'bool') return r.bool(field);
-  const text = r.text(field, false, kind === 'taxId' ? MAX_TAX_ID : 255);
+  const text = r.text(field, false, kind === 'taxId' ? MAX_TAX_ID : kind === 'reason' ? MAX_REASON : 255);
   if (text === undefined) return undefined;
   switch (kind) {
     case 'nin':
       return NIN_FORMAT.test(text.replace(/\s+/g, '')) ? text.replace(/\s+/g, '') : fail(`The ${label} field must be 11 digits.`);
     case 'taxId':
+    case 'reason':
       return text;
     case 'state':
       return isStateCode(text.toUpperCase())
@@ -141,6 +158,29 @@ export function readStatutory(r: StatutoryReader, record: Record<string, unknown
     if (value !== undefined) values[spec.field] = value;
   }
   return values;
+}
+
+/**
+ * pension_exempt_reason is required while pension_exempt is true and kept only while it is: for the
+ * values of a create (no `stored`) or of an update of the stored user, an error when the result would
+ * be exempt without a reason; when it would not be exempt, a reason given is dropped and a stored one
+ * cleared (statutoryRepo also clears it whenever pension_exempt is written false).
+ */
+export function settlePensionExemption(
+  values: StatutoryValues,
+  errors: FieldErrors,
+  stored?: { pensionExempt: boolean; pensionExemptReason: string | null },
+): void {
+  const exempt = 'pension_exempt' in values ? values.pension_exempt === true : stored?.pensionExempt === true;
+  const reason = 'pension_exempt_reason' in values ? values.pension_exempt_reason : (stored?.pensionExemptReason ?? null);
+  if (exempt) {
+    // A reason refused already (too long) or an exemption that is not a boolean says enough.
+    const refused = errors.pension_exempt_reason !== undefined || errors.pension_exempt !== undefined;
+    if ((reason === null || reason === undefined) && !refused) addFieldError(errors, 'pension_exempt_reason', PENSION_REASON_REQUIRED);
+    return;
+  }
+  if (stored?.pensionExemptReason != null) values.pension_exempt_reason = null;
+  else delete values.pension_exempt_reason;
 }
 
 /** "1200000" and "1200000.00" are the same amount. */

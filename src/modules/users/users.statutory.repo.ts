@@ -7,10 +7,12 @@ import { STATUTORY_FIELDS, type StatutoryValues } from './users.statutory-fields
 
 const SQL_TYPES: Record<string, string> = { money: 'numeric', bool: 'boolean' };
 
-// Column names come from the constant table above, never from input.
+// Column names come from the constant table above, never from input. A reason for a pension
+// exemption is kept only while the exemption holds: writing pension_exempt false clears it, whatever
+// path wrote it (users.statutory-fields.ts settlePensionExemption says the same to the API).
 const assignments: SQL[] = STATUTORY_FIELDS.map(({ field, kind }) =>
   sql.raw(
-    `${field} = CASE WHEN v.data -> '${field}' IS NULL THEN u.${field} ELSE (v.data ->> '${field}')::${SQL_TYPES[kind] ?? 'text'} END`,
+    `${field} = CASE ${field === 'pension_exempt_reason' ? `WHEN (v.data ->> 'pension_exempt')::boolean IS FALSE THEN NULL ` : ''}WHEN v.data -> '${field}' IS NULL THEN u.${field} ELSE (v.data ->> '${field}')::${SQL_TYPES[kind] ?? 'text'} END`,
   ),
 );
 

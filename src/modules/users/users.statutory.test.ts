@@ -58,6 +58,8 @@ const UNKNOWN = {
   nhf_opt_in: false,
   gender: null,
   is_expatriate: false,
+  pension_exempt: false,
+  pension_exempt_reason: null,
 };
 
 const upload = (url: string, csv: string) => {
@@ -186,6 +188,8 @@ describe('U12/U13 templates and U8/U9 CSV', () => {
     'nhf_opt_in (true/false)',
     'gender (male/female)',
     'is_expatriate (true/false)',
+    'pension_exempt (true/false)',
+    'pension_exempt_reason',
   ];
 
   it('the templates end with the statutory columns, after the existing ones', async () => {
@@ -206,9 +210,9 @@ describe('U12/U13 templates and U8/U9 CSV', () => {
     const row = (n: number, cells: string) => `Csv,Person${n},csv.${tag}.${n}@personal.test,${acme.domain},Full-time,2024-01-01,${cells}`;
     const csv = [
       head,
-      row(1, '600000,,12345678901,TIN-1,kn,PEN100000000001,leadway,NHF1,true,male,false'),
-      row(2, ',,123,,ZZ,PEN1,NOPE,,perhaps,x,'),
-      row(3, ',,,,,,,,,,'),
+      row(1, '600000,,12345678901,TIN-1,kn,PEN100000000001,leadway,NHF1,true,male,false,true,Retires in March'),
+      row(2, ',,123,,ZZ,PEN1,NOPE,,perhaps,x,,,'),
+      row(3, ',,,,,,,,,,,,'),
     ].join('\n');
     const res = await upload('/api/users/bulk-create', csv);
     expect(res.statusCode, res.body).toBe(200);
@@ -234,10 +238,12 @@ describe('U12/U13 templates and U8/U9 CSV', () => {
       nhf_opt_in: true,
       gender: 'male',
       is_expatriate: false,
+      pension_exempt: true,
+      pension_exempt_reason: 'Retires in March',
     });
     expect(await show(blank.id)).toMatchObject(UNKNOWN);
 
-    const update = [`email,${COLUMNS.join(',')}`, `${first.email},,250000,,,OY,,,,false,,true`, `${blank.email},,,,,,PEN12,,,,,`].join(
+    const update = [`email,${COLUMNS.join(',')}`, `${first.email},,250000,,,OY,,,,false,,true,,`, `${blank.email},,,,,,PEN12,,,,,,,`].join(
       '\n',
     );
     const updated = await upload('/api/users/bulk-update', update);
@@ -253,6 +259,8 @@ describe('U12/U13 templates and U8/U9 CSV', () => {
       nhf_opt_in: false,
       gender: 'male',
       is_expatriate: true,
+      pension_exempt: true,
+      pension_exempt_reason: 'Retires in March',
     });
   });
 

@@ -278,7 +278,8 @@ describe('U12/U13 templates', () => {
       // Bank fields, then statutory data: bank_code, then the statutory columns, after the existing
       // ones.
       ',bank_code,annual_rent_paid,life_assurance_premium,nin (11 digits),tax_id,state_of_residence (code of GET /api/states),' +
-      'rsa_pin (PEN + 12 digits),pfa_code (code of GET /api/pfas),nhf_number,nhf_opt_in (true/false),gender (male/female),is_expatriate (true/false)';
+      'rsa_pin (PEN + 12 digits),pfa_code (code of GET /api/pfas),nhf_number,nhf_opt_in (true/false),gender (male/female),is_expatriate (true/false),' +
+      'pension_exempt (true/false),pension_exempt_reason';
     const instruction =
       'Instructions: start_date must use the format YYYY-MM-DD; format the account_number column as text to keep leading zeros.';
     const res = await as(ctx.app, acme).get('/api/users/import-template');

@@ -22,7 +22,7 @@ import type { UpdateValues } from './users.fields.js';
 import { emailLocalPart } from './users.lookup.js';
 import type { Vocabulary } from './users.lookup.repo.js';
 import type { UserPatch, UserRow } from './users.repo.js';
-import { type StatutoryValues, statutoryChanges } from './users.statutory-fields.js';
+import { type StatutoryValues, settlePensionExemption, statutoryChanges } from './users.statutory-fields.js';
 
 export interface UpdateItem {
   id: number;
@@ -128,6 +128,9 @@ export function planUpdates(
       errors.start_date = [`The start date must not be after the user's exit date (${user.exitDate}).`];
     }
     const bankUpdate = planBankUpdate(errors, v, user);
+    // On the locked row: the exemption and its reason are checked as they will be stored.
+    const statutoryValues = { ...v.statutory };
+    settlePensionExemption(statutoryValues, errors, user);
     // Checked here, under the row lock: two concurrent uploads cannot both squeeze under the cap.
     if ((user.documentPaths?.length ?? 0) + (item.newDocuments?.length ?? 0) > MAX_DOCUMENTS_PER_USER) {
       errors.documents = [TOO_MANY_DOCUMENTS_PER_USER];
@@ -164,7 +167,7 @@ export function planUpdates(
     }
     if (item.passwordHash) set('password_hash', item.passwordHash, 'password');
     if (item.newDocuments?.length) set('document_paths', [...(user.documentPaths ?? []), ...item.newDocuments], 'documents');
-    const statutory = statutoryChanges(user, v.statutory ?? {});
+    const statutory = statutoryChanges(user, statutoryValues);
     changed.push(...statutory.changed);
     const domainName = domain?.name ?? user.email.split('@')[1];
     const rederive = Boolean(patch.first_name !== undefined || patch.last_name !== undefined || patch.domain_id !== undefined);
