@@ -22,8 +22,19 @@ export function createModules(deps: AppDeps) {
   const payrollRuns = createPayrollRunsModule(deps);
   const paystubs = createPaystubsModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
   // Terminate and reinstate answer the user as U2 shows it. The final pay (an off-cycle draft of
-  // payroll runs, docs/users.md, "Leavers") will join as a terminate step here.
-  const leavers = createLeaversModule(deps, { users: users.services.users });
+  // payroll runs, docs/users.md, "Leavers") is a terminate step; reinstate cancels it.
+  const runs = payrollRuns.services.runs;
+  const leavers = createLeaversModule(deps, {
+    users: users.services.users,
+    terminateSteps: [
+      async (tx, exit) => {
+        const finalPay = exit.body.final_pay as { items: unknown; payment_date?: unknown } | undefined;
+        if (finalPay === undefined) return undefined;
+        return { final_pay_run: await runs.finalPay(tx, exit.companyId, exit.userId, exit.exitDate, finalPay) };
+      },
+    ],
+    reinstateSteps: [(tx, companyId, userId) => runs.cancelFinalPay(tx, companyId, userId)],
+  });
   const payslips = createPayslipsModule(deps);
   const companies = createCompaniesModule(deps);
   const invoices = createInvoicesModule(deps);

@@ -3,9 +3,12 @@
 // transaction) can be handed in as a terminate step by createModules without an import cycle.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { leaversRoutes } from './leavers.routes.js';
-import { createLeaversService, type TerminateStep, type UserReader } from './leavers.service.js';
+import { createLeaversService, type ReinstateStep, type TerminateStep, type UserReader } from './leavers.service.js';
 
-export function createLeaversModule(deps: AppDeps, needs: { users: UserReader; terminateSteps?: readonly TerminateStep[] }) {
+export function createLeaversModule(
+  deps: AppDeps,
+  needs: { users: UserReader; terminateSteps?: readonly TerminateStep[]; reinstateSteps?: readonly ReinstateStep[] },
+) {
   const services = { leavers: createLeaversService({ db: deps.db, ...needs }) };
   return {
     services,
@@ -15,4 +18,4 @@ export function createLeaversModule(deps: AppDeps, needs: { users: UserReader; t
 }
 
 export type LeaversServices = ReturnType<typeof createLeaversModule>['services'];
-export type { TerminateStep } from './leavers.service.js';
+export type { ReinstateStep, TerminateStep } from './leavers.service.js';

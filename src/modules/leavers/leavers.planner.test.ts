@@ -52,8 +52,8 @@ describe('planTerminate', () => {
       { exit_date: [LEAVER_MESSAGES.terminated('2026-02-28')] },
     ],
     [
-      'final_pay and an unknown field',
-      { exit_date: '2026-03-31', reason: 'other', final_pay: { items: [] }, notice_days: 30 },
+      'final_pay that is not an object with items, and an unknown field',
+      { exit_date: '2026-03-31', reason: 'other', final_pay: [{ type: 'bonus', amount: 10 }], notice_days: 30 },
       {},
       true,
       { final_pay: [LEAVER_MESSAGES.finalPay], notice_days: ['The notice days field is not allowed.'] },

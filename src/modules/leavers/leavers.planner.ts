@@ -27,7 +27,7 @@ export const LEAVER_MESSAGES = {
   // The schema's own enum message (the API refuses it there first; the console comes through here).
   reason: 'The selected reason is invalid.',
   // Off-cycle runs do not exist yet: the final pay comes with them (docs/users.md, "Leavers").
-  finalPay: 'The final pay field is not supported yet.',
+  finalPay: 'The final pay field must be an object: {items: [{type, amount, …}], payment_date?}.',
   beforeStart: (start: string) => `The exit date must not be before the user's start date (${start}).`,
   terminated: (date: string) => `The user has already been terminated (exit date ${date}); reinstate them first to record another exit.`,
   lastSuperAdmin: "The company's last active super-admin cannot be terminated; give another user the super-admin role first.",
@@ -52,7 +52,10 @@ export function planTerminate(body: Record<string, unknown>, user: LeaverUser, t
   const exitDate = reader.date('exit_date', true);
   const reasonText = reader.text('reason', true);
   const errors: FieldErrors = reader.errors;
-  if (body.final_pay !== undefined) addFieldError(errors, 'final_pay', LEAVER_MESSAGES.finalPay);
+  // Its items are checked by the step that makes the draft (payroll runs), in the same transaction.
+  const finalPay = body.final_pay;
+  if (finalPay !== undefined && (finalPay === null || typeof finalPay !== 'object' || Array.isArray(finalPay) || !('items' in finalPay)))
+    addFieldError(errors, 'final_pay', LEAVER_MESSAGES.finalPay);
   rejectUnknownFields(body, [...TERMINATE_FIELDS, 'final_pay'], errors, ['company_id']);
   if (reasonText !== undefined && !isReason(reasonText)) addFieldError(errors, 'reason', LEAVER_MESSAGES.reason);
   if (user.exitDate !== null) addFieldError(errors, 'exit_date', LEAVER_MESSAGES.terminated(user.exitDate));

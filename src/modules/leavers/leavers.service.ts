@@ -21,19 +21,28 @@ export interface UserReader {
 
 /**
  * A step that runs inside terminate's transaction once the exit is written, before the event is
- * recorded: where `final_pay` (the off-cycle draft with the leaver's items, docs/users.md,
- * "Leavers") will be created, by a step the payroll-runs module hands to createLeaversModule.
- * It gets the whole request body, so it reads its own field (today `final_pay` is refused by
- * the planner before any step runs).
+ * recorded: `final_pay` (the off-cycle draft with the leaver's items, docs/users.md, "Leavers") is
+ * created by a step the payroll-runs module hands to createLeaversModule. It gets the whole request
+ * body, so it reads its own field; what it returns joins the answer (`final_pay_run`). A step that
+ * throws rolls the exit back with it.
  */
 export type TerminateStep = (
   tx: Tx,
   exit: { companyId: number; userId: number; body: Record<string, unknown> } & PlannedExit,
-) => Promise<void>;
+) => Promise<Record<string, unknown> | undefined>;
 
-export function createLeaversService(deps: { db: Db; users: UserReader; terminateSteps?: readonly TerminateStep[] }) {
+/** A step of reinstate's transaction, before the exit is cleared (the final-pay draft is cancelled). */
+export type ReinstateStep = (tx: Tx, companyId: number, userId: number) => Promise<void>;
+
+export function createLeaversService(deps: {
+  db: Db;
+  users: UserReader;
+  terminateSteps?: readonly TerminateStep[];
+  reinstateSteps?: readonly ReinstateStep[];
+}) {
   const { db, users } = deps;
   const steps = deps.terminateSteps ?? [];
+  const undoSteps = deps.reinstateSteps ?? [];
 
   const answer = async (message: string, companyId: number, id: number, mayGrantConsoleAccess: boolean) => ({
     message,
@@ -52,6 +61,7 @@ export function createLeaversService(deps: { db: Db; users: UserReader; terminat
     },
 
     async terminate(companyId: number, id: number, body: Record<string, unknown>, mayGrantConsoleAccess = false) {
+      const extra: Record<string, unknown> = {};
       await db.transaction(async (tx) => {
         const user = await leaversRepo.user(tx, companyId, id);
         if (!user) throw notFound(USER_NOT_FOUND);
@@ -61,14 +71,14 @@ export function createLeaversService(deps: { db: Db; users: UserReader; terminat
         if (!plan.ok) throw invalid(plan.errors);
         const exit = plan.value;
         await leaversRepo.setExit(tx, companyId, id, exit);
-        for (const step of steps) await step(tx, { companyId, userId: id, body, ...exit });
+        for (const step of steps) Object.assign(extra, await step(tx, { companyId, userId: id, body, ...exit }));
         // An exit dated in the past takes effect now: console sessions end with it, as deactivation
         // ends them. A future exit is enforced when sessions are next used (web/session.ts).
         if (exit.exitedNow) await endConsoleSessions(tx, companyId, [id]);
         await announceUsers(tx, companyId, [id], 'user.exited');
         await markIdempotentChange(tx, { kind: 'user', id });
       });
-      return answer(LEAVER_ANSWERS.terminated, companyId, id, mayGrantConsoleAccess);
+      return { ...(await answer(LEAVER_ANSWERS.terminated, companyId, id, mayGrantConsoleAccess)), ...extra };
     },
 
     async reinstate(companyId: number, id: number, mayGrantConsoleAccess = false) {
@@ -78,7 +88,7 @@ export function createLeaversService(deps: { db: Db; users: UserReader; terminat
         const covering = user.exitDate === null ? undefined : await leaversRepo.paidPaystubCovering(tx, companyId, id, user.exitDate);
         const plan = planReinstate(user, covering);
         if (!plan.ok) throw invalid(plan.errors);
-        // When final_pay exists, its off-cycle draft is cancelled here, in this transaction.
+        for (const step of undoSteps) await step(tx, companyId, id);
         await leaversRepo.clearExit(tx, companyId, id);
         await announceUsers(tx, companyId, [id], 'user.reinstated');
         await markIdempotentChange(tx, { kind: 'user', id });

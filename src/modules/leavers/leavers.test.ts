@@ -86,9 +86,19 @@ describe('POST /api/users/{id}/terminate', () => {
       { exit_date: ["The exit date must not be before the user's start date (2024-01-15)."] },
     ],
     [
-      'final_pay (not available before off-cycle runs)',
+      'final_pay that is not an object with items',
+      { exit_date: '2026-03-31', reason: 'other', final_pay: 'severance' },
+      { final_pay: ['The final pay field must be an object: {items: [{type, amount, …}], payment_date?}.'] },
+    ],
+    [
+      'final_pay without items (checked in the same transaction: the exit is rolled back)',
       { exit_date: '2026-03-31', reason: 'other', final_pay: { items: [] } },
-      { final_pay: ['The final pay field is not supported yet.'] },
+      { 'final_pay.items': ['An off-cycle run needs users: [{user_id, items: [...]}], each with at least one item.'] },
+    ],
+    [
+      'final_pay with an unknown item type and a bad payment date',
+      { exit_date: '2026-03-31', reason: 'other', final_pay: { items: [{ type: 'golden_parachute', amount: 10 }], payment_date: 'soon' } },
+      { 'final_pay.payment_date': ['The payment date field must be a valid date in the format YYYY-MM-DD.'] },
     ],
     ['an unknown field', { exit_date: '2026-03-31', reason: 'other', notice: 'x' }, { notice: ['The notice field is not allowed.'] }],
   ])('422 for %s, nothing written', async (_label, body, error) => {
@@ -145,6 +155,54 @@ describe('POST /api/users/{id}/terminate', () => {
     ]);
     await createUsers(ctx.db, company.id, [{ roles: ['super-admin'] }]);
     expect((await terminate(boss.id, { exit_date: '2026-05-31', reason: 'retirement' }, company)).statusCode).toBe(200);
+  });
+});
+
+describe('final pay', () => {
+  it('terminate with final_pay creates an off-cycle draft (reason final_pay) with the items, paid on the exit date; reinstate cancels it', async () => {
+    const user = await newUser({ baseSalary: '500000.00' });
+    const res = await terminate(user.id, {
+      exit_date: '2026-03-31',
+      reason: 'redundancy',
+      final_pay: {
+        items: [
+          { type: 'loss_of_office', amount: 2_000_000 },
+          { type: 'leave_allowance', amount: 100_000 },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const run = res.json().final_pay_run;
+    expect(run).toMatchObject({
+      kind: 'off_cycle',
+      reason: 'final_pay',
+      status: 'draft',
+      payment_date: '2026-03-31',
+      counts: { unpaid: 1 },
+    });
+    // Loss of office is exempt to ₦50m in 2026: only the leave allowance is taxed, at the margin of the salary.
+    expect(run.totals).toMatchObject({ employees: 1, gross_pay: 2_100_000, irregular_gross: 2_100_000, employee_pension: 0 });
+    const stubs = (await api().get(`/api/paystubs?transaction_id=${run.id}`)).json().data.data;
+    expect(stubs.map((s: { items: { type: string; taxable_amount: number }[] }) => s.items.map((i) => [i.type, i.taxable_amount]))).toEqual(
+      [
+        [
+          ['loss_of_office', 0],
+          ['leave_allowance', 100_000],
+        ],
+      ],
+    );
+    expect((await reinstate(user.id)).statusCode).toBe(200);
+    expect((await api().get(`/api/payroll-runs/${run.id}`)).json().run.status).toBe('cancelled');
+  });
+
+  it('an unknown item type in final_pay is a 422 that writes neither the exit nor a run', async () => {
+    const user = await newUser({ baseSalary: '500000.00' });
+    const before = (await api().get('/api/payroll-runs?kind=off_cycle&per_page=100')).json().data.total;
+    const res = await terminate(user.id, { exit_date: '2026-03-31', reason: 'other', final_pay: { items: [{ type: 'nope', amount: 5 }] } });
+    expect([res.statusCode, res.json()]).toEqual([422, { error: { 'final_pay.items.0.type': ['The selected type is invalid.'] } }]);
+    const [row] = await ctx.db.select({ exitDate: users.exitDate }).from(users).where(eq(users.id, user.id));
+    expect(row.exitDate).toBeNull();
+    expect((await api().get('/api/payroll-runs?kind=off_cycle&per_page=100')).json().data.total).toBe(before);
   });
 });
 

@@ -22,7 +22,7 @@ import { announceRun } from './payroll-runs.events.js';
 import { MESSAGES, runView } from './payroll-runs.lookup.js';
 import type { CreateRunInput, Skipped } from './payroll-runs.planner.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
-import { storedTotals } from './payroll-runs.serializer.js';
+import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
 
 type Creator = (
   db: Executor,
@@ -37,12 +37,17 @@ interface OffCycleUser {
 }
 
 /** The request checked field by field: 422 naming every bad field at once. */
-function checkOffCycle(input: CreateRunInput): {
+function checkOffCycle(
+  input: CreateRunInput,
+  /** Where the request sits: the run's own body, or terminate's `final_pay` (its fields renamed). */
+  within?: 'final_pay',
+): {
   reason: OffCycleReason;
   users: OffCycleUser[];
   start: string;
   end: string;
   paymentDate: string;
+  field: string;
 } {
   const fields: Record<string, string[]> = {};
   const dateError = (field: string) => [`The ${field.replace(/_/g, ' ')} field must be a valid date in the format YYYY-MM-DD.`];
@@ -61,29 +66,33 @@ function checkOffCycle(input: CreateRunInput): {
   (input.users ?? []).forEach((entry, i) => {
     if (seen.has(entry.user_id)) fields[`users.${i}.user_id`] = [MESSAGES.offCycleUserTwice];
     seen.add(entry.user_id);
-    const parsed = parseItemsInput(entry.items, `users.${i}.items`);
+    const parsed = parseItemsInput(entry.items, within ? `${within}.items` : `users.${i}.items`);
     if ('errors' in parsed) Object.assign(fields, parsed.errors);
-    else if (parsed.items.length === 0) fields[`users.${i}.items`] = [MESSAGES.offCycleUsers];
+    else if (parsed.items.length === 0) fields[within ? `${within}.items` : `users.${i}.items`] = [MESSAGES.offCycleUsers];
     else users.push({ userId: entry.user_id, inputs: parsed.items });
   });
+  if (within && fields.payment_date) {
+    fields[`${within}.payment_date`] = fields.payment_date;
+    delete fields.payment_date;
+  }
   if (Object.keys(fields).length > 0) throw invalid(fields);
   const paymentDate = input.payment_date as string;
   const start = input.pay_period_start ?? paymentDate;
   const end = input.pay_period_end ?? paymentDate;
   if (end < start) throw invalidField('pay_period_end', 'The pay period end field must be a date after or equal to pay period start.');
-  return { reason: input.reason as OffCycleReason, users, start, end, paymentDate };
+  return { reason: input.reason as OffCycleReason, users, start, end, paymentDate, field: within ?? 'users' };
 }
 
 export function createOffCycleRuns(deps: { db: Db; resolveItemTypes: ResolveItemTypes; creatorOf: Creator }) {
   const { db, resolveItemTypes, creatorOf } = deps;
 
   /** Each user's items with their types, or 422 naming each unknown type. */
-  async function resolved(companyId: number, users: OffCycleUser[]) {
+  async function resolved(companyId: number, users: OffCycleUser[], within?: 'final_pay') {
     const types = await resolveItemTypes(companyId, codesOf(users.map((user) => user.inputs)));
     const errors: Record<string, string[]> = {};
     const out: { userId: number; items: PlanPayItem[] }[] = [];
     users.forEach((user, i) => {
-      const result = resolveItems(user.inputs, types, `users.${i}.items`);
+      const result = resolveItems(user.inputs, types, within ? `${within}.items` : `users.${i}.items`);
       if ('errors' in result) Object.assign(errors, result.errors);
       else out.push({ userId: user.userId, items: result.items });
     });
@@ -91,42 +100,82 @@ export function createOffCycleRuns(deps: { db: Db; resolveItemTypes: ResolveItem
     return out;
   }
 
+  /** Writes the draft in `tx` (the caller's transaction: a run of its own, or terminate's final pay). */
+  async function writeDraft(
+    tx: Tx,
+    companyId: number,
+    request: ReturnType<typeof checkOffCycle>,
+    users: { userId: number; items: PlanPayItem[] }[],
+    creator: { id: number; email: string } | null,
+  ) {
+    const runId = newTransactionId();
+    await lockCompanyRuns(tx, companyId);
+    const candidates = await payrollRunsRepo.candidates(
+      tx,
+      companyId,
+      users.map((user) => user.userId),
+    );
+    const { items, skipped } = planOffCycleItems({ paymentDate: request.paymentDate, users }, candidates);
+    const { written, failed } = await planAndWriteRun(tx, companyId, runId, items);
+    const all: Skipped[] = [...skipped];
+    for (const f of failed) all.push({ user_id: items[f.index].userId, reason: Object.values(f.errors).flat().join(' ') });
+    if (written.length === 0) {
+      const reasons = all.map((skip) => skip.reason).join(' ');
+      throw invalidField(request.field, reasons ? `${MESSAGES.nothingToPay} ${reasons}` : MESSAGES.nothingToPay);
+    }
+    all.sort((a, b) => a.user_id - b.user_id);
+    const inserted = await payrollRunsRepo.insert(tx, companyId, {
+      id: runId,
+      source: 'salaries',
+      kind: 'off_cycle',
+      reason: request.reason,
+      start: request.start,
+      end: request.end,
+      paymentDate: request.paymentDate,
+      createdByEmail: creator?.email ?? null,
+      createdByUserId: creator?.id ?? null,
+      totals: storedTotals(runTotals(written.map((w) => w.planned))),
+      skipped: all,
+    });
+    return announceRun(tx, inserted, 'payroll_run.created');
+  }
+
   return {
     async create(companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }) {
       const request = checkOffCycle(input);
       const creator = await creatorOf(db, companyId, input, signedIn);
       const users = await resolved(companyId, request.users);
-      const runId = newTransactionId();
       const run = await db.transaction(async (tx: Tx) => {
-        await lockCompanyRuns(tx, companyId);
-        const candidates = await payrollRunsRepo.candidates(
-          tx,
-          companyId,
-          users.map((user) => user.userId),
-        );
-        const { items, skipped } = planOffCycleItems({ paymentDate: request.paymentDate, users }, candidates);
-        const { written, failed } = await planAndWriteRun(tx, companyId, runId, items);
-        const all: Skipped[] = [...skipped];
-        for (const f of failed) all.push({ user_id: items[f.index].userId, reason: Object.values(f.errors).flat().join(' ') });
-        if (written.length === 0) throw invalidField('users', MESSAGES.nothingToPay);
-        all.sort((a, b) => a.user_id - b.user_id);
-        const inserted = await payrollRunsRepo.insert(tx, companyId, {
-          id: runId,
-          source: 'salaries',
-          kind: 'off_cycle',
-          reason: request.reason,
-          start: request.start,
-          end: request.end,
-          paymentDate: request.paymentDate,
-          createdByEmail: creator?.email ?? null,
-          createdByUserId: creator?.id ?? null,
-          totals: storedTotals(runTotals(written.map((w) => w.planned))),
-          skipped: all,
-        });
-        await markIdempotentChange(tx, { kind: 'payroll-run', id: runId });
-        return announceRun(tx, inserted, 'payroll_run.created');
+        const row = await writeDraft(tx, companyId, request, users, creator);
+        await markIdempotentChange(tx, { kind: 'payroll-run', id: row.id });
+        return row;
       });
       return { message: MESSAGES.created, run: await runView(db, run) };
+    },
+
+    /**
+     * Terminate's final pay (docs/users.md, "Leavers"): an off-cycle draft (`reason: final_pay`) with
+     * the leaver's items, paid on `payment_date` (default: the exit date), in terminate's transaction.
+     */
+    async finalPay(tx: Tx, companyId: number, userId: number, exitDate: string, finalPay: { items: unknown; payment_date?: unknown }) {
+      const request = checkOffCycle(
+        {
+          kind: 'off_cycle',
+          reason: 'final_pay',
+          payment_date: (finalPay.payment_date as string | undefined) ?? exitDate,
+          users: [{ user_id: userId, items: finalPay.items }],
+        },
+        'final_pay',
+      );
+      const users = await resolved(companyId, request.users, 'final_pay');
+      const row = await writeDraft(tx, companyId, request, users, null);
+      return serializeRun(row, (await payrollRunsRepo.counts(tx, companyId, [row.id])).get(row.id));
+    },
+
+    /** Reinstate: the leaver's final-pay drafts (not yet paid) are cancelled with the exit, in its transaction. */
+    async cancelFinalPay(tx: Tx, companyId: number, userId: number) {
+      for (const id of await payrollRunsRepo.openFinalPayRuns(tx, companyId, userId))
+        await announceRun(tx, await payrollRunsRepo.cancel(tx, companyId, id), 'payroll_run.cancelled');
     },
   };
 }

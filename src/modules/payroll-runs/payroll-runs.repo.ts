@@ -159,6 +159,18 @@ export const payrollRunsRepo = {
   },
 
   /** draft/approved → cancelled, with the run's unpaid and held paystubs (and the one_time applications they used). */
+  /** A leaver's final-pay runs that can still be cancelled (draft or approved), oldest first. */
+  async openFinalPayRuns(tx: Executor, companyId: number, userId: number): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      sql`SELECT r.id FROM payroll_runs r
+          WHERE r.company_id = ${companyId} AND r.kind = 'off_cycle' AND r.reason = 'final_pay' AND r.status IN ('draft', 'approved')
+            AND EXISTS (SELECT 1 FROM paystubs p WHERE p.company_id = r.company_id AND p.transaction_id = r.id AND p.user_id = ${userId})
+          ORDER BY r.created_at, r.id`,
+    );
+    return rows.map((row) => row.id);
+  },
+
   async cancel(tx: Executor, companyId: number, id: string): Promise<RunRow | undefined> {
     const run = await one(
       queryRows<RunRow>(

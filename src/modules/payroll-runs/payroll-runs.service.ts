@@ -255,6 +255,10 @@ export function createPayrollRunsService(deps: {
 
     ...createRunApprovals(deps),
 
+    /** Terminate's final pay and reinstate's undoing of it (docs/users.md, "Leavers"), in their transactions. */
+    finalPay: offCycle.finalPay,
+    cancelFinalPay: offCycle.cancelFinalPay,
+
     async cancel(companyId: number, id: string) {
       await findRun(db, companyId, id);
       const cancelled = await db.transaction(async (tx) => {
