@@ -7,6 +7,7 @@ import { createBanksModule } from './banks/index.js';
 import { createCompaniesModule } from './companies/index.js';
 import { createInvoicesModule } from './invoices/index.js';
 import { createLeaversModule } from './leavers/index.js';
+import { createPayItemsModule } from './pay-items/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
 import { createPayslipsModule } from './payslips/index.js';
 import { createPaystubsModule } from './paystubs/index.js';
@@ -18,6 +19,9 @@ import { createWebhooksModule } from './webhooks/index.js';
 
 export function createModules(deps: AppDeps) {
   const users = createUsersModule(deps);
+  // Pay item types before the modules that take items in a request (paystubs, payroll runs): they
+  // resolve the items' codes through its resolveTypes.
+  const payItems = createPayItemsModule(deps);
   // Every P2 call records its run through the payroll-runs module (passed in: no import cycle).
   const payrollRuns = createPayrollRunsModule(deps);
   const paystubs = createPaystubsModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
@@ -49,6 +53,7 @@ export function createModules(deps: AppDeps) {
   const modules: FeatureModule[] = [
     users,
     leavers,
+    payItems,
     paystubs,
     companies,
     invoices,
@@ -64,6 +69,7 @@ export function createModules(deps: AppDeps) {
   const services = {
     users: users.services,
     leavers: leavers.services,
+    payItems: payItems.services,
     paystubs: paystubs.services,
     companies: companies.services,
     invoices: invoices.services,

@@ -31,7 +31,7 @@ Errors have one of a few shapes, decided per route family; each operation's 4XX 
 
 | Family | Routes | Validation | Other errors |
 |---|---|---|---|
-| plain | users, invoices, payroll runs, wallet ledger, webhooks, compliance | 422 \`{"error": {"field": ["message"]}}\` | \`{"error": "message"}\` |
+| plain | users, invoices, pay item types, payroll runs, wallet ledger, webhooks, compliance | 422 \`{"error": {"field": ["message"]}}\` | \`{"error": "message"}\` |
 | companies | companies | 422 \`{"error": "Validation failed.", "messages": {"field": ["message"]}}\` | \`{"error": "message"}\` |
 | bulk | users bulk create/update | 422 \`{"errors": {"field": ["message"]}}\` | \`{"error": "message"}\` |
 | paystubs | paystubs | 400 \`{"error": "message"}\` | \`{"error": "message"}\` |
@@ -91,6 +91,11 @@ export const API_TAGS = [
   {
     name: 'payroll runs',
     description: 'The pay cycle: draft run from salaries, approval by a second admin, payment from the wallet, retries.',
+  },
+  {
+    name: 'pay items',
+    description:
+      'Pay item types: the built-in ones (bonus, overtime, arrears, benefit in kind...) and a company’s own, with their statutory flags.',
   },
   { name: 'paystubs', description: 'Paystubs of runs, with their statutory deductions, and their PDF payslips.' },
   { name: 'payroll settings', description: 'Contribution settings (pension, NHF, NHIS, tax) and custom contributions per company.' },

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { generatedUsers, multipart } from '../helpers/users.js';
 import { banksProbes } from './matrix/banks.js';
 import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-wallet.js';
+import { payItemsProbes } from './matrix/pay-items.js';
 import { payrollProbes } from './matrix/payroll.js';
 import { payrollRunsProbes } from './matrix/payroll-runs.js';
 import { payslipsProbes } from './matrix/payslips.js';
@@ -121,6 +122,7 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
     replays,
   };
   usersProbes(context);
+  payItemsProbes(context);
   payrollProbes(context);
   payrollRunsProbes(context);
   payslipsProbes(context);

@@ -37,6 +37,8 @@ export interface Victim {
   /** B's webhook endpoint and one of its deliveries. */
   webhookId: number;
   deliveryId: number;
+  /** A pay item type of B's own (and one of B's child): its code; the ghost's exists nowhere. */
+  payItemTypeCode: string;
   /** Prefix of the Idempotency-Keys B used (`<prefix>-<route name>`). */
   idemKey: string;
 }
@@ -183,6 +185,15 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
   const hookTest = await call(app, b, 'POST', `/api/webhook-endpoints/${hook.endpoint.id}/test`, {});
   await call(app, b, 'PATCH', `/api/webhook-endpoints/${hook.endpoint.id}`, { disabled: true });
   const [delivery] = await queryRows<{ id: number }>(db, sql`SELECT id FROM webhook_deliveries WHERE event_id = ${hookTest.event_id}`);
+  // B's own pay item type, and one of B's child made by B through company_id.
+  const payItemType = { code: `victim_${tag}`, name: `Victim allowance ${tag}`, treatment: 'earning', pensionable: true };
+  await call(app, b, 'POST', '/api/pay-item-types', payItemType);
+  await call(app, b, 'POST', '/api/pay-item-types', {
+    ...payItemType,
+    code: `victim_child_${tag}`,
+    name: `Victim child allowance ${tag}`,
+    company_id: bChild.id,
+  });
 
   const victim: Victim = {
     company: b.id,
@@ -201,6 +212,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     paystubId: run.created_paystubs[0].paystub.id,
     webhookId: hook.endpoint.id,
     deliveryId: delivery.id,
+    payItemTypeCode: payItemType.code,
     idemKey,
   };
   const ghost: Victim = {
@@ -219,6 +231,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     paystubId: 99_999_007,
     webhookId: 99_999_005,
     deliveryId: 99_999_006,
+    payItemTypeCode: `ghost_${tag}`,
     idemKey: `idem-${tag}-ghost`,
   };
   const [bRow] = await queryRows<{ name: string; code: string }>(db, sql`SELECT name, code FROM companies WHERE id = ${b.id}`);
@@ -240,6 +253,10 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     hookUrl,
     `Victim hook ${tag}`,
     hookTest.event_id,
+    payItemType.code,
+    payItemType.name,
+    `victim_child_${tag}`,
+    `Victim child allowance ${tag}`,
     ...(bRow.code.length >= 6 ? [bRow.code] : []),
   ];
 
@@ -292,6 +309,8 @@ export async function victimView(app: App, world: World): Promise<Record<string,
     webhooks: await get('/api/webhook-endpoints?per_page=100'),
     webhook: await get(`/api/webhook-endpoints/${victim.webhookId}`),
     deliveries: await get(`/api/webhook-endpoints/${victim.webhookId}/deliveries`),
+    payItemTypes: await get('/api/pay-item-types'),
+    childPayItemTypes: await get(`/api/pay-item-types?company_id=${victim.child}`),
   };
 }
 

@@ -276,6 +276,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pay-item-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pay item types: the built-in ones, then the company's own by code
+         * @description The item types a paystub’s `items` may name: the built-in ones (law, the same for every company: `built_in` true, no id) in catalog order, then the company’s own by code. Each type’s flags say where its amounts count: PAYE, the pension, NHF and NSITF bases, regular or irregular pay, cash or not.
+         */
+        get: operations["payItemTypesRead"];
+        put?: never;
+        /**
+         * Add a pay item type of the company’s own
+         * @description Adds a type of the company’s own. `code` is unique in the company and never a built-in code. Flags left out take the plain case: an earning is taxable cash, irregular, in no other base; a deduction is cash and in no base. A deduction may not be taxable, pensionable or in the NHF or NSITF base, and must be cash; a non-cash earning must be taxable. A company has at most 200 types of its own.
+         */
+        post: operations["payItemTypesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contribution-settings": {
         parameters: {
             query?: never;
@@ -1910,6 +1934,31 @@ export interface components {
             deleted_at: string | null;
             created_at: string;
             updated_at: string;
+        };
+        PayItemType: {
+            /** @description the company's own type's id; null for a built-in */
+            id: null | number;
+            /** @description what an item names as its `type` */
+            code: string;
+            name: string;
+            /** @description earning: paid (or, not cash, only taxed); deduction: taken from net pay after tax */
+            treatment: "earning" | "deduction";
+            /** @description in PAYE's taxable pay */
+            taxable: boolean;
+            /** @description in the pension base (Pension Reform Act 2014 s.4(1): monthly emoluments) */
+            pensionable: boolean;
+            /** @description in the NHF base (basic salary) */
+            nhf_base: boolean;
+            /** @description in the NSITF base (the employer's 1 % of the payroll) */
+            nsitf_base: boolean;
+            /** @description paid every period: annualised with salary; irregular items are taxed once at the margin */
+            regular: boolean;
+            /** @description paid in cash; false: taxed, not paid (a benefit in kind) */
+            cash: boolean;
+            /** @description one of the built-in types (law, the same for every company) */
+            built_in: boolean;
+            /** @description null for a built-in */
+            created_at: null | string;
         };
         ContributionSetting: {
             id: number;
@@ -3932,6 +3981,194 @@ export interface operations {
                     "application/json": {
                         message: string;
                         user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    payItemTypesRead: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Pay item types retrieved successfully.",
+                     *       "data": [
+                     *         {
+                     *           "id": null,
+                     *           "code": "bonus",
+                     *           "name": "Bonus",
+                     *           "treatment": "earning",
+                     *           "taxable": true,
+                     *           "pensionable": false,
+                     *           "nhf_base": false,
+                     *           "nsitf_base": false,
+                     *           "regular": false,
+                     *           "cash": true,
+                     *           "built_in": true,
+                     *           "created_at": null
+                     *         },
+                     *         {
+                     *           "id": 7,
+                     *           "code": "hazard_allowance",
+                     *           "name": "Hazard allowance",
+                     *           "treatment": "earning",
+                     *           "taxable": true,
+                     *           "pensionable": true,
+                     *           "nhf_base": false,
+                     *           "nsitf_base": true,
+                     *           "regular": true,
+                     *           "cash": true,
+                     *           "built_in": false,
+                     *           "created_at": "2025-05-02T09:30:00.000000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        data: components["schemas"]["PayItemType"][];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    payItemTypesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "hazard_allowance",
+                 *       "name": "Hazard allowance",
+                 *       "treatment": "earning",
+                 *       "taxable": true,
+                 *       "pensionable": true,
+                 *       "nhf_base": false,
+                 *       "nsitf_base": true,
+                 *       "regular": true,
+                 *       "cash": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                    /** @description unique in the company; not a built-in code */
+                    code: string;
+                    name: string;
+                    /** @description earning: paid (or, not cash, only taxed); deduction: taken from net pay after tax */
+                    treatment: "earning" | "deduction";
+                    /** @description in PAYE's taxable pay */
+                    taxable?: boolean;
+                    /** @description in the pension base (Pension Reform Act 2014 s.4(1): monthly emoluments) */
+                    pensionable?: boolean;
+                    /** @description in the NHF base (basic salary) */
+                    nhf_base?: boolean;
+                    /** @description in the NSITF base (the employer's 1 % of the payroll) */
+                    nsitf_base?: boolean;
+                    /** @description paid every period: annualised with salary; irregular items are taxed once at the margin */
+                    regular?: boolean;
+                    /** @description paid in cash; false: taxed, not paid (a benefit in kind) */
+                    cash?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Pay item type created successfully.",
+                     *       "pay_item_type": {
+                     *         "id": 7,
+                     *         "code": "hazard_allowance",
+                     *         "name": "Hazard allowance",
+                     *         "treatment": "earning",
+                     *         "taxable": true,
+                     *         "pensionable": true,
+                     *         "nhf_base": false,
+                     *         "nsitf_base": true,
+                     *         "regular": true,
+                     *         "cash": true,
+                     *         "built_in": false,
+                     *         "created_at": "2025-05-02T09:30:00.000000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        pay_item_type: components["schemas"]["PayItemType"];
                     };
                 };
             };

@@ -23,6 +23,8 @@ export const ROUTE_NAMES = [
   'users.verify-bank-account',
   'users.terminate',
   'users.reinstate',
+  'pay-item-types.read',
+  'pay-item-types.create',
   'paystubs.index',
   'paystubs.store',
   'paystubs.payslip',

@@ -28,7 +28,59 @@ const SETTINGS_BODY = {
 
 const runAction = (what: string): OperationDoc => ({ description: what, body: {} });
 
+const BUILT_IN_BONUS = {
+  id: null,
+  code: 'bonus',
+  name: 'Bonus',
+  treatment: 'earning',
+  taxable: true,
+  pensionable: false,
+  nhf_base: false,
+  nsitf_base: false,
+  regular: false,
+  cash: true,
+  built_in: true,
+  created_at: null,
+};
+const OWN_TYPE = {
+  id: 7,
+  code: 'hazard_allowance',
+  name: 'Hazard allowance',
+  treatment: 'earning',
+  taxable: true,
+  pensionable: true,
+  nhf_base: false,
+  nsitf_base: true,
+  regular: true,
+  cash: true,
+  built_in: false,
+  created_at: '2025-05-02T09:30:00.000000Z',
+};
+
 export const PAYROLL_OPERATIONS: Record<string, OperationDoc> = {
+  'pay-item-types.read': {
+    description:
+      'The item types a paystub’s `items` may name: the built-in ones (law, the same for every company: `built_in` true, no id) in catalog order, then the company’s own by code. Each type’s flags say where its amounts count: PAYE, the pension, NHF and NSITF bases, regular or irregular pay, cash or not.',
+    responses: {
+      '200': { message: 'Pay item types retrieved successfully.', data: [BUILT_IN_BONUS, OWN_TYPE] },
+    },
+  },
+  'pay-item-types.create': {
+    description:
+      'Adds a type of the company’s own. `code` is unique in the company and never a built-in code. Flags left out take the plain case: an earning is taxable cash, irregular, in no other base; a deduction is cash and in no base. A deduction may not be taxable, pensionable or in the NHF or NSITF base, and must be cash; a non-cash earning must be taxable. A company has at most 200 types of its own.',
+    body: {
+      code: 'hazard_allowance',
+      name: 'Hazard allowance',
+      treatment: 'earning',
+      taxable: true,
+      pensionable: true,
+      nhf_base: false,
+      nsitf_base: true,
+      regular: true,
+      cash: true,
+    },
+    responses: { '201': { message: 'Pay item type created successfully.', pay_item_type: OWN_TYPE } },
+  },
   'paystubs.index': {
     description:
       'Paystubs of the target company, newest first, in the Laravel paginator family; filters (`user_id`, `transaction_id`, `status`) combine.',
