@@ -23,8 +23,9 @@ export function createModules(deps: AppDeps) {
   // resolve the items' codes through its resolveTypes.
   const payItems = createPayItemsModule(deps);
   // Every P2 call records its run through the payroll-runs module (passed in: no import cycle).
-  const payrollRuns = createPayrollRunsModule(deps);
-  const paystubs = createPaystubsModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun });
+  const resolveItemTypes = payItems.services.payItemTypes.resolveTypes;
+  const payrollRuns = createPayrollRunsModule(deps, { resolveItemTypes });
+  const paystubs = createPaystubsModule(deps, { recordRun: payrollRuns.services.recordPaystubsRun, resolveItemTypes });
   // Terminate and reinstate answer the user as U2 shows it. The final pay (an off-cycle draft of
   // payroll runs, docs/users.md, "Leavers") is a terminate step; reinstate cancels it.
   const runs = payrollRuns.services.runs;

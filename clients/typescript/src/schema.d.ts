@@ -3774,6 +3774,8 @@ export interface operations {
                      * @enum {string}
                      */
                     reason: "resignation" | "dismissal" | "redundancy" | "retirement" | "death" | "end_of_contract" | "other";
+                    /** @description an off-cycle draft (reason final_pay) created with the exit: {items: [{type, amount, description?, origin_period?}], payment_date? (default: the exit date)} */
+                    final_pay?: unknown;
                 };
             };
         };
@@ -3848,12 +3850,17 @@ export interface operations {
                      *         "deleted_at": "2025-05-28T10:00:00.000Z",
                      *         "created_at": "2025-05-02T09:15:00.000Z",
                      *         "updated_at": "2025-05-02T09:15:00.000Z"
-                     *       }
+                     *       },
+                     *       "final_pay_run": {}
                      *     }
                      */
                     "application/json": {
                         message: string;
                         user: components["schemas"]["User"];
+                        /** @description terminate with final_pay: the off-cycle draft, as GET /api/payroll-runs/{id} shows it */
+                        final_pay_run?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3975,12 +3982,17 @@ export interface operations {
                      *         "deleted_at": "2025-05-28T10:00:00.000Z",
                      *         "created_at": "2025-05-02T09:15:00.000Z",
                      *         "updated_at": "2025-05-02T09:15:00.000Z"
-                     *       }
+                     *       },
+                     *       "final_pay_run": {}
                      *     }
                      */
                     "application/json": {
                         message: string;
                         user: components["schemas"]["User"];
+                        /** @description terminate with final_pay: the off-cycle draft, as GET /api/payroll-runs/{id} shows it */
+                        final_pay_run?: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

@@ -2,6 +2,7 @@
 // (for the API routes and the console), the routes and the transfer jobs, all sharing one
 // transfer provider. recordPaystubsRun is what P2 calls to make each of its calls a run.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import type { ResolveItemTypes } from '../paystubs/index.js';
 import { createPayslipLinks } from '../paystubs/index.js';
 import { createFunding } from './payroll-runs.funding.js';
 import { payrollRunsRoutes } from './payroll-runs.routes.js';
@@ -25,12 +26,12 @@ function configuredProvider(deps: AppDeps): TransferProvider {
   return createSandboxTransferProvider({ db, delaySeconds: config.sandboxTransferDelaySeconds });
 }
 
-export function createPayrollRunsModule(deps: AppDeps, provider?: TransferProvider) {
-  const transferProvider = provider ?? configuredProvider(deps);
+export function createPayrollRunsModule(deps: AppDeps, needs: { resolveItemTypes?: ResolveItemTypes; provider?: TransferProvider } = {}) {
+  const transferProvider = needs.provider ?? configuredProvider(deps);
   const payslipLinks = createPayslipLinks(deps.config.publicUrl);
   const transferDeps = { db: deps.db, mailer: deps.mailer, provider: transferProvider, payslipLinks };
   const services = {
-    runs: createPayrollRunsService(deps),
+    runs: createPayrollRunsService({ ...deps, resolveItemTypes: needs.resolveItemTypes }),
     funding: createFunding({ db: deps.db, provider: transferProvider }),
     /** What the payroll module calls so that every P2 call is a run too. */
     recordPaystubsRun,

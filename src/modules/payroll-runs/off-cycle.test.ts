@@ -118,6 +118,42 @@ describe('pay items on P2 paystubs and run overrides', () => {
     expect(res.json().created_paystubs).toHaveLength(1);
   });
 
+  it("a company's own type works like a built-in: a pensionable regular allowance in P2 and in an off-cycle run", async () => {
+    const { company, staff } = await newCompany(['500000.00']);
+    const created = await call(company, 'POST', '/api/pay-item-types', {
+      code: 'acting_allowance',
+      name: 'Acting allowance',
+      treatment: 'earning',
+      taxable: true,
+      pensionable: true,
+      nhf_base: false,
+      nsitf_base: true,
+      regular: true,
+      cash: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await postPaystubs(ctx.app, company, {
+      paystubs: [
+        paystubItem(staff[0].id, {
+          pay_period_start: '2026-03-01',
+          pay_period_end: '2026-03-31',
+          taxable_income: 500000,
+          items: [{ type: 'acting_allowance', amount: 100000 }],
+        } as never),
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { paystub } = res.json().created_paystubs[0];
+    // Pension on 90 % of salary plus the whole allowance: 8 % × (450,000 + 100,000).
+    expect(paystub).toMatchObject({ gross_pay: 600000, pension_contribution: 44000, irregular_gross: 0 });
+    expect(paystub.items[0]).toMatchObject({ type: 'acting_allowance', name: 'Acting allowance', pensionable: true, regular: true });
+    const other = await newCompany(['500000.00']);
+    const elsewhere = await postPaystubs(ctx.app, other.company, {
+      paystubs: [paystubItem(other.staff[0].id, { items: [{ type: 'acting_allowance', amount: 1 }] } as never)],
+    });
+    expect(elsewhere.json().failed_paystubs[0].errors).toEqual({ 'items.0.type': ['The selected type is invalid.'] });
+  });
+
   it('a regular run takes items in its overrides (overtime annualised with salary)', async () => {
     const { company, staff } = await newCompany(['500000.00', '500000.00']);
     const res = await call(

@@ -87,8 +87,8 @@ export function createOffCycleRuns(deps: { db: Db; resolveItemTypes: ResolveItem
   const { db, resolveItemTypes, creatorOf } = deps;
 
   /** Each user's items with their types, or 422 naming each unknown type. */
-  async function resolved(companyId: number, users: OffCycleUser[], within?: 'final_pay') {
-    const types = await resolveItemTypes(companyId, codesOf(users.map((user) => user.inputs)));
+  async function resolved(companyId: number, users: OffCycleUser[], within?: 'final_pay', tx?: Tx) {
+    const types = await resolveItemTypes(companyId, codesOf(users.map((user) => user.inputs)), tx);
     const errors: Record<string, string[]> = {};
     const out: { userId: number; items: PlanPayItem[] }[] = [];
     users.forEach((user, i) => {
@@ -167,7 +167,7 @@ export function createOffCycleRuns(deps: { db: Db; resolveItemTypes: ResolveItem
         },
         'final_pay',
       );
-      const users = await resolved(companyId, request.users, 'final_pay');
+      const users = await resolved(companyId, request.users, 'final_pay', tx);
       const row = await writeDraft(tx, companyId, request, users, null);
       return serializeRun(row, (await payrollRunsRepo.counts(tx, companyId, [row.id])).get(row.id));
     },

@@ -3,14 +3,15 @@
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { customContributionsRoutes } from './custom-contributions.routes.js';
 import { createCustomContributionsService } from './custom-contributions.service.js';
+import type { ResolveItemTypes } from './paystubs.item-input.js';
 import { paystubsRoutes } from './paystubs.routes.js';
 import { createPaystubsService, type RecordRun } from './paystubs.service.js';
 import { settingsRoutes } from './settings.routes.js';
 import { createSettingsService } from './settings.service.js';
 
-export function createPaystubsModule(deps: AppDeps, runs: { recordRun: RecordRun }) {
+export function createPaystubsModule(deps: AppDeps, needs: { recordRun: RecordRun; resolveItemTypes?: ResolveItemTypes }) {
   const services = {
-    paystubs: createPaystubsService({ ...deps, recordRun: runs.recordRun }),
+    paystubs: createPaystubsService({ ...deps, ...needs }),
     settings: createSettingsService(deps),
     customContributions: createCustomContributionsService(deps),
   };
