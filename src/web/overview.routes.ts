@@ -2,6 +2,7 @@
 // checkout) and invoices awaiting approval. Every figure comes from the features' services.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { USER_STATUSES } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
@@ -10,7 +11,6 @@ import { naira } from '../tax-engine/money.js';
 import { type Html, html, when } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
 
 export const EMPLOYEES_PER_PAGE = 25;
 

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { CompanyProfile } from '../modules/companies/index.js';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { type Html, html } from './html.js';
@@ -11,7 +12,6 @@ import { csrfField, type Flash, page } from './layout.js';
 import { runApprovalSection, runApprovalSettingsRoutes } from './run-approval.settings.js';
 import { companyStatutorySection, companyStatutoryValues } from './statutory.routes.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
 
 type Kind = 'domains' | 'user-types' | 'roles' | 'redirect-domains';
 

@@ -6,13 +6,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { CompanyProfile } from '../modules/companies/index.js';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { parseRowId } from '../platform/input-safety.js';
 import { type Html, html } from './html.js';
 import { csrfField, type Flash, page } from './layout.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
 
 type Values = Record<string, unknown>;
 type Option = { code: string; name: string };

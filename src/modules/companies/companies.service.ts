@@ -86,6 +86,11 @@ export function createCompaniesService(deps: CompaniesDeps) {
   }
 
   return {
+    /** True before the first company exists: the demo seed runs only then (src/seed.ts). */
+    async noneYet(): Promise<boolean> {
+      return (await companiesRepo.countAll(db)) === 0;
+    },
+
     /** C1: companies created by the caller, or by one of its descendants named in `company_id`. */
     async list(callerId: number, query: { page?: number; per_page?: number; company_id?: number | string }) {
       let ownerId = callerId;

@@ -22,6 +22,8 @@ export function createCompaniesModule(deps: AppDeps) {
 }
 
 export type CompaniesServices = ReturnType<typeof createCompaniesModule>['services'];
+/** A company's API token, issued in the caller's transaction (with setupCompany: the benchmark's companies). */
+export { issueToken } from '../../platform/auth/tokens.js';
 export {
   CompanyStatutoryBodyProperties,
   CompanyStatutoryProperties,

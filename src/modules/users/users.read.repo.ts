@@ -12,13 +12,13 @@
 // plain columns did (PostgreSQL's timestamp text for isoTimestamp, exact decimal strings for money):
 // a numeric as a JSON number would become a binary float.
 //
-// `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.ts),
+// `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.repo.ts),
 // which U1 uses on a PostgreSQL server (users.service.ts).
 import { aliasedTable, and, asc, type Column, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
-import { userJson } from './users.json.js';
+import { userJson } from './users.json.repo.js';
 
 const manager = aliasedTable(users, 'manager');
 
@@ -124,7 +124,7 @@ function preparedPageOf(user: SQL, name: string) {
   );
 }
 const preparedPage = preparedPageOf(rowArray, 'users_page_rows');
-// The same page with each user as the JSON text the API sends, written by PostgreSQL (users.json.ts):
+// The same page with each user as the JSON text the API sends, written by PostgreSQL (users.json.repo.ts):
 // for a PostgreSQL server only (users.service.ts says why).
 const preparedPageJson = preparedPageOf(
   userJson(
@@ -174,7 +174,7 @@ export const usersReadRepo = {
   },
 
   /**
-   * U1's page as `page` reads it, each user already the JSON text of its User object (users.json.ts),
+   * U1's page as `page` reads it, each user already the JSON text of its User object (users.json.repo.ts),
    * for a viewer who may (`mayGrant`) or may not see console users' onboarding tokens.
    */
   async pageJson(

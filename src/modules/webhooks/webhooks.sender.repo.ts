@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
-import { readableSql } from './webhooks.scopes.js';
+import { readableSql } from './webhooks.scopes.repo.js';
 
 export interface ClaimedDelivery {
   id: number;
