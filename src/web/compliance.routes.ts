@@ -9,9 +9,9 @@ import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError } from '../platform/errors.js';
 import { naira } from '../tax-engine/money.js';
-import { type Html, html } from './html.js';
-import { page } from './layout.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
+import { type Html, html } from './html.view.js';
+import { page } from './layout.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const MonthQuery = Type.Object({ month: Type.Optional(Type.String({ maxLength: 10 })) });
 const FileQuery = Type.Object({

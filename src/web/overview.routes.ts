@@ -8,9 +8,9 @@ import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { isOneOf } from '../platform/guards.js';
 import { naira } from '../tax-engine/money.js';
-import { type Html, html, when } from './html.js';
-import { csrfField, type Flash, page } from './layout.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
+import { type Html, html, when } from './html.view.js';
+import { csrfField, type Flash, page } from './layout.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 export const EMPLOYEES_PER_PAGE = 25;
 

@@ -5,9 +5,9 @@ import { Type } from 'typebox';
 import type { SessionRow } from '../modules/console-sessions/index.js';
 import { createTokenService, normaliseScopes, ROUTE_NAMES } from '../platform/auth/tokens.js';
 import { typed } from '../platform/deps.js';
-import { type Html, html, when } from './html.js';
-import { csrfField, type Flash, page } from './layout.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
+import { type Html, html, when } from './html.view.js';
+import { csrfField, type Flash, page } from './layout.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const PREFIXES = [...new Set(ROUTE_NAMES.map((name) => name.split('.')[0]))];
 

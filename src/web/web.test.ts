@@ -9,7 +9,7 @@ import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies, signIn } f
 import { companies, users, webLoginFailures, webSessions } from '../db/schema/index.js';
 import { SIGN_IN_MESSAGES } from '../modules/console-sessions/index.js';
 import { naira } from '../tax-engine/money.js';
-import { escapeHtml, html } from './html.js';
+import { escapeHtml, html } from './html.view.js';
 
 let ctx: TestContext;
 let acme: TestCompany;

@@ -1,8 +1,8 @@
-// The delivery-time scope check of webhooks.scopes.ts as SQL (docs/webhooks.md, "Scopes"): built
+// The delivery-time scope check of webhooks.scopes.rules.ts as SQL (docs/webhooks.md, "Scopes"): built
 // from the same table, so the recorder and the sender (webhooks.events.repo.ts,
 // webhooks.sender.repo.ts) decide in their statements exactly what readScopeOf decides here.
 import { type SQL, sql } from 'drizzle-orm';
-import { FREE_EVENTS, READ_SCOPES } from './webhooks.scopes.js';
+import { FREE_EVENTS, READ_SCOPES } from './webhooks.scopes.rules.js';
 
 /** SQL: the read scope of the event type in `type` (READ_SCOPES as a CASE; constants only). */
 function readScopeSql(type: SQL): SQL {

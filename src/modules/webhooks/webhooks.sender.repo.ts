@@ -15,7 +15,7 @@ export interface ClaimedDelivery {
   company_id: number;
   url: string;
   disabled: boolean;
-  /** The endpoint's creator may still read the event (webhooks.scopes.ts): else it is not sent. */
+  /** The endpoint's creator may still read the event (webhooks.scopes.rules.ts): else it is not sent. */
   readable: boolean;
   secret_encrypted: string;
   previous_secret_encrypted: string | null;

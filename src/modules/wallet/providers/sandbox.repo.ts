@@ -1,4 +1,4 @@
-// The SQL of the built-in provider (sandbox.ts): the checkout secret's digest on the transaction and
+// The SQL of the built-in provider (sandbox.provider.ts): the checkout secret's digest on the transaction and
 // the outcome the payer chose on the checkout page.
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';

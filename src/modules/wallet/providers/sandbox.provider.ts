@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../../db/client.js';
 import { parseKobo } from '../../../tax-engine/money.js';
-import type { InitializeInput, PaymentProvider, VerifyResult } from './provider.js';
+import type { InitializeInput, PaymentProvider, VerifyResult } from './payment.provider.js';
 import { sandboxRepo } from './sandbox.repo.js';
 
 export function sandboxCheckoutUrl(publicUrl: string, reference: string, secret: string): string {

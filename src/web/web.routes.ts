@@ -10,9 +10,9 @@ import type { AppDeps } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DomainError, internal } from '../platform/errors.js';
 import { isRecord } from '../platform/guards.js';
-import { CONSOLE_CSS, CONSOLE_JS, CSS_PATH, JS_PATH } from './assets.js';
-import { type Html, html } from './html.js';
-import { page, plainPage } from './layout.js';
+import { CONSOLE_CSS, CONSOLE_JS, CSS_PATH, JS_PATH } from './assets.view.js';
+import { type Html, html } from './html.view.js';
+import { page, plainPage } from './layout.view.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -9,7 +9,7 @@
 //     never changes a cached run (it concatenates copies of the arrays and reads the positions).
 //     The cache is replaced by an empty one every LAYOUT_DOCUMENTS documents, which bounds it.
 //   - Font programs: the encoded subset is cached by the list of glyphs included. Each document
-//     first includes the same common characters in the same order (`prime` in payslip.render.ts),
+//     first includes the same common characters in the same order (`prime` in payslip.render.view.ts),
 //     so every payslip whose text stays within them embeds byte-identical font data, encoded and
 //     deflated once per process; the ToUnicode map that goes with it is deflated once too.
 //   - Streams: see `tuneStreams`.

@@ -2,8 +2,8 @@
 // flash notices, and one <main> landmark. Every page is rendered through `page` or `plainPage`.
 
 import type { SessionRow } from '../modules/console-sessions/index.js';
-import { CSS_PATH, JS_PATH } from './assets.js';
-import { type Html, html } from './html.js';
+import { CSS_PATH, JS_PATH } from './assets.view.js';
+import { type Html, html } from './html.view.js';
 
 export type Section = 'overview' | 'employees' | 'payroll' | 'compliance' | 'wallet' | 'invoices' | 'settings' | 'security' | 'developers';
 
