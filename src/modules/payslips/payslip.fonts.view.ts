@@ -57,7 +57,7 @@ export const COMMON_TEXT = `${Array.from({ length: 95 }, (_, i) => String.fromCh
 
 /**
  * Deflate level of a page's content (the one stream that differs between payslips). Level 1 against
- * zlib's default 6 on the payslip: about half the CPU, 3 % larger stream (docs/benchmarks.md, "Payslips").
+ * zlib's default 6 on the payslip: about half the CPU, 3 % larger stream (docs/benchmarks-history.md, "Payslips").
  */
 export const CONTENT_LEVEL = 1;
 
