@@ -1,7 +1,7 @@
 // The hot reads of the users feature (U1's page, U2, the console's list), as flat rows: the columns the User object
-// shows, in its order, so that the serializer builds each User once, straight from the row (issue
-// 19: Drizzle's nested object per row and then the serializer's second object were a fifth of the
-// list's CPU). password_hash and user_type_id are not read: the User object does not show them.
+// shows, in its order, so that the serializer builds each User once, straight from the row
+// (Drizzle's nested object per row and then the serializer's second object were a fifth of the
+// list's CPU: docs/benchmarks-history.md, "Reads near the machine's limit", step 3). password_hash and user_type_id are not read: the User object does not show them.
 //
 // Each row arrives as ONE json column, `json_build_array(...)` of those columns, parsed by one
 // JSON.parse (the driver's json type), instead of 54 columns. Per request node-postgres then reads
