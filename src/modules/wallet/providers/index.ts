@@ -2,8 +2,8 @@
 // the provider stored on each transaction, so switching PAYMENT_PROVIDER never strands a top-up.
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
-import { createPaystackProvider } from './paystack.provider.js';
 import type { PaymentProvider } from './payment.provider.js';
+import { createPaystackProvider } from './paystack.provider.js';
 import { createSandboxProvider } from './sandbox.provider.js';
 
 export interface Providers {
