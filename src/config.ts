@@ -241,7 +241,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: Env = process.e
   // banner prints), not http://localhost:$PORT (docs/decisions.md, "Where we differ"): a browser
   // may resolve localhost to ::1 while the server listens on 127.0.0.1 only, and then every link
   // handed out (checkout, onboarding) fails (seen in chromium). Unset, the console also accepts
-  // forms from every loopback name of the port (web.plugin.ts). Derived after overrides so an
+  // forms from every loopback name of the port (web.routes.ts). Derived after overrides so an
   // overridden port moves it too.
   const publicUrl = overrides.publicUrl || blankToUndefined(env.PUBLIC_URL);
   merged.publicUrl = (publicUrl ?? listeningUrl(merged.host, merged.port)).replace(/\/+$/, '');

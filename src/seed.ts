@@ -5,8 +5,6 @@
 // through the services the API uses, with the same validation; the administrator's password and
 // the API token are printed once.
 import crypto from 'node:crypto';
-import { count } from 'drizzle-orm';
-import { companies } from './db/schema/index.js';
 import type { AppServices } from './modules/index.js';
 import { createPayrollRunsModule } from './modules/payroll-runs/index.js';
 import type { AppDeps } from './platform/deps.js';
@@ -81,8 +79,7 @@ export function lastMonth(now = new Date()): { start: Date; end: Date } {
 /** `app`: the built app's deps and services (app.ts), so the seed goes through the API's own services. */
 export async function seedDemo(app: { deps: AppDeps; services: AppServices }): Promise<DemoSeed | undefined> {
   const { deps, services } = app;
-  const [{ value }] = await deps.db.select({ value: count() }).from(companies);
-  if (value > 0) return undefined;
+  if (!(await services.companies.companies.noneYet())) return undefined;
 
   const created = await services.admin.admin.createCompany({
     name: 'Demo Company Ltd',

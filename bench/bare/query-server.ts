@@ -7,7 +7,6 @@ import { openPostgres } from '../../src/db/client.js';
 import { usersReadRepo } from '../../src/modules/users/users.read.repo.js';
 import { usersRepo } from '../../src/modules/users/users.repo.js';
 import { userListJson } from '../../src/modules/users/users.service.js';
-import { sendJsonText } from '../../src/platform/json-text.js';
 
 const companyId = Number(process.env.BENCH_COMPANY_ID);
 // The real server's pool size (runtime.ts opens PostgreSQL with the default of openPostgres).
@@ -22,7 +21,8 @@ app.get('/statements', async () => usersRepo.listStatements(db));
 app.get('/api/users', async (request, reply) => {
   const perPage = Number((request.query as { per_page?: string }).per_page ?? 100);
   const { users, total } = await usersReadRepo.pageJson(db, companyId, 0, perPage, true);
-  return sendJsonText(reply, userListJson(users, total, 1));
+  // As platform/json-text.ts sendJsonText sends it (bench/ reaches src/ only through public entries).
+  return reply.type('application/json; charset=utf-8').send(userListJson(users, total, 1));
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.on(

@@ -2,7 +2,6 @@
 // driver with named prepared statements at the same concurrency (10), nothing else. The statements' SQL
 // is taken from the users repo through the baseline (GET /statements of bench/bare/query-server.ts), so
 // it is exactly what the server sends.
-import { lagosDate } from '../../src/platform/format.js';
 import { runPhysicalLimit } from '../lib/physical.js';
 import { runState } from '../lib/run-state.js';
 import { usersFixture } from '../lib/users-fixture.js';
@@ -27,7 +26,8 @@ const scenario: Scenario = {
       id: fixture.userIds[0],
       mayGrant: true,
       // The Lagos day that is_active is computed against (docs/users.md, "Leavers").
-      today: lagosDate(),
+      // The Lagos day (UTC+1, no DST), as the server's statement takes it (users.exit.repo.ts).
+      today: new Date(Date.now() + 3_600_000).toISOString().slice(0, 10),
     };
     const options = {
       databaseUrl: runState.databaseUrl,

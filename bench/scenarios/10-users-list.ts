@@ -61,7 +61,7 @@ const scenario: Scenario = {
           .map((round) => round.baseline.requestsPerSecond.toFixed(0))
           .join(', ')} req/s)`,
     });
-    // The issue-19 targets: the list against the ceiling and against the physical limit, same rounds.
+    // The read path's goals (docs/benchmarks.md, "Reads"): the list against the ceiling and the physical limit, same rounds.
     for (const [name, ratio, pick, side] of [
       ['bare-Fastify ceiling', paired.ceilingRatio, (round) => round.ceilingRatio, (round) => round.ceiling],
       ['physical limit', paired.physicalRatio, (round) => round.physicalRatio, (round) => round.physical],

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { CLIENT_SCHEMA_FILE, clientSchemaSource, SCHEMA_ADMIN_TOKEN } from '../../scripts/client-schema.js';
 import { nubanFor } from '../../src/modules/banks/index.js';
-import { signatureHeader, signingKey } from '../../src/modules/webhooks/webhooks.secrets.js';
+import { signatureHeader, signingKey } from '../../src/modules/webhooks/webhooks.secrets.rules.js';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
 import { drainJobs, fundWallet } from '../../test/helpers/payroll-runs.js';

@@ -6,7 +6,10 @@
 // `kill -9` could be refused for as long as the zombie or the unrelated process lives.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isErrnoException, isRecord } from '../platform/guards.js';
+
+// Narrowing as in platform/guards.ts, kept here: db/ sits below the platform and imports nothing of it.
+const errnoCode = (error: unknown) => (error instanceof Error && 'code' in error ? error.code : undefined);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class DataDirLockedError extends Error {}
 
@@ -42,7 +45,7 @@ function signalable(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return isErrnoException(error) && error.code === 'EPERM';
+    return errnoCode(error) === 'EPERM';
   }
 }
 
@@ -90,7 +93,7 @@ export function lockDataDir(dataDir: string): () => void {
           if (sameHolder(readHolder(lockPath), self)) fs.rmSync(lockPath, { force: true });
         };
       } catch (error) {
-        if (!isErrnoException(error) || error.code !== 'EEXIST') throw error;
+        if (errnoCode(error) !== 'EEXIST') throw error;
         const holder = readHolder(lockPath);
         if (holder && holder.pid !== process.pid && holderRuns(holder)) {
           throw new DataDirLockedError(

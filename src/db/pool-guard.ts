@@ -4,7 +4,7 @@
 // only while a client is idle in the pool: while it is checked out (every Drizzle transaction, from
 // BEGIN to COMMIT) nobody did.
 import type pg from 'pg';
-import { databaseUnavailable } from '../platform/db-errors.js';
+import { databaseUnavailable } from './errors.js';
 
 /** Told once per lost connection; `inUse`: it was checked out (a transaction) when it died. */
 export type ConnectionErrorListener = (error: Error, inUse: boolean) => void;

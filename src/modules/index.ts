@@ -5,6 +5,7 @@ import type { AppDeps, FeatureModule } from '../platform/deps.js';
 import { createAdminModule } from './admin/index.js';
 import { createBanksModule } from './banks/index.js';
 import { createCompaniesModule } from './companies/index.js';
+import { createConsoleSessionsModule } from './console-sessions/index.js';
 import { createInvoicesModule } from './invoices/index.js';
 import { createLeaversModule } from './leavers/index.js';
 import { createPayItemsModule } from './pay-items/index.js';
@@ -50,6 +51,8 @@ export function createModules(deps: AppDeps) {
   const banks = createBanksModule(deps);
   const webhooks = createWebhooksModule(deps);
   const remittances = createRemittancesModule(deps);
+  // The console's sign-in and sessions (it has no routes: the console's pages use the service).
+  const consoleSessions = createConsoleSessionsModule(deps);
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
   const modules: FeatureModule[] = [
     users,
@@ -66,6 +69,7 @@ export function createModules(deps: AppDeps) {
     admin,
     referenceData,
     banks,
+    consoleSessions,
   ];
   const services = {
     users: users.services,
@@ -82,6 +86,7 @@ export function createModules(deps: AppDeps) {
     admin: admin.services,
     referenceData: referenceData.services,
     banks: banks.services,
+    consoleSessions: consoleSessions.services,
   };
   return { modules, services };
 }

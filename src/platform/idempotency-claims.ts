@@ -10,8 +10,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Executor, queryRows, sql } from '../db/client.js';
+import type { Executor } from '../db/client.js';
 import { conflict } from './errors.js';
+import { idempotencyRepo, serverInstancesRepo } from './idempotency.repo.js';
 import type { RecoverAnswer } from './types.js';
 
 /** How often a live server renews server_instances.last_seen. */
@@ -74,13 +75,8 @@ export function crashPoint(claim: HeldClaim | undefined, point: 'in-transaction'
 export async function markIdempotentChange(tx: Executor, change: IdempotentChange): Promise<void> {
   const claim = held.getStore();
   if (!claim) return;
-  const rows = await queryRows<{ key: string }>(
-    tx,
-    sql`UPDATE idempotency_keys SET committed_at = now(), resource_kind = ${change.kind}, resource_id = ${String(change.id)}
-        WHERE company_id = ${claim.companyId} AND key = ${claim.key} AND claim_token = ${claim.token}
-        RETURNING key`,
-  );
-  if (rows.length === 0) throw conflict(IN_PROGRESS);
+  const marked = await idempotencyRepo.markCommitted(tx, claim, { kind: change.kind, id: String(change.id) });
+  if (!marked) throw conflict(IN_PROGRESS);
   claim.change = change;
   crashPoint(claim, 'in-transaction');
 }
@@ -91,17 +87,7 @@ export async function markIdempotentChange(tx: Executor, change: IdempotentChang
  * owners existed only by that rule). True when this request now holds it with `token`.
  */
 export async function takeOverDeadClaim(db: Executor, companyId: number, key: string, owner: string, token: string): Promise<boolean> {
-  const rows = await queryRows<{ key: string }>(
-    db,
-    sql`UPDATE idempotency_keys k SET owner = ${owner}, claim_token = ${token}, created_at = now()
-        WHERE k.company_id = ${companyId} AND k.key = ${key} AND k.status_code IS NULL AND k.committed_at IS NULL
-          AND (k.created_at < now() - make_interval(secs => ${STUCK_SECONDS})
-            OR (k.owner IS NOT NULL AND NOT EXISTS (
-              SELECT 1 FROM server_instances i
-              WHERE i.id = k.owner AND i.last_seen > now() - make_interval(secs => ${DEAD_AFTER_SECONDS}))))
-        RETURNING k.key`,
-  );
-  return rows.length > 0;
+  return idempotencyRepo.takeOverDead(db, { companyId, key, token }, owner, STUCK_SECONDS, DEAD_AFTER_SECONDS);
 }
 
 /**
@@ -114,15 +100,11 @@ export async function takeOverDeadClaim(db: Executor, companyId: number, key: st
 export function registerInstanceHeartbeat(app: FastifyInstance, db: Executor, embedded: boolean): string {
   const instanceId = `${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
   let timer: NodeJS.Timeout | undefined;
-  const beat = () =>
-    queryRows(
-      db,
-      sql`INSERT INTO server_instances (id) VALUES (${instanceId}) ON CONFLICT (id) DO UPDATE SET last_seen = now() RETURNING id`,
-    );
+  const beat = () => serverInstancesRepo.beat(db, instanceId);
   app.addHook('onReady', async () => {
     try {
-      if (embedded) await queryRows(db, sql`DELETE FROM server_instances WHERE id <> ${instanceId} RETURNING id`);
-      else await queryRows(db, sql`DELETE FROM server_instances WHERE last_seen < now() - interval '1 day' RETURNING id`);
+      if (embedded) await serverInstancesRepo.deleteOthers(db, instanceId);
+      else await serverInstancesRepo.deleteSilentForADay(db);
       await beat();
     } catch (error) {
       app.log.warn({ err: error }, 'could not record this server instance; retrying with the heartbeat');
@@ -135,7 +117,7 @@ export function registerInstanceHeartbeat(app: FastifyInstance, db: Executor, em
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
     // Stopped cleanly (in-flight requests finished): its claims are no one's now.
-    await queryRows(db, sql`DELETE FROM server_instances WHERE id = ${instanceId} RETURNING id`).catch(() => undefined);
+    await serverInstancesRepo.delete(db, instanceId).catch(() => undefined);
   });
   return instanceId;
 }

@@ -6,11 +6,10 @@
 // from the change, never re-run.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Db } from '../db/client.js';
-import { idempotencyKeys } from '../db/schema/index.js';
 import { badRequest, conflict } from './errors.js';
+import { idempotencyRepo } from './idempotency.repo.js';
 import {
   crashPoint,
   HEARTBEAT_SECONDS,
@@ -120,20 +119,12 @@ async function claimKey(
   const companyId = (request.caller as { companyId: number }).companyId;
   const hash = requestHash(request);
   const claim: HeldClaim = { companyId, key, token: newClaimToken(), routeName: request.routeOptions.config.name };
-  const where = and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key));
-  await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEEP_HOURS})`)));
-  const claimed = await db
-    .insert(idempotencyKeys)
-    .values({ companyId, key, requestHash: hash, owner, claimToken: claim.token })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-  if (claimed.length > 0) {
-    if (Math.random() < 1 / PURGE_EVERY) {
-      await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${KEEP_HOURS})`));
-    }
+  await idempotencyRepo.deleteExpiredKey(db, companyId, key, KEEP_HOURS);
+  if (await idempotencyRepo.insertClaim(db, claim, hash, owner)) {
+    if (Math.random() < 1 / PURGE_EVERY) await idempotencyRepo.purgeExpired(db, KEEP_HOURS);
     return { held: claim };
   }
-  const [existing] = await db.select().from(idempotencyKeys).where(where);
+  const existing = await idempotencyRepo.find(db, companyId, key);
   if (!existing || existing.requestHash !== hash) throw conflict('Idempotency key reused with a different request.');
   if (existing.statusCode !== null) {
     reply.header('Idempotent-Replayed', 'true');
@@ -177,55 +168,24 @@ export function registerIdempotency(app: FastifyInstance, database: Database, te
     const recovered = request.idempotencyRecovered;
     if (recovered && reply.statusCode < 500) {
       // Later retries replay this answer instead of rebuilding it.
-      await db
-        .update(idempotencyKeys)
-        .set({ statusCode: reply.statusCode, responseBody: typeof payload === 'string' ? payload : String(payload ?? '') })
-        .where(
-          and(
-            eq(idempotencyKeys.companyId, recovered.companyId),
-            eq(idempotencyKeys.key, recovered.key),
-            isNull(idempotencyKeys.statusCode),
-          ),
-        );
+      await idempotencyRepo.storeRecoveredAnswer(db, recovered.companyId, recovered.key, reply.statusCode, payload);
       return payload;
     }
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     crashPoint(claim, 'after-commit');
-    // Only while this request still holds the key (its token): a claim taken over is another request's.
-    const held = and(
-      eq(idempotencyKeys.companyId, claim.companyId),
-      eq(idempotencyKeys.key, claim.key),
-      eq(idempotencyKeys.claimToken, claim.token),
-    );
     if (reply.statusCode >= 500) {
       // Nothing was done (or it was rolled back): let the client retry with the same key. A change
       // that did commit keeps its mark, so the retry is answered from it instead of running again.
       // The database may be what failed (a 503): then the release waits for it (releaseLater), and the
       // client still gets the original answer, not this statement's error.
-      await releaseClaim(db, claim).catch(() => unreleased.add(claim));
+      await idempotencyRepo.release(db, claim).catch(() => unreleased.add(claim));
     } else {
-      await db
-        .update(idempotencyKeys)
-        .set({ statusCode: reply.statusCode, responseBody: typeof payload === 'string' ? payload : String(payload ?? '') })
-        .where(held);
+      // Only while this request still holds the key (its token): a claim taken over is another request's.
+      await idempotencyRepo.storeAnswer(db, claim, reply.statusCode, payload);
     }
     return payload;
   });
-}
-
-/** Gives the key back after a 5xx: only while this request's token holds it, and only if nothing committed. */
-function releaseClaim(db: Db, claim: HeldClaim) {
-  return db
-    .delete(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.companyId, claim.companyId),
-        eq(idempotencyKeys.key, claim.key),
-        eq(idempotencyKeys.claimToken, claim.token),
-        isNull(idempotencyKeys.committedAt),
-      ),
-    );
 }
 
 /** At most this many releases wait for the database; past it the oldest fall back to the stuck-claim rule. */
@@ -243,7 +203,7 @@ function releaseLater(app: FastifyInstance, db: Db): { add(claim: HeldClaim): vo
   const flush = async () => {
     for (const [id, claim] of waiting) {
       try {
-        await releaseClaim(db, claim);
+        await idempotencyRepo.release(db, claim);
         waiting.delete(id);
       } catch {
         return; // still unreachable: the next tick tries again

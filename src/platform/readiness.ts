@@ -2,8 +2,9 @@
 // metrics, logs" and "Failures"). It asks each dependency once, bounded in time, and names the
 // ones that did not answer; /healthz (liveness) asks nothing.
 import type { FastifyInstance } from 'fastify';
-import { type Database, sql } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import type { RateLimitStore } from './ratelimit/limiter.js';
+import { pingDatabase } from './readiness.repo.js';
 
 /** A dependency that has not answered within this is unavailable (a load balancer's probe waits longer). */
 export const READINESS_TIMEOUT_MS = 1000;
@@ -34,7 +35,7 @@ export function registerReadiness(app: FastifyInstance, deps: { database: Databa
   async function check(): Promise<Record<string, Check>> {
     const checkRedis = limiter.checkRedis;
     const [databaseCheck, redisCheck] = await Promise.all([
-      bounded(() => database.db.execute(sql`SELECT 1`)),
+      bounded(() => pingDatabase(database)),
       checkRedis ? bounded(checkRedis) : undefined,
     ]);
     return redisCheck ? { database: databaseCheck, redis: redisCheck } : { database: databaseCheck };

@@ -8,7 +8,8 @@
 // embedded database sign and check with the same key, with no setting to configure. A key never
 // changes once committed, so each process caches it once it has read it back committed.
 import crypto from 'node:crypto';
-import { type Executor, queryRows, sql } from '../db/client.js';
+import type { Executor } from '../db/client.js';
+import { signingKeysRepo } from './signed-links.repo.js';
 
 export type LinkCheck = { ok: true; id: number } | { ok: false; reason: 'invalid' | 'expired' };
 
@@ -20,15 +21,11 @@ export function createLinkSigner(purpose: string) {
 
   async function key(executor: Executor): Promise<Buffer> {
     if (cachedKey) return cachedKey;
-    const read = async () =>
-      (await queryRows<{ secret: string }>(executor, sql`SELECT secret FROM signing_keys WHERE purpose = ${purpose}`))[0];
+    const read = () => signingKeysRepo.read(executor, purpose);
     let row = await read();
     if (!row) {
       const candidate = crypto.randomBytes(32).toString('base64');
-      const [inserted] = await queryRows<{ secret: string }>(
-        executor,
-        sql`INSERT INTO signing_keys (purpose, secret) VALUES (${purpose}, ${candidate}) ON CONFLICT (purpose) DO NOTHING RETURNING secret`,
-      );
+      const inserted = await signingKeysRepo.insertIfAbsent(executor, purpose, candidate);
       // Written by this call, maybe inside a transaction that may still roll back: used, not cached
       // (whatever it signed rolls back with it); the next call reads the committed row.
       if (inserted) return Buffer.from(inserted.secret, 'base64');

@@ -2,8 +2,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../platform/deps.js';
-import { type Html, html } from './html.js';
-import { plainPage } from './layout.js';
+import { type Html, html } from './html.view.js';
+import { plainPage } from './layout.view.js';
 import {
   anonymousCsrf,
   checkAnonymousCsrf,
@@ -12,7 +12,7 @@ import {
   sendHtml,
   setSessionCookie,
   type WebContext,
-} from './web.plugin.js';
+} from './web.routes.js';
 
 // `next` ends up in a Location header and in the browser's URL parser, so it is allowed only in a
 // plain shape: path segments of unreserved characters under /console (no empty, `.` or `..`

@@ -4,14 +4,14 @@
 // schedule, each linking to their statutory details.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError } from '../platform/errors.js';
 import { naira } from '../tax-engine/money.js';
-import { type Html, html } from './html.js';
-import { page } from './layout.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { type Html, html } from './html.view.js';
+import { page } from './layout.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const MonthQuery = Type.Object({ month: Type.Optional(Type.String({ maxLength: 10 })) });
 const FileQuery = Type.Object({

@@ -7,8 +7,8 @@ import type { AppDeps } from '../platform/deps.js';
 import { authRoutes } from './auth.routes.js';
 import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
-import { html } from './html.js';
-import { plainPage } from './layout.js';
+import { html } from './html.view.js';
+import { plainPage } from './layout.view.js';
 import { leaversConsoleRoutes } from './leavers.routes.js';
 import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
@@ -19,7 +19,7 @@ import { runApprovalRoutes } from './run-approval.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { statutoryRoutes } from './statutory.routes.js';
-import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.plugin.js';
+import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.routes.js';
 
 export async function registerConsole(app: FastifyInstance, services: AppServices, deps: AppDeps): Promise<void> {
   await app.register(async (scope) => {

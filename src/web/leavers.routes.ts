@@ -5,15 +5,15 @@
 // /reinstate do, with the same messages.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { EXIT_REASONS, isExited } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { lagosDate } from '../platform/format.js';
 import { parseRowId } from '../platform/input-safety.js';
-import { type Html, html } from './html.js';
-import { csrfField, type Flash, page } from './layout.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { type Html, html } from './html.view.js';
+import { csrfField, type Flash, page } from './layout.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 type User = Record<string, unknown>;
 

@@ -5,9 +5,9 @@ import { Type } from 'typebox';
 import { ONBOARDING_EXPIRED, PASSWORD_MIN_LENGTH } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
-import { html } from './html.js';
-import { plainPage } from './layout.js';
-import { anonymousCsrf, checkAnonymousCsrf, sendHtml, type WebContext } from './web.plugin.js';
+import { html } from './html.view.js';
+import { plainPage } from './layout.view.js';
+import { anonymousCsrf, checkAnonymousCsrf, sendHtml, type WebContext } from './web.routes.js';
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) });
 

@@ -2,16 +2,16 @@
 // checkout) and invoices awaiting approval. Every figure comes from the features' services.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { isExited, USER_STATUSES } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { lagosDate } from '../platform/format.js';
 import { isOneOf } from '../platform/guards.js';
 import { naira } from '../tax-engine/money.js';
-import { type Html, html, when } from './html.js';
-import { csrfField, type Flash, page } from './layout.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { type Html, html, when } from './html.view.js';
+import { csrfField, type Flash, page } from './layout.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 export const EMPLOYEES_PER_PAGE = 25;
 

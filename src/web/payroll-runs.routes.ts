@@ -4,16 +4,16 @@
 // with the service's message at the service's status; another company's run is the 404 page.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError, notFound } from '../platform/errors.js';
 import { naira } from '../tax-engine/money.js';
-import { html } from './html.js';
-import { csrfField, type Flash, page } from './layout.js';
+import { html } from './html.view.js';
+import { csrfField, type Flash, page } from './layout.view.js';
 import { RUN_NOT_FOUND_PAGE, RunParams, runPageRenderer } from './payroll.routes.js';
-import { errorMessage, runPath } from './payroll-views.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { errorMessage, runPath } from './payroll-runs.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 /** The employees offered for a chosen subset (a larger subset is made through the API). */
 const CHOOSABLE = 500;

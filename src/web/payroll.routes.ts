@@ -4,14 +4,14 @@
 // works without it. Figures come from the payroll-runs and paystubs services.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError, notFound } from '../platform/errors.js';
 import { koboToString, naira } from '../tax-engine/money.js';
-import { type Html, html, when } from './html.js';
-import { type Flash, page } from './layout.js';
-import { paystubBadgeOf, type RunView, runActions, runBadge, runFacts, runPath, skippedList } from './payroll-views.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { type Html, html, when } from './html.view.js';
+import { type Flash, page } from './layout.view.js';
+import { paystubBadgeOf, type RunView, runActions, runBadge, runFacts, runPath, skippedList } from './payroll-runs.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const RUNS_PER_PAGE = 20;
 const PAYSTUBS_PER_PAGE = 50;

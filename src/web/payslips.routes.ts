@@ -11,10 +11,10 @@ import { PAYSLIP_LINK_DAYS } from '../modules/paystubs/index.js';
 import { typed } from '../platform/deps.js';
 import { notFound } from '../platform/errors.js';
 import { parseRowId } from '../platform/input-safety.js';
-import { html } from './html.js';
-import { plainPage } from './layout.js';
+import { html } from './html.view.js';
+import { plainPage } from './layout.view.js';
 import { RUN_NOT_FOUND_PAGE, RunParams } from './payroll.routes.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const LINK_BUCKET = 'payslip-link';
 const PAYSTUB_NOT_FOUND_PAGE = 'There is no paystub with that id in your company.';

@@ -6,9 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../platform/deps.js';
-import { html } from './html.js';
+import { html } from './html.view.js';
 import { RunParams, runPageRenderer } from './payroll.routes.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const LINK_GONE = 'This approval link has expired or was replaced by a later request. An administrator can still approve the run below.';
 

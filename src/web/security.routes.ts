@@ -2,12 +2,12 @@
 // last use and expiry, never the token; Generate/Regenerate show the new token exactly once.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { createTokenService, normaliseScopes, ROUTE_NAMES, SCOPE_OF } from '../platform/auth/tokens.js';
 import { typed } from '../platform/deps.js';
-import { type Html, html, when } from './html.js';
-import { csrfField, type Flash, page } from './layout.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { type Html, html, when } from './html.view.js';
+import { csrfField, type Flash, page } from './layout.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const PREFIXES = [...new Set(ROUTE_NAMES.map((name) => name.split('.')[0]))];
 /** The scopes a token can hold: route names, less those allowed by another route's scope (SCOPE_OF). */

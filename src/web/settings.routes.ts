@@ -1,17 +1,17 @@
 // Settings: the company's vocabulary (e-mail domains, user types, roles, redirect domains for
-// wallet top-ups) through company-vocabulary.ts, and the payroll contribution settings through the
+// wallet top-ups) through company-vocabulary.service.ts, and the payroll contribution settings through the
 // payroll settings service, each field with what it means for a paystub.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { CompanyProfile } from '../modules/companies/index.js';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
-import { type Html, html } from './html.js';
-import { csrfField, type Flash, page } from './layout.js';
-import { runApprovalSection, runApprovalSettingsRoutes } from './run-approval.settings.js';
+import { type Html, html } from './html.view.js';
+import { csrfField, type Flash, page } from './layout.view.js';
+import { runApprovalSection, runApprovalSettingsRoutes } from './run-approval.settings.routes.js';
 import { companyStatutorySection, companyStatutoryValues } from './statutory.routes.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 type Kind = 'domains' | 'user-types' | 'roles' | 'redirect-domains';
 

@@ -7,14 +7,14 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { CompanyProfile } from '../modules/companies/index.js';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { parseRowId } from '../platform/input-safety.js';
-import { type Html, html } from './html.js';
-import { csrfField, type Flash, page } from './layout.js';
+import { type Html, html } from './html.view.js';
+import { csrfField, type Flash, page } from './layout.view.js';
 import { employmentSection, LEAVER_NOTICES } from './leavers.routes.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 type Values = Record<string, unknown>;
 type Option = { code: string; name: string };

@@ -7,9 +7,9 @@ import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies, signIn } from '../../test/helpers/web.js';
 import { companies, users, webLoginFailures, webSessions } from '../db/schema/index.js';
+import { SIGN_IN_MESSAGES } from '../modules/console-sessions/index.js';
 import { naira } from '../tax-engine/money.js';
-import { escapeHtml, html } from './html.js';
-import { SIGN_IN_MESSAGES } from './session.js';
+import { escapeHtml, html } from './html.view.js';
 
 let ctx: TestContext;
 let acme: TestCompany;

@@ -9,7 +9,7 @@ import { notFound } from '../../platform/errors.js';
 import { parseRowId } from '../../platform/input-safety.js';
 import { errorResponses, MessageError } from '../../platform/schemas.js';
 import { CompanyStatutoryBodyProperties } from '../companies/index.js';
-import { createAdminAuthenticator } from './admin.auth.js';
+import { createAdminAuthenticator } from './admin.auth.service.js';
 import { AdminCompanySchema } from './admin.serializer.js';
 import { type AdminService, PAYMENT_FREQUENCIES } from './admin.service.js';
 

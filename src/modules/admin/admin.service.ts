@@ -41,7 +41,7 @@ export interface CreateCompanyInput {
 }
 
 export interface UpdateCompanyInput {
-  /** Sector and registrations (companies.statutory.ts): read by readCompanyStatutory. */
+  /** Sector and registrations (companies.statutory.service.ts): read by readCompanyStatutory. */
   [statutory: string]: unknown;
   plan?: string;
   api_access?: boolean;

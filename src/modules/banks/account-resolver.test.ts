@@ -2,7 +2,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountNotResolved, createPaystackResolver, createSandboxResolver, namesMatch, ResolverUnavailable } from './account-resolver.js';
+import {
+  AccountNotResolved,
+  createPaystackResolver,
+  createSandboxResolver,
+  namesMatch,
+  ResolverUnavailable,
+} from './account-resolver.provider.js';
 
 let server: http.Server;
 let baseUrl: string;

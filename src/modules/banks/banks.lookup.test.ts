@@ -1,7 +1,7 @@
 // The bank list's integrity and name matching (pure).
 import { describe, expect, it } from 'vitest';
 import { BANK_ENTRIES } from './banks.data.js';
-import { BANKS, bankByCode, bankCodeForName, nameKey, paystackBankCode } from './banks.lookup.js';
+import { BANKS, bankByCode, bankCodeForName, nameKey, paystackBankCode } from './banks.lookup.rules.js';
 
 describe('bank list', () => {
   it('has unique codes, slugs and Paystack codes; codes of 3 or 6 digits', () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
 import { errorResponses, FieldsError } from '../../platform/schemas.js';
-import { BANKS } from './banks.lookup.js';
+import { BANKS } from './banks.lookup.rules.js';
 
 const BankSchema = Type.Object({
   name: Type.String(),

@@ -15,7 +15,7 @@ export {
   createAccountResolver,
   namesMatch,
   ResolverUnavailable,
-} from './account-resolver.js';
+} from './account-resolver.provider.js';
 export { BANK_DATA_SOURCE } from './banks.data.js';
-export { BANKS, type Bank, bankByCode, bankCodeForName, paystackBankCode } from './banks.lookup.js';
-export { isNubanBankCode, isValidNuban, nubanCheckDigit, nubanFor } from './nuban.js';
+export { BANKS, type Bank, bankByCode, bankCodeForName, paystackBankCode } from './banks.lookup.rules.js';
+export { isNubanBankCode, isValidNuban, nubanCheckDigit, nubanFor } from './nuban.rules.js';

@@ -2,8 +2,8 @@
 // single-digit change of it fails, for 3-digit CBN codes and 6-digit microfinance codes alike.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BANKS } from './banks.lookup.js';
-import { isValidNuban, nubanCheckDigit, nubanFor } from './nuban.js';
+import { BANKS } from './banks.lookup.rules.js';
+import { isValidNuban, nubanCheckDigit, nubanFor } from './nuban.rules.js';
 
 const digits = (length: number) =>
   fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length, maxLength: length }).map((d) => d.join(''));

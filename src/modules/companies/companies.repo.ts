@@ -50,6 +50,12 @@ export const companiesRepo = {
     return { rows, total: rows[0]?.total ?? (await companiesRepo.countCreatedBy(executor, ownerId)) };
   },
 
+  /** Every company of the database, across tenants: only the demo seed's first-run check asks. */
+  async countAll(executor: Executor): Promise<number> {
+    const [row] = await executor.select({ value: count() }).from(companies);
+    return row.value;
+  },
+
   async countCreatedBy(executor: Executor, ownerId: number): Promise<number> {
     const [row] = await executor.select({ value: count() }).from(companies).where(eq(companies.createdBy, ownerId));
     return row.value;

@@ -4,7 +4,7 @@ import { typed } from '../../platform/deps.js';
 import { callerOf } from '../../platform/request-context.js';
 import { CompaniesError, CompanyIdInput, errorResponses } from '../../platform/schemas.js';
 import { COMPANY_NOT_FOUND, type CompaniesService } from './companies.service.js';
-import { CompanyStatutoryBodyProperties, CompanyStatutoryProperties } from './companies.statutory.js';
+import { CompanyStatutoryBodyProperties, CompanyStatutoryProperties } from './companies.statutory.service.js';
 
 const Nullable = (description?: string) => Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 255, description })]));
 const Text = (description: string, maxLength = 255) => Type.Optional(Type.String({ maxLength, description }));

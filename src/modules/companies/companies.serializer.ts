@@ -1,6 +1,6 @@
 import { isoTimestamp } from '../../platform/format.js';
 import type { CompanyRow } from './companies.repo.js';
-import { serializeCompanyStatutory } from './companies.statutory.js';
+import { serializeCompanyStatutory } from './companies.statutory.service.js';
 
 /** The Company resource of the published interface (plus created_at/updated_at). */
 export function serializeCompany(company: CompanyRow) {

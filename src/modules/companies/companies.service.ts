@@ -13,14 +13,14 @@ import { recordEvent } from '../webhooks/index.js';
 import type { CompanyRow } from './companies.repo.js';
 import { companiesRepo } from './companies.repo.js';
 import { serializeCompany } from './companies.serializer.js';
-import { writeCompanyStatutory } from './companies.statutory.js';
+import { writeCompanyStatutory } from './companies.statutory.service.js';
 import { validateCreate, validateUpdate } from './companies.validation.js';
 
 /** company.activated / company.deactivated with the company as C3 answers it (docs/webhooks.md). */
 const announce = (tx: Executor, row: CompanyRow | undefined, type: 'company.activated' | 'company.deactivated') =>
   row ? recordEvent(tx, row.id, type, serializeCompany(row)) : Promise.resolve(0);
 
-import { setupCompany } from './company-setup.js';
+import { setupCompany } from './company-setup.service.js';
 
 export const COMPANY_NOT_FOUND = 'Company not found or does not belong to the current company.';
 export const CANNOT_DEACTIVATE_SELF = 'A company cannot deactivate itself.';
@@ -86,6 +86,11 @@ export function createCompaniesService(deps: CompaniesDeps) {
   }
 
   return {
+    /** True before the first company exists: the demo seed runs only then (src/seed.ts). */
+    async noneYet(): Promise<boolean> {
+      return (await companiesRepo.countAll(db)) === 0;
+    },
+
     /** C1: companies created by the caller, or by one of its descendants named in `company_id`. */
     async list(callerId: number, query: { page?: number; per_page?: number; company_id?: number | string }) {
       let ownerId = callerId;

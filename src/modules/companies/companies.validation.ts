@@ -3,8 +3,8 @@
 import { isEmail } from '../../platform/email.js';
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { fieldLabel, rejectUnknownFields } from '../../platform/field-reader.js';
-import { COMPANY_STATUTORY_FIELDS, type CompanyStatutoryValues, readCompanyStatutory } from './companies.statutory.js';
-import { type RunApproval, readRunApproval } from './company-run-approval.js';
+import { COMPANY_STATUTORY_FIELDS, type CompanyStatutoryValues, readCompanyStatutory } from './companies.statutory.service.js';
+import { type RunApproval, readRunApproval } from './company-run-approval.service.js';
 
 export const PAYMENT_FREQUENCIES = ['weekly', 'bi-weekly', 'monthly'] as const;
 
@@ -94,9 +94,9 @@ export interface CreateCompanyInput {
   emailTemplate: string;
   paymentFrequency: string;
   emailLocal: string;
-  /** Who approves the child's payroll runs (company-run-approval.ts); default `person`. */
+  /** Who approves the child's payroll runs (company-run-approval.service.ts); default `person`. */
   runApproval: RunApproval;
-  /** companies.statutory.ts: sector and registrations, written after the company is set up. */
+  /** companies.statutory.service.ts: sector and registrations, written after the company is set up. */
   statutory: CompanyStatutoryValues;
 }
 
@@ -150,7 +150,7 @@ export function validateCreate(body: Body): { input?: CreateCompanyInput; errors
   };
 }
 
-/** Column values for companiesRepo.update, the statutory ones included (companies.statutory.ts). */
+/** Column values for companiesRepo.update, the statutory ones included (companies.statutory.service.ts). */
 export interface UpdateCompanyInput extends CompanyStatutoryValues {
   name?: string;
   address?: string | null;

@@ -3,9 +3,9 @@
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { companiesRoutes } from './companies.routes.js';
 import { createCompaniesService } from './companies.service.js';
-import { createCompanyStatutoryService } from './companies.statutory.js';
-import { createRunApprovalService } from './company-run-approval.js';
-import { createCompanyVocabularyService } from './company-vocabulary.js';
+import { createCompanyStatutoryService } from './companies.statutory.service.js';
+import { createRunApprovalService } from './company-run-approval.service.js';
+import { createCompanyVocabularyService } from './company-vocabulary.service.js';
 
 export function createCompaniesModule(deps: AppDeps) {
   const services = {
@@ -22,6 +22,8 @@ export function createCompaniesModule(deps: AppDeps) {
 }
 
 export type CompaniesServices = ReturnType<typeof createCompaniesModule>['services'];
+/** A company's API token, issued in the caller's transaction (with setupCompany: the benchmark's companies). */
+export { issueToken } from '../../platform/auth/tokens.js';
 export {
   CompanyStatutoryBodyProperties,
   CompanyStatutoryProperties,
@@ -30,15 +32,15 @@ export {
   SECTORS,
   serializeCompanyStatutory,
   writeCompanyStatutory,
-} from './companies.statutory.js';
+} from './companies.statutory.service.js';
 export {
   isRunApproval,
   RUN_APPROVAL_MODES,
   type RunApproval,
   readRunApproval,
   writeRunApproval,
-} from './company-run-approval.js';
-export { type NewCompany, setupCompany } from './company-setup.js';
+} from './company-run-approval.service.js';
+export { type NewCompany, setupCompany } from './company-setup.service.js';
 export {
   type CompanyProfile,
   type CompanyVocabularyService,
@@ -50,4 +52,4 @@ export {
   normalizeNames,
   PLANS,
   type Plan,
-} from './company-vocabulary.js';
+} from './company-vocabulary.service.js';

@@ -6,7 +6,7 @@ import { isEmail } from '../../platform/email.js';
 import { addFieldError, type FieldErrors, invalid } from '../../platform/errors.js';
 import { fieldLabel, rejectUnknownFields } from '../../platform/field-reader.js';
 import { isKeyOf, isOneOf } from '../../platform/guards.js';
-import { parseMoney } from './invoices.money.js';
+import { parseMoney } from './invoices.money.validation.js';
 import { SORT_COLUMNS, type SortColumn } from './invoices.repo.js';
 
 export const PAYMENT_METHODS = ['self', 'provider'] as const;

@@ -2,7 +2,7 @@
 // turns one request into seconds (or hours) of a blocked event loop for every client.
 import { describe, expect, it } from 'vitest';
 import { toKobo } from '../../tax-engine/money.js';
-import { parseMoney } from './invoices.money.js';
+import { parseMoney } from './invoices.money.validation.js';
 
 /** Wall time of `run` in ms. */
 const timed = (run: () => unknown) => {

@@ -24,7 +24,7 @@ import {
   validDate,
   type WrittenPaystub,
 } from '../paystubs/index.js';
-import { createOffCycleRuns } from './off-cycle.js';
+import { createOffCycleRuns } from './off-cycle.service.js';
 import { periodMismatch } from './pay-periods.js';
 import { announceRun } from './payroll-runs.events.js';
 import { findRun, MESSAGES, RUN_ID, runView } from './payroll-runs.lookup.js';

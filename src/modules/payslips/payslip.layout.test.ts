@@ -2,7 +2,7 @@
 // each section lists for a paystub, the totals adding up to the stored net pay to the kobo.
 import { describe, expect, it } from 'vitest';
 import { columnToKobo } from '../../tax-engine/money.js';
-import { longDate, maskedAccount, type PayslipSource, payslipFilename, payslipLayout } from './payslip.layout.js';
+import { longDate, maskedAccount, type PayslipSource, payslipFilename, payslipLayout } from './payslip.layout.planner.js';
 
 const base: PayslipSource = {
   company: { name: 'Acme Nigeria Ltd', address: '12 Marina Road\nLagos Island, Lagos' },

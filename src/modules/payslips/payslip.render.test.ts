@@ -1,11 +1,11 @@
-// The PDF bytes payslip.render.ts assembles itself (PayslipDocument keeps what pdfkit writes and
+// The PDF bytes payslip.render.view.ts assembles itself (PayslipDocument keeps what pdfkit writes and
 // copies it into one Buffer): every offset of the xref table must point at its object, for ASCII
 // and non-ASCII text alike (pdfkit writes those as UTF-16 strings), and documents rendered one
 // after another (sharing the process's word cache) must each be complete.
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { type PayslipSource, payslipLayout } from './payslip.layout.js';
-import { renderPayslip } from './payslip.render.js';
+import { type PayslipSource, payslipLayout } from './payslip.layout.planner.js';
+import { renderPayslip } from './payslip.render.view.js';
 
 function source(firstName: string, company: string): PayslipSource {
   return {

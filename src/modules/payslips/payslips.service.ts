@@ -1,6 +1,6 @@
 // Payslips (docs/compliance.md, "Payslips"): one paystub's PDF, a run's PDFs as a streamed ZIP, and
-// the PDF behind a signed link. Rows come from payslips.repo.ts, lines from payslip.layout.ts,
-// bytes from payslip.render.ts.
+// the PDF behind a signed link. Rows come from payslips.repo.ts, lines from payslip.layout.planner.ts,
+// bytes from payslip.render.view.ts.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -8,8 +8,8 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import type { PayslipLinks } from '../paystubs/index.js';
 import { stateByCode } from '../reference-data/index.js';
-import { type PayslipSource, payslipLayout } from './payslip.layout.js';
-import { renderPayslip } from './payslip.render.js';
+import { type PayslipSource, payslipLayout } from './payslip.layout.planner.js';
+import { renderPayslip } from './payslip.render.view.js';
 import { type ItemRow, type PayslipRow, payslipsRepo, type RecordRow, type YtdRow } from './payslips.repo.js';
 
 export const PAYSTUB_NOT_FOUND = 'Paystub not found.';

@@ -3,7 +3,7 @@
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { customContributionsRoutes } from './custom-contributions.routes.js';
 import { createCustomContributionsService } from './custom-contributions.service.js';
-import type { ResolveItemTypes } from './paystubs.item-input.js';
+import type { ResolveItemTypes } from './paystubs.item-input.validation.js';
 import { paystubsRoutes } from './paystubs.routes.js';
 import { createPaystubsService, type RecordRun } from './paystubs.service.js';
 import { settingsRoutes } from './settings.routes.js';
@@ -36,7 +36,7 @@ export {
   type ResolveItemTypes,
   resolveBuiltIns,
   resolveItems,
-} from './paystubs.item-input.js';
+} from './paystubs.item-input.validation.js';
 // What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
 export { validDate } from './paystubs.items.js';
 export type { PlanItem, PlanPayItem } from './paystubs.planner.js';

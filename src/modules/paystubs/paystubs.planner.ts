@@ -15,7 +15,7 @@
 //   `sector` and each user's `nhf_opt_in` (whether NHF is deducted), custom contributions'
 //   `tax_deductible`, under tax_method cumulative the stored `yearToDate` rows (paystubs.ytd.ts),
 //   users' `is_expatriate` / `pension_exempt` (NHF and pension: nhfAppliesTo, pensionApplies) and
-//   `stateHistory` (each paystub's PAYE state, paystubs.paye-state.ts; absent = the current state).
+//   `stateHistory` (each paystub's PAYE state, paystubs.paye-state.rules.ts; absent = the current state).
 // - Under tax_method cumulative each paystub's tax uses its user's year to date: stored paystubs of
 //   the same calendar year ending on or before it, plus those planned earlier in this run. Items are
 //   planned by start, which for one user's successive periods is period order.
@@ -34,7 +34,7 @@ import { computePaystub, prepareCustom, prepareRun } from '../../tax-engine/engi
 import { type EngineSettings, type PaystubFigures, PERIODS_PER_YEAR, type PreparedCustom } from '../../tax-engine/engine.types.js';
 import { type Kobo, koboToString, toKobo } from '../../tax-engine/money.js';
 import type { EngineItem, PayItemType } from '../../tax-engine/pay-items.js';
-import { historyByUser, payeStateFor, type StateHistoryRow } from './paystubs.paye-state.js';
+import { historyByUser, payeStateFor, type StateHistoryRow } from './paystubs.paye-state.rules.js';
 import { type PaystubSnapshot, paystubSnapshot, type SnapshotUser, salarySplit } from './paystubs.snapshot.js';
 import { type PlanYtdRow, ytdEntry } from './paystubs.ytd.js';
 

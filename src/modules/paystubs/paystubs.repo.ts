@@ -5,7 +5,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
-import type { StateHistoryRow } from './paystubs.paye-state.js';
+import type { StateHistoryRow } from './paystubs.paye-state.rules.js';
 import type { NewPaystub, NewPaystubItem, NewRecord, PlanCustom, PlanUser } from './paystubs.planner.js';
 import type { InsertedPaystub, InsertedRow, PaystubRow } from './paystubs.rows.js';
 import type { PlanYtdRow } from './paystubs.ytd.js';

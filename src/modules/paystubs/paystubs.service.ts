@@ -7,7 +7,7 @@ import { notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { laravelPage } from '../../platform/paginator.js';
 import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.js';
-import { codesOf, type ResolveItemTypes, resolveBuiltIns, resolveItems } from './paystubs.item-input.js';
+import { codesOf, type ResolveItemTypes, resolveBuiltIns, resolveItems } from './paystubs.item-input.validation.js';
 import { type ValidatedItem, validateItem } from './paystubs.items.js';
 import type { FailedItem, PlanItem } from './paystubs.planner.js';
 import { paystubsReadRepo } from './paystubs.read.repo.js';

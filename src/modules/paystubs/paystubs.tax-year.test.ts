@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../tax-engine/engine.types.js';
 import { toKobo } from '../../tax-engine/money.js';
 import { builtInPayItemType, type PayItemType } from '../../tax-engine/pay-items.js';
-import { payeStateFor, type StateHistoryRow } from './paystubs.paye-state.js';
+import { payeStateFor, type StateHistoryRow } from './paystubs.paye-state.rules.js';
 import { type PlanContext, type PlanItem, type PlanUser, planPaystubRun } from './paystubs.planner.js';
 
 const naira = (value: string | number) => toKobo(value) ?? 0n;

@@ -9,7 +9,7 @@ import type { Mailer } from '../../platform/mail/outbox.js';
 import { createUsers } from './users.create.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './users.documents.js';
 import { announceUsers } from './users.events.js';
-import { isExited } from './users.exit.js';
+import { isExited } from './users.exit.repo.js';
 import { checkCreate, checkUpdate } from './users.fields.js';
 import { lifecycleRepo } from './users.lifecycle.repo.js';
 import { companyName } from './users.lookup.repo.js';

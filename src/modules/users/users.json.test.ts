@@ -1,4 +1,4 @@
-// U1's page written as JSON text by PostgreSQL (users.json.ts) must be, byte for byte, what the
+// U1's page written as JSON text by PostgreSQL (users.json.repo.ts) must be, byte for byte, what the
 // serializer writes for the same user (JSON.stringify of serializeUser, which is what the route's
 // schema serializer wrote before): for users with every field set, every optional field null, and
 // random strings, timestamps and money drawn by fast-check (fixed seed). The SQL writer runs on both

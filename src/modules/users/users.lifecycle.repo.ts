@@ -4,7 +4,7 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
-import { exitedSql } from './users.exit.js';
+import { exitedSql } from './users.exit.repo.js';
 
 /** What ending a suspension writes: roles come back from `suspended_roles` when they were cleared. */
 const endAssignments = {

@@ -1,7 +1,7 @@
 // The hot reads of the users feature (U1's page, U2, the console's list), as flat rows: the columns the User object
-// shows, in its order, so that the serializer builds each User once, straight from the row (issue
-// 19: Drizzle's nested object per row and then the serializer's second object were a fifth of the
-// list's CPU). password_hash and user_type_id are not read: the User object does not show them.
+// shows, in its order, so that the serializer builds each User once, straight from the row
+// (Drizzle's nested object per row and then the serializer's second object were a fifth of the
+// list's CPU: docs/benchmarks-history.md, "Reads near the machine's limit", step 3). password_hash and user_type_id are not read: the User object does not show them.
 //
 // Each row arrives as ONE json column, `json_build_array(...)` of those columns, parsed by one
 // JSON.parse (the driver's json type), instead of 54 columns. Per request node-postgres then reads
@@ -12,14 +12,14 @@
 // plain columns did (PostgreSQL's timestamp text for isoTimestamp, exact decimal strings for money):
 // a numeric as a JSON number would become a binary float.
 //
-// `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.ts),
+// `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.repo.ts),
 // which U1 uses on a PostgreSQL server (users.service.ts).
 import { aliasedTable, and, asc, type Column, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../db/schema/index.js';
 import { lagosDate } from '../../platform/format.js';
-import { userJson } from './users.json.js';
+import { userJson } from './users.json.repo.js';
 
 const manager = aliasedTable(users, 'manager');
 
@@ -165,6 +165,8 @@ function preparedPageOf(user: SQL, name: string) {
 const jsonOfUser = (mayGrant: SQL, today: SQL) =>
   userJson({ userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName }, mayGrant, today);
 const preparedPage = preparedPageOf(rowArray, 'users_page_rows');
+// The same page with each user as the JSON text the API sends, written by PostgreSQL (users.json.repo.ts):
+// for a PostgreSQL server only (users.service.ts says why).
 const preparedPageJson = preparedPageOf(
   jsonOfUser(sql`${sql.placeholder('mayGrant')}::boolean`, sql`${sql.placeholder('today')}::date`),
   'users_page_json',
@@ -222,7 +224,7 @@ export const usersReadRepo = {
   },
 
   /**
-   * U1's page as `page` reads it, each user already the JSON text of its User object (users.json.ts),
+   * U1's page as `page` reads it, each user already the JSON text of its User object (users.json.repo.ts),
    * for a viewer who may (`mayGrant`) or may not see console users' onboarding tokens.
    */
   async pageJson(

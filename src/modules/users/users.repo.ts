@@ -6,7 +6,7 @@ import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor } from '../../db/prepared.js';
 import { users, userTypes } from '../../db/schema/index.js';
 import { lagosDate } from '../../platform/format.js';
-import { exitedSql } from './users.exit.js';
+import { exitedSql } from './users.exit.repo.js';
 import { usersReadRepo } from './users.read.repo.js';
 
 const manager = aliasedTable(users, 'manager');

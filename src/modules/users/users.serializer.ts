@@ -1,7 +1,7 @@
 import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp, lagosDate } from '../../platform/format.js';
 import { moneyString } from '../../tax-engine/money.js';
-import { isExited } from './users.exit.js';
+import { isExited } from './users.exit.repo.js';
 import { USER_ROW as at, ROW_FIELDS, type UserFlatRow } from './users.read.repo.js';
 import type { UserWithNames } from './users.repo.js';
 

@@ -70,7 +70,7 @@ export function createUsersService(deps: { db: Db }) {
      */
     async listForApi(companyId: number, query: ListQuery, mayGrantConsoleAccess = false) {
       // Who writes each user's JSON text. A PostgreSQL server writes it while it reads the row
-      // (users.json.ts): that work then runs on the database's core, not on this process's single
+      // (users.json.repo.ts): that work then runs on the database's core, not on this process's single
       // thread, which bounds the list's throughput (server CPU per 20-user page 0.28 -> 0.19-0.24
       // ms; list 0.27 -> 0.28-0.30 of the ceiling, docs/benchmarks.md). PGlite runs on this thread,
       // in WASM, slower than V8 (the list fell 602 -> 482 req/s that way), so there the route's

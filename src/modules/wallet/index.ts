@@ -5,7 +5,7 @@ import { createProviders } from './providers/index.js';
 import { sandboxRoutes } from './sandbox.routes.js';
 import { walletRoutes } from './wallet.routes.js';
 import { createWalletService } from './wallet.service.js';
-import { createVerification, walletVerifyJob } from './wallet.verification.js';
+import { createVerification, walletVerifyJob } from './wallet.verification.service.js';
 import { walletLedgerRoutes } from './wallet-ledger.routes.js';
 import { webhookRoutes } from './webhook.routes.js';
 
@@ -37,8 +37,8 @@ export function createWalletModule(deps: AppDeps, options: { transferEvents?: Pa
 
 export type WalletServices = ReturnType<typeof createWalletModule>['services'];
 
+export { ProviderError } from './providers/payment.provider.js';
 // Paystack's HTTP client and webhook signature (salary transfers talk to the same API).
-export { type PaystackOptions, type PaystackReply, paystackRequest, validPaystackSignature } from './providers/paystack.js';
-export { ProviderError } from './providers/provider.js';
+export { type PaystackOptions, type PaystackReply, paystackRequest, validPaystackSignature } from './providers/paystack.provider.js';
 // The ledger's one writer of payroll debits and refunds (payroll runs fund and refund through it).
-export { type Refund, walletLedger } from './wallet-ledger.js';
+export { type Refund, walletLedger } from './wallet-ledger.service.js';

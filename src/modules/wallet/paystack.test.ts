@@ -15,8 +15,8 @@ import {
   verifyJobsFor,
 } from '../../../test/helpers/wallet.js';
 import { queryRows } from '../../db/client.js';
-import { createPaystackProvider, validPaystackSignature } from './providers/paystack.js';
-import { ProviderError } from './providers/provider.js';
+import { ProviderError } from './providers/payment.provider.js';
+import { createPaystackProvider, validPaystackSignature } from './providers/paystack.provider.js';
 import { WEBHOOK_BUDGET_MS } from './webhook.routes.js';
 
 let fake: FakePaystack;

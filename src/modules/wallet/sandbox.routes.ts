@@ -1,7 +1,7 @@
 // The sandbox provider's checkout page (docs/wallet.md, "The wallet rules"): GET shows Pay and
 // Cancel; each POSTs `outcome=success|failed` to the same URL, which records the choice and
 // 303-redirects to the company's redirect_url with `?reference=`. Both need the link's `secret`
-// (providers/sandbox.ts): a reference alone opens nothing, and a wrong secret looks exactly like an
+// (providers/sandbox.provider.ts): a reference alone opens nothing, and a wrong secret looks exactly like an
 // unknown reference.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.js';
 import { typed } from '../../platform/deps.js';
 import { isRecord } from '../../platform/guards.js';
 import { naira } from '../../tax-engine/money.js';
-import { validCheckoutSecret } from './providers/sandbox.js';
+import { validCheckoutSecret } from './providers/sandbox.provider.js';
 import { walletRepo } from './wallet.repo.js';
 import { REFERENCE_SHAPE } from './wallet.service.js';
 

@@ -10,7 +10,7 @@ import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import { tenantId } from '../../platform/request-context.js';
 import { LaravelPage, PageQueryFields } from '../../platform/schemas.js';
 import { WALLET_TENANCY } from './wallet.routes.js';
-import { serializeLedgerEntry, walletLedger } from './wallet-ledger.js';
+import { serializeLedgerEntry, walletLedger } from './wallet-ledger.service.js';
 
 const NullableString = Type.Union([Type.Null(), Type.String()]);
 const EntrySchema = Type.Object({

@@ -11,8 +11,8 @@ import { columnToNumber, koboToString, parseKobo } from '../../tax-engine/money.
 import type { Providers } from './providers/index.js';
 import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';
 import { serializeEntry, serializeTransaction } from './wallet.serializer.js';
-import { WALLET_VERIFY } from './wallet.verification.js';
-import { creditTopUpOnce } from './wallet-ledger.js';
+import { WALLET_VERIFY } from './wallet.verification.service.js';
+import { creditTopUpOnce } from './wallet-ledger.service.js';
 
 export const MESSAGES = {
   emailRequired: 'Customer email is required for API requests.',

@@ -7,10 +7,10 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
-import { validPaystackSignature } from './providers/paystack.js';
+import { validPaystackSignature } from './providers/paystack.provider.js';
 import { walletRepo } from './wallet.repo.js';
 import { REFERENCE_SHAPE } from './wallet.service.js';
-import { type Verification, WALLET_VERIFY } from './wallet.verification.js';
+import { type Verification, WALLET_VERIFY } from './wallet.verification.service.js';
 
 /** How long the webhook waits for Paystack's verify before handing over to the job. */
 export const WEBHOOK_BUDGET_MS = 3000;

@@ -2,13 +2,13 @@
 // changes with `recordEvent(tx, companyId, type, data)` inside the transaction of the change;
 // createWebhooksModule(deps) gives the endpoints API, the deliveries service and the deliver job.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
-import { createDeliveryService } from './webhooks.deliver.js';
+import { createDeliveryService } from './webhooks.deliver.jobs.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { createWebhooksService } from './webhooks.service.js';
 
 export { type DomainEvent, EVENT_TYPES, type EventType, recordEvent, recordEvents } from './webhooks.events.js';
-export { openApiWebhooks } from './webhooks.openapi.js';
-export { USER_AGENT as WEBHOOK_USER_AGENT } from './webhooks.sender.js';
+export { openApiWebhooks } from './webhooks.openapi.schemas.js';
+export { USER_AGENT as WEBHOOK_USER_AGENT } from './webhooks.sender.provider.js';
 
 export function createWebhooksModule(deps: AppDeps) {
   const deliveries = createDeliveryService(deps);

@@ -1,13 +1,13 @@
 // The event recorder's SQL: ONE statement per call, in the caller's transaction, however many
 // events and endpoints. It finds the endpoints each event reaches (the company's own, and its
 // ancestors' with include_children, enabled, subscribed to the type, and whose creator may read it
-// now: webhooks.scopes.ts), writes the events that
+// now: webhooks.scopes.rules.ts), writes the events that
 // reach at least one, one pending delivery per (event, endpoint), and, if any delivery was
 // written, one `webhooks.deliver` job row to wake the sender (the shape JobQueue.enqueue writes).
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
-import { readableSql } from './webhooks.scopes.js';
+import { readableSql } from './webhooks.scopes.repo.js';
 
 export interface EventRow {
   id: string;

@@ -10,7 +10,7 @@ import { createCompany, type TestCompany } from '../../../test/helpers/factories
 import { as } from '../../../test/helpers/http.js';
 import { webhookTestConfig } from '../../../test/helpers/webhooks.js';
 import { queryRows, sql } from '../../db/client.js';
-import { isInternalAddress, URL_MESSAGES } from './webhooks.address.js';
+import { isInternalAddress, URL_MESSAGES } from './webhooks.address.rules.js';
 
 const EMBEDDED = [
   '::7f00:1',

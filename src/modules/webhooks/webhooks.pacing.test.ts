@@ -1,6 +1,6 @@
 // Batch pacing: fast attempts run `working` at a time; slow ones stop counting after the patience.
 import { describe, expect, it } from 'vitest';
-import { mapPaced } from './webhooks.pacing.js';
+import { mapPaced } from './webhooks.pacing.rules.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

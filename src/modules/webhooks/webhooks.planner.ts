@@ -1,7 +1,7 @@
 // What an attempt's result means for its delivery (pure): a 2xx is delivered; anything else is
 // retried after the schedule's next wait, and failed once the schedule is used up (attempt 1 plus
 // one per wait: 8 attempts with the spec's 7 waits).
-import type { AttemptResult } from './webhooks.sender.js';
+import type { AttemptResult } from './webhooks.sender.provider.js';
 import type { Outcome } from './webhooks.sender.repo.js';
 
 export const DISABLED_MESSAGE = 'The endpoint is disabled.';

@@ -7,7 +7,7 @@ import { forbidden } from '../../platform/errors.js';
 import { tenantId } from '../../platform/request-context.js';
 import { LaravelPage, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
-import type { EndpointActor } from './webhooks.scopes.js';
+import type { EndpointActor } from './webhooks.scopes.rules.js';
 import { ENDPOINT_NOT_FOUND, ENDPOINTS_FORBIDDEN, type WebhooksService } from './webhooks.service.js';
 
 const LIST_TENANCY: TenancyMessages = { forbidden: ENDPOINTS_FORBIDDEN };

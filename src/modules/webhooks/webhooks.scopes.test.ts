@@ -11,7 +11,7 @@ import { type Receiver, startReceiver, verified, webhookTestConfig } from '../..
 import { queryRows, sql } from '../../db/client.js';
 import { issueToken } from '../../platform/auth/tokens.js';
 import { recordEvent } from './webhooks.events.js';
-import { readScopeOf, unreadableEvents } from './webhooks.scopes.js';
+import { readScopeOf, unreadableEvents } from './webhooks.scopes.rules.js';
 
 let ctx: TestContext;
 let receiver: Receiver;

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
-import { readableSql } from './webhooks.scopes.js';
+import { readableSql } from './webhooks.scopes.repo.js';
 
 export interface ClaimedDelivery {
   id: number;
@@ -15,7 +15,7 @@ export interface ClaimedDelivery {
   company_id: number;
   url: string;
   disabled: boolean;
-  /** The endpoint's creator may still read the event (webhooks.scopes.ts): else it is not sent. */
+  /** The endpoint's creator may still read the event (webhooks.scopes.rules.ts): else it is not sent. */
   readable: boolean;
   secret_encrypted: string;
   previous_secret_encrypted: string | null;

@@ -5,12 +5,12 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
-import { checkEndpointUrl } from './webhooks.address.js';
+import { checkEndpointUrl } from './webhooks.address.rules.js';
 import { EVENT_TYPES, eventRow } from './webhooks.events.js';
 import { insertEvents } from './webhooks.events.repo.js';
 import { type EndpointChanges, webhooksRepo } from './webhooks.repo.js';
-import { type EndpointActor, requireReadable } from './webhooks.scopes.js';
-import { encryptSecret, newSecret, secretKey } from './webhooks.secrets.js';
+import { type EndpointActor, requireReadable } from './webhooks.scopes.rules.js';
+import { encryptSecret, newSecret, secretKey } from './webhooks.secrets.rules.js';
 import { serializeDelivery, serializeEndpoint } from './webhooks.serializer.js';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found.';

@@ -9,7 +9,7 @@ import { expectTenantIsolation } from '../../../test/helpers/isolation.js';
 import { type Receiver, startReceiver, verified, webhookTestConfig } from '../../../test/helpers/webhooks.js';
 import { queryRows, sql } from '../../db/client.js';
 import { EVENT_TYPES } from './index.js';
-import { isInternalAddress } from './webhooks.address.js';
+import { isInternalAddress } from './webhooks.address.rules.js';
 
 let ctx: TestContext;
 let strict: TestContext;

@@ -1,16 +1,15 @@
 // Authentication for every named /api route (docs/reference.md, "Authentication and scopes" and
 // "Rate limits"): token → caller, sliding expiry with lazy writes, rate limits, API access, scopes.
 // Runs in onRequest, before body parsing.
-import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { apiTokens } from '../../db/schema/index.js';
 import { AccessError, DomainError, unauthorized } from '../errors.js';
 import type { BucketResult, RateLimitStore } from '../ratelimit/limiter.js';
 import { SCOPE_DENIED } from './console-access.js';
 import { findToken, scopeAllows, scopeOf, type TokenRecord } from './tokens.js';
+import { tokensRepo } from './tokens.repo.js';
 
 /**
  * A short-lived cache of token lookups so that a read costs one query, not two. Changes made by
@@ -111,10 +110,7 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
     const now = Date.now();
     if (record.expiredAt || now - record.lastUsedAt.getTime() > ttlMs) {
       if (!record.expiredAt) {
-        await db
-          .update(apiTokens)
-          .set({ expiredAt: new Date(now) })
-          .where(eq(apiTokens.id, record.id));
+        await tokensRepo.markExpired(db, record.id, new Date(now));
         cache.clear();
       }
       return failAuthentication(request, reply, unauthorized('Token expired'));
@@ -142,7 +138,7 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
 
     if (now - record.lastUsedAt.getTime() >= touchEveryMs) {
       const touchedAt = new Date(now);
-      await db.update(apiTokens).set({ lastUsedAt: touchedAt }).where(eq(apiTokens.id, record.id));
+      await tokensRepo.touch(db, record.id, touchedAt);
       record.lastUsedAt = touchedAt;
     }
 

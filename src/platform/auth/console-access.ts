@@ -3,10 +3,9 @@
 // password of a user who holds one) needs a token that could already do everything: scope `all`
 // (docs/users.md, "Console roles through the API"). The same rule decides who sees the invitation
 // (onboarding token) of such a user, since completing it sets that user's password.
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { webSessions } from '../../db/schema/index.js';
 import { AccessError } from '../errors.js';
+import { deleteConsoleSessions } from './console-access.repo.js';
 
 /** Roles that may sign in to the console (docs/console.md, "Who may sign in"). */
 export const CONSOLE_ROLES: readonly string[] = ['super-admin', 'admin'];
@@ -32,5 +31,5 @@ export const consoleAccessDenied = () => new AccessError('forbidden', SCOPE_DENI
  */
 export async function endConsoleSessions(executor: Executor, companyId: number, userIds: number[]): Promise<void> {
   if (userIds.length === 0) return;
-  await executor.delete(webSessions).where(and(eq(webSessions.companyId, companyId), inArray(webSessions.userId, userIds)));
+  await deleteConsoleSessions(executor, companyId, userIds);
 }

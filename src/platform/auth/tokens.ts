@@ -1,10 +1,11 @@
 // API tokens: opaque `pk_` strings, SHA-256 at rest (tokens are 256-bit random, so a fast hash is
 // enough and keeps authentication to one indexed lookup).
 import crypto from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
-import { apiTokens, companies } from '../../db/schema/index.js';
 import { isOneOf } from '../guards.js';
+import { type TokenRecord, tokensRepo } from './tokens.repo.js';
+
+export type { TokenRecord };
 
 export const ROUTE_NAMES = [
   'users.index',
@@ -136,72 +137,22 @@ export async function issueToken(
   scopes: string[] = ['all'],
 ): Promise<{ token: string; id: number; scopes: string[]; lastUsedAt: Date }> {
   const token = newTokenString();
-  await executor
-    .update(apiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.companyId, companyId), isNull(apiTokens.revokedAt)));
-  const [row] = await executor
-    .insert(apiTokens)
-    .values({ companyId, tokenHash: hashToken(token), scopes })
-    .returning({ id: apiTokens.id, lastUsedAt: apiTokens.lastUsedAt });
+  await tokensRepo.revokeLive(executor, companyId);
+  const row = await tokensRepo.insert(executor, companyId, hashToken(token), scopes);
   return { token, id: row.id, scopes, lastUsedAt: row.lastUsedAt };
 }
 
 export async function revokeTokens(executor: Executor, companyId: number): Promise<number> {
-  const rows = await executor
-    .update(apiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.companyId, companyId), isNull(apiTokens.revokedAt)))
-    .returning({ id: apiTokens.id });
-  return rows.length;
+  return (await tokensRepo.revokeLive(executor, companyId)).length;
 }
 
-export interface TokenRecord {
-  id: number;
-  companyId: number;
-  scopes: string[];
-  lastUsedAt: Date;
-  expiredAt: Date | null;
-  revokedAt: Date | null;
-  companyActive: boolean;
-  apiAccess: boolean;
-  plan: string;
-}
-
-export async function findToken(executor: Executor, token: string): Promise<TokenRecord | undefined> {
-  const [row] = await executor
-    .select({
-      id: apiTokens.id,
-      companyId: apiTokens.companyId,
-      scopes: apiTokens.scopes,
-      lastUsedAt: apiTokens.lastUsedAt,
-      expiredAt: apiTokens.expiredAt,
-      revokedAt: apiTokens.revokedAt,
-      companyActive: companies.isActive,
-      apiAccess: companies.apiAccess,
-      plan: companies.plan,
-    })
-    .from(apiTokens)
-    .innerJoin(companies, eq(companies.id, apiTokens.companyId))
-    .where(eq(apiTokens.tokenHash, hashToken(token)))
-    .limit(1);
-  return row;
+export function findToken(executor: Executor, token: string): Promise<TokenRecord | undefined> {
+  return tokensRepo.findByHash(executor, hashToken(token));
 }
 
 /** The current (not revoked) token of a company, for the console's Security page. */
-export async function currentToken(executor: Executor, companyId: number) {
-  const [row] = await executor
-    .select({
-      id: apiTokens.id,
-      scopes: apiTokens.scopes,
-      lastUsedAt: apiTokens.lastUsedAt,
-      expiredAt: apiTokens.expiredAt,
-      createdAt: apiTokens.createdAt,
-    })
-    .from(apiTokens)
-    .where(and(eq(apiTokens.companyId, companyId), isNull(apiTokens.revokedAt)))
-    .limit(1);
-  return row;
+export function currentToken(executor: Executor, companyId: number) {
+  return tokensRepo.current(executor, companyId);
 }
 
 /**

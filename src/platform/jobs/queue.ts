@@ -2,12 +2,11 @@
 // UPDATE SKIP LOCKED so exactly one instance runs each, retried with backoff, and picked up again
 // after a crash once their lease runs out.
 import crypto from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Db, type Executor, queryRows } from '../../db/client.js';
-import { jobs } from '../../db/schema/index.js';
+import type { Db, Executor } from '../../db/client.js';
 import { databaseUnavailable } from '../db-errors.js';
 import type { JobPayloads } from './catalog.js';
+import { type JobFinish, queueRepo } from './queue.repo.js';
 
 export interface JobContext {
   db: Db;
@@ -89,8 +88,7 @@ export class JobQueue<C = JobPayloads> {
   async enqueue<K extends keyof C & string>(executor: Executor, kind: K, payload: C[K], options: EnqueueOptions = {}): Promise<number> {
     const runAt = options.runAt ?? new Date(Date.now() + (options.delaySeconds ?? 0) * 1000);
     const maxAttempts = options.maxAttempts ?? this.definitions.get(kind)?.maxAttempts ?? 10;
-    const [row] = await executor.insert(jobs).values({ kind, payload, runAt, maxAttempts }).returning({ id: jobs.id });
-    return row.id;
+    return queueRepo.insert(executor, { kind, payload, runAt, maxAttempts });
   }
 
   start(): void {
@@ -127,29 +125,13 @@ export class JobQueue<C = JobPayloads> {
    * claim left is a killed process's (a `kill -9` in the middle of a salary transfer batch).
    */
   async releaseAbandonedClaims(): Promise<number> {
-    const rows = await queryRows<{ id: number }>(
-      this.db,
-      sql`UPDATE jobs SET locked_at = NULL, locked_by = NULL
-          WHERE locked_at IS NOT NULL AND done_at IS NULL AND failed_at IS NULL RETURNING id`,
-    );
-    return rows.length;
+    return queueRepo.releaseAbandonedClaims(this.db);
   }
 
   /** Claims and runs due jobs once; returns how many ran. Tests call this instead of waiting. */
   async runDue(limit = 10): Promise<number> {
     if (this.unreleased.length > 0) await this.releaseUnfinished();
-    const claimed = await queryRows<ClaimedJob<C>>(
-      this.db,
-      sql`UPDATE jobs SET locked_at = now(), locked_by = ${this.workerId}, attempts = attempts + 1
-          WHERE id IN (
-            SELECT id FROM jobs
-            WHERE done_at IS NULL AND failed_at IS NULL AND run_at <= now()
-              AND (locked_at IS NULL OR locked_at < now() - make_interval(secs => ${LEASE_SECONDS}))
-            ORDER BY run_at, id
-            LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED)
-          RETURNING id, kind, payload, attempts, max_attempts`,
-    );
+    const claimed = await queueRepo.claimDue<ClaimedJob<C>>(this.db, this.workerId, limit, LEASE_SECONDS);
     const unfinished = new Set(claimed.map((job) => job.id));
     try {
       for (const job of claimed) {
@@ -173,13 +155,7 @@ export class JobQueue<C = JobPayloads> {
     const ids = this.unreleased;
     this.unreleased = [];
     try {
-      await this.db.execute(
-        sql`UPDATE jobs SET locked_at = NULL, locked_by = NULL, attempts = greatest(attempts - 1, 0)
-          WHERE id IN (${sql.join(
-            ids.map((id) => sql`${id}`),
-            sql`, `,
-          )}) AND locked_by = ${this.workerId} AND done_at IS NULL AND failed_at IS NULL`,
-      );
+      await queueRepo.releaseUnfinished(this.db, this.workerId, ids);
     } catch (error) {
       this.unreleased.push(...ids);
       throw error;
@@ -190,7 +166,7 @@ export class JobQueue<C = JobPayloads> {
     const definition = this.definitions.get(job.kind);
     const log = this.log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
     if (!definition) {
-      await this.finish(job.id, sql`failed_at = now(), last_error = ${`no handler for ${job.kind}`}`);
+      await this.finish(job.id, { kind: 'failed', message: `no handler for ${job.kind}`, unlock: false });
       log.error('job has no handler');
       return;
     }
@@ -198,12 +174,9 @@ export class JobQueue<C = JobPayloads> {
       const outcome = await definition.handler(job.payload, { db: this.db, log, jobId: job.id, attempt: job.attempts });
       if (outcome && 'retryInSeconds' in outcome) {
         // Asked to look again later: not a failure, so the attempt is given back.
-        await this.finish(
-          job.id,
-          sql`run_at = now() + make_interval(secs => ${outcome.retryInSeconds}), attempts = attempts - 1, locked_at = NULL, locked_by = NULL`,
-        );
+        await this.finish(job.id, { kind: 'later', seconds: outcome.retryInSeconds, giveBackAttempt: true });
       } else {
-        await this.finish(job.id, sql`done_at = now(), locked_at = NULL, last_error = NULL`);
+        await this.finish(job.id, { kind: 'done' });
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -211,25 +184,19 @@ export class JobQueue<C = JobPayloads> {
         // Not the job's fault: the attempt is given back and the job runs again shortly
         // (docs/operations.md, "Failures"). If this write fails too, runDue keeps the claim to give back.
         log.warn({ err: error, retryInSeconds: DATABASE_RETRY_SECONDS }, 'job lost its database connection, will retry');
-        await this.finish(
-          job.id,
-          sql`run_at = now() + make_interval(secs => ${DATABASE_RETRY_SECONDS}), attempts = attempts - 1, locked_at = NULL, locked_by = NULL, last_error = ${message}`,
-        );
+        await this.finish(job.id, { kind: 'later', seconds: DATABASE_RETRY_SECONDS, giveBackAttempt: true, message });
       } else if (job.attempts >= job.max_attempts) {
         log.error({ err: error }, 'job failed for good');
-        await this.finish(job.id, sql`failed_at = now(), locked_at = NULL, last_error = ${message}`);
+        await this.finish(job.id, { kind: 'failed', message, unlock: true });
       } else {
         const wait = definition.backoffSeconds(job.attempts);
         log.warn({ err: error, retryInSeconds: wait }, 'job failed, will retry');
-        await this.finish(
-          job.id,
-          sql`run_at = now() + make_interval(secs => ${wait}), locked_at = NULL, locked_by = NULL, last_error = ${message}`,
-        );
+        await this.finish(job.id, { kind: 'later', seconds: wait, giveBackAttempt: false, message });
       }
     }
   }
 
-  private async finish(id: number, assignments: ReturnType<typeof sql>): Promise<void> {
-    await this.db.execute(sql`UPDATE jobs SET ${assignments} WHERE id = ${id} AND locked_by = ${this.workerId}`);
+  private finish(id: number, finish: JobFinish): Promise<void> {
+    return queueRepo.finish(this.db, this.workerId, id, finish);
   }
 }

@@ -1,13 +1,11 @@
 // E-mail goes into the outbox in the transaction that causes it and is delivered by a job, so a
 // crash can delay an e-mail but never lose it (docs/decisions.md, "Jobs and mail").
-import { and, eq, inArray, isNull } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
-import { type Executor, queryRows, sql } from '../../db/client.js';
-import { pgArray } from '../../db/pg-array.js';
-import { outbox } from '../../db/schema/index.js';
+import type { Executor } from '../../db/client.js';
 import { errorMessage } from '../guards.js';
 import { exponentialBackoff, type JobDefinition } from '../jobs/queue.js';
+import { outboxRepo } from './outbox.repo.js';
 
 export interface MailMessage {
   companyId?: number | null;
@@ -66,13 +64,7 @@ export function createMailer(options: MailerOptions = {}): Mailer {
     if (companies.length === 0) return messages.map(() => 0);
     // The company's messages due from an hour ago onwards: those delivered in the last hour plus
     // the ones already waiting (outbox_company_deliver_at_idx).
-    const rows = await queryRows<{ company_id: number; n: number }>(
-      executor,
-      sql`SELECT company_id, count(*)::int AS n FROM outbox
-          WHERE company_id = ANY(${pgArray(companies)}::int[]) AND deliver_at > now() - interval '1 hour'
-          GROUP BY company_id`,
-    );
-    const used = new Map(rows.map((row) => [row.company_id, row.n]));
+    const used = await outboxRepo.dueInTheLastHour(executor, companies);
     return messages.map((m) => {
       if (typeof m.companyId !== 'number') return 0;
       const slot = used.get(m.companyId) ?? 0;
@@ -84,27 +76,21 @@ export function createMailer(options: MailerOptions = {}): Mailer {
   const sendMany: Mailer['sendMany'] = async (executor, messages) => {
     if (messages.length === 0) return [];
     const waits = await delays(executor, messages);
-    // One statement, one array parameter per column: the outbox rows, then one job per MAIL_BATCH
-    // of them that share a delivery time (now, or a later hour for messages beyond the quota).
-    const column = (pick: (m: MailMessage) => string | number | null) => pgArray(messages.map(pick));
-    const rows = await queryRows<{ ids: string[] }>(
+    // One statement: the outbox rows, then one job per MAIL_BATCH of them that share a delivery
+    // time (now, or a later hour for messages beyond the quota).
+    return outboxRepo.insertWithJobs(
       executor,
-      sql`WITH m AS (
-            INSERT INTO outbox (company_id, "to", subject, text, html, deliver_at)
-            SELECT c, t, s, x, h, now() + make_interval(secs => d)
-            FROM unnest(${column((m) => m.companyId ?? null)}::int[], ${column((m) => m.to)}::text[],
-              ${column((m) => m.subject)}::text[], ${column((m) => m.text)}::text[], ${column((m) => m.html ?? null)}::text[],
-              ${pgArray(waits)}::int[]) AS u(c, t, s, x, h, d)
-            RETURNING id, deliver_at),
-          numbered AS (
-            SELECT id, deliver_at, (row_number() OVER (PARTITION BY deliver_at ORDER BY id) - 1) / ${MAIL_BATCH} AS batch FROM m),
-          queued AS (
-            INSERT INTO jobs (kind, payload, run_at, max_attempts)
-            SELECT ${MAIL_DELIVER}, jsonb_build_object('outboxIds', jsonb_agg(id ORDER BY id)), deliver_at, 12
-            FROM numbered GROUP BY deliver_at, batch)
-          SELECT array_agg(id ORDER BY id)::text[] AS ids FROM m`,
+      messages.map((m, index) => ({
+        companyId: m.companyId ?? null,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html ?? null,
+        waitSeconds: waits[index],
+      })),
+      MAIL_DELIVER,
+      MAIL_BATCH,
     );
-    return (rows[0]?.ids ?? []).map(Number);
   };
   return {
     async send(executor, message) {
@@ -123,11 +109,7 @@ export function mailDeliveryJob(config: Config): JobDefinition<typeof MAIL_DELIV
     backoffSeconds: exponentialBackoff(30, 3600),
     async handler(payload, { db, log }) {
       const ids = 'outboxIds' in payload ? payload.outboxIds : [payload.outboxId];
-      const pending = await db
-        .select()
-        .from(outbox)
-        .where(and(inArray(outbox.id, ids), isNull(outbox.sentAt)))
-        .orderBy(outbox.id);
+      const pending = await outboxRepo.unsent(db, ids);
       if (pending.length === 0) return;
       if (!config.smtpUrl) {
         // No SMTP configured: the outbox row is the delivery (readable through GET /admin/outbox).
@@ -139,10 +121,7 @@ export function mailDeliveryJob(config: Config): JobDefinition<typeof MAIL_DELIV
       // new lease) only sends the rest. One refused message does not hold back the others.
       const failures: string[] = [];
       for (const message of pending) {
-        await db
-          .update(outbox)
-          .set({ attempts: message.attempts + 1 })
-          .where(eq(outbox.id, message.id));
+        await outboxRepo.setAttempts(db, message.id, message.attempts + 1);
         try {
           await transport.sendMail({
             from: config.mailFrom,
@@ -154,10 +133,10 @@ export function mailDeliveryJob(config: Config): JobDefinition<typeof MAIL_DELIV
         } catch (error) {
           const reason = errorMessage(error);
           failures.push(`#${message.id}: ${reason}`);
-          await db.update(outbox).set({ lastError: reason }).where(eq(outbox.id, message.id));
+          await outboxRepo.markFailed(db, message.id, reason);
           continue;
         }
-        await db.update(outbox).set({ sentAt: new Date(), lastError: null }).where(eq(outbox.id, message.id));
+        await outboxRepo.markSent(db, message.id);
       }
       if (failures.length > 0) throw new Error(`${failures.length} of ${pending.length} e-mails not delivered; ${failures[0]}`);
     },

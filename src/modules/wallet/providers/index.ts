@@ -2,9 +2,9 @@
 // the provider stored on each transaction, so switching PAYMENT_PROVIDER never strands a top-up.
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
-import { createPaystackProvider } from './paystack.js';
-import type { PaymentProvider } from './provider.js';
-import { createSandboxProvider } from './sandbox.js';
+import type { PaymentProvider } from './payment.provider.js';
+import { createPaystackProvider } from './paystack.provider.js';
+import { createSandboxProvider } from './sandbox.provider.js';
 
 export interface Providers {
   /** The provider for new top-ups (PAYMENT_PROVIDER). */

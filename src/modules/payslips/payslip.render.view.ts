@@ -1,9 +1,9 @@
-// Draws a payslip (payslip.layout.ts decides every line) on one A4 page with pdfkit. DejaVu Sans is
+// Draws a payslip (payslip.layout.planner.ts decides every line) on one A4 page with pdfkit. DejaVu Sans is
 // embedded (subset) because the PDF standard fonts have no naira sign. The font files are read once
-// per process and shared (payslip.fonts.ts says how, and why it is fast enough for a whole run).
+// per process and shared (payslip.fonts.view.ts says how, and why it is fast enough for a whole run).
 import PDFDocument from 'pdfkit';
-import { COMMON_TEXT, payslipFonts, shareLayouts, startDocument, tuneStreams } from './payslip.fonts.js';
-import type { Payslip, PayslipLine } from './payslip.layout.js';
+import { COMMON_TEXT, payslipFonts, shareLayouts, startDocument, tuneStreams } from './payslip.fonts.view.js';
+import type { Payslip, PayslipLine } from './payslip.layout.planner.js';
 
 const PAGE = { width: 595.28, height: 841.89, margin: 42 };
 const WIDTH = PAGE.width - 2 * PAGE.margin;
@@ -17,7 +17,7 @@ const BAND = '#eef5f1';
 
 type Doc = PDFKit.PDFDocument;
 /**
- * Every string fits its place (payslip.layout.ts shortens what might not), so nothing is wrapped:
+ * Every string fits its place (payslip.layout.planner.ts shortens what might not), so nothing is wrapped:
  * pdfkit runs its line wrapper whenever a width or an alignment is given (measured at about a
  * third of a page's time), so text is placed at computed positions with no width.
  */
@@ -131,7 +131,7 @@ function draw(doc: Doc, slip: Payslip): void {
 /**
  * Includes the common characters in the document's subset of `font`, in a fixed order, without
  * drawing anything (pdfkit's EmbeddedFont.encode, which also records their widths and Unicode
- * values), so that documents share one encoded font program (payslip.fonts.ts).
+ * values), so that documents share one encoded font program (payslip.fonts.view.ts).
  */
 function prime(doc: Doc, font: string): void {
   doc.font(font);

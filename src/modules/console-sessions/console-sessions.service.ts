@@ -2,14 +2,14 @@
 // in web_sessions keyed by the SHA-256 of a 256-bit cookie value, per-session CSRF secrets, and
 // sign-in throttling counted in the database so that it holds across instances.
 import crypto from 'node:crypto';
-import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
-import { hashPassword, isExited, verifyPassword } from '../modules/users/index.js';
-import { CONSOLE_ROLES, holdsConsoleRole } from '../platform/auth/console-access.js';
-import { lagosDate } from '../platform/format.js';
-import type { Mailer } from '../platform/mail/outbox.js';
-import { createAccountLock } from './account-lock.js';
-import { type SessionRow, webRepo } from './web.repo.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { CONSOLE_ROLES, holdsConsoleRole } from '../../platform/auth/console-access.js';
+import { lagosDate } from '../../platform/format.js';
+import type { Mailer } from '../../platform/mail/outbox.js';
+import { hashPassword, isExited, verifyPassword } from '../users/index.js';
+import { createAccountLock } from './account-lock.service.js';
+import { consoleSessionsRepo, type SessionRow } from './console-sessions.repo.js';
 
 /** The roles that open the console (one list, shared with the users API's grant rule). */
 export const ADMIN_ROLES = CONSOLE_ROLES;
@@ -21,7 +21,7 @@ const TOUCH_EVERY_MS = 60_000;
 /**
  * Failed sign-ins allowed per window (SIGNIN_WINDOW_SECONDS, 15 minutes by default): per e-mail from
  * one address, and per address. The per-account bound over all addresses is SIGNIN_ACCOUNT_FAILURES
- * (account-lock.ts).
+ * (account-lock.service.ts).
  */
 export const THROTTLE = { perAccount: 5, perAddress: 50 };
 
@@ -71,13 +71,13 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
     if (!identifier || !password) return { ok: false as const, status: 422, message: SIGN_IN_MESSAGES.missing };
     // One identifier names one account, so an attempt costs one argon2 verification; an unknown
     // identifier costs one too (against a dummy hash), so timing does not reveal accounts.
-    const candidate = await webRepo.signInAccount(db, identifier, lagosDate());
+    const candidate = await consoleSessionsRepo.signInAccount(db, identifier, lagosDate());
     const keys = throttleKeys(ip, identifier, candidate);
     const allKeys = [keys.account, keys.address, keys.owner];
     // The attempt is counted before the password is checked, atomically: of N parallel guesses
     // at most the limit reach argon2. A refused attempt gives its unit back, so hammering a
     // locked account does not also use up its address's budget.
-    const counters = await webRepo.takeAttempt(db, allKeys, windowSeconds);
+    const counters = await consoleSessionsRepo.takeAttempt(db, allKeys, windowSeconds);
     const account = counters[keys.account];
     const address = counters[keys.address];
     const owner = counters[keys.owner];
@@ -86,7 +86,7 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
       (address.attempts > THROTTLE.perAddress ? address : undefined) ??
       (lock.locked(owner) && !(await lock.passLifts(unlockPass, candidate)) ? owner : undefined);
     if (blocked) {
-      await webRepo.giveBackAttempt(db, allKeys);
+      await consoleSessionsRepo.giveBackAttempt(db, allKeys);
       const freeAt = blocked.windowStart.getTime() + windowSeconds * 1000;
       const minutes = Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000));
       // Retry-After is the whole window whichever counter refused, as it always was: the answer
@@ -115,7 +115,7 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
           : undefined;
     if (refusal) {
       // The right password is not a guess: it does not count against the throttle.
-      await webRepo.giveBackAttempt(db, allKeys);
+      await consoleSessionsRepo.giveBackAttempt(db, allKeys);
       return { ok: false as const, status: 403, message: refusal };
     }
 
@@ -123,7 +123,7 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
   }
 
   return {
-    /** `unlockPass`: the browser's pass cookie from an unlock link (account-lock.ts), if any. */
+    /** `unlockPass`: the browser's pass cookie from an unlock link (account-lock.service.ts), if any. */
     async signIn(identifierInput: string, password: string, ip: string, unlockPass?: string): Promise<SignInResult> {
       const checked = await checkCredentials(identifierInput, password, ip, unlockPass);
       if (!checked.ok) return checked;
@@ -132,14 +132,19 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
       const csrfToken = randomSecret();
       const expiresAt = new Date(Date.now() + SESSION_MAX_SECONDS * 1000);
       await db.transaction(async (tx) => {
-        await webRepo.deleteExpiredSessions(tx, matched.companyId, matched.id);
-        await webRepo.prune(tx, windowSeconds);
-        await webRepo.insertSession(tx, matched.companyId, { tokenHash: sha256(token), csrfToken, userId: matched.id, expiresAt });
+        await consoleSessionsRepo.deleteExpiredSessions(tx, matched.companyId, matched.id);
+        await consoleSessionsRepo.prune(tx, windowSeconds);
+        await consoleSessionsRepo.insertSession(tx, matched.companyId, {
+          tokenHash: sha256(token),
+          csrfToken,
+          userId: matched.id,
+          expiresAt,
+        });
         // A success clears this account's counter for this address and is not held against the
         // address; the account's counter over all addresses keeps the failures before it (a
         // success in between must not grant a guesser another SIGNIN_ACCOUNT_FAILURES).
-        await webRepo.clearFailures(tx, keys.account);
-        await webRepo.giveBackAttempt(tx, [keys.address, keys.owner]);
+        await consoleSessionsRepo.clearFailures(tx, keys.account);
+        await consoleSessionsRepo.giveBackAttempt(tx, [keys.address, keys.owner]);
       });
       return { ok: true, token, csrfToken, expiresAt, userId: matched.id, companyId: matched.companyId };
     },
@@ -147,7 +152,7 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
     /** The session of a cookie value, or undefined when unknown, expired, idle or no longer allowed. */
     async resolve(token: string | undefined): Promise<SessionRow | undefined> {
       if (!token || token.length > 200) return undefined;
-      const row = await webRepo.findSession(db, sha256(token));
+      const row = await consoleSessionsRepo.findSession(db, sha256(token));
       if (!row) return undefined;
       const now = Date.now();
       const idle = now - row.lastSeenAt.getTime() > SESSION_IDLE_SECONDS * 1000;
@@ -161,18 +166,19 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
         !isExited(row.userExitDate, lagosDate()) &&
         row.companyActive;
       if (idle || !allowed) {
-        await webRepo.deleteSessionByHash(db, sha256(token));
+        await consoleSessionsRepo.deleteSessionByHash(db, sha256(token));
         return undefined;
       }
-      if (now - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await webRepo.touchSession(db, row.companyId, row.id, new Date(now));
+      if (now - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS)
+        await consoleSessionsRepo.touchSession(db, row.companyId, row.id, new Date(now));
       return row;
     },
 
-    /** The unlock link of the lock e-mail (account-lock.ts). */
+    /** The unlock link of the lock e-mail (account-lock.service.ts). */
     unlockLinks: { check: lock.checkLink, redeem: lock.redeemLink },
 
     async signOut(token: string | undefined): Promise<void> {
-      if (token) await webRepo.deleteSessionByHash(db, sha256(token));
+      if (token) await consoleSessionsRepo.deleteSessionByHash(db, sha256(token));
     },
   };
 }

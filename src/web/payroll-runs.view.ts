@@ -2,11 +2,11 @@
 // the actions its status allows (each a POST form with the session's CSRF secret), and the
 // paystubs table whose status cells the console script refreshes while the run is processing.
 
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import type { DomainError } from '../platform/errors.js';
 import { koboToString, naira, toKobo } from '../tax-engine/money.js';
-import { type Html, html, when } from './html.js';
-import { csrfField } from './layout.js';
-import type { SessionRow } from './web.repo.js';
+import { type Html, html, when } from './html.view.js';
+import { csrfField } from './layout.view.js';
 
 export type Badge = [cls: string, label: string];
 export const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;

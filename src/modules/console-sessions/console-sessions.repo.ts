@@ -1,11 +1,11 @@
-// All SQL of the console's own tables (sessions, failed sign-ins) and the one read it needs from
-// users for sign-in. Everything else the console shows comes from the features' services.
+// All SQL of the console's own tables (sessions, failed sign-ins) and the one read sign-in needs
+// from users. Everything else the console shows comes from the features' services.
 import { and, asc, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../db/client.js';
-import { pgArray } from '../db/pg-array.js';
-import { companies, users, webLoginFailures, webSessions } from '../db/schema/index.js';
-import { exitedSql } from '../modules/users/index.js';
-import { CONSOLE_ROLES } from '../platform/auth/console-access.js';
+import { type Executor, queryRows } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
+import { companies, users, webLoginFailures, webSessions } from '../../db/schema/index.js';
+import { CONSOLE_ROLES } from '../../platform/auth/console-access.js';
+import { exitedSql } from '../users/index.js';
 
 export interface SessionRow {
   id: number;
@@ -33,7 +33,7 @@ export interface LoginCounter {
   windowStart: Date;
 }
 
-export const webRepo = {
+export const consoleSessionsRepo = {
   async insertSession(
     executor: Executor,
     companyId: number,

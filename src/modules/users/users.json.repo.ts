@@ -1,5 +1,6 @@
 // The User object of the published interface written by PostgreSQL, as the JSON text the API sends
-// (docs/decisions.md, "Answers written as JSON text").
+// (docs/decisions.md, "Answers written as JSON text"). SQL fragments only, which users.read.repo.ts
+// selects: a repo file, like all SQL.
 //
 // U1's page used to read each user as a json array, parse it (JSON.parse), build the User object
 // (serializeUserRow) and serialize it again (fast-json-stringify): ~4 µs of the server's single
@@ -25,7 +26,7 @@
 import { type Column, type SQL, sql } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
 import { CONSOLE_ROLES } from '../../platform/auth/console-access.js';
-import { exitedSql } from './users.exit.js';
+import { exitedSql } from './users.exit.repo.js';
 
 type Kind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'money' | 'strings' | 'jsonStrings';
 

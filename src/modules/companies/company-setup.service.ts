@@ -24,7 +24,7 @@ export interface NewCompany {
   userTypes?: string[];
   roles?: string[];
   redirectDomains?: string[];
-  /** Who approves payroll runs (company-run-approval.ts); default `person`. */
+  /** Who approves payroll runs (company-run-approval.service.ts); default `person`. */
   runApproval?: 'person' | 'token';
 }
 

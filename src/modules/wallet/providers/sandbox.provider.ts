@@ -3,11 +3,10 @@
 // The checkout link carries a secret besides the reference: references travel in logs, redirects
 // and W2 answers, and knowing one must not be enough to "pay" (credit a wallet with nothing).
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { walletSandboxOutcomes, walletTransactions } from '../../../db/schema/index.js';
 import { parseKobo } from '../../../tax-engine/money.js';
-import type { InitializeInput, PaymentProvider, VerifyResult } from './provider.js';
+import type { InitializeInput, PaymentProvider, VerifyResult } from './payment.provider.js';
+import { sandboxRepo } from './sandbox.repo.js';
 
 export function sandboxCheckoutUrl(publicUrl: string, reference: string, secret: string): string {
   return `${publicUrl}/sandbox/checkout/${encodeURIComponent(reference)}?secret=${encodeURIComponent(secret)}`;
@@ -27,18 +26,11 @@ export function createSandboxProvider(deps: { db: Db; publicUrl: string }): Paym
     async initialize(input: InitializeInput) {
       // 192 random bits; only the digest is kept (the link itself is stored as checkout_url for the company).
       const secret = crypto.randomBytes(24).toString('base64url');
-      await deps.db
-        .update(walletTransactions)
-        .set({ checkoutSecretHash: sha256(secret).toString('hex') })
-        .where(eq(walletTransactions.reference, input.reference));
+      await sandboxRepo.setCheckoutSecretHash(deps.db, input.reference, sha256(secret).toString('hex'));
       return { checkoutUrl: sandboxCheckoutUrl(deps.publicUrl, input.reference, secret) };
     },
     async verify(reference: string): Promise<VerifyResult> {
-      const [row] = await deps.db
-        .select({ outcome: walletSandboxOutcomes.outcome, amount: walletTransactions.amount, currency: walletTransactions.currency })
-        .from(walletSandboxOutcomes)
-        .innerJoin(walletTransactions, eq(walletTransactions.reference, walletSandboxOutcomes.reference))
-        .where(eq(walletSandboxOutcomes.reference, reference));
+      const row = await sandboxRepo.outcome(deps.db, reference);
       if (!row) return { status: 'pending', amountKobo: null, currency: null };
       // The sandbox "charges" exactly what was asked, like a real provider would report it.
       return { status: row.outcome, amountKobo: parseKobo(row.amount), currency: row.currency, raw: { sandbox: row.outcome } };

@@ -1,7 +1,7 @@
 // The SSRF rules of docs/webhooks.md: https only (http with WEBHOOK_ALLOW_HTTP), and no address that
 // is loopback, private, link-local, shared, documentation, multicast or otherwise not the public
 // internet (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS). Checked on every address a name resolves to at
-// creation, and again on the address actually connected to at delivery (webhooks.sender.ts).
+// creation, and again on the address actually connected to at delivery (webhooks.sender.provider.ts).
 import dns from 'node:dns/promises';
 import net from 'node:net';
 

@@ -9,10 +9,10 @@ import type { Db } from '../../db/client.js';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { DELIVER_JOB } from './webhooks.events.repo.js';
-import { mapPaced } from './webhooks.pacing.js';
+import { mapPaced } from './webhooks.pacing.rules.js';
 import { DISABLED_MESSAGE, disabledOutcome, planOutcome, unreadableOutcome, wakeUpDelays } from './webhooks.planner.js';
-import { decryptSecret, secretKey, signatureHeader, signingKey } from './webhooks.secrets.js';
-import { createHttpSender } from './webhooks.sender.js';
+import { decryptSecret, secretKey, signatureHeader, signingKey } from './webhooks.secrets.rules.js';
+import { createHttpSender } from './webhooks.sender.provider.js';
 import { type ClaimedDelivery, type Outcome, senderRepo } from './webhooks.sender.repo.js';
 
 declare module '../../platform/jobs/catalog.js' {
@@ -23,7 +23,7 @@ declare module '../../platform/jobs/catalog.js' {
 
 export const DISABLE_AFTER_SECONDS = 5 * 24 * 3600;
 const BATCH = 100;
-/** Attempts at work at once, and in flight at once counting those waiting on slow receivers (webhooks.pacing.ts). */
+/** Attempts at work at once, and in flight at once counting those waiting on slow receivers (webhooks.pacing.rules.ts). */
 const PACING = { working: 4, maxInFlight: 64, patienceMs: 50 };
 /** One job run sends for at most this long, then yields to the queue's other jobs. */
 const RUN_BUDGET_MS = 5000;

@@ -9,7 +9,7 @@
 //     never changes a cached run (it concatenates copies of the arrays and reads the positions).
 //     The cache is replaced by an empty one every LAYOUT_DOCUMENTS documents, which bounds it.
 //   - Font programs: the encoded subset is cached by the list of glyphs included. Each document
-//     first includes the same common characters in the same order (`prime` in payslip.render.ts),
+//     first includes the same common characters in the same order (`prime` in payslip.render.view.ts),
 //     so every payslip whose text stays within them embeds byte-identical font data, encoded and
 //     deflated once per process; the ToUnicode map that goes with it is deflated once too.
 //   - Streams: see `tuneStreams`.
@@ -57,7 +57,7 @@ export const COMMON_TEXT = `${Array.from({ length: 95 }, (_, i) => String.fromCh
 
 /**
  * Deflate level of a page's content (the one stream that differs between payslips). Level 1 against
- * zlib's default 6 on the payslip: about half the CPU, 3 % larger stream (docs/benchmarks.md, "Payslips").
+ * zlib's default 6 on the payslip: about half the CPU, 3 % larger stream (docs/benchmarks-history.md, "Payslips").
  */
 export const CONTENT_LEVEL = 1;
 

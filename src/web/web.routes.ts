@@ -2,17 +2,17 @@
 // error pages, session resolution and CSRF checks. Nothing here leaks into the /api routes.
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionRow } from '../modules/console-sessions/index.js';
+import { randomSecret, SESSION_MAX_SECONDS, type SessionService, safeEqual } from '../modules/console-sessions/index.js';
 import type { AppServices } from '../modules/index.js';
 import { databaseUnavailable } from '../platform/db-errors.js';
 import type { AppDeps } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DomainError, internal } from '../platform/errors.js';
 import { isRecord } from '../platform/guards.js';
-import { CONSOLE_CSS, CONSOLE_JS, CSS_PATH, JS_PATH } from './assets.js';
-import { type Html, html } from './html.js';
-import { page, plainPage } from './layout.js';
-import { createSessionService, randomSecret, SESSION_MAX_SECONDS, type SessionService, safeEqual } from './session.js';
-import type { SessionRow } from './web.repo.js';
+import { CONSOLE_CSS, CONSOLE_JS, CSS_PATH, JS_PATH } from './assets.view.js';
+import { type Html, html } from './html.view.js';
+import { page, plainPage } from './layout.view.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,7 +52,7 @@ export function createWebContext(deps: AppDeps, services: AppServices): WebConte
   return {
     deps,
     services,
-    sessions: createSessionService(deps),
+    sessions: services.consoleSessions.sessions,
     secure,
     cookieNames: { session: `${prefix}pc_session`, csrf: `${prefix}pc_csrf`, unlock: `${prefix}pc_unlock` },
     publicOrigin: new URL(deps.config.publicUrl).origin,

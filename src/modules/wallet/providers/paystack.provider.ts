@@ -2,7 +2,7 @@
 // Every failure to get a clear answer (timeout, network, 5xx, malformed JSON, unexpected shape)
 // is a ProviderError, which the caller retries; it is never read as "paid" or "failed".
 import crypto from 'node:crypto';
-import { type InitializeInput, type PaymentProvider, ProviderError, type VerifiedStatus, type VerifyResult } from './provider.js';
+import { type InitializeInput, type PaymentProvider, ProviderError, type VerifiedStatus, type VerifyResult } from './payment.provider.js';
 
 export interface PaystackOptions {
   secretKey: string;

@@ -5,15 +5,15 @@
 // (a pass cookie), so a stranger cannot keep a real administrator out; the window ending always
 // lifts it. Unknown identifiers are counted and locked exactly like accounts (no enumeration).
 import crypto from 'node:crypto';
-import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
-import type { Mailer } from '../platform/mail/outbox.js';
-import { createLinkSigner } from '../platform/signed-links.js';
-import { type LoginCounter, webRepo } from './web.repo.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Mailer } from '../../platform/mail/outbox.js';
+import { createLinkSigner } from '../../platform/signed-links.js';
+import { consoleSessionsRepo, type LoginCounter } from './console-sessions.repo.js';
 
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
 
-/** The account a sign-in names, as far as the lock needs it (web.repo.ts signInAccount). */
+/** The account a sign-in names, as far as the lock needs it (console-sessions.repo.ts signInAccount). */
 export interface LockableAccount {
   id: number;
   companyId: number;
@@ -66,7 +66,7 @@ export function createAccountLock(deps: {
       if (counter.attempts < limit) return;
       const lockEnds = new Date(counter.windowStart.getTime() + windowSeconds * 1000);
       await db.transaction(async (tx) => {
-        const mails = await webRepo.takeAttempt(tx, [sha256(`lock-mail|${key}`)], windowSeconds);
+        const mails = await consoleSessionsRepo.takeAttempt(tx, [sha256(`lock-mail|${key}`)], windowSeconds);
         if (!account || Object.values(mails)[0]?.attempts !== 1) return;
         const link = `${config.publicUrl}/console/unlock/${await links.sign(tx, account.id, lockEnds)}`;
         await mailer.send(tx, {
@@ -102,7 +102,7 @@ export function createAccountLock(deps: {
       const expiresAt = new Date(Number.parseInt(token.split('.')[1], 36) * 1000);
       // Single use: the first redemption counts 1. The counter outlives the link (its window is
       // at least as long as what is left of the link's).
-      const uses = await webRepo.takeAttempt(db, [sha256(`unlock-used|${token}`)], windowSeconds);
+      const uses = await consoleSessionsRepo.takeAttempt(db, [sha256(`unlock-used|${token}`)], windowSeconds);
       if (Object.values(uses)[0]?.attempts !== 1) return { ok: false, reason: 'used' };
       return { ok: true, pass: await passes.sign(db, checked.id, expiresAt), expiresAt };
     },

@@ -5,13 +5,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { CompanyProfile } from '../modules/companies/index.js';
+import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError } from '../platform/errors.js';
-import { type Html, html } from './html.js';
-import { csrfField, type Flash } from './layout.js';
-import { requireSession, sendHtml, sessionOf, type WebContext } from './web.plugin.js';
-import type { SessionRow } from './web.repo.js';
+import { type Html, html } from './html.view.js';
+import { csrfField, type Flash } from './layout.view.js';
+import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const CHOICES: [value: 'person' | 'token', label: string, hint: string][] = [
   [

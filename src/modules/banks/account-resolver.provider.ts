@@ -4,7 +4,7 @@
 // - AccountNotResolved: the provider answered, and the account does not exist there (422);
 // - ResolverUnavailable: no usable answer (timeout, network, 5xx, 401/429, malformed body) (502).
 import type { Config } from '../../config.js';
-import { paystackBankCode } from './banks.lookup.js';
+import { paystackBankCode } from './banks.lookup.rules.js';
 
 export interface ResolveInput {
   bankCode: string;

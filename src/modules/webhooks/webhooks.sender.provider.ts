@@ -7,7 +7,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction, type Socket } from 'node:net';
-import { isInternalAddress, URL_MESSAGES } from './webhooks.address.js';
+import { isInternalAddress, URL_MESSAGES } from './webhooks.address.rules.js';
 
 export const RESPONSE_BODY_LIMIT = 1024;
 /** Past this much answer the connection is dropped instead of drained. */

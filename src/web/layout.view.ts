@@ -1,8 +1,9 @@
 // The page frame: skip link, header with the company and a sign-out form, the section navigation,
 // flash notices, and one <main> landmark. Every page is rendered through `page` or `plainPage`.
-import { CSS_PATH, JS_PATH } from './assets.js';
-import { type Html, html } from './html.js';
-import type { SessionRow } from './web.repo.js';
+
+import type { SessionRow } from '../modules/console-sessions/index.js';
+import { CSS_PATH, JS_PATH } from './assets.view.js';
+import { type Html, html } from './html.view.js';
 
 export type Section = 'overview' | 'employees' | 'payroll' | 'compliance' | 'wallet' | 'invoices' | 'settings' | 'security' | 'developers';
 

@@ -6,9 +6,9 @@ import type { Db } from '../../db/client.js';
 import { exponentialBackoff, type JobDefinition, type JobOutcome } from '../../platform/jobs/queue.js';
 import { parseKobo } from '../../tax-engine/money.js';
 import type { Providers } from './providers/index.js';
-import type { VerifyResult } from './providers/provider.js';
+import type { VerifyResult } from './providers/payment.provider.js';
 import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';
-import { creditTopUpOnce } from './wallet-ledger.js';
+import { creditTopUpOnce } from './wallet-ledger.service.js';
 
 export const WALLET_VERIFY = 'wallet.verify';
 

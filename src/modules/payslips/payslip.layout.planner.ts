@@ -1,5 +1,5 @@
 // A paystub → the lines of its payslip (docs/compliance.md, "Payslips"). Pure: what the PDF shows
-// and in which order is decided here and table-tested; payslip.render.ts only draws it. Amounts
+// and in which order is decided here and table-tested; payslip.render.view.ts only draws it. Amounts
 // come in as the database's exact decimal text and go out as `₦1,234,567.89` (platform `naira`,
 // digits grouped as text), and the one subtraction (other taxable pay) is done in integer kobo.
 import { columnToKobo, koboToString, naira } from '../../tax-engine/money.js';

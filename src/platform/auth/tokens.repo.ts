@@ -1,0 +1,82 @@
+// All SQL of api_tokens: tokens.ts holds the rules (the token string, its hash, scopes) and calls
+// these; authenticate.ts writes expiry and last use through them.
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { apiTokens, companies } from '../../db/schema/index.js';
+
+export interface TokenRecord {
+  id: number;
+  companyId: number;
+  scopes: string[];
+  lastUsedAt: Date;
+  expiredAt: Date | null;
+  revokedAt: Date | null;
+  companyActive: boolean;
+  apiAccess: boolean;
+  plan: string;
+}
+
+export const tokensRepo = {
+  /** Revokes the company's live tokens; their ids (none: the company had no live token). */
+  async revokeLive(executor: Executor, companyId: number): Promise<number[]> {
+    const rows = await executor
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.companyId, companyId), isNull(apiTokens.revokedAt)))
+      .returning({ id: apiTokens.id });
+    return rows.map((row) => row.id);
+  },
+
+  async insert(executor: Executor, companyId: number, tokenHash: string, scopes: string[]): Promise<{ id: number; lastUsedAt: Date }> {
+    const [row] = await executor
+      .insert(apiTokens)
+      .values({ companyId, tokenHash, scopes })
+      .returning({ id: apiTokens.id, lastUsedAt: apiTokens.lastUsedAt });
+    return row;
+  },
+
+  /** The token of a hash with what authentication needs of its company (one indexed lookup). */
+  async findByHash(executor: Executor, tokenHash: string): Promise<TokenRecord | undefined> {
+    const [row] = await executor
+      .select({
+        id: apiTokens.id,
+        companyId: apiTokens.companyId,
+        scopes: apiTokens.scopes,
+        lastUsedAt: apiTokens.lastUsedAt,
+        expiredAt: apiTokens.expiredAt,
+        revokedAt: apiTokens.revokedAt,
+        companyActive: companies.isActive,
+        apiAccess: companies.apiAccess,
+        plan: companies.plan,
+      })
+      .from(apiTokens)
+      .innerJoin(companies, eq(companies.id, apiTokens.companyId))
+      .where(eq(apiTokens.tokenHash, tokenHash))
+      .limit(1);
+    return row;
+  },
+
+  /** The current (not revoked) token of a company. */
+  async current(executor: Executor, companyId: number) {
+    const [row] = await executor
+      .select({
+        id: apiTokens.id,
+        scopes: apiTokens.scopes,
+        lastUsedAt: apiTokens.lastUsedAt,
+        expiredAt: apiTokens.expiredAt,
+        createdAt: apiTokens.createdAt,
+      })
+      .from(apiTokens)
+      .where(and(eq(apiTokens.companyId, companyId), isNull(apiTokens.revokedAt)))
+      .limit(1);
+    return row;
+  },
+
+  async markExpired(executor: Executor, id: number, at: Date): Promise<void> {
+    await executor.update(apiTokens).set({ expiredAt: at }).where(eq(apiTokens.id, id));
+  },
+
+  async touch(executor: Executor, id: number, at: Date): Promise<void> {
+    await executor.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, id));
+  },
+};

@@ -1,0 +1,88 @@
+// All SQL of the job queue (queue.ts): the jobs rows, claimed with FOR UPDATE SKIP LOCKED, and
+// every write that finishes, retries or gives back a claim (only while `workerId` holds it).
+import { type SQL, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { jobs } from '../../db/schema/index.js';
+
+/** A claimed row as the claim returns it; queue.ts narrows `payload` to its catalog. */
+export interface ClaimedRow {
+  id: number;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+}
+
+/**
+ * How a claimed job ends this turn: done; failed for good (`unlock`: its lock is cleared too); or
+ * run again after `seconds` (`giveBackAttempt`: the attempt does not count; `message`: recorded as
+ * its last error, or the last error is left as it is).
+ */
+export type JobFinish =
+  | { kind: 'done' }
+  | { kind: 'failed'; message: string; unlock: boolean }
+  | { kind: 'later'; seconds: number; giveBackAttempt: boolean; message?: string };
+
+function assignments(finish: JobFinish): SQL {
+  switch (finish.kind) {
+    case 'done':
+      return sql`done_at = now(), locked_at = NULL, last_error = NULL`;
+    case 'failed':
+      return finish.unlock
+        ? sql`failed_at = now(), locked_at = NULL, last_error = ${finish.message}`
+        : sql`failed_at = now(), last_error = ${finish.message}`;
+    case 'later': {
+      const attempts = finish.giveBackAttempt ? sql`, attempts = attempts - 1` : sql``;
+      const lastError = finish.message === undefined ? sql`` : sql`, last_error = ${finish.message}`;
+      return sql`run_at = now() + make_interval(secs => ${finish.seconds})${attempts}, locked_at = NULL, locked_by = NULL${lastError}`;
+    }
+  }
+}
+
+export const queueRepo = {
+  async insert(executor: Executor, values: { kind: string; payload: unknown; runAt: Date; maxAttempts: number }): Promise<number> {
+    const [row] = await executor.insert(jobs).values(values).returning({ id: jobs.id });
+    return row.id;
+  },
+
+  /** Frees every claimed, unfinished job; how many. */
+  async releaseAbandonedClaims(executor: Executor): Promise<number> {
+    const rows = await queryRows<{ id: number }>(
+      executor,
+      sql`UPDATE jobs SET locked_at = NULL, locked_by = NULL
+          WHERE locked_at IS NOT NULL AND done_at IS NULL AND failed_at IS NULL RETURNING id`,
+    );
+    return rows.length;
+  },
+
+  /** Claims up to `limit` due jobs for `workerId` (unclaimed, or their lease of `leaseSeconds` ran out), counting an attempt. */
+  claimDue<Row extends ClaimedRow>(executor: Executor, workerId: string, limit: number, leaseSeconds: number): Promise<Row[]> {
+    return queryRows<Row>(
+      executor,
+      sql`UPDATE jobs SET locked_at = now(), locked_by = ${workerId}, attempts = attempts + 1
+          WHERE id IN (
+            SELECT id FROM jobs
+            WHERE done_at IS NULL AND failed_at IS NULL AND run_at <= now()
+              AND (locked_at IS NULL OR locked_at < now() - make_interval(secs => ${leaseSeconds}))
+            ORDER BY run_at, id
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED)
+          RETURNING id, kind, payload, attempts, max_attempts`,
+    );
+  },
+
+  /** Gives back `workerId`'s unfinished claims of `ids`, their attempt returned. */
+  async releaseUnfinished(executor: Executor, workerId: string, ids: number[]): Promise<void> {
+    await executor.execute(
+      sql`UPDATE jobs SET locked_at = NULL, locked_by = NULL, attempts = greatest(attempts - 1, 0)
+        WHERE id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}) AND locked_by = ${workerId} AND done_at IS NULL AND failed_at IS NULL`,
+    );
+  },
+
+  async finish(executor: Executor, workerId: string, id: number, finish: JobFinish): Promise<void> {
+    await executor.execute(sql`UPDATE jobs SET ${assignments(finish)} WHERE id = ${id} AND locked_by = ${workerId}`);
+  },
+};
