@@ -53,7 +53,8 @@ th,td{text-align:left;padding:.5rem;border-top:1px solid var(--line);vertical-al
 td .muted{overflow-wrap:anywhere}
 td:first-child{min-width:10rem}
 th{background:#f0f3f6;font-weight:600}
-td.nowrap{white-space:nowrap}
+td.nowrap,span.nowrap{white-space:nowrap}
+ul.pay-items{margin:.25rem 0 0;padding-left:1rem;font-size:.85rem}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tfoot td{font-weight:700;background:#f0f3f6}
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600;border:1px solid currentColor;white-space:nowrap}

@@ -10,6 +10,7 @@ import { developersRoutes } from './developers.routes.js';
 import { html } from './html.view.js';
 import { plainPage } from './layout.view.js';
 import { leaversConsoleRoutes } from './leavers.routes.js';
+import { offCycleRoutes } from './off-cycle.routes.js';
 import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
@@ -48,6 +49,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await statutoryRoutes(consoleScope, ctx);
         await leaversConsoleRoutes(consoleScope, ctx);
         await payrollRunRoutes(consoleScope, ctx);
+        await offCycleRoutes(consoleScope, ctx);
         await runApprovalRoutes(consoleScope, ctx);
         await complianceRoutes(consoleScope, ctx);
         await consolePayslipRoutes(consoleScope, ctx);

@@ -35,6 +35,8 @@ export const paystubBadgeOf = (status: string): Badge => PAYSTUB_BADGES[status] 
 export interface RunView {
   id: string;
   status: string;
+  kind: 'regular' | 'off_cycle';
+  reason: string | null;
   pay_period_start: string;
   pay_period_end: string;
   payment_date: string | null;
@@ -82,6 +84,18 @@ export function errorMessage(error: DomainError): Html {
   return html`${fields[0] ?? error.message}`;
 }
 
+/** Why an off-cycle run is paid (docs/payroll-runs.md, "Off-cycle runs"), as the console says it. */
+export const OFF_CYCLE_REASON_LABELS: Record<string, string> = {
+  bonus: 'bonus',
+  correction: 'correction',
+  final_pay: 'final pay',
+  other: 'other',
+};
+
+/** `Regular`, or `Off-cycle: bonus`. */
+export const runKind = (run: Pick<RunView, 'kind' | 'reason'>) =>
+  run.kind === 'off_cycle' ? `Off-cycle: ${OFF_CYCLE_REASON_LABELS[run.reason ?? ''] ?? run.reason ?? 'other'}` : 'Regular';
+
 /** How a run was approved, as its page says it. */
 const APPROVED_VIA: Record<string, string> = {
   console: 'in the console',
@@ -91,6 +105,8 @@ const APPROVED_VIA: Record<string, string> = {
 
 const FACT_TOTALS: [string, string][] = [
   ['gross_pay', 'Gross pay'],
+  ['regular_gross', 'Regular gross'],
+  ['irregular_gross', 'Irregular gross'],
   ['tax_withheld', 'Tax withheld'],
   ['employee_pension', 'Employee pension'],
   ['nhf', 'NHF'],
@@ -105,6 +121,7 @@ export function runFacts(run: RunView): Html {
   return html`<div class="grid">
 <section class="card" aria-labelledby="run-facts"><h2 id="run-facts">Run</h2><dl class="facts">
 <dt>Status</dt><dd data-run-status>${runBadge(run.status)}</dd>
+<dt>Kind</dt><dd data-run-kind>${runKind(run)}</dd>
 <dt>Pay period</dt><dd>${run.pay_period_start} to ${run.pay_period_end}</dd>
 <dt>Payment date</dt><dd>${run.payment_date ?? '—'}</dd>
 <dt>Created</dt><dd>${when(run.created_at)}${run.created_by_email ? ` by ${run.created_by_email}` : ''}</dd>
@@ -117,6 +134,25 @@ ${run.cancelled_at ? html`<dt>Cancelled</dt><dd>${when(run.cancelled_at)}</dd>` 
 ${FACT_TOTALS.map(([field, label]) => html`<dt>${label}</dt><dd>${naira(run.totals[field] ?? 0)}</dd>`)}
 </dl></section>
 </div>`;
+}
+
+/** A paystub's items as P1 lists them (docs/payroll.md, "Pay items"): name, amount, description; deductions marked. */
+export interface PaystubItemView {
+  name: string;
+  amount: number;
+  treatment: string;
+  cash: boolean;
+  description: string | null;
+}
+
+export function paystubItems(items: readonly PaystubItemView[]): Html {
+  if (items.length === 0) return html``;
+  return html`<ul class="pay-items" aria-label="Pay items">${items.map(
+    (item) =>
+      html`<li>${item.name}: <span class="nowrap">${item.treatment === 'deduction' ? '−' : ''}${naira(item.amount)}</span>${
+        item.cash ? '' : html` <span class="muted">(not paid in cash)</span>`
+      }${item.description ? html` <span class="muted">(${item.description})</span>` : ''}</li>`,
+  )}</ul>`;
 }
 
 export function skippedList(run: RunView, names: ReadonlyMap<number, string>): Html {

@@ -10,7 +10,17 @@ import { DomainError, notFound } from '../platform/errors.js';
 import { koboToString, naira } from '../tax-engine/money.js';
 import { type Html, html, when } from './html.view.js';
 import { type Flash, page } from './layout.view.js';
-import { paystubBadgeOf, type RunView, runActions, runBadge, runFacts, runPath, skippedList } from './payroll-runs.view.js';
+import {
+  paystubBadgeOf,
+  paystubItems,
+  type RunView,
+  runActions,
+  runBadge,
+  runFacts,
+  runKind,
+  runPath,
+  skippedList,
+} from './payroll-runs.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const RUNS_PER_PAGE = 20;
@@ -84,12 +94,13 @@ export function runPageRenderer(ctx: WebContext) {
       const user = row.user as { first_name?: string; last_name?: string; email?: string } | null;
       return user ? html`${user.first_name} ${user.last_name}<br><span class="muted">${user.email}</span>` : html`User ${row.user_id}`;
     };
+    const hasItems = rows.some((row) => row.items.length > 0);
     const body = html`<p><a href="/console/payroll">← All payroll runs</a></p>
 ${runFacts(run)}
 ${runActions(session, run, balance, approvalToken, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
 ${skippedList(run, names)}
 <h2 id="paystubs">Paystubs</h2>
-<p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.${
+<p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.${hasItems ? " Each employee's pay items are listed under their name." : ''}${
       stubs.total > (run.counts.cancelled ?? 0)
         ? html` <a class="button" href="${runPath(id)}/payslips.zip" download>Download payslips</a> <span class="muted">(ZIP, one PDF per paystub that is not cancelled)</span>`
         : ''
@@ -98,7 +109,7 @@ ${skippedList(run, names)}
 <thead><tr><th scope="col">Employee</th><th scope="col">Pay period</th><th scope="col" class="num">Gross</th><th scope="col" class="num">Tax</th><th scope="col" class="num">Pension</th><th scope="col" class="num">NHF</th><th scope="col" class="num">NHIS</th><th scope="col" class="num">Other deduc&shy;tions</th><th scope="col" class="num">Net pay</th><th scope="col">Status</th><th scope="col">Payslip</th></tr></thead>
 <tbody>${rows.map(
       (row) =>
-        html`<tr><td>${name(row)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td data-paystub="${row.id}"><span class="badge ${paystubBadgeOf(row.status)[0]}">${paystubBadgeOf(row.status)[1]}</span><span class="reason muted">${row.failure_reason ? html`<br>${row.failure_reason}` : ''}</span></td><td>${
+        html`<tr><td>${name(row)}${paystubItems(row.items)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td data-paystub="${row.id}"><span class="badge ${paystubBadgeOf(row.status)[0]}">${paystubBadgeOf(row.status)[1]}</span><span class="reason muted">${row.failure_reason ? html`<br>${row.failure_reason}` : ''}</span></td><td>${
           row.status === 'cancelled' ? '—' : html`<a href="/console/paystubs/${row.id}/payslip" download>PDF</a>`
         }</td></tr>`,
     )}</tbody>
@@ -119,6 +130,8 @@ ${
 const DONE: Record<string, string> = {
   created:
     'Draft run created. Check the totals, the skipped employees and the paystubs; another administrator then approves it here, signed in as themselves.',
+  off_cycle_created:
+    'Off-cycle draft run created: it pays the items below only. Check them; another administrator then approves it here, signed in as themselves.',
   approved: 'Run approved. It can now be paid from the wallet.',
   paying: 'Payment started: the wallet was debited and the transfers are under way.',
   retrying: 'The failed paystubs are being sent again; only they were funded.',
@@ -137,16 +150,16 @@ export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Pro
     const pageNo = request.query.page ?? 1;
     const result = (await runs.list(session.companyId, { page: pageNo, per_page: RUNS_PER_PAGE }, { page: pageNo })).data;
     const shown = result.data as RunView[];
-    const body = html`<p><a class="button" href="/console/payroll/new">New run</a></p>
-<p class="muted">A run is made here (or by POST /api/payroll-runs) from the employees' salaries; every POST /api/paystubs call is a run too. Each is approved by a second administrator, then paid from the wallet.</p>
+    const body = html`<p><a class="button" href="/console/payroll/new">New run</a> <a class="button secondary" href="/console/payroll/off-cycle/new">New off-cycle run</a></p>
+<p class="muted">A run is made here (or by POST /api/payroll-runs) from the employees' salaries; every POST /api/paystubs call is a run too. An off-cycle run pays pay items only (a bonus, a correction, a leaver's final pay), outside the monthly run. Each is approved by a second administrator, then paid from the wallet.</p>
 ${
   shown.length === 0
     ? html`<p>${pageNo === 1 ? 'No payroll runs yet.' : 'No payroll runs on this page.'}</p>`
     : html`<div class="table-wrap"><table><caption>Payroll runs, newest first</caption>
-<thead><tr><th scope="col">Run</th><th scope="col">Pay period</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col" class="num">Paystubs</th><th scope="col" class="num">Gross pay</th><th scope="col" class="num">Tax withheld</th><th scope="col" class="num">Net pay</th></tr></thead>
+<thead><tr><th scope="col">Run</th><th scope="col">Kind</th><th scope="col">Pay period</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col" class="num">Paystubs</th><th scope="col" class="num">Gross pay</th><th scope="col" class="num">Tax withheld</th><th scope="col" class="num">Net pay</th></tr></thead>
 <tbody>${shown.map(
         (run) =>
-          html`<tr><td><a href="${runPath(run.id)}">${run.id}</a></td><td class="nowrap">${run.pay_period_start}<br>to ${run.pay_period_end}</td><td>${when(run.created_at)}</td><td>${runBadge(run.status)}</td><td class="num">${run.totals.employees ?? 0}</td><td class="num">${naira(run.totals.gross_pay ?? 0)}</td><td class="num">${naira(run.totals.tax_withheld ?? 0)}</td><td class="num">${naira(run.totals.net_pay ?? 0)}</td></tr>`,
+          html`<tr><td><a href="${runPath(run.id)}">${run.id}</a></td><td>${runKind(run)}</td><td class="nowrap">${run.pay_period_start}<br>to ${run.pay_period_end}</td><td>${when(run.created_at)}</td><td>${runBadge(run.status)}</td><td class="num">${run.totals.employees ?? 0}</td><td class="num">${naira(run.totals.gross_pay ?? 0)}</td><td class="num">${naira(run.totals.tax_withheld ?? 0)}</td><td class="num">${naira(run.totals.net_pay ?? 0)}</td></tr>`,
       )}</tbody></table></div>`
 }
 <nav class="pager" aria-label="Pages">${pageNo > 1 ? html`<a href="/console/payroll?page=${pageNo - 1}" rel="prev">← Newer runs</a>` : ''}${pageNo < result.last_page ? html`<a href="/console/payroll?page=${pageNo + 1}" rel="next">Older runs →</a>` : ''}</nav>`;
