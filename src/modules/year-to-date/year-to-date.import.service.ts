@@ -51,7 +51,8 @@ export async function importOpenings(db: Db, companyId: number, data: Buffer, op
   const rows = parseYearToDateCsv(data);
   const successes: Success[] = [];
   const failures: Failure[] = [];
-  // (email, year) seen earlier in the file: a second row for the same opening is refused, not applied over the first.
+  // (email, year) saved by an earlier row of the file: a second row for that opening is refused, not
+  // applied over the first (a refused row saves nothing, so a later corrected row may follow it).
   const seen = new Set<string>();
   for (let start = 0; start < rows.length; start += CHUNK) {
     if (start > 0) await yieldToEventLoop();
@@ -72,13 +73,12 @@ export async function importOpenings(db: Db, companyId: number, data: Buffer, op
         const checked = checkOpening(figures);
         if (!checked.ok) Object.assign(errors, checked.errors);
         const key = `${email}|${year}`;
-        if (email && year !== undefined && seen.has(key))
-          addFieldError(errors, 'email', `The email appears more than once for the year ${year} in this file.`);
-        if (email && year !== undefined) seen.add(key);
+        if (seen.has(key)) addFieldError(errors, 'email', `The email appears more than once for the year ${year} in this file.`);
         if (Object.keys(errors).length > 0 || !checked.ok || userId === undefined || year === undefined) {
           failures.push({ row: line, errors });
           return;
         }
+        seen.add(key);
         writes.push(toWrite(userId, year, checked.value));
         written.push({ row: line, user_id: userId, email, year });
       });
