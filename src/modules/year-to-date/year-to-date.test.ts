@@ -1,6 +1,7 @@
 // Opening year-to-date through HTTP (docs/payroll.md, "Opening year-to-date"): GET/PUT
 // /api/users/{id}/year-to-date/{year}, its refusals and scopes, and cumulative tax counting the
 // opening figures as earlier periods of the year. A real database (PGlite, or PostgreSQL).
+import { spawnSync } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
@@ -157,6 +158,24 @@ describe('GET/PUT /api/users/{id}/year-to-date/{year}', () => {
     expect((await as(ctx.app, writer).get(url(w.id, 2026))).statusCode).toBe(403);
     expect((await as(ctx.app, reader).get(url(r.id, 2026))).statusCode).toBe(200);
     expect((await put(reader, r.id, 2026, OPENING)).statusCode).toBe(403);
+  });
+});
+
+describe('the payslip shows the opening figures (docs/compliance.md, "Payslips")', () => {
+  it('a line "Before this service (opening)" and the year with them', async () => {
+    const { company, staff } = await companyWith(1);
+    const id = staff[0].id;
+    await put(company, id, 2026, { ...OPENING, tax_withheld: 396120 });
+    const res = await postPaystubs(ctx.app, company, { paystubs: [paystubItem(id, months(2026, 7, 7)[0])] });
+    expect(res.statusCode, res.body).toBe(201);
+    const paystub = res.json().created_paystubs[0].paystub as { id: number; gross_pay: number; tax_withheld: number };
+    const pdf = await as(ctx.app, company).get(`/api/paystubs/${paystub.id}/payslip`);
+    expect(pdf.statusCode).toBe(200);
+    const out = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf.rawPayload });
+    const text = out.stdout.toString();
+    expect(text).toMatch(/Before this service \(opening\)\s+₦3,000,000\.00/);
+    expect(text).toMatch(/Opening PAYE\s+₦396,120\.00/);
+    expect(text).toMatch(/Gross pay with opening\s+₦3,500,000\.00/);
   });
 });
 
