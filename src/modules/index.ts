@@ -17,6 +17,7 @@ import { createRemittancesModule } from './remittances/index.js';
 import { createUsersModule } from './users/index.js';
 import { createWalletModule } from './wallet/index.js';
 import { createWebhooksModule } from './webhooks/index.js';
+import { createYearToDateModule } from './year-to-date/index.js';
 
 export function createModules(deps: AppDeps) {
   const users = createUsersModule(deps);
@@ -41,6 +42,7 @@ export function createModules(deps: AppDeps) {
     ],
     reinstateSteps: [(tx, companyId, userId) => runs.cancelFinalPay(tx, companyId, userId)],
   });
+  const yearToDate = createYearToDateModule(deps);
   const payslips = createPayslipsModule(deps);
   const companies = createCompaniesModule(deps);
   const invoices = createInvoicesModule(deps);
@@ -57,6 +59,7 @@ export function createModules(deps: AppDeps) {
   const modules: FeatureModule[] = [
     users,
     leavers,
+    yearToDate,
     payItems,
     paystubs,
     companies,
@@ -74,6 +77,7 @@ export function createModules(deps: AppDeps) {
   const services = {
     users: users.services,
     leavers: leavers.services,
+    yearToDate: yearToDate.services,
     payItems: payItems.services,
     paystubs: paystubs.services,
     companies: companies.services,

@@ -77,6 +77,16 @@ beforeAll(async () => {
     'users.unsuspend': { unsuspend_option: 'immediately' },
     'users.terminate': { exit_date: '2026-03-31', reason: 'resignation' },
     'users.reinstate': {},
+    // Opening year-to-date: each figure as text, so that every one is probed with a NUL.
+    'users.year-to-date.update': {
+      gross_pay: '1000',
+      taxable_pay: '1000',
+      tax_withheld: '0',
+      employee_pension: '0',
+      nhf: '0',
+      nhis: '0',
+      months: '1',
+    },
     'paystubs.store': {
       paystubs: [
         {
@@ -428,7 +438,12 @@ describe('malformed multipart bodies: never a 5xx; a route that reads multipart 
 
   it('every route that reads multipart (U4, U8, U9) answers 400 "Malformed multipart body." in its family shape', async () => {
     const readers = catalog().filter(readsMultipart);
-    expect(readers.map((entry) => entry.name).sort()).toEqual(['users.bulk-create', 'users.bulk-update', 'users.update']);
+    expect(readers.map((entry) => entry.name).sort()).toEqual([
+      'users.bulk-create',
+      'users.bulk-update',
+      'users.update',
+      'year-to-date.import',
+    ]);
     const cases = readers.flatMap((entry) =>
       MALFORMED.map(([what, type, payload]) => ({
         entry,

@@ -276,6 +276,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/year-to-date/{year}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user’s year to date: opening figures and what this service paid since
+         * @description A user’s year to date in a tax year (2021 to 2100): `opening`, the figures recorded as paid before this service (null when none; `before_service` shows them, zeros when none), `paid_since`, the sums of the user’s paystubs of that year in the company except failed and cancelled ones, and `total`, the two added. Needs the scope `users.show`. See docs/payroll.md, “Opening year-to-date”.
+         */
+        get: operations["usersYearToDateShow"];
+        /**
+         * Record a user’s opening year-to-date figures (pay before this service)
+         * @description Records (or replaces) a user’s opening year-to-date figures for a tax year: what they were paid and had withheld before this service paid them (another employer, or this employer before moving its payroll here). Every figure is required and at least 0 with at most 2 decimals; `months` (0 to 12) says how many months they cover. Under `tax_method: cumulative` they count as earlier periods of the year, so the rest of the year withholds up to the year’s liability; under `annualised` they change no tax. Payslips and the annual return show them on their own line. 422 for a bad figure or a year outside 2021 to 2100. Needs the scope `users.update`.
+         */
+        put: operations["usersYearToDateUpdate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/year-to-date/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opening year-to-date figures from a CSV file (multipart field `year_to_date_csv`)
+         * @description Opening year-to-date figures from a CSV file with the columns `email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,nhf,nhis,months` (header row required, any order). Row by row like the users import: each row is saved whole or fails on its own, reported with its line and column; `dry_run` checks every row and saves nothing. At most 10,000 rows and 5 MiB. Needs the scope `users.update`.
+         */
+        post: operations["yearToDateImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pay-item-types": {
         parameters: {
             query?: never;
@@ -4017,6 +4061,425 @@ export interface operations {
                     "application/json": {
                         /** @description A message, or {field: [message]} on 422 */
                         error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    usersYearToDateShow: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+                year: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "user_id": 1042,
+                     *       "year": 2025,
+                     *       "opening": {
+                     *         "gross_pay": 425000,
+                     *         "taxable_pay": 0,
+                     *         "tax_withheld": 39413.5,
+                     *         "employee_pension": 0,
+                     *         "nhf": 0,
+                     *         "nhis": 0,
+                     *         "months": 1,
+                     *         "created_at": "2025-05-02T09:15:00.000Z",
+                     *         "updated_at": "2025-05-02T09:15:00.000Z"
+                     *       },
+                     *       "before_service": {
+                     *         "gross_pay": 425000,
+                     *         "taxable_pay": 0,
+                     *         "tax_withheld": 39413.5,
+                     *         "employee_pension": 0,
+                     *         "nhf": 0,
+                     *         "nhis": 0,
+                     *         "months": 1
+                     *       },
+                     *       "paid_since": {
+                     *         "gross_pay": 425000,
+                     *         "taxable_pay": 0,
+                     *         "tax_withheld": 39413.5,
+                     *         "employee_pension": 0,
+                     *         "nhf": 0,
+                     *         "nhis": 0,
+                     *         "paystubs": 1
+                     *       },
+                     *       "total": {
+                     *         "gross_pay": 425000,
+                     *         "taxable_pay": 0,
+                     *         "tax_withheld": 39413.5,
+                     *         "employee_pension": 0,
+                     *         "nhf": 0,
+                     *         "nhis": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message?: string;
+                        user_id: number;
+                        year: number;
+                        /** @description The stored opening figures, or null when none were recorded */
+                        opening: {
+                            gross_pay: number;
+                            taxable_pay: number;
+                            tax_withheld: number;
+                            employee_pension: number;
+                            nhf: number;
+                            nhis: number;
+                            months: number;
+                            created_at: string;
+                            updated_at: string;
+                        } | null;
+                        /** @description The opening figures, zeros when none */
+                        before_service: {
+                            gross_pay: number;
+                            taxable_pay: number;
+                            tax_withheld: number;
+                            employee_pension: number;
+                            nhf: number;
+                            nhis: number;
+                            months: number;
+                        };
+                        /** @description Sums of the user’s paystubs of the year in the company, except failed and cancelled ones */
+                        paid_since: {
+                            gross_pay: number;
+                            taxable_pay: number;
+                            tax_withheld: number;
+                            employee_pension: number;
+                            nhf: number;
+                            nhis: number;
+                            paystubs: number;
+                        };
+                        /** @description before_service + paid_since */
+                        total: {
+                            gross_pay: number;
+                            taxable_pay: number;
+                            tax_withheld: number;
+                            employee_pension: number;
+                            nhf: number;
+                            nhis: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    usersYearToDateUpdate: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+                year: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gross_pay": 3000000,
+                 *       "taxable_pay": 3000000,
+                 *       "tax_withheld": 396120,
+                 *       "employee_pension": 216000,
+                 *       "nhf": 0,
+                 *       "nhis": 0,
+                 *       "months": 6
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                    /** @description Gross pay of the year before this service, ≥ 0 (a JSON number or a decimal string, e.g. "2500.50") */
+                    gross_pay?: unknown;
+                    /** @description Pay chargeable to PAYE before reliefs (the engine’s T plus taxable items), ≥ 0 (a JSON number or a decimal string, e.g. "2500.50") */
+                    taxable_pay?: unknown;
+                    /** @description PAYE withheld, ≥ 0 (a JSON number or a decimal string, e.g. "2500.50") */
+                    tax_withheld?: unknown;
+                    /** @description Employee pension contributions, ≥ 0 (a JSON number or a decimal string, e.g. "2500.50") */
+                    employee_pension?: unknown;
+                    /** @description NHF contributions, ≥ 0 (a JSON number or a decimal string, e.g. "2500.50") */
+                    nhf?: unknown;
+                    /** @description NHIS (employee) contributions, ≥ 0 (a JSON number or a decimal string, e.g. "2500.50") */
+                    nhis?: unknown;
+                    /** @description Months the figures cover, a whole number 0 to 12 (informational) */
+                    months?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "user_id": 1042,
+                     *       "year": 2025,
+                     *       "opening": {
+                     *         "gross_pay": 425000,
+                     *         "taxable_pay": 0,
+                     *         "tax_withheld": 39413.5,
+                     *         "employee_pension": 0,
+                     *         "nhf": 0,
+                     *         "nhis": 0,
+                     *         "months": 1,
+                     *         "created_at": "2025-05-02T09:15:00.000Z",
+                     *         "updated_at": "2025-05-02T09:15:00.000Z"
+                     *       },
+                     *       "before_service": {
+                     *         "gross_pay": 425000,
+                     *         "taxable_pay": 0,
+                     *         "tax_withheld": 39413.5,
+                     *         "employee_pension": 0,
+                     *         "nhf": 0,
+                     *         "nhis": 0,
+                     *         "months": 1
+                     *       },
+                     *       "paid_since": {
+                     *         "gross_pay": 425000,
+                     *         "taxable_pay": 0,
+                     *         "tax_withheld": 39413.5,
+                     *         "employee_pension": 0,
+                     *         "nhf": 0,
+                     *         "nhis": 0,
+                     *         "paystubs": 1
+                     *       },
+                     *       "total": {
+                     *         "gross_pay": 425000,
+                     *         "taxable_pay": 0,
+                     *         "tax_withheld": 39413.5,
+                     *         "employee_pension": 0,
+                     *         "nhf": 0,
+                     *         "nhis": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message?: string;
+                        user_id: number;
+                        year: number;
+                        /** @description The stored opening figures, or null when none were recorded */
+                        opening: {
+                            gross_pay: number;
+                            taxable_pay: number;
+                            tax_withheld: number;
+                            employee_pension: number;
+                            nhf: number;
+                            nhis: number;
+                            months: number;
+                            created_at: string;
+                            updated_at: string;
+                        } | null;
+                        /** @description The opening figures, zeros when none */
+                        before_service: {
+                            gross_pay: number;
+                            taxable_pay: number;
+                            tax_withheld: number;
+                            employee_pension: number;
+                            nhf: number;
+                            nhis: number;
+                            months: number;
+                        };
+                        /** @description Sums of the user’s paystubs of the year in the company, except failed and cancelled ones */
+                        paid_since: {
+                            gross_pay: number;
+                            taxable_pay: number;
+                            tax_withheld: number;
+                            employee_pension: number;
+                            nhf: number;
+                            nhis: number;
+                            paystubs: number;
+                        };
+                        /** @description before_service + paid_since */
+                        total: {
+                            gross_pay: number;
+                            taxable_pay: number;
+                            tax_withheld: number;
+                            employee_pension: number;
+                            nhf: number;
+                            nhis: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    yearToDateImport: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "year_to_date_csv": "email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,nhf,nhis,months\r\nemeka.nwosu@adebayo-logistics.ng,2026,3000000.00,3000000.00,396120.00,216000.00,0,0,6\r\n"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The CSV file: email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,nhf,nhis,months
+                     */
+                    year_to_date_csv: string;
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number;
+                    /** @description Check every row and save nothing */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "status",
+                     *       "message": "User created successfully",
+                     *       "summary": "summary",
+                     *       "successes": [
+                     *         {
+                     *           "row": 1,
+                     *           "user_id": 1042,
+                     *           "email": "chiamaka.okafor@adebayo-logistics.ng",
+                     *           "year": 2025
+                     *         }
+                     *       ],
+                     *       "failures": [
+                     *         {
+                     *           "row": 1,
+                     *           "errors": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description success, partial or failed */
+                        status: string;
+                        message: string;
+                        summary: string;
+                        successes: {
+                            row: number;
+                            user_id: number;
+                            email: string;
+                            year: number;
+                        }[];
+                        failures: {
+                            row: number;
+                            errors: {
+                                [key: string]: string[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };

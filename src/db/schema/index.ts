@@ -10,3 +10,4 @@ export * from './users.js';
 export * from './wallet.js';
 export * from './web.js';
 export * from './webhooks.js';
+export * from './year-to-date.js';

@@ -48,7 +48,16 @@ export interface PayslipSource {
   /** Pay items (docs/payroll.md, "Pay items"), each on its own line; absent = none. */
   items?: { code: string; name: string; treatment: string; cash: boolean; amount: string }[];
   /** Sums over the paystubs that count for the year to date (payslips.repo.ts says which). */
-  ytd: { year: number; paystubs: number; gross: string; tax: string; pension: string; net: string };
+  ytd: {
+    year: number;
+    paystubs: number;
+    gross: string;
+    tax: string;
+    pension: string;
+    net: string;
+    /** Opening year-to-date (docs/payroll.md, "Opening year-to-date"): paid before this service; absent = none recorded. */
+    opening?: { gross: string; tax: string; pension: string };
+  };
 }
 
 export interface PayslipLine {
@@ -189,6 +198,27 @@ function employer(source: PayslipSource): PayslipLine[] {
   ];
 }
 
+/** Decimal text of a + b, exact (kobo). */
+const plus = (a: string, b: string) => koboToString(columnToKobo(a) + columnToKobo(b));
+
+/**
+ * The opening figures on lines of their own, the first labelled "Before this service (opening)" with
+ * the gross pay, then the year's gross pay and PAYE with them
+ * (docs/payroll.md, "Opening year-to-date"); nothing when none were recorded.
+ */
+function openingLines(ytd: PayslipSource['ytd']): PayslipLine[] {
+  const opening = ytd.opening;
+  if (!opening) return [];
+  return [
+    // Labels within the 34 characters a line holds (as shortened contribution names).
+    line('Before this service (opening)', opening.gross),
+    line('Opening PAYE', opening.tax),
+    line('Opening pension, employee', opening.pension),
+    line('Gross pay with opening', plus(ytd.gross, opening.gross), true),
+    line('PAYE with opening', plus(ytd.tax, opening.tax)),
+  ];
+}
+
 export function payslipLayout(source: PayslipSource): Payslip {
   const { company, employee: e, paystub: p, ytd } = source;
   return {
@@ -224,9 +254,16 @@ export function payslipLayout(source: PayslipSource): Payslip {
     netPay: naira(p.netPay),
     employer: employer(source),
     ytdTitle: `Year to date, ${ytd.year} (${ytd.paystubs} payslip${ytd.paystubs === 1 ? '' : 's'})`,
-    ytd: [line('Gross pay', ytd.gross), line('PAYE', ytd.tax), line('Pension, employee', ytd.pension), line('Net pay', ytd.net, true)],
+    ytd: [
+      line('Gross pay', ytd.gross),
+      line('PAYE', ytd.tax),
+      line('Pension, employee', ytd.pension),
+      line('Net pay', ytd.net, true),
+      ...openingLines(ytd),
+    ],
     footer:
       'Net pay = gross pay − deductions + reimbursements. Employer contributions are paid by the employer on top of your pay. ' +
-      'Year to date: this payslip and your earlier ones of the same calendar year that were not cancelled or failed.',
+      'Year to date: this payslip and your earlier ones of the same calendar year that were not cancelled or failed.' +
+      (ytd.opening ? ' Before this service (opening): pay and tax of the year recorded as paid before this payroll service.' : ''),
   };
 }

@@ -206,6 +206,33 @@ describe('payslipLayout', () => {
     ]);
   });
 
+  it('shows opening year-to-date figures on their own labelled lines, then the year with them', () => {
+    const slip = payslipLayout({
+      ...base,
+      ytd: {
+        year: 2026,
+        paystubs: 1,
+        gross: '500000',
+        tax: '66020',
+        pension: '36000',
+        net: '397980',
+        opening: { gross: '3000000.00', tax: '396120.00', pension: '216000.00' },
+      },
+    });
+    expect(slip.ytd.map((line) => [line.label, line.amount, line.total ?? false])).toEqual([
+      ['Gross pay', '₦500,000.00', false],
+      ['PAYE', '₦66,020.00', false],
+      ['Pension, employee', '₦36,000.00', false],
+      ['Net pay', '₦397,980.00', true],
+      ['Before this service (opening)', '₦3,000,000.00', false],
+      ['Opening PAYE', '₦396,120.00', false],
+      ['Opening pension, employee', '₦216,000.00', false],
+      ['Gross pay with opening', '₦3,500,000.00', true],
+      ['PAYE with opening', '₦462,140.00', false],
+    ]);
+    expect(slip.footer).toContain('Before this service (opening)');
+  });
+
   it('shortens a long custom contribution name so it keeps to one line', () => {
     const name = 'A very long custom contribution name that would not fit';
     const slip = payslipLayout({ ...base, customContributions: [{ name, employee: '1.00', employer: '0.00' }] });

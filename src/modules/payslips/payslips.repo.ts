@@ -68,6 +68,10 @@ export interface YtdRow {
   tax: string;
   pension: string;
   net: string;
+  /** Opening year-to-date of the paystub's year (docs/payroll.md, "Opening year-to-date"); null when none. */
+  opening_gross: string | null;
+  opening_tax: string | null;
+  opening_pension: string | null;
 }
 
 /**
@@ -146,18 +150,23 @@ export const payslipsRepo = {
   /**
    * The year to date of each paystub: the sums over the same employee's paystubs of the same company
    * whose period ends in the same calendar year, on or before this one's, that are neither cancelled
-   * nor failed (never paid), and always this paystub itself (docs/compliance.md, "Payslips").
+   * nor failed (never paid), and always this paystub itself (docs/compliance.md, "Payslips"); beside
+   * them the user's opening figures of that year, if any (one row per user and year: max picks it).
    */
   async ytd(db: Executor, companyId: number, paystubIds: number[]): Promise<YtdRow[]> {
     if (paystubIds.length === 0) return [];
     return queryRows<YtdRow>(
       db,
       sql`SELECT p.id AS paystub_id, count(*)::int AS paystubs, sum(q.gross_pay)::text AS gross, sum(q.tax_withheld)::text AS tax,
-                 sum(q.pension_contribution)::text AS pension, sum(q.net_pay)::text AS net
+                 sum(q.pension_contribution)::text AS pension, sum(q.net_pay)::text AS net,
+                 max(o.gross_pay)::text AS opening_gross, max(o.tax_withheld)::text AS opening_tax,
+                 max(o.employee_pension)::text AS opening_pension
           FROM paystubs p
           JOIN paystubs q ON q.user_id = p.user_id AND q.company_id = p.company_id
             AND q.pay_period_end >= date_trunc('year', p.pay_period_end)::date AND q.pay_period_end <= p.pay_period_end
             AND (q.id = p.id OR q.status NOT IN ('cancelled', 'failed'))
+          LEFT JOIN user_opening_ytd o ON o.user_id = p.user_id AND o.company_id = p.company_id
+            AND o.year = extract(year FROM p.pay_period_end)::int
           WHERE p.company_id = ${companyId} AND p.id = ANY(${pgArray(paystubIds)}::int[])
           GROUP BY p.id`,
     );

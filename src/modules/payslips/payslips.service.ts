@@ -76,6 +76,10 @@ function source(row: PayslipRow, records: RecordRow[], items: ItemRow[], ytd: Yt
           tax: ytd.tax,
           pension: ytd.pension,
           net: ytd.net,
+          opening:
+            ytd.opening_gross === null
+              ? undefined
+              : { gross: ytd.opening_gross, tax: ytd.opening_tax ?? '0', pension: ytd.opening_pension ?? '0' },
         }
       : {
           year: Number(row.pay_period_end.slice(0, 4)),

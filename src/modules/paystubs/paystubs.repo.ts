@@ -125,7 +125,7 @@ export const paystubsRepo = {
 
   /**
    * tax_method cumulative, ONE query per run: the year to date of these users in this company, i.e.
-   * their paystubs (not cancelled) ending from January 1 of the earliest item's year up to the latest
+   * their paystubs (neither cancelled nor failed: a failed transfer withheld nothing) ending from January 1 of the earliest item's year up to the latest
    * item's end (the planner's ledger keeps, per item, those of its year ending on or before it).
    */
   async yearToDate(executor: Executor, companyId: number, userIds: number[], from: string, to: string): Promise<PlanYtdRow[]> {
@@ -136,7 +136,7 @@ export const paystubsRepo = {
       sql`SELECT user_id, pay_period_end::text AS pay_period_end, (taxable_income + taxable_items)::text AS taxable_income,
                  tax_deductions::text AS tax_deductions, tax_withheld::text AS tax_withheld
           FROM paystubs
-          WHERE user_id = ANY(${pgArray(userIds)}::int[]) AND company_id = ${companyId} AND status <> 'cancelled'
+          WHERE user_id = ANY(${pgArray(userIds)}::int[]) AND company_id = ${companyId} AND status NOT IN ('cancelled', 'failed')
             AND pay_period_end >= ${from}::date AND pay_period_end <= ${to}::date
           ORDER BY user_id, pay_period_end, id`,
     );

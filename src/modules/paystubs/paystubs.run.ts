@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { Tx } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { columnToKobo } from '../../tax-engine/money.js';
+import { paystubsOpeningRepo } from './paystubs.opening.repo.js';
 import { DUPLICATE, type FailedItem, type PlanItem, planPaystubRun } from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
 import { type WrittenPaystub, writePlannedPaystubs } from './paystubs.writer.js';
@@ -33,15 +34,24 @@ export async function lockCompanyRuns(tx: Tx, companyId: number): Promise<void> 
  * Cumulative tax: the items' users' stored paystubs from January 1 of the earliest item's year to the
  * latest item's end, in one query (the planner keeps, per item, its own year's up to its end).
  */
-function loadYearToDate(tx: Tx, companyId: number, userIds: number[], items: readonly PlanItem[]) {
-  if (items.length === 0) return Promise.resolve([]);
+async function loadYearToDate(tx: Tx, companyId: number, userIds: number[], items: readonly PlanItem[]) {
+  if (items.length === 0) return [];
   let first = items[0].end;
   let last = items[0].end;
   for (const item of items) {
     if (item.end < first) first = item.end;
     if (item.end > last) last = item.end;
   }
-  return paystubsRepo.yearToDate(tx, companyId, userIds, `${first.slice(0, 4)}-01-01`, last);
+  const stored = await paystubsRepo.yearToDate(tx, companyId, userIds, `${first.slice(0, 4)}-01-01`, last);
+  return [...(await loadOpenings(tx, companyId, userIds, first, last)), ...stored];
+}
+
+/**
+ * Opening year-to-date (docs/payroll.md, "Opening year-to-date"): each user's figures from before
+ * this service, counted as an earlier period of its year (dated 1 January, so first in the ledger).
+ */
+function loadOpenings(tx: Tx, companyId: number, userIds: number[], firstEnd: string, lastEnd: string) {
+  return paystubsOpeningRepo.openings(tx, companyId, userIds, Number(firstEnd.slice(0, 4)), Number(lastEnd.slice(0, 4)));
 }
 
 /** `failed` in planning order (the caller sorts for its answer). */

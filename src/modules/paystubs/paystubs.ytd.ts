@@ -1,5 +1,5 @@
 // The year to date of a cumulative-tax run as the caller loads it (one query per run: the items'
-// users' paystubs of the company, not cancelled, ending in the items' calendar years), parsed for
+// users' paystubs of the company, neither cancelled nor failed, ending in the items' calendar years), parsed for
 // the engine's YtdLedger (payroll/cumulative.ts).
 import { parseDeductionUnits, type YtdEntry } from '../../tax-engine/cumulative.js';
 import { toKobo } from '../../tax-engine/money.js';

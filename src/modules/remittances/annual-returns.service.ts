@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { koboToNumber } from '../../tax-engine/money.js';
 import { stateByCode } from '../reference-data/index.js';
+import { annualReturnsOpeningRepo, type OpeningRow } from './annual-returns.opening.repo.js';
 import { annualReturnDueDate, itfDueDate } from './due-dates.js';
 import { type EmployeeRow, type EmployerRow, remittancesRepo } from './remittances.repo.js';
 import { kobo, onePercent } from './remittances.schedules.js';
@@ -44,7 +45,22 @@ const FIGURES = [
 
 const totalDeductions = (row: EmployeeRow) => kobo(row.employee_pension) + kobo(row.nhf) + kobo(row.nhis) + kobo(row.other_deductions);
 
-function returnRow(row: EmployeeRow) {
+/**
+ * Opening year-to-date (docs/compliance.md, "Annual return"): what the employee was paid and had
+ * withheld in the year before this service, beside (never inside) the figures this employer filed.
+ */
+const OPENING = [
+  ['opening_gross', 'Before this service: gross', 'gross_pay'],
+  ['opening_taxable', 'Before this service: taxable pay', 'taxable_pay'],
+  ['opening_tax', 'Before this service: tax', 'tax_withheld'],
+  ['opening_pension', 'Before this service: pension', 'employee_pension'],
+  ['opening_nhf', 'Before this service: NHF', 'nhf'],
+  ['opening_nhis', 'Before this service: NHIS', 'nhis'],
+] as const satisfies readonly (readonly [string, string, keyof OpeningRow])[];
+
+const openingKobo = (opening: OpeningRow | undefined, column: (typeof OPENING)[number][2]) => (opening ? kobo(opening[column]) : 0n);
+
+function returnRow(row: EmployeeRow, opening: OpeningRow | undefined) {
   return {
     user_id: row.user_id,
     employee_id: row.employee_id,
@@ -58,10 +74,18 @@ function returnRow(row: EmployeeRow) {
     ...Object.fromEntries(FIGURES.map(([field, , column]) => [field, koboToNumber(kobo(row[column]))])),
     total_deductions: koboToNumber(totalDeductions(row)),
     tax_deducted: koboToNumber(kobo(row.tax)),
+    ...Object.fromEntries(OPENING.map(([field, , column]) => [field, koboToNumber(openingKobo(opening, column))])),
+    opening_months: opening?.months ?? 0,
   };
 }
 
-function returnSheet(employer: EmployerRow, year: number, state: { code: string; tax_authority: string }, rows: EmployeeRow[]): Sheet {
+function returnSheet(
+  employer: EmployerRow,
+  year: number,
+  state: { code: string; tax_authority: string },
+  rows: EmployeeRow[],
+  openings: Map<number, OpeningRow>,
+): Sheet {
   return {
     name: `annual-return-${state.code}-${year}`,
     title: `Annual PAYE return (Form H1): ${state.tax_authority}`,
@@ -80,6 +104,9 @@ function returnSheet(employer: EmployerRow, year: number, state: { code: string;
       { title: 'NIN', kind: 'text' },
       { title: 'Months employed', kind: 'int' },
       { title: 'Exit date', kind: 'text' },
+      // The opening figures before this employer's own, so that the last column stays the tax deducted.
+      ...OPENING.map(([, title]) => ({ title, kind: 'money' as const })),
+      { title: 'Before this service: months', kind: 'int' },
       ...FIGURES.map(([, title]) => ({ title, kind: 'money' as const })),
       { title: 'Total deductions', kind: 'money' },
       { title: 'Tax deducted', kind: 'money' },
@@ -93,6 +120,8 @@ function returnSheet(employer: EmployerRow, year: number, state: { code: string;
       row.nin,
       { int: row.months },
       row.exit_date,
+      ...OPENING.map(([, , column]) => ({ kobo: openingKobo(openings.get(row.user_id), column) })),
+      { int: openings.get(row.user_id)?.months ?? 0 },
       ...FIGURES.map(([, , column]) => ({ kobo: kobo(row[column]) })),
       { kobo: totalDeductions(row) },
       { kobo: kobo(row.tax) },
@@ -131,7 +160,15 @@ export function createAnnualReturnsService(deps: { db: Db; now?: () => Date }) {
         kind: 'paye',
         state: state.code,
       });
-      if (format !== 'json') return { download: await render(returnSheet(employer, year, state, rows), format as 'csv' | 'xlsx') };
+      const openingRows = await annualReturnsOpeningRepo.openings(
+        db,
+        companyId,
+        year,
+        rows.map((row) => row.user_id),
+      );
+      const openings = new Map(openingRows.map((opening) => [opening.user_id, opening]));
+      if (format !== 'json')
+        return { download: await render(returnSheet(employer, year, state, rows, openings), format as 'csv' | 'xlsx') };
       const totals = { gross_emoluments: 0n, total_deductions: 0n, tax_deducted: 0n };
       for (const row of rows) {
         totals.gross_emoluments += kobo(row.gross);
@@ -148,7 +185,7 @@ export function createAnnualReturnsService(deps: { db: Db; now?: () => Date }) {
           due_date: annualReturnDueDate(year),
           employees: rows.length,
           totals: Object.fromEntries(Object.entries(totals).map(([key, value]) => [key, koboToNumber(value)])),
-          data: rows.map(returnRow),
+          data: rows.map((row) => returnRow(row, openings.get(row.user_id))),
         },
       };
     },

@@ -75,6 +75,13 @@ describe('GET /api/annual-returns/{year}', () => {
       'other_deductions',
       'total_deductions',
       'tax_deducted',
+      'opening_gross',
+      'opening_taxable',
+      'opening_tax',
+      'opening_pension',
+      'opening_nhf',
+      'opening_nhis',
+      'opening_months',
     ]);
   });
 
@@ -196,5 +203,51 @@ describe('leavers in the annual return (docs/compliance.md, "Leavers in schedule
         .map((row) => row[column])
         .sort(),
     ).toEqual(['', '', '2026-04-15']);
+  });
+});
+
+describe('opening year-to-date in the annual return (docs/compliance.md, "Annual return")', () => {
+  it('each row carries the opening figures as their own fields, zeros without any; the CSV as columns; totals unchanged', async () => {
+    const before = (await get('/api/annual-returns/2026?state=LA')).json();
+    const listed = before.data as { user_id: number; opening_gross: number; opening_months: number }[];
+    expect(listed.every((row) => row.opening_gross === 0 && row.opening_months === 0)).toBe(true);
+    const who = listed[0].user_id;
+    const put = await as(ctx.app, world.company).put(`/api/users/${who}/year-to-date/2026`, {
+      gross_pay: '1200000.50',
+      taxable_pay: 1_100_000,
+      tax_withheld: 90_000,
+      employee_pension: 80_000,
+      nhf: 1000,
+      nhis: 500,
+      months: 2,
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    // Another year's opening is not this year's.
+    await as(ctx.app, world.company).put(`/api/users/${who}/year-to-date/2025`, { ...put.json().before_service, months: 1 });
+    const after = (await get('/api/annual-returns/2026?state=LA')).json();
+    const row = after.data.find((r: { user_id: number }) => r.user_id === who);
+    expect(row).toMatchObject({
+      opening_gross: 1200000.5,
+      opening_taxable: 1_100_000,
+      opening_tax: 90_000,
+      opening_pension: 80_000,
+      opening_nhf: 1000,
+      opening_nhis: 500,
+      opening_months: 2,
+    });
+    // The employer's own figures and totals do not include them.
+    expect(after.totals).toEqual(before.totals);
+    expect(row.tax_deducted).toBe(before.data.find((r: { user_id: number }) => r.user_id === who).tax_deducted);
+    const csv = parse((await get('/api/annual-returns/2026?state=LA&format=csv')).body, { relax_column_count: true }) as string[][];
+    const titles = csv.findIndex((line) => line[0] === 'S/N');
+    const gross = csv[titles].indexOf('Before this service: gross');
+    expect(gross).toBe(csv[titles].indexOf('Exit date') + 1);
+    expect(csv[titles].at(-1)).toBe('Tax deducted');
+    expect(
+      csv
+        .slice(titles + 1, -1)
+        .map((line) => line[gross])
+        .sort(),
+    ).toEqual(['0.00', '0.00', '1200000.50']);
   });
 });

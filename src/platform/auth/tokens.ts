@@ -24,6 +24,9 @@ export const ROUTE_NAMES = [
   'users.verify-bank-account',
   'users.terminate',
   'users.reinstate',
+  'users.year-to-date.show',
+  'users.year-to-date.update',
+  'year-to-date.import',
   'pay-item-types.read',
   'pay-item-types.create',
   'paystubs.index',
@@ -98,7 +101,13 @@ export function newTokenString(): string {
  * recording one needs (docs/users.md, "Leavers"). Such a name is not a scope of its own (a token
  * cannot be given `users.reinstate`); `prefix.*` wildcards still cover both.
  */
-export const SCOPE_OF: Partial<Record<RouteName, RouteName>> = { 'users.reinstate': 'users.terminate' };
+export const SCOPE_OF: Partial<Record<RouteName, RouteName>> = {
+  'users.reinstate': 'users.terminate',
+  // A user's opening year-to-date is part of the user (docs/payroll.md, "Opening year-to-date").
+  'users.year-to-date.show': 'users.show',
+  'users.year-to-date.update': 'users.update',
+  'year-to-date.import': 'users.update',
+};
 
 /** The scope that allows a route: its name, or the route named in SCOPE_OF. */
 export const scopeOf = (routeName: RouteName): RouteName => SCOPE_OF[routeName] ?? routeName;

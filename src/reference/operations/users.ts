@@ -21,6 +21,27 @@ const CSV_UPLOAD = {
   },
 };
 
+const YTD_CSV_UPLOAD = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['year_to_date_csv'],
+        properties: {
+          year_to_date_csv: {
+            type: 'string',
+            format: 'binary',
+            description: 'The CSV file: email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,nhf,nhis,months',
+          },
+          company_id: { type: 'integer', minimum: 1, description: 'Target company (default: the authenticated one)' },
+          dry_run: { type: 'boolean', description: 'Check every row and save nothing' },
+        },
+      },
+    },
+  },
+};
+
 const NEW_EMPLOYEE = {
   first_name: 'Chiamaka',
   last_name: 'Okafor',
@@ -116,6 +137,32 @@ export const USERS_OPERATIONS: Record<string, OperationDoc> = {
     description:
       'Undoes an exit: clears `exit_date` and `exit_reason`, as long as no paystub whose period covers the exit date has been paid (or is being paid): then 422. A run already created for that period keeps its pro rata paystub (cancel and create it again to pay the whole period). Announced as `user.reinstated`. Needs the scope `users.terminate`.',
     body: {},
+  },
+  'users.year-to-date.show': {
+    description:
+      'A user’s year to date in a tax year (2021 to 2100): `opening`, the figures recorded as paid before this service (null when none; `before_service` shows them, zeros when none), `paid_since`, the sums of the user’s paystubs of that year in the company except failed and cancelled ones, and `total`, the two added. Needs the scope `users.show`. See docs/payroll.md, “Opening year-to-date”.',
+  },
+  'users.year-to-date.update': {
+    description:
+      'Records (or replaces) a user’s opening year-to-date figures for a tax year: what they were paid and had withheld before this service paid them (another employer, or this employer before moving its payroll here). Every figure is required and at least 0 with at most 2 decimals; `months` (0 to 12) says how many months they cover. Under `tax_method: cumulative` they count as earlier periods of the year, so the rest of the year withholds up to the year’s liability; under `annualised` they change no tax. Payslips and the annual return show them on their own line. 422 for a bad figure or a year outside 2021 to 2100. Needs the scope `users.update`.',
+    body: {
+      gross_pay: 3000000,
+      taxable_pay: 3000000,
+      tax_withheld: 396120,
+      employee_pension: 216000,
+      nhf: 0,
+      nhis: 0,
+      months: 6,
+    },
+  },
+  'year-to-date.import': {
+    description:
+      'Opening year-to-date figures from a CSV file with the columns `email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,nhf,nhis,months` (header row required, any order). Row by row like the users import: each row is saved whole or fails on its own, reported with its line and column; `dry_run` checks every row and saves nothing. At most 10,000 rows and 5 MiB. Needs the scope `users.update`.',
+    requestBody: YTD_CSV_UPLOAD,
+    body: {
+      year_to_date_csv:
+        'email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,nhf,nhis,months\r\nemeka.nwosu@adebayo-logistics.ng,2026,3000000.00,3000000.00,396120.00,216000.00,0,0,6\r\n',
+    },
   },
   'users.verify-bank-account': {
     description:

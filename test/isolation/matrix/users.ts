@@ -3,6 +3,17 @@ import { expect } from 'vitest';
 import { generatedUsers, multipart, usersCsv } from '../../helpers/users.js';
 import { csvUpload, EVERY_ROW_FAILED, type MatrixContext } from '../probes.js';
 
+/** Opening year-to-date figures (docs/payroll.md, "Opening year-to-date"), valid for any user. */
+const OPENING = { gross_pay: 1000, taxable_pay: 1000, tax_withheld: 0, employee_pension: 0, nhf: 0, nhis: 0, months: 1 };
+
+/** POST /api/year-to-date/import's file: one row per e-mail. */
+function ytdUpload(email: string, fields: Record<string, string> = {}, ...more: string[]) {
+  const rows = [email, ...more].map((address) => `${address},2026,1000,1000,0,0,0,0,1`);
+  const csv = ['email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,nhf,nhis,months', ...rows].join('\n');
+  const { payload, headers } = multipart(fields, [{ field: 'year_to_date_csv', filename: 'ytd.csv', contentType: 'text/csv', data: csv }]);
+  return { payload, headers };
+}
+
 export function usersProbes(context: MatrixContext): void {
   const { a, v, A, add, scopes, userScopes, row } = context;
   // ---------- users ----------
@@ -166,7 +177,55 @@ export function usersProbes(context: MatrixContext): void {
       payload: { exit_date: '2026-03-31', reason: 'resignation' },
     });
     add({ route: 'users.reinstate', what: `B's user, ${label}`, method: 'POST', url: `${u}/reinstate${q}`, payload: {} });
+    add({ route: 'users.year-to-date.show', what: `B's user, ${label}`, method: 'GET', url: `${u}/year-to-date/2026${q}` });
+    add({
+      route: 'users.year-to-date.update',
+      what: `B's user, ${label}`,
+      method: 'PUT',
+      url: `${u}/year-to-date/2026${q}`,
+      payload: OPENING,
+    });
   }
+  add({
+    route: 'users.year-to-date.update',
+    what: "B's user, company_id=B in the JSON body",
+    method: 'PUT',
+    url: `/api/users/${v.userId}/year-to-date/2026`,
+    payload: { ...OPENING, company_id: v.company },
+  });
+  add({
+    route: 'users.year-to-date.update',
+    what: "B's user, an invalid body and year (refused as missing, not validated)",
+    method: 'PUT',
+    url: `/api/users/${v.userId}/year-to-date/1999`,
+    payload: { gross_pay: -1 },
+    allow: [404, 422],
+  });
+  for (const [label, id] of scopes) {
+    add({
+      route: 'year-to-date.import',
+      what: `${label} in the query`,
+      method: 'POST',
+      url: `/api/year-to-date/import?company_id=${id}`,
+      ...ytdUpload(v.userEmail),
+    });
+  }
+  add({
+    route: 'year-to-date.import',
+    what: 'company_id=B as a form field',
+    method: 'POST',
+    url: '/api/year-to-date/import',
+    ...ytdUpload(v.userEmail, { company_id: String(v.company) }),
+  });
+  add({
+    route: 'year-to-date.import',
+    what: "rows naming B's user by company and personal e-mail",
+    method: 'POST',
+    url: '/api/year-to-date/import',
+    ...ytdUpload(v.userEmail, {}, v.personalEmail),
+    allow: [200],
+    check: EVERY_ROW_FAILED('email'),
+  });
   add({
     route: 'users.terminate',
     what: "B's user, company_id=B in the JSON body",
