@@ -8,6 +8,7 @@ import { createCompaniesModule } from './companies/index.js';
 import { createConsoleSessionsModule } from './console-sessions/index.js';
 import { createInvoicesModule } from './invoices/index.js';
 import { createLeaversModule } from './leavers/index.js';
+import { createLoansModule } from './loans/index.js';
 import { createPayItemsModule } from './pay-items/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
 import { createPayslipsModule } from './payslips/index.js';
@@ -41,6 +42,7 @@ export function createModules(deps: AppDeps) {
     ],
     reinstateSteps: [(tx, companyId, userId) => runs.cancelFinalPay(tx, companyId, userId)],
   });
+  const loans = createLoansModule(deps);
   const payslips = createPayslipsModule(deps);
   const companies = createCompaniesModule(deps);
   const invoices = createInvoicesModule(deps);
@@ -58,6 +60,7 @@ export function createModules(deps: AppDeps) {
     users,
     leavers,
     payItems,
+    loans,
     paystubs,
     companies,
     invoices,
@@ -75,6 +78,7 @@ export function createModules(deps: AppDeps) {
     users: users.services,
     leavers: leavers.services,
     payItems: payItems.services,
+    loans: loans.services,
     paystubs: paystubs.services,
     companies: companies.services,
     invoices: invoices.services,
