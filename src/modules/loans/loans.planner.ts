@@ -125,6 +125,12 @@ export interface PlannedRepayment {
   interest: Kobo;
 }
 
+/** The smaller of two amounts (Math.min takes no BigInt). */
+function least(a: Kobo, b: Kobo): Kobo {
+  if (a < b) return a;
+  return b;
+}
+
 /** Simple monthly interest on the outstanding balance: rate ÷ 12, half-up to the kobo. */
 export const monthlyInterest = (outstanding: Kobo, rate: bigint): Kobo => divRound(outstanding * rate, RATE_SCALE * 12n);
 
@@ -141,14 +147,14 @@ export function planRepayments(loans: readonly RepayableLoan[], period: string, 
     if (room <= 0n) break;
     if (loan.startPeriod > period || loan.skippedPeriods.includes(period) || loan.repaidInPeriod || loan.outstanding <= 0n) continue;
     const interest = monthlyInterest(loan.outstanding, loan.rate);
-    const due = (loan.instalment < loan.outstanding ? loan.instalment : loan.outstanding) + interest;
-    const amount = due < room ? due : room;
+    const due = least(loan.instalment, loan.outstanding) + interest;
+    const amount = least(due, room);
     room -= amount;
     out.push({
       loanId: loan.id,
       code: loan.kind === 'advance' ? 'advance_recovery' : 'loan_repayment',
       amount,
-      interest: interest < amount ? interest : amount,
+      interest: least(interest, amount),
     });
   }
   return out;
