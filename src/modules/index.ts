@@ -8,6 +8,7 @@ import { createCompaniesModule } from './companies/index.js';
 import { createConsoleSessionsModule } from './console-sessions/index.js';
 import { createInvoicesModule } from './invoices/index.js';
 import { createLeaversModule } from './leavers/index.js';
+import { createLoansModule } from './loans/index.js';
 import { createPayItemsModule } from './pay-items/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
 import { createPayslipsModule } from './payslips/index.js';
@@ -43,6 +44,7 @@ export function createModules(deps: AppDeps) {
     reinstateSteps: [(tx, companyId, userId) => runs.cancelFinalPay(tx, companyId, userId)],
   });
   const yearToDate = createYearToDateModule(deps);
+  const loans = createLoansModule(deps);
   const payslips = createPayslipsModule(deps);
   const companies = createCompaniesModule(deps);
   const invoices = createInvoicesModule(deps);
@@ -61,6 +63,7 @@ export function createModules(deps: AppDeps) {
     leavers,
     yearToDate,
     payItems,
+    loans,
     paystubs,
     companies,
     invoices,
@@ -79,6 +82,7 @@ export function createModules(deps: AppDeps) {
     leavers: leavers.services,
     yearToDate: yearToDate.services,
     payItems: payItems.services,
+    loans: loans.services,
     paystubs: paystubs.services,
     companies: companies.services,
     invoices: invoices.services,

@@ -97,6 +97,10 @@ export const API_TAGS = [
     description:
       'Pay item types: the built-in ones (bonus, overtime, arrears, benefit in kind...) and a company’s own, with their statutory flags.',
   },
+  {
+    name: 'loans',
+    description: 'Loans and salary advances: repaid by deductions on regular paystubs, the balance falling as they are paid.',
+  },
   { name: 'paystubs', description: 'Paystubs of runs, with their statutory deductions, and their PDF payslips.' },
   { name: 'payroll settings', description: 'Contribution settings (pension, NHF, NHIS, tax) and custom contributions per company.' },
   { name: 'wallet', description: 'The company wallet: top-ups through the payment provider, balance and ledger.' },

@@ -40,6 +40,21 @@ const earning = (code: string, name: string, flags: Partial<PayItemFlags>): PayI
   ...flags,
 });
 
+/** A deduction: after tax, in no statutory base. */
+function deduction(code: string, name: string): PayItemType {
+  return {
+    code,
+    name,
+    treatment: 'deduction',
+    taxable: false,
+    pensionable: false,
+    nhfBase: false,
+    nsitfBase: false,
+    regular: false,
+    cash: true,
+  };
+}
+
 /**
  * The built-in types (pay-events §1). `arrears` is pensionable and in the NHF base "as its origin":
  * arrears of salary are split like salary (the company's basic / housing / transport percentages);
@@ -56,18 +71,15 @@ export const BUILT_IN_PAY_ITEM_TYPES: readonly PayItemType[] = Object.freeze([
   earning('benefit_in_kind', 'Benefit in kind', { regular: true, cash: false }),
   earning('reimbursement', 'Reimbursement', { taxable: false }),
   earning('loss_of_office', 'Compensation for loss of office', {}),
-  {
-    code: 'deduction',
-    name: 'Deduction',
-    treatment: 'deduction',
-    taxable: false,
-    pensionable: false,
-    nhfBase: false,
-    nsitfBase: false,
-    regular: false,
-    cash: true,
-  },
+  deduction('deduction', 'Deduction'),
+  // Set by the loans module alone (docs/payroll.md, "Loans and salary advances"): a request's items
+  // may not name them (LOAN_ITEM_CODES).
+  deduction('loan_repayment', 'Loan repayment'),
+  deduction('advance_recovery', 'Salary advance recovery'),
 ]);
+
+/** The item codes of loan repayments: only the loans module puts them on a paystub. */
+export const LOAN_ITEM_CODES: ReadonlySet<string> = new Set(['loan_repayment', 'advance_recovery']);
 
 export const BUILT_IN_CODES: ReadonlySet<string> = new Set(BUILT_IN_PAY_ITEM_TYPES.map((type) => type.code));
 export const builtInPayItemType = (code: string) => BUILT_IN_PAY_ITEM_TYPES.find((type) => type.code === code);

@@ -102,6 +102,8 @@ beforeAll(async () => {
       payment_date: '2026-03-20',
       users: [{ user_id: a.userId, items: [{ type: 'arrears', amount: '10.00', description: 'Probe', origin_period: '2026-01' }] }],
     },
+    'loans.store': { kind: 'loan', principal: '1000', instalment: '100', start_period: '2026-05', interest_rate_annual: '1' },
+    'loans.skip': { period: '2026-06' },
     'pay-item-types.create': { code: 'nul_probe', name: 'Nul probe', treatment: 'earning', pensionable: true },
     'contribution-settings.update': settingValues,
     'custom-contributions.store': {

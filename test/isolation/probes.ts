@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { generatedUsers, multipart } from '../helpers/users.js';
 import { banksProbes } from './matrix/banks.js';
 import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-wallet.js';
+import { loansProbes } from './matrix/loans.js';
 import { payItemsProbes } from './matrix/pay-items.js';
 import { payrollProbes } from './matrix/payroll.js';
 import { payrollRunsProbes } from './matrix/payroll-runs.js';
@@ -123,6 +124,7 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   };
   usersProbes(context);
   payItemsProbes(context);
+  loansProbes(context);
   payrollProbes(context);
   payrollRunsProbes(context);
   payslipsProbes(context);

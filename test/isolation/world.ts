@@ -41,6 +41,8 @@ export interface Victim {
   payItemTypeCode: string;
   /** Prefix of the Idempotency-Keys B used (`<prefix>-<route name>`). */
   idemKey: string;
+  /** A loan of B's user (docs/payroll.md, "Loans and salary advances"). */
+  loanId: number;
 }
 
 /** The attacker's own things, used where a request mixes A's resource with B's reference. */
@@ -195,6 +197,14 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     company_id: bChild.id,
   });
 
+  // A loan of B's first user.
+  const loan = await call(app, b, 'POST', `/api/users/${bUsers[0].id}/loans`, {
+    kind: 'loan',
+    principal: '50000',
+    instalment: '5000',
+    start_period: '2026-01',
+  });
+
   const victim: Victim = {
     company: b.id,
     child: bChild.id,
@@ -214,6 +224,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     deliveryId: delivery.id,
     payItemTypeCode: payItemType.code,
     idemKey,
+    loanId: loan.loan.id,
   };
   const ghost: Victim = {
     ...victim,
@@ -233,6 +244,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     deliveryId: 99_999_006,
     payItemTypeCode: `ghost_${tag}`,
     idemKey: `idem-${tag}-ghost`,
+    loanId: 99_999_008,
   };
   const [bRow] = await queryRows<{ name: string; code: string }>(db, sql`SELECT name, code FROM companies WHERE id = ${b.id}`);
   const secrets = [
@@ -311,6 +323,8 @@ export async function victimView(app: App, world: World): Promise<Record<string,
     deliveries: await get(`/api/webhook-endpoints/${victim.webhookId}/deliveries`),
     payItemTypes: await get('/api/pay-item-types'),
     childPayItemTypes: await get(`/api/pay-item-types?company_id=${victim.child}`),
+    loans: await get('/api/loans?per_page=100'),
+    loan: await get(`/api/loans/${victim.loanId}`),
   };
 }
 

@@ -344,6 +344,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/loans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's loans and advances, newest first
+         * @description The user's loans and advances, newest first, in the Laravel paginator family; `status` and `kind` filter.
+         */
+        get: operations["loansUserIndex"];
+        put?: never;
+        /**
+         * Give a user a loan or a salary advance, repaid from their regular paystubs
+         * @description Gives the user a loan or a salary advance. Each regular run from salaries from `start_period` deducts `min(instalment, balance)` plus simple monthly interest (loans only) as a `loan_repayment` or `advance_recovery` item, capped at one third of the paystub's net pay before loans; the balance falls when the paystub is paid. An advance (Labour Act s.4) is at most one month's wages (base_salary + allowances), recovered over at least 3 periods (instalment at most a third of the principal), bears no interest, and is refused while another advance is outstanding: each a 422 naming the rule.
+         */
+        post: operations["loansStore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/loans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's loans and advances, newest first
+         * @description The company's loans and advances, newest first, in the Laravel paginator family; `user_id`, `status` and `kind` combine.
+         */
+        get: operations["loansIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/loans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One loan with its balance
+         * @description One loan or advance with its balance (what is still owed after the paid paystubs).
+         */
+        get: operations["loansShow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/loans/{id}/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip one period: no repayment that month
+         * @description Skips one month (YYYY-MM): no repayment on that month’s paystub; the loan runs a month longer. Refused with 422 for a month already skipped, before the start period, or already repaid by a paystub that is not cancelled.
+         */
+        post: operations["loansSkip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/loans/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an early repayment of the whole balance: paid_off
+         * @description Records an early repayment of the whole balance: the loan becomes paid_off with balance 0, and `closed_balance` keeps what was repaid (webhook `loan.paid_off`). Refused with 409 while a paystub not paid yet (unpaid, held, processing) carries a repayment of the loan, and for a loan that is not active.
+         */
+        post: operations["loansSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/loans/{id}/write-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write the balance off: written_off
+         * @description Writes the balance off: the loan becomes written_off with balance 0, and `closed_balance` keeps what was forgiven. Refused with 409 while a paystub not paid yet (unpaid, held, processing) carries a repayment of the loan, and for a loan that is not active.
+         */
+        post: operations["loansWriteOff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contribution-settings": {
         parameters: {
             query?: never;
@@ -1886,6 +2010,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "loan.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * loan.created (docs/webhooks.md)
+         * @description Signed per Standard Webhooks; answer 2xx within 10 s, or the delivery is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["loanCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "loan.paid_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * loan.paid_off (docs/webhooks.md)
+         * @description Signed per Standard Webhooks; answer 2xx within 10 s, or the delivery is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["loanPaidOffEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2003,6 +2167,32 @@ export interface components {
             built_in: boolean;
             /** @description null for a built-in */
             created_at: null | string;
+        };
+        Loan: {
+            id: number;
+            company_id: number;
+            user_id: number;
+            /** @description loan, or advance (a salary advance: Labour Act s.4) */
+            kind: "loan" | "advance";
+            /** @description decimal, NGN */
+            principal: string;
+            /** @description decimal, NGN: what is still owed; falls when a paystub repaying it is paid */
+            balance: string;
+            /** @description decimal, NGN: repaid per period (plus interest), capped by net pay */
+            instalment: string;
+            /** @description YYYY-MM: the first month repaid */
+            start_period: string;
+            /** @description percent a year, simple interest on the balance monthly (loans only) */
+            interest_rate_annual: string;
+            status: "active" | "paid_off" | "written_off";
+            /** @description YYYY-MM months without a repayment */
+            skipped_periods: string[];
+            /** @description settle or write-off: the balance the loan was closed with */
+            closed_balance: null | string;
+            /** @description when settle or write-off closed it */
+            closed_at: null | string;
+            created_at: string;
+            updated_at: string;
         };
         ContributionSetting: {
             id: number;
@@ -4644,6 +4834,654 @@ export interface operations {
                     "application/json": {
                         message: string;
                         pay_item_type: components["schemas"]["PayItemType"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    loansUserIndex: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+                status?: "active" | "paid_off" | "written_off";
+                kind?: "loan" | "advance";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "data": {
+                     *         "current_page": 1,
+                     *         "data": [
+                     *           {
+                     *             "id": 1042,
+                     *             "company_id": 12,
+                     *             "user_id": 1042,
+                     *             "kind": "loan",
+                     *             "principal": "principal",
+                     *             "balance": "1250000.00",
+                     *             "instalment": "instalment",
+                     *             "start_period": "start period",
+                     *             "interest_rate_annual": "interest rate annual",
+                     *             "status": "active",
+                     *             "skipped_periods": [
+                     *               "skipped periods"
+                     *             ],
+                     *             "closed_balance": "closed balance",
+                     *             "closed_at": "2025-05-28T10:00:00.000Z",
+                     *             "created_at": "2025-05-02T09:15:00.000Z",
+                     *             "updated_at": "2025-05-02T09:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "first_page_url": "first page url",
+                     *         "from": 1,
+                     *         "last_page": 1,
+                     *         "last_page_url": "last page url",
+                     *         "next_page_url": "next page url",
+                     *         "path": "path",
+                     *         "per_page": 1,
+                     *         "prev_page_url": "prev page url",
+                     *         "to": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        data: {
+                            current_page: number;
+                            data: components["schemas"]["Loan"][];
+                            first_page_url: string;
+                            from: null | number;
+                            last_page: number;
+                            last_page_url: string;
+                            next_page_url: null | string;
+                            path: string;
+                            per_page: number;
+                            prev_page_url: null | string;
+                            to: null | number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    loansStore: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "loan",
+                 *       "principal": "300000.00",
+                 *       "instalment": "50000.00",
+                 *       "start_period": "2026-03",
+                 *       "interest_rate_annual": "12"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                    /**
+                     * @description loan or advance
+                     * @enum {string}
+                     */
+                    kind?: "loan" | "advance";
+                    /** @description greater than 0, at most 2 decimals; an advance: at most base_salary + allowances */
+                    principal?: unknown;
+                    /** @description greater than 0, at most the principal; an advance: at most a third of the principal */
+                    instalment?: unknown;
+                    /** @description YYYY-MM */
+                    start_period?: string;
+                    /** @description percent a year, 0 to 100, at most 4 decimals (default 0); an advance: 0 */
+                    interest_rate_annual?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Loan created successfully.",
+                     *       "loan": {
+                     *         "id": 7,
+                     *         "company_id": 1,
+                     *         "user_id": 1042,
+                     *         "kind": "loan",
+                     *         "principal": "300000.00",
+                     *         "balance": "300000.00",
+                     *         "instalment": "50000.00",
+                     *         "start_period": "2026-03",
+                     *         "interest_rate_annual": "12",
+                     *         "status": "active",
+                     *         "skipped_periods": [],
+                     *         "closed_balance": null,
+                     *         "closed_at": null,
+                     *         "created_at": "2026-02-20T09:30:00.000Z",
+                     *         "updated_at": "2026-03-31T17:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        loan: components["schemas"]["Loan"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    loansIndex: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+                user_id?: number;
+                status?: "active" | "paid_off" | "written_off";
+                kind?: "loan" | "advance";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "data": {
+                     *         "current_page": 1,
+                     *         "data": [
+                     *           {
+                     *             "id": 1042,
+                     *             "company_id": 12,
+                     *             "user_id": 1042,
+                     *             "kind": "loan",
+                     *             "principal": "principal",
+                     *             "balance": "1250000.00",
+                     *             "instalment": "instalment",
+                     *             "start_period": "start period",
+                     *             "interest_rate_annual": "interest rate annual",
+                     *             "status": "active",
+                     *             "skipped_periods": [
+                     *               "skipped periods"
+                     *             ],
+                     *             "closed_balance": "closed balance",
+                     *             "closed_at": "2025-05-28T10:00:00.000Z",
+                     *             "created_at": "2025-05-02T09:15:00.000Z",
+                     *             "updated_at": "2025-05-02T09:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "first_page_url": "first page url",
+                     *         "from": 1,
+                     *         "last_page": 1,
+                     *         "last_page_url": "last page url",
+                     *         "next_page_url": "next page url",
+                     *         "path": "path",
+                     *         "per_page": 1,
+                     *         "prev_page_url": "prev page url",
+                     *         "to": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        data: {
+                            current_page: number;
+                            data: components["schemas"]["Loan"][];
+                            first_page_url: string;
+                            from: null | number;
+                            last_page: number;
+                            last_page_url: string;
+                            next_page_url: null | string;
+                            path: string;
+                            per_page: number;
+                            prev_page_url: null | string;
+                            to: null | number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    loansShow: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "loan": {
+                     *         "id": 1042,
+                     *         "company_id": 12,
+                     *         "user_id": 1042,
+                     *         "kind": "loan",
+                     *         "principal": "principal",
+                     *         "balance": "1250000.00",
+                     *         "instalment": "instalment",
+                     *         "start_period": "start period",
+                     *         "interest_rate_annual": "interest rate annual",
+                     *         "status": "active",
+                     *         "skipped_periods": [
+                     *           "skipped periods"
+                     *         ],
+                     *         "closed_balance": "closed balance",
+                     *         "closed_at": "2025-05-28T10:00:00.000Z",
+                     *         "created_at": "2025-05-02T09:15:00.000Z",
+                     *         "updated_at": "2025-05-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        loan: components["schemas"]["Loan"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    loansSkip: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "period": "2026-05"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                    /** @description YYYY-MM: the month without a repayment */
+                    period?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Period skipped successfully.",
+                     *       "loan": {
+                     *         "id": 7,
+                     *         "company_id": 1,
+                     *         "user_id": 1042,
+                     *         "kind": "loan",
+                     *         "principal": "300000.00",
+                     *         "balance": "250000.00",
+                     *         "instalment": "50000.00",
+                     *         "start_period": "2026-03",
+                     *         "interest_rate_annual": "12",
+                     *         "status": "active",
+                     *         "skipped_periods": [
+                     *           "2026-05"
+                     *         ],
+                     *         "closed_balance": null,
+                     *         "closed_at": null,
+                     *         "created_at": "2026-02-20T09:30:00.000Z",
+                     *         "updated_at": "2026-03-31T17:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        loan: components["schemas"]["Loan"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    loansSettle: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Loan settled successfully.",
+                     *       "loan": {
+                     *         "id": 7,
+                     *         "company_id": 1,
+                     *         "user_id": 1042,
+                     *         "kind": "loan",
+                     *         "principal": "300000.00",
+                     *         "balance": "0.00",
+                     *         "instalment": "50000.00",
+                     *         "start_period": "2026-03",
+                     *         "interest_rate_annual": "12",
+                     *         "status": "paid_off",
+                     *         "skipped_periods": [],
+                     *         "closed_balance": "250000.00",
+                     *         "closed_at": "2026-04-02T10:00:00.000Z",
+                     *         "created_at": "2026-02-20T09:30:00.000Z",
+                     *         "updated_at": "2026-03-31T17:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        loan: components["schemas"]["Loan"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    loansWriteOff: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Loan written off successfully.",
+                     *       "loan": {
+                     *         "id": 7,
+                     *         "company_id": 1,
+                     *         "user_id": 1042,
+                     *         "kind": "loan",
+                     *         "principal": "300000.00",
+                     *         "balance": "0.00",
+                     *         "instalment": "50000.00",
+                     *         "start_period": "2026-03",
+                     *         "interest_rate_annual": "12",
+                     *         "status": "written_off",
+                     *         "skipped_periods": [],
+                     *         "closed_balance": "250000.00",
+                     *         "closed_at": "2026-04-02T10:00:00.000Z",
+                     *         "created_at": "2026-02-20T09:30:00.000Z",
+                     *         "updated_at": "2026-03-31T17:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        loan: components["schemas"]["Loan"];
                     };
                 };
             };
@@ -11746,6 +12584,80 @@ export interface operations {
                     company_id: number;
                     /** @description The company as GET /api/companies/{id} answers it. */
                     data: components["schemas"]["Company"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    loanCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…), the same on every retry: deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "loan.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    company_id: number;
+                    /** @description The loan as GET /api/loans/{id} answers it. */
+                    data: components["schemas"]["Loan"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    loanPaidOffEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…), the same on every retry: deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "loan.paid_off";
+                    /** Format: date-time */
+                    timestamp: string;
+                    company_id: number;
+                    /** @description The loan as GET /api/loans/{id} answers it. */
+                    data: components["schemas"]["Loan"];
                 };
             };
         };

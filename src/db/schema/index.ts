@@ -2,6 +2,7 @@
 // creates its tables is in src/db/migrations (append-only, checked against this schema by a test).
 export * from './companies.js';
 export * from './invoices.js';
+export * from './loans.js';
 export * from './pay-items.js';
 export * from './payroll.js';
 export * from './payroll-runs.js';

@@ -195,10 +195,14 @@ export const paystubItems = pgTable(
     description: text('description'),
     originPeriod: text('origin_period'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** The loan this deduction repays and the interest part of it (0212_loans.sql). */
+    loanId: integer('loan_id'),
+    loanInterest: money('loan_interest'),
   },
   (t) => [
     uniqueIndex('paystub_items_paystub_id_position_key').on(t.paystubId, t.position),
     index('paystub_items_company_code_idx').on(t.companyId, t.code),
+    index('paystub_items_loan_idx').on(t.loanId).where(sql`loan_id IS NOT NULL`),
   ],
 );
 

@@ -69,6 +69,8 @@ describe('GET /api/pay-item-types', () => {
       'reimbursement',
       'loss_of_office',
       'deduction',
+      'loan_repayment',
+      'advance_recovery',
     ]);
   });
 });

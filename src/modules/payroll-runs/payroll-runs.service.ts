@@ -10,6 +10,7 @@ import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import { PERIOD_TOO_EARLY } from '../../tax-engine/engine.types.js';
 import { type Kobo, toKobo } from '../../tax-engine/money.js';
 import { EARLIEST_PERIOD_END } from '../../tax-engine/statutory.js';
+import { loanRepayments } from '../loans/index.js';
 import {
   codesOf,
   type ItemInput,
@@ -186,7 +187,8 @@ export function createPayrollRunsService(deps: {
         const candidates = await payrollRunsRepo.candidates(tx, companyId, named);
         const request = { start: input.pay_period_start, end: input.pay_period_end, userIds: input.user_ids, overrides };
         const { items, skipped } = planRunItems(request, candidates);
-        const { written, failed } = await planAndWriteRun(tx, companyId, runId, items);
+        // Loan repayments are deductions capped by each planned net pay (docs/payroll.md, "Loans and salary advances").
+        const { written, failed } = await planAndWriteRun(tx, companyId, runId, items, loanRepayments(companyId));
         const all: Skipped[] = [...skipped];
         for (const f of failed) all.push({ user_id: items[f.index].userId, reason: Object.values(f.errors).flat().join(' ') });
         if (written.length === 0) throw invalidField('user_ids', MESSAGES.nothingToPay);

@@ -140,7 +140,7 @@ export const transfersRepo = {
           UPDATE paystubs p SET status = 'failed', paid_at = NULL, failure_reason = o.reason, updated_at = now()
           FROM o, users u
           WHERE p.company_id = ${companyId} AND p.payment_reference = o.ref AND p.status = 'paid' AND u.id = p.user_id
-          RETURNING p.payment_reference AS reference, p.status, p.net_pay::text AS net_pay, p.failure_reason,
+          RETURNING p.id AS paystub_id, p.payment_reference AS reference, p.status, p.net_pay::text AS net_pay, p.failure_reason,
                     p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end, u.personal_email, u.first_name`,
     );
     if (won.length > 0) {

@@ -13,6 +13,7 @@
 import type { Db } from '../../db/client.js';
 import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import { koboToNumber, toKobo } from '../../tax-engine/money.js';
+import { settleLoanRepayments } from '../loans/index.js';
 import { PAYSLIP_LINK_DAYS, type PayslipLinks } from '../paystubs/index.js';
 import { walletLedger } from '../wallet/index.js';
 import { announceSettlement } from './payroll-runs.events.js';
@@ -44,14 +45,13 @@ export async function settleTransfers(
   if (outcomes.length === 0) return { paid: 0, failed: 0 };
   return deps.db.transaction(async (tx) => {
     await payrollRunsRepo.lock(tx, companyId, runId);
-    const won = [
-      ...(await transfersRepo.settlePaystubs(tx, companyId, outcomes)),
-      ...(await transfersRepo.reversePaid(
-        tx,
-        companyId,
-        outcomes.filter((o) => o.reversed),
-      )),
-    ];
+    const settled = await transfersRepo.settlePaystubs(tx, companyId, outcomes);
+    const reversals = await transfersRepo.reversePaid(
+      tx,
+      companyId,
+      outcomes.filter((o) => o.reversed),
+    );
+    const won = [...settled, ...reversals];
     const reversed = won.length > 0 && outcomes.some((o) => o.reversed);
     const paid = won.filter((p) => p.status === 'paid');
     const failed = won.filter((p) => p.status === 'failed');
@@ -64,6 +64,11 @@ export async function settleTransfers(
         description: `Refund for payroll run ${runId}: ${p.failure_reason ?? 'transfer failed'}`,
       })),
     );
+    // 3b. loans repaid by the paystubs paid now fall; those repaid by reversed ones are owed again.
+    await settleLoanRepayments(tx, companyId, {
+      paid: paid.map((p) => p.paystub_id),
+      reversed: reversals.map((p) => p.paystub_id),
+    });
     if (paid.length > 0) {
       const company = await transfersRepo.companyName(tx, companyId);
       const now = new Date();

@@ -39,8 +39,8 @@ export {
 } from './paystubs.item-input.validation.js';
 // What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
 export { validDate } from './paystubs.items.js';
-export type { PlanItem, PlanPayItem } from './paystubs.planner.js';
-export { lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.js';
+export type { PlanItem, PlannedPaystub, PlanPayItem } from './paystubs.planner.js';
+export { type AddPlannedItems, lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.js';
 export { PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, type RecordRun } from './paystubs.service.js';
 export { type RunTotals, runTotals } from './paystubs.totals.js';
 export type { WrittenPaystub } from './paystubs.writer.js';

@@ -3,7 +3,7 @@
 // here their codes are resolved, in one lookup per request, against the built-in catalog and the
 // company's own types (the resolver createModules hands in), and turned into the planner's items.
 import type { Executor } from '../../db/client.js';
-import { builtInPayItemType, type PayItemType } from '../../tax-engine/pay-items.js';
+import { builtInPayItemType, LOAN_ITEM_CODES, type PayItemType } from '../../tax-engine/pay-items.js';
 import { type ParsedItemInput, parseItemsInput, unknownTypeErrors } from '../pay-items/index.js';
 import type { PlanPayItem } from './paystubs.planner.js';
 
@@ -34,11 +34,13 @@ export function resolveItems(
   types: ReadonlyMap<string, PayItemType>,
   field = 'items',
 ): { items: PlanPayItem[] } | { errors: ItemErrors } {
-  const errors: ItemErrors = unknownTypeErrors(inputs, types, field);
+  // Loan repayments are put on paystubs by the loans module alone: a request naming one names no type.
+  const usable = new Map([...types].filter(([code]) => !LOAN_ITEM_CODES.has(code)));
+  const errors: ItemErrors = unknownTypeErrors(inputs, usable, field);
   if (Object.keys(errors).length > 0) return { errors };
   return {
     items: inputs.map((input) => ({
-      type: types.get(input.code) as PayItemType,
+      type: usable.get(input.code) as PayItemType,
       amount: input.amount,
       description: input.description,
       originPeriod: input.originPeriod,

@@ -67,6 +67,8 @@ export interface PlanPayItem {
   amount: Kobo;
   description: string | null;
   originPeriod: string | null;
+  /** A loan repayment: the loan it repays and the interest part of the amount (src/modules/loans). */
+  loan?: { id: number; interest: Kobo };
 }
 
 /** A paystub item row to insert (the writer adds the paystub's id). */
@@ -85,6 +87,8 @@ export interface NewPaystubItem {
   cash: boolean;
   description: string | null;
   originPeriod: string | null;
+  loanId?: number | null;
+  loanInterest?: string | null;
 }
 
 export interface FailedItem {
@@ -397,5 +401,6 @@ function itemRow(entry: PlanPayItem, position: number, taxableAmount: Kobo): New
     cash: type.cash,
     description: entry.description,
     originPeriod: entry.originPeriod,
+    ...(entry.loan ? { loanId: entry.loan.id, loanInterest: k(entry.loan.interest) } : {}),
   };
 }

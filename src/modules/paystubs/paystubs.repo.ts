@@ -204,13 +204,14 @@ export const paystubsRepo = {
     if (rows.length === 0) return;
     await executor.execute(
       sql`INSERT INTO paystub_items (company_id, paystub_id, position, code, name, treatment, amount, taxable_amount, taxable, pensionable,
-            nhf_base, nsitf_base, regular, cash, description, origin_period)
+            nhf_base, nsitf_base, regular, cash, description, origin_period, loan_id, loan_interest)
           SELECT ${companyId}, * FROM unnest(
             ${col(rows, (r) => r.paystubId)}::int[], ${col(rows, (r) => r.position)}::smallint[], ${col(rows, (r) => r.code)}::text[],
             ${col(rows, (r) => r.name)}::text[], ${col(rows, (r) => r.treatment)}::text[], ${col(rows, (r) => r.amount)}::numeric[],
             ${col(rows, (r) => r.taxableAmount)}::numeric[], ${col(rows, (r) => r.taxable)}::boolean[], ${col(rows, (r) => r.pensionable)}::boolean[],
             ${col(rows, (r) => r.nhfBase)}::boolean[], ${col(rows, (r) => r.nsitfBase)}::boolean[], ${col(rows, (r) => r.regular)}::boolean[],
-            ${col(rows, (r) => r.cash)}::boolean[], ${col(rows, (r) => r.description)}::text[], ${col(rows, (r) => r.originPeriod)}::text[])`,
+            ${col(rows, (r) => r.cash)}::boolean[], ${col(rows, (r) => r.description)}::text[], ${col(rows, (r) => r.originPeriod)}::text[],
+            ${col(rows, (r) => r.loanId ?? null)}::int[], ${col(rows, (r) => r.loanInterest ?? null)}::numeric[])`,
     );
   },
 

@@ -7,7 +7,15 @@ import type { Tx } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { columnToKobo } from '../../tax-engine/money.js';
 import { paystubsOpeningRepo } from './paystubs.opening.repo.js';
-import { DUPLICATE, type FailedItem, type PlanItem, planPaystubRun } from './paystubs.planner.js';
+import {
+  DUPLICATE,
+  type FailedItem,
+  type PlanContext,
+  type PlanItem,
+  type PlannedPaystub,
+  type PlanPayItem,
+  planPaystubRun,
+} from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
 import { type WrittenPaystub, writePlannedPaystubs } from './paystubs.writer.js';
 import { settingsRepo } from './settings.repo.js';
@@ -54,12 +62,35 @@ function loadOpenings(tx: Tx, companyId: number, userIds: number[], firstEnd: st
   return paystubsOpeningRepo.openings(tx, companyId, userIds, Number(firstEnd.slice(0, 4)), Number(lastEnd.slice(0, 4)));
 }
 
-/** `failed` in planning order (the caller sorts for its answer). */
+/**
+ * Items a run adds once its paystubs are planned, by the planned item's `index` (loan repayments,
+ * capped by each paystub's net pay: src/modules/loans); the run is then planned again with them.
+ */
+export type AddPlannedItems = (tx: Tx, planned: readonly PlannedPaystub[]) => Promise<ReadonlyMap<number, readonly PlanPayItem[]>>;
+
+/** planPaystubRun, then (with `addItems`) again with the added items appended to their paystub's own. */
+function planWithAdded(tx: Tx, addItems: AddPlannedItems | undefined) {
+  return async (context: PlanContext, items: readonly PlanItem[]) => {
+    const plan = planPaystubRun(context, items);
+    const added = addItems ? await addItems(tx, plan.paystubs) : new Map<number, readonly PlanPayItem[]>();
+    if (added.size === 0) return plan;
+    return planPaystubRun(
+      context,
+      items.map((item) => {
+        const extra = added.get(item.index);
+        return extra ? { ...item, items: [...(item.items ?? []), ...extra] } : item;
+      }),
+    );
+  };
+}
+
+/** `failed` in planning order (the caller sorts for its answer); `addItems`: see AddPlannedItems. */
 export async function planAndWriteRun(
   tx: Tx,
   companyId: number,
   transactionId: string,
   items: readonly PlanItem[],
+  addItems?: AddPlannedItems,
 ): Promise<{ written: WrittenPaystub[]; failed: FailedItem[] }> {
   await lockCompanyRuns(tx, companyId);
   const userIds = [...new Set(items.map((item) => item.userId))];
@@ -83,7 +114,7 @@ export async function planAndWriteRun(
     ? await paystubsRepo.lossOfOfficePaid(tx, companyId, userIds)
     : [];
 
-  const plan = planPaystubRun(
+  const plan = await planWithAdded(tx, addItems)(
     {
       settings: engineSettings,
       companyPaymentFrequency: company.payment_frequency,

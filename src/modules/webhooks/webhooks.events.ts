@@ -34,6 +34,8 @@ export const EVENT_TYPES = [
   'company.created',
   'company.activated',
   'company.deactivated',
+  'loan.created',
+  'loan.paid_off',
   'webhook.test',
 ] as const;
 

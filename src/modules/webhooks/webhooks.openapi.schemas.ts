@@ -52,6 +52,7 @@ const DATA: Record<string, unknown> = {
     'The ledger entry as GET /api/wallet/transactions lists it.',
   ),
   company: ref('Company', 'The company as GET /api/companies/{id} answers it.'),
+  loan: ref('Loan', 'The loan as GET /api/loans/{id} answers it.'),
   webhook: object(
     { endpoint_id: { type: 'integer' }, message: { type: 'string' } },
     'A test event (POST /api/webhook-endpoints/{id}/test).',

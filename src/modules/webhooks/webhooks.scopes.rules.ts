@@ -17,6 +17,7 @@ export const READ_SCOPES: readonly (readonly [string, string])[] = [
   ['invoice.', 'invoices.show'],
   ['wallet.', 'wallet.transactions'],
   ['company.', 'companies.show'],
+  ['loan.', 'loans.show'],
 ];
 /** Carries nothing of the company's: any endpoint may receive it. */
 export const FREE_EVENTS = new Set(['webhook.test']);

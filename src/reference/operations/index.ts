@@ -3,6 +3,7 @@
 import { ADMIN_OPERATIONS } from './admin.js';
 import { COMPANIES_OPERATIONS } from './companies.js';
 import { COMPLIANCE_OPERATIONS } from './compliance.js';
+import { LOANS_OPERATIONS } from './loans.js';
 import { PAYROLL_OPERATIONS } from './payroll.js';
 import type { OperationDoc } from './types.js';
 import { USERS_OPERATIONS } from './users.js';
@@ -13,6 +14,7 @@ export type { OperationDoc } from './types.js';
 export const OPERATIONS: Record<string, OperationDoc> = {
   ...USERS_OPERATIONS,
   ...PAYROLL_OPERATIONS,
+  ...LOANS_OPERATIONS,
   ...COMPANIES_OPERATIONS,
   ...WALLET_OPERATIONS,
   ...COMPLIANCE_OPERATIONS,

@@ -1,0 +1,81 @@
+// Loan repayments on paystubs (docs/payroll.md, "Loans and salary advances"). Two steps other
+// modules run inside their own transactions:
+// - a regular run from salaries, once its paystubs are planned, adds each user's repayments as
+//   deduction items naming their loan, capped by the planned net pay (loans.planner.ts); the run is
+//   then planned again with them (paystubs' planAndWriteRun, AddPlannedItems);
+// - transfer settlement lowers the balances when the paystubs are paid and restores them when a
+//   paid transfer is reversed; a loan reaching 0 is paid_off (webhook `loan.paid_off`).
+// The balance never moves when a paystub is only computed: the spec's rule.
+import type { Tx } from '../../db/client.js';
+import { columnToKobo, toRate } from '../../tax-engine/money.js';
+import { builtInPayItemType, type PayItemType } from '../../tax-engine/pay-items.js';
+import type { AddPlannedItems, PlanPayItem } from '../paystubs/index.js';
+import { recordEvents } from '../webhooks/index.js';
+import { planRepayments, type RepayableLoan } from './loans.planner.js';
+import { loansRepo, type RepayableRow } from './loans.repo.js';
+import { serializeLoan } from './loans.serializer.js';
+
+const loanType = builtInPayItemType('loan_repayment') as PayItemType;
+const advanceType = builtInPayItemType('advance_recovery') as PayItemType;
+
+function repayable(row: RepayableRow, period: string): RepayableLoan {
+  return {
+    id: row.id,
+    kind: row.kind,
+    outstanding: columnToKobo(row.balance) - columnToKobo(row.pending),
+    instalment: columnToKobo(row.instalment),
+    rate: toRate(row.interest_rate_annual) ?? 0n,
+    startPeriod: row.start_period,
+    skippedPeriods: row.skipped_periods,
+    repaidInPeriod: row.repaid_periods.includes(period),
+  };
+}
+
+/**
+ * The AddPlannedItems of a company's regular run: for each planned regular paystub, its user's
+ * repayments of the paystub's month (YYYY-MM of its period end), by the planned item's index.
+ */
+export function loanRepayments(companyId: number): AddPlannedItems {
+  return async (tx, planned) => {
+    const regular = planned.filter((p) => !p.item.offCycle);
+    const rows = await loansRepo.repayable(tx, companyId, [...new Set(regular.map((p) => p.item.userId))]);
+    const added = new Map<number, PlanPayItem[]>();
+    if (rows.length === 0) return added;
+    for (const p of regular) {
+      const period = p.item.end.slice(0, 7);
+      const loans = rows.filter((row) => row.user_id === p.item.userId).map((row) => repayable(row, period));
+      const repayments = planRepayments(loans, period, p.figures.netPay);
+      if (repayments.length === 0) continue;
+      added.set(
+        p.item.index,
+        repayments.map((r) => ({
+          type: r.code === 'advance_recovery' ? advanceType : loanType,
+          amount: r.amount,
+          description: `Loan #${r.loanId}`,
+          originPeriod: null,
+          loan: { id: r.loanId, interest: r.interest },
+        })),
+      );
+    }
+    return added;
+  };
+}
+
+/**
+ * Settlement's step (payroll-runs' transfers.settle.ts): `paid` paystubs this call moved to paid
+ * lower their loans' balances; `reversed` ones (paid → failed) restore them. A paystub that failed
+ * before being paid moved no balance, so it restores nothing.
+ */
+export async function settleLoanRepayments(
+  tx: Tx,
+  companyId: number,
+  paystubs: { paid: readonly number[]; reversed: readonly number[] },
+): Promise<void> {
+  await loansRepo.restore(tx, companyId, paystubs.reversed);
+  const paidOff = await loansRepo.applyPaid(tx, companyId, paystubs.paid);
+  if (paidOff.length > 0)
+    await recordEvents(
+      tx,
+      paidOff.map((row) => ({ companyId, type: 'loan.paid_off' as const, data: serializeLoan(row) })),
+    );
+}
