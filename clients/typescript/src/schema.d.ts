@@ -1977,6 +1977,7 @@ export interface components {
             nhis_employer_rate: string;
             tax_method: string;
             nsitf_base: string;
+            year_end_true_up: string;
             created_at: string;
             updated_at: string;
         };
@@ -2043,6 +2044,8 @@ export interface components {
             gross_pay: number;
             net_pay: number;
             tax_withheld: number;
+            /** @description the year-end true-up included in tax_withheld (annualised tax, the last regular paystub of the year): negative = a refund */
+            tax_true_up: number;
             pension_contribution: number;
             nhf_contribution: number;
             nhis_contribution: number;
@@ -2179,6 +2182,8 @@ export interface components {
                 /** @description cash earnings of irregular pay items (bonus, 13th month, arrears, …) */
                 irregular_gross: number;
                 tax_withheld: number;
+                /** @description the year-end true-ups included in tax_withheld (negative: refunds) */
+                tax_true_up: number;
                 employee_pension: number;
                 employer_pension: number;
                 nhf: number;
@@ -4246,6 +4251,7 @@ export interface operations {
                      *           "nhis_employer_rate": "nhis employer rate",
                      *           "tax_method": "tax method",
                      *           "nsitf_base": "nsitf base",
+                     *           "year_end_true_up": "year end true up",
                      *           "created_at": "2025-05-02T09:15:00.000Z",
                      *           "updated_at": "2025-05-02T09:15:00.000Z"
                      *         }
@@ -4319,6 +4325,7 @@ export interface operations {
                      *         "nhis_employer_rate": "nhis employer rate",
                      *         "tax_method": "tax method",
                      *         "nsitf_base": "nsitf base",
+                     *         "year_end_true_up": "year end true up",
                      *         "created_at": "2025-05-02T09:15:00.000Z",
                      *         "updated_at": "2025-05-02T09:15:00.000Z"
                      *       }
@@ -4406,6 +4413,7 @@ export interface operations {
                      *         "nhis_employer_rate": "nhis employer rate",
                      *         "tax_method": "tax method",
                      *         "nsitf_base": "nsitf base",
+                     *         "year_end_true_up": "year end true up",
                      *         "created_at": "2025-05-02T09:15:00.000Z",
                      *         "updated_at": "2025-05-02T09:15:00.000Z"
                      *       }
@@ -5014,6 +5022,7 @@ export interface operations {
                      *             "gross_pay": 425000,
                      *             "net_pay": 351236.5,
                      *             "tax_withheld": 39413.5,
+                     *             "tax_true_up": 0,
                      *             "pension_contribution": 30400,
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
@@ -5131,6 +5140,8 @@ export interface operations {
                                 gross_pay: number;
                                 net_pay: number;
                                 tax_withheld: number;
+                                /** @description the year-end true-up included in tax_withheld (annualised tax, the last regular paystub of the year): negative = a refund */
+                                tax_true_up: number;
                                 pension_contribution: number;
                                 nhf_contribution: number;
                                 nhis_contribution: number;
@@ -5270,6 +5281,7 @@ export interface operations {
                      *             "gross_pay": 425000,
                      *             "net_pay": 351236.5,
                      *             "tax_withheld": 39413.5,
+                     *             "tax_true_up": 0,
                      *             "pension_contribution": 30400,
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
@@ -7292,6 +7304,7 @@ export interface operations {
                      *               "regular_gross": 0,
                      *               "irregular_gross": 0,
                      *               "tax_withheld": 39413.5,
+                     *               "tax_true_up": 0,
                      *               "employee_pension": 0,
                      *               "employer_pension": 0,
                      *               "nhf": 0,
@@ -7515,6 +7528,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -7653,6 +7667,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -7801,6 +7816,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -7868,6 +7884,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -8019,6 +8036,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -8162,6 +8180,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -8305,6 +8324,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
