@@ -8465,7 +8465,22 @@ export interface operations {
                      *         "nhf": {
                      *           "employees": 24,
                      *           "amount": 500000,
+                     *           "missing_amount": 0,
                      *           "due_date": "2025-05-31"
+                     *         },
+                     *         "totals": {
+                     *           "paye": {
+                     *             "amount": 500000,
+                     *             "missing_amount": 0
+                     *           },
+                     *           "pension": {
+                     *             "amount": 500000,
+                     *             "missing_amount": 0
+                     *           },
+                     *           "nhf": {
+                     *             "amount": 500000,
+                     *             "missing_amount": 0
+                     *           }
                      *         },
                      *         "nsitf": {
                      *           "base": "base",
@@ -8483,7 +8498,12 @@ export interface operations {
                      *           ],
                      *           "schedules": [
                      *             "schedules"
-                     *           ]
+                     *           ],
+                     *           "amounts": {
+                     *             "paye": 0,
+                     *             "pension": 0,
+                     *             "nhf": 0
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -8515,7 +8535,24 @@ export interface operations {
                             nhf: {
                                 employees: number;
                                 amount: number;
+                                /** @description NHF of paystubs without an NHF number: in `missing`, not in the schedule */
+                                missing_amount: number;
                                 due_date: string | null;
+                            };
+                            /** @description each schedule’s filed total beside what it cannot file for want of an identifier (see `missing`) */
+                            totals: {
+                                paye: {
+                                    amount: number;
+                                    missing_amount: number;
+                                };
+                                pension: {
+                                    amount: number;
+                                    missing_amount: number;
+                                };
+                                nhf: {
+                                    amount: number;
+                                    missing_amount: number;
+                                };
                             };
                             nsitf: {
                                 base: string;
@@ -8529,6 +8566,12 @@ export interface operations {
                             name: string;
                             fields: string[];
                             schedules: string[];
+                            /** @description what this employee’s paystubs owe that the schedules leave out until the fields are set */
+                            amounts: {
+                                paye: number;
+                                pension: number;
+                                nhf: number;
+                            };
                         }[];
                     };
                 };
