@@ -1895,7 +1895,7 @@ export interface components {
             life_assurance_premium: string | null;
             /** @description National Identification Number: 11 digits */
             nin: string | null;
-            /** @description State or federal taxpayer ID (TIN), up to 20 characters */
+            /** @description Tax ID: the 11-digit NIN (the individual tax ID from 2026), or a legacy TIN: 10 digits or NNNNNNNN-NNNN */
             tax_id: string | null;
             /** @description State code of GET /api/states (LA, FC, KN, ...): decides the PAYE authority */
             state_of_residence: string | null;
@@ -2606,7 +2606,7 @@ export interface operations {
                     life_assurance_premium?: unknown;
                     /** @description National Identification Number: 11 digits; optional, null when unknown */
                     nin?: string | null;
-                    /** @description State or federal taxpayer ID (TIN), up to 20 characters; optional, null when unknown */
+                    /** @description Tax ID: the 11-digit NIN (the individual tax ID from 2026), or a legacy TIN: 10 digits or NNNNNNNN-NNNN; optional, null when unknown */
                     tax_id?: string | null;
                     /** @description State code of GET /api/states (LA, FC, KN, ...): decides the PAYE authority; optional, null when unknown */
                     state_of_residence?: string | null;
@@ -2966,7 +2966,7 @@ export interface operations {
                     life_assurance_premium?: unknown;
                     /** @description National Identification Number: 11 digits; optional, null when unknown */
                     nin?: string | null;
-                    /** @description State or federal taxpayer ID (TIN), up to 20 characters; optional, null when unknown */
+                    /** @description Tax ID: the 11-digit NIN (the individual tax ID from 2026), or a legacy TIN: 10 digits or NNNNNNNN-NNNN; optional, null when unknown */
                     tax_id?: string | null;
                     /** @description State code of GET /api/states (LA, FC, KN, ...): decides the PAYE authority; optional, null when unknown */
                     state_of_residence?: string | null;
