@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { koboToNumber } from '../../tax-engine/money.js';
 import { stateByCode } from '../reference-data/index.js';
+import { annualReliefs } from './annual-returns.rules.js';
 import { annualReturnDueDate, itfDueDate } from './due-dates.js';
 import { type EmployeeRow, type EmployerRow, remittancesRepo } from './remittances.repo.js';
 import { kobo, onePercent } from './remittances.schedules.js';
@@ -44,7 +45,8 @@ const FIGURES = [
 
 const totalDeductions = (row: EmployeeRow) => kobo(row.employee_pension) + kobo(row.nhf) + kobo(row.nhis) + kobo(row.other_deductions);
 
-function returnRow(row: EmployeeRow) {
+function returnRow(row: EmployeeRow, year: number) {
+  const reliefs = annualReliefs(row, year);
   return {
     user_id: row.user_id,
     employee_id: row.employee_id,
@@ -57,6 +59,10 @@ function returnRow(row: EmployeeRow) {
     exit_date: row.exit_date,
     ...Object.fromEntries(FIGURES.map(([field, , column]) => [field, koboToNumber(kobo(row[column]))])),
     total_deductions: koboToNumber(totalDeductions(row)),
+    rent_relief: koboToNumber(reliefs.rentRelief),
+    life_assurance: koboToNumber(reliefs.lifeAssurance),
+    pension_nhf_relief: koboToNumber(reliefs.pensionNhfRelief),
+    chargeable_income: reliefs.chargeableIncome === null ? null : koboToNumber(reliefs.chargeableIncome),
     tax_deducted: koboToNumber(kobo(row.tax)),
   };
 }
@@ -82,21 +88,32 @@ function returnSheet(employer: EmployerRow, year: number, state: { code: string;
       { title: 'Exit date', kind: 'text' },
       ...FIGURES.map(([, title]) => ({ title, kind: 'money' as const })),
       { title: 'Total deductions', kind: 'money' },
+      { title: 'Rent relief', kind: 'money' },
+      { title: 'Life assurance', kind: 'money' },
+      { title: 'Pension and NHF relief', kind: 'money' },
+      { title: 'Chargeable income', kind: 'money' },
       { title: 'Tax deducted', kind: 'money' },
     ],
-    rows: rows.map((row, index): Cell[] => [
-      { int: index + 1 },
-      row.employee_id,
-      row.last_name,
-      row.first_name,
-      row.tax_id,
-      row.nin,
-      { int: row.months },
-      row.exit_date,
-      ...FIGURES.map(([, , column]) => ({ kobo: kobo(row[column]) })),
-      { kobo: totalDeductions(row) },
-      { kobo: kobo(row.tax) },
-    ]),
+    rows: rows.map((row, index): Cell[] => {
+      const reliefs = annualReliefs(row, year);
+      return [
+        { int: index + 1 },
+        row.employee_id,
+        row.last_name,
+        row.first_name,
+        row.tax_id,
+        row.nin,
+        { int: row.months },
+        row.exit_date,
+        ...FIGURES.map(([, , column]) => ({ kobo: kobo(row[column]) })),
+        { kobo: totalDeductions(row) },
+        { kobo: reliefs.rentRelief },
+        { kobo: reliefs.lifeAssurance },
+        { kobo: reliefs.pensionNhfRelief },
+        reliefs.chargeableIncome === null ? null : { kobo: reliefs.chargeableIncome },
+        { kobo: kobo(row.tax) },
+      ];
+    }),
   };
 }
 
@@ -148,7 +165,7 @@ export function createAnnualReturnsService(deps: { db: Db; now?: () => Date }) {
           due_date: annualReturnDueDate(year),
           employees: rows.length,
           totals: Object.fromEntries(Object.entries(totals).map(([key, value]) => [key, koboToNumber(value)])),
-          data: rows.map(returnRow),
+          data: rows.map((row) => returnRow(row, year)),
         },
       };
     },

@@ -138,6 +138,9 @@ export interface EmployeeRow {
   months: number;
   /** The employee's last day of employment when it falls before the range's end (docs/compliance.md, "Leavers in schedules"), else null. */
   exit_date: string | null;
+  /** The user's declared annual rent and life assurance premium (the annual return's reliefs), null when none. */
+  annual_rent_paid: string | null;
+  life_assurance_premium: string | null;
 }
 
 export type ScheduleFilter = { kind: 'paye'; state: string } | { kind: 'pension'; pfaCode: string } | { kind: 'nhf' } | { kind: 'nsitf' };
@@ -218,6 +221,7 @@ export const remittancesRepo = {
     return queryRows<EmployeeRow>(
       executor,
       sql`SELECT u.id AS user_id, u.employee_id, u.first_name, u.last_name, u.nin, u.tax_id,
+                 u.annual_rent_paid::text AS annual_rent_paid, u.life_assurance_premium::text AS life_assurance_premium,
                  max(p.rsa_pin) AS rsa_pin, max(p.nhf_number) AS nhf_number,
                  sum(p.gross_pay)::text AS gross, sum(${NSITF_GROSS})::text AS nsitf_gross,
                  sum(p.taxable_income + p.taxable_items)::text AS taxable, sum(p.tax_withheld)::text AS tax,
