@@ -52,7 +52,7 @@ describe('employee statutory details', () => {
   });
 
   it('saves every field, and an emptied box makes it unknown; U2 shows the result', async () => {
-    const user = await createUserViaApi(ctx.app, acme, { tax_id: 'OLD-TIN' });
+    const user = await createUserViaApi(ctx.app, acme, { tax_id: '1234567890' });
     const saved = await web.post(`/console/employees/${user.id}/statutory`, {
       ...EMPTY,
       state_of_residence: 'FC',

@@ -2103,7 +2103,7 @@ export interface components {
             life_assurance_premium: string | null;
             /** @description National Identification Number: 11 digits */
             nin: string | null;
-            /** @description State or federal taxpayer ID (TIN), up to 20 characters */
+            /** @description Tax ID: the 11-digit NIN (the individual tax ID from 2026), or a legacy TIN: 10 digits or NNNNNNNN-NNNN */
             tax_id: string | null;
             /** @description State code of GET /api/states (LA, FC, KN, ...): decides the PAYE authority */
             state_of_residence: string | null;
@@ -2211,6 +2211,7 @@ export interface components {
             nhis_employer_rate: string;
             tax_method: string;
             nsitf_base: string;
+            year_end_true_up: string;
             created_at: string;
             updated_at: string;
         };
@@ -2277,6 +2278,8 @@ export interface components {
             gross_pay: number;
             net_pay: number;
             tax_withheld: number;
+            /** @description the year-end true-up included in tax_withheld (annualised tax, the last regular paystub of the year): negative = a refund */
+            tax_true_up: number;
             pension_contribution: number;
             nhf_contribution: number;
             nhis_contribution: number;
@@ -2413,6 +2416,8 @@ export interface components {
                 /** @description cash earnings of irregular pay items (bonus, 13th month, arrears, …) */
                 irregular_gross: number;
                 tax_withheld: number;
+                /** @description the year-end true-ups included in tax_withheld (negative: refunds) */
+                tax_true_up: number;
                 employee_pension: number;
                 employer_pension: number;
                 nhf: number;
@@ -2835,7 +2840,7 @@ export interface operations {
                     life_assurance_premium?: unknown;
                     /** @description National Identification Number: 11 digits; optional, null when unknown */
                     nin?: string | null;
-                    /** @description State or federal taxpayer ID (TIN), up to 20 characters; optional, null when unknown */
+                    /** @description Tax ID: the 11-digit NIN (the individual tax ID from 2026), or a legacy TIN: 10 digits or NNNNNNNN-NNNN; optional, null when unknown */
                     tax_id?: string | null;
                     /** @description State code of GET /api/states (LA, FC, KN, ...): decides the PAYE authority; optional, null when unknown */
                     state_of_residence?: string | null;
@@ -3195,7 +3200,7 @@ export interface operations {
                     life_assurance_premium?: unknown;
                     /** @description National Identification Number: 11 digits; optional, null when unknown */
                     nin?: string | null;
-                    /** @description State or federal taxpayer ID (TIN), up to 20 characters; optional, null when unknown */
+                    /** @description Tax ID: the 11-digit NIN (the individual tax ID from 2026), or a legacy TIN: 10 digits or NNNNNNNN-NNNN; optional, null when unknown */
                     tax_id?: string | null;
                     /** @description State code of GET /api/states (LA, FC, KN, ...): decides the PAYE authority; optional, null when unknown */
                     state_of_residence?: string | null;
@@ -5547,6 +5552,7 @@ export interface operations {
                      *           "nhis_employer_rate": "nhis employer rate",
                      *           "tax_method": "tax method",
                      *           "nsitf_base": "nsitf base",
+                     *           "year_end_true_up": "year end true up",
                      *           "created_at": "2025-05-02T09:15:00.000Z",
                      *           "updated_at": "2025-05-02T09:15:00.000Z"
                      *         }
@@ -5620,6 +5626,7 @@ export interface operations {
                      *         "nhis_employer_rate": "nhis employer rate",
                      *         "tax_method": "tax method",
                      *         "nsitf_base": "nsitf base",
+                     *         "year_end_true_up": "year end true up",
                      *         "created_at": "2025-05-02T09:15:00.000Z",
                      *         "updated_at": "2025-05-02T09:15:00.000Z"
                      *       }
@@ -5707,6 +5714,7 @@ export interface operations {
                      *         "nhis_employer_rate": "nhis employer rate",
                      *         "tax_method": "tax method",
                      *         "nsitf_base": "nsitf base",
+                     *         "year_end_true_up": "year end true up",
                      *         "created_at": "2025-05-02T09:15:00.000Z",
                      *         "updated_at": "2025-05-02T09:15:00.000Z"
                      *       }
@@ -6315,6 +6323,7 @@ export interface operations {
                      *             "gross_pay": 425000,
                      *             "net_pay": 351236.5,
                      *             "tax_withheld": 39413.5,
+                     *             "tax_true_up": 0,
                      *             "pension_contribution": 30400,
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
@@ -6432,6 +6441,8 @@ export interface operations {
                                 gross_pay: number;
                                 net_pay: number;
                                 tax_withheld: number;
+                                /** @description the year-end true-up included in tax_withheld (annualised tax, the last regular paystub of the year): negative = a refund */
+                                tax_true_up: number;
                                 pension_contribution: number;
                                 nhf_contribution: number;
                                 nhis_contribution: number;
@@ -6571,6 +6582,7 @@ export interface operations {
                      *             "gross_pay": 425000,
                      *             "net_pay": 351236.5,
                      *             "tax_withheld": 39413.5,
+                     *             "tax_true_up": 0,
                      *             "pension_contribution": 30400,
                      *             "nhf_contribution": 0,
                      *             "nhis_contribution": 0,
@@ -8593,6 +8605,7 @@ export interface operations {
                      *               "regular_gross": 0,
                      *               "irregular_gross": 0,
                      *               "tax_withheld": 39413.5,
+                     *               "tax_true_up": 0,
                      *               "employee_pension": 0,
                      *               "employer_pension": 0,
                      *               "nhf": 0,
@@ -8816,6 +8829,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -8954,6 +8968,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -9102,6 +9117,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -9169,6 +9185,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -9320,6 +9337,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -9463,6 +9481,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -9606,6 +9625,7 @@ export interface operations {
                      *           "regular_gross": 0,
                      *           "irregular_gross": 0,
                      *           "tax_withheld": 39413.5,
+                     *           "tax_true_up": 0,
                      *           "employee_pension": 0,
                      *           "employer_pension": 0,
                      *           "nhf": 0,
@@ -9746,7 +9766,22 @@ export interface operations {
                      *         "nhf": {
                      *           "employees": 24,
                      *           "amount": 500000,
+                     *           "missing_amount": 0,
                      *           "due_date": "2025-05-31"
+                     *         },
+                     *         "totals": {
+                     *           "paye": {
+                     *             "amount": 500000,
+                     *             "missing_amount": 0
+                     *           },
+                     *           "pension": {
+                     *             "amount": 500000,
+                     *             "missing_amount": 0
+                     *           },
+                     *           "nhf": {
+                     *             "amount": 500000,
+                     *             "missing_amount": 0
+                     *           }
                      *         },
                      *         "nsitf": {
                      *           "base": "base",
@@ -9764,7 +9799,12 @@ export interface operations {
                      *           ],
                      *           "schedules": [
                      *             "schedules"
-                     *           ]
+                     *           ],
+                     *           "amounts": {
+                     *             "paye": 0,
+                     *             "pension": 0,
+                     *             "nhf": 0
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -9796,7 +9836,24 @@ export interface operations {
                             nhf: {
                                 employees: number;
                                 amount: number;
+                                /** @description NHF of paystubs without an NHF number: in `missing`, not in the schedule */
+                                missing_amount: number;
                                 due_date: string | null;
+                            };
+                            /** @description each schedule’s filed total beside what it cannot file for want of an identifier (see `missing`) */
+                            totals: {
+                                paye: {
+                                    amount: number;
+                                    missing_amount: number;
+                                };
+                                pension: {
+                                    amount: number;
+                                    missing_amount: number;
+                                };
+                                nhf: {
+                                    amount: number;
+                                    missing_amount: number;
+                                };
                             };
                             nsitf: {
                                 base: string;
@@ -9810,6 +9867,12 @@ export interface operations {
                             name: string;
                             fields: string[];
                             schedules: string[];
+                            /** @description what this employee’s paystubs owe that the schedules leave out until the fields are set */
+                            amounts: {
+                                paye: number;
+                                pension: number;
+                                nhf: number;
+                            };
                         }[];
                     };
                 };

@@ -43,6 +43,8 @@ export const contributionSettings = pgTable(
     taxMethod: text('tax_method').notNull().default('annualised'),
     // 0120: the base of the NSITF levy on the remittance schedules, `gross` or `basic_housing_transport`.
     nsitfBase: text('nsitf_base').notNull().default('gross'),
+    // 0211: the year-end true-up under annualised tax (docs/payroll.md, "Year-end true-up").
+    yearEndTrueUp: text('year_end_true_up').notNull().default('true'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -150,6 +152,8 @@ export const paystubs = pgTable(
     irregularGross: money('irregular_gross').notNull().default('0'),
     nsitfItems: money('nsitf_items').notNull().default('0'),
     offCycle: boolean('off_cycle').notNull().default(false),
+    // 0211: the year-end true-up included in tax_withheld (negative: a refund).
+    taxTrueUp: money('tax_true_up').notNull().default('0'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -66,6 +66,7 @@ const RunSchema = Type.Object(
       regular_gross: Money,
       irregular_gross: Type.Number({ description: 'cash earnings of irregular pay items (bonus, 13th month, arrears, …)' }),
       tax_withheld: Money,
+      tax_true_up: Type.Number({ description: 'the year-end true-ups included in tax_withheld (negative: refunds)' }),
       employee_pension: Money,
       employer_pension: Money,
       nhf: Money,

@@ -2,7 +2,7 @@
 // places, counts of its paystubs by status, UTC timestamps.
 
 import { isoTimestamp } from '../../platform/format.js';
-import { koboToNumber, koboToString, toKobo } from '../../tax-engine/money.js';
+import { koboToNumber, koboToString, parseKobo } from '../../tax-engine/money.js';
 import type { RunTotals } from '../paystubs/index.js';
 import type { RunRow, StatusCounts } from './payroll-runs.repo.js';
 
@@ -10,6 +10,7 @@ const TOTAL_FIELDS = [
   ['gross_pay', 'grossPay'],
   ['irregular_gross', 'irregularGross'],
   ['tax_withheld', 'taxWithheld'],
+  ['tax_true_up', 'taxTrueUp'],
   ['employee_pension', 'employeePension'],
   ['employer_pension', 'employerPension'],
   ['nhf', 'nhf'],
@@ -32,7 +33,8 @@ export const EMPTY_COUNTS: StatusCounts = { unpaid: 0, held: 0, processing: 0, p
 
 export function serializeRun(row: RunRow, counts: StatusCounts = EMPTY_COUNTS) {
   const totals: Record<string, number> = { employees: Number(row.totals.employees ?? 0) };
-  const kobo = (wire: string) => toKobo(String(row.totals[wire] ?? '0')) ?? 0n;
+  // Signed: a year-end true-up can make tax_withheld (and tax_true_up) negative.
+  const kobo = (wire: string) => parseKobo(String(row.totals[wire] ?? '0')) ?? 0n;
   for (const [wire] of TOTAL_FIELDS) totals[wire] = koboToNumber(kobo(wire));
   // Runs stored before pay items have no irregular part: all their gross is regular.
   totals.regular_gross = koboToNumber(kobo('gross_pay') - kobo('irregular_gross'));

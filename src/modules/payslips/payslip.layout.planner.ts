@@ -33,6 +33,8 @@ export interface PayslipSource {
     reimbursements: string;
     grossPay: string;
     taxWithheld: string;
+    /** The year-end true-up included in taxWithheld (negative: a refund); absent = none. */
+    taxTrueUp?: string;
     pension: string;
     nhf: string;
     nhis: string;
@@ -173,7 +175,7 @@ function deductions(source: PayslipSource): PayslipLine[] {
   const custom = source.customContributions.filter((c) => columnToKobo(c.employee) !== 0n);
   const taken = (source.items ?? []).filter((i) => i.treatment === 'deduction');
   return [
-    line(shorten(`PAYE (${PAYE_LAW[p.taxRegime] ?? p.taxRegime})`), p.taxWithheld),
+    ...payeLines(p),
     line('Pension, employee', p.pension),
     line('NHF', p.nhf),
     line('NHIS, employee', p.nhis),
@@ -185,6 +187,17 @@ function deductions(source: PayslipSource): PayslipLine[] {
       true,
     ),
   ];
+}
+
+/**
+ * PAYE, and the year-end true-up on its own line (docs/payroll.md, "Year-end true-up"): the PAYE
+ * line is the period's own tax, the adjustment (negative: a refund) follows; together tax_withheld.
+ */
+function payeLines(p: PayslipSource['paystub']): PayslipLine[] {
+  const label = shorten(`PAYE (${PAYE_LAW[p.taxRegime] ?? p.taxRegime})`);
+  const trueUp = columnToKobo(p.taxTrueUp ?? '0');
+  if (trueUp === 0n) return [line(label, p.taxWithheld)];
+  return [line(label, koboToString(columnToKobo(p.taxWithheld) - trueUp)), line('PAYE year-end adjustment', p.taxTrueUp as string)];
 }
 
 function employer(source: PayslipSource): PayslipLine[] {

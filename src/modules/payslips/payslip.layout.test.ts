@@ -139,6 +139,20 @@ describe('payslipLayout', () => {
     ]);
   });
 
+  it('shows a year-end true-up as its own line after PAYE; the two add up to tax_withheld and the totals still give net pay', () => {
+    // December of a July joiner (docs/payroll.md, "Year-end true-up"): 66,020 − 98,520 = −32,500.
+    const paystub = { ...base.paystub, taxWithheld: '-32500.00', taxTrueUp: '-98520.00', netPay: '1232500.50' };
+    const slip = payslipLayout({ ...base, paystub });
+    expect(slip.deductions.slice(0, 3).map((line) => [line.label, line.amount])).toEqual([
+      ['PAYE (Nigeria Tax Act 2025)', '₦66,020.00'],
+      ['PAYE year-end adjustment', '−₦98,520.00'],
+      ['Pension, employee', '₦90,000.00'],
+    ]);
+    const earned = kobo(amountOf(slip.earnings, 'Total earnings') ?? '');
+    const deducted = kobo((amountOf(slip.deductions, 'Total deductions') ?? '').replace('−', '-'));
+    expect(earned - deducted).toBe(columnToKobo(paystub.netPay));
+  });
+
   it.each([
     ['pita', 'PAYE (PITA, as amended)', 'Personal Income Tax Act (as amended)'],
     ['nta2025', 'PAYE (Nigeria Tax Act 2025)', 'Nigeria Tax Act 2025'],

@@ -24,6 +24,7 @@ export interface PayslipRow {
   reimbursements: string;
   gross_pay: string;
   tax_withheld: string;
+  tax_true_up: string;
   pension_contribution: string;
   nhf_contribution: string;
   nhis_contribution: string;
@@ -85,7 +86,7 @@ const SELECT = sql`SELECT p.id, p.company_id, p.user_id, p.pay_period_start::tex
     COALESCE(p.paye_state, p.state_of_residence) AS paye_state,
     p.taxable_income::text AS taxable_income, p.basic_pay::text AS basic_pay, p.housing_pay::text AS housing_pay,
     p.transport_pay::text AS transport_pay, p.other_allowances::text AS other_allowances, p.reimbursements::text AS reimbursements,
-    p.gross_pay::text AS gross_pay, p.tax_withheld::text AS tax_withheld, p.pension_contribution::text AS pension_contribution,
+    p.gross_pay::text AS gross_pay, p.tax_withheld::text AS tax_withheld, p.tax_true_up::text AS tax_true_up, p.pension_contribution::text AS pension_contribution,
     p.nhf_contribution::text AS nhf_contribution, p.nhis_contribution::text AS nhis_contribution, p.net_pay::text AS net_pay,
     p.employer_pension_contribution::text AS employer_pension_contribution, p.nhis_employer_contribution::text AS nhis_employer_contribution,
     p.employer_cost::text AS employer_cost,

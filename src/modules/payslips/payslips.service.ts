@@ -50,6 +50,7 @@ function source(row: PayslipRow, records: RecordRow[], items: ItemRow[], ytd: Yt
       reimbursements: row.reimbursements,
       grossPay: row.gross_pay,
       taxWithheld: row.tax_withheld,
+      taxTrueUp: row.tax_true_up,
       pension: row.pension_contribution,
       nhf: row.nhf_contribution,
       nhis: row.nhis_contribution,

@@ -4,7 +4,7 @@
 // no items, nothing taxable beyond T, nothing irregular and not off-cycle; (2) P2 through HTTP for the
 // next month gives the figures the planner gave before the migration from the same year to date, to
 // the kobo. (payroll.migration.test.ts covers databases from before the statutory amendments.)
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
@@ -12,9 +12,10 @@ import { createCompanyAsOfOldMigration, createUsers, withToken } from '../../../
 import { postPaystubs } from '../../../test/helpers/payroll.js';
 import { type Executor, queryRows } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
+import { contributionSettings } from '../../db/schema/index.js';
 import { koboToNumber } from '../../tax-engine/money.js';
 import { type PlanItem, type PlanUser, planPaystubRun } from './paystubs.planner.js';
-import { settingsRepo } from './settings.repo.js';
+import type { SettingsRow } from './settings.repo.js';
 import { toEngineSettings } from './settings.service.js';
 
 let testDb: TestDatabase;
@@ -41,7 +42,10 @@ const items = (userIds: number[], m: number, salary: bigint): PlanItem[] =>
 
 /** The planner as the service ran it before 0200: the YTD rows read with that schema's columns. */
 async function planBefore(db: Executor, companyId: number, planned: PlanItem[]) {
-  const settings = await settingsRepo.find(db, companyId);
+  // The settings with that schema's columns (0211's year_end_true_up does not exist in this database yet).
+  const { yearEndTrueUp: _, ...columns } = getTableColumns(contributionSettings);
+  const [row] = await db.select(columns).from(contributionSettings).where(eq(contributionSettings.companyId, companyId));
+  const settings: SettingsRow = { ...row, yearEndTrueUp: 'false' };
   const company = await queryRows<{ payment_frequency: string }>(db, sql`SELECT payment_frequency FROM companies WHERE id = ${companyId}`);
   const userIds = planned.map((item) => item.userId);
   const engine = toEngineSettings(settings!);

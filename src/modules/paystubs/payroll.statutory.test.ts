@@ -250,6 +250,10 @@ describe('tax_method (Nigeria Tax Administration Act 2025 s.51(7))', () => {
     const cumulative = await companyWith(1, { optIn: true });
     const annualised = await companyWith(1, { optIn: true });
     expect((await patchSettings(cumulative.company, { tax_method: 'cumulative' })).statusCode).toBe(200);
+    // Annualised alone: the year-end true-up (docs/payroll.md, "Year-end true-up") is off here; with
+    // it on, December brings the annualised year to the cumulative figure.
+    expect((await patchSettings(annualised.company, { year_end_true_up: 'false' })).statusCode).toBe(200);
+    const trued = await companyWith(1, { optIn: true });
     const year = (userId: number) =>
       months(2026, 1, 12).map((p) =>
         paystubItem(userId, { ...p, taxable_income: p.pay_period_end.startsWith('2026-12') ? 1_500_000 : 500_000 }),
@@ -260,6 +264,8 @@ describe('tax_method (Nigeria Tax Administration Act 2025 s.51(7))', () => {
     expect(taxes(a.json()).at(-1)).toBe(230360);
     expect(sum(taxes(a.json()))).toBe(946680);
     expect(sum(taxes(b.json()))).toBe(957990);
+    const c = await postPaystubs(ctx.app, trued.company, { paystubs: year(trued.staff[0].id) });
+    expect(sum(taxes(c.json()))).toBe(946680);
   });
 });
 

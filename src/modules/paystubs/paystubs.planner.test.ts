@@ -244,6 +244,7 @@ describe('planPaystubRun', () => {
       irregularGross: '0.00',
       nsitfItems: '0.00',
       offCycle: false,
+      taxTrueUp: '0.00',
       items: [],
     });
     expect(planned.records).toEqual([
@@ -275,6 +276,7 @@ describe('runTotals', () => {
       grossPay: '1120020.00', // 500,000 + 120,000 + 500,020
       irregularGross: '0.00',
       taxWithheld: '134010.00', // 65,120 + 3,770 + 65,120
+      taxTrueUp: '0.00',
       employeePension: '79200.00', // 36,000 + 7,200 + 36,000
       employerPension: '99000.00',
       nhf: '11000.00',

@@ -36,6 +36,7 @@ import { type Kobo, koboToString, toKobo } from '../../tax-engine/money.js';
 import type { EngineItem, PayItemType } from '../../tax-engine/pay-items.js';
 import { historyByUser, payeStateFor, type StateHistoryRow } from './paystubs.paye-state.rules.js';
 import { type PaystubSnapshot, paystubSnapshot, type SnapshotUser, salarySplit } from './paystubs.snapshot.js';
+import { isYearEndPaystub } from './paystubs.true-up.rules.js';
 import { type PlanYtdRow, ytdEntry } from './paystubs.ytd.js';
 
 export const UNKNOWN_USER = 'The selected id is invalid.';
@@ -110,6 +111,8 @@ export interface PlanUser extends SnapshotUser {
   is_expatriate?: boolean | null;
   /** No pension, employee or employer (absent = false). */
   pension_exempt?: boolean | null;
+  /** The last day of employment (ISO date): the paystub covering it carries the year-end true-up. */
+  exit_date?: string | null;
 }
 
 /** An active custom contribution with its targets (none = everyone), in the order it applies. */
@@ -149,6 +152,11 @@ export interface PlanContext {
   stateHistory?: readonly StateHistoryRow[];
   /** Compensation for loss of office already paid to each user (its exemption is per employment). */
   lossOfOfficePaid?: ReadonlyMap<number, Kobo>;
+  /**
+   * Annualised tax with the year-end true-up on (paystubs.true-up.rules.ts): each user's last regular
+   * paystub of the year withholds it, over `yearToDate` (loaded for those users). Absent = off.
+   */
+  yearEndTrueUp?: boolean;
 }
 
 /** A paystub row to insert (the company, run and status are the writer's), with its snapshot. */
@@ -179,6 +187,8 @@ export interface NewPaystub extends PaystubSnapshot {
   /** Earnings of the items in the NSITF base. */
   nsitfItems: string;
   offCycle: boolean;
+  /** The year-end true-up included in taxWithheld (negative: a refund). */
+  taxTrueUp: string;
   items: NewPaystubItem[];
 }
 
@@ -250,7 +260,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
   const taken = new Set(context.existing.map((row) => periodKey(row.user_id, row.pay_period_start, row.pay_period_end)));
   const companyPeriods = PERIODS_PER_YEAR[context.companyPaymentFrequency.toLowerCase()] ?? 12;
   const split = salarySplit(context.settings);
-  const ledger = run.taxMethod === 'cumulative' ? new YtdLedger((context.yearToDate ?? []).map(ytdEntry)) : null;
+  const ledger = run.taxMethod === 'cumulative' || context.yearEndTrueUp ? new YtdLedger((context.yearToDate ?? []).map(ytdEntry)) : null;
   const histories = historyByUser(context.stateHistory);
 
   const ordered = [...items].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.index - b.index));
@@ -303,6 +313,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
       items: engineItems,
       lossOfOfficePaidBefore: context.lossOfOfficePaid?.get(user.id) ?? 0n,
       marginBase: item.offCycle ? { taxableIncome: item.marginTaxableIncome ?? 0n } : null,
+      yearEndTrueUp: context.yearEndTrueUp === true && isYearEndPaystub(item, periodsPerYear, user.exit_date),
     });
     if (!result.ok) {
       failed.push({ index: item.index, id: item.rawId, errors: result.errors });
@@ -346,6 +357,7 @@ export function planPaystubRun(context: PlanContext, items: readonly PlanItem[])
         irregularGross: k(f.irregularGross),
         nsitfItems: k(nsitfBase(engineItems)),
         offCycle: item.offCycle === true,
+        taxTrueUp: k(f.taxTrueUp),
         items: (item.items ?? []).map((entry, position) => itemRow(entry, position, f.items[position].taxableAmount)),
         ...paystubSnapshot(user, item.taxableIncome, split),
       },

@@ -61,6 +61,7 @@ const paystubColumns = {
   tax_regime: raw<string>(paystubs.taxRegime),
   taxable_items: text(paystubs.taxableItems),
   irregular_gross: text(paystubs.irregularGross),
+  tax_true_up: text(paystubs.taxTrueUp),
   off_cycle: raw<boolean>(paystubs.offCycle),
   status: raw<string>(paystubs.status),
   transaction_id: raw<string>(paystubs.transactionId),

@@ -26,7 +26,7 @@ export const PAYSTUB_COLUMNS =
   gross_pay::text AS gross_pay, net_pay::text AS net_pay, tax_withheld::text AS tax_withheld, pension_contribution::text AS pension_contribution,
   nhf_contribution::text AS nhf_contribution, nhis_contribution::text AS nhis_contribution, other_deductions::text AS other_deductions,
   employer_pension_contribution::text AS employer_pension_contribution, nhis_employer_contribution::text AS nhis_employer_contribution,
-  employer_cost::text AS employer_cost, tax_regime, taxable_items::text AS taxable_items, irregular_gross::text AS irregular_gross, off_cycle, status, transaction_id, paid_at, payment_reference, failure_reason, hold_reason,
+  employer_cost::text AS employer_cost, tax_regime, taxable_items::text AS taxable_items, irregular_gross::text AS irregular_gross, tax_true_up::text AS tax_true_up, off_cycle, status, transaction_id, paid_at, payment_reference, failure_reason, hold_reason,
   destination_pinned_at, destination_bank_code, destination_bank_name, right(destination_account_number, 4) AS destination_account_last4,
   destination_account_name, paye_state, created_at, updated_at`);
 
@@ -65,7 +65,8 @@ export const paystubsRepo = {
     return queryRows<PlanUser>(
       executor,
       sql`SELECT id, user_type_id, payment_frequency, annual_rent_paid::text AS annual_rent_paid, life_assurance_premium::text AS life_assurance_premium,
-                 nhf_opt_in, is_expatriate, pension_exempt, state_of_residence, pfa_code, rsa_pin, nhf_number
+                 nhf_opt_in, is_expatriate, pension_exempt, state_of_residence, pfa_code, rsa_pin, nhf_number,
+                 exit_date::text AS exit_date
           FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL AND id = ANY(${pgArray(userIds)}::int[])`,
     );
   },
@@ -124,8 +125,8 @@ export const paystubsRepo = {
   },
 
   /**
-   * tax_method cumulative, ONE query per run: the year to date of these users in this company, i.e.
-   * their paystubs (neither cancelled nor failed: a failed transfer withheld nothing) ending from January 1 of the earliest item's year up to the latest
+   * tax_method cumulative (and annualised's year-end true-up), ONE query per run: the year to date of
+   * these users in this company, i.e. their paystubs (not cancelled, not failed: never paid) ending from January 1 of the earliest item's year up to the latest
    * item's end (the planner's ledger keeps, per item, those of its year ending on or before it).
    */
   async yearToDate(executor: Executor, companyId: number, userIds: number[], from: string, to: string): Promise<PlanYtdRow[]> {
@@ -164,7 +165,7 @@ export const paystubsRepo = {
             other_allowances, gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
             employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime, tax_deductions,
             state_of_residence, pfa_code, rsa_pin, nhf_number, basic_pay, housing_pay, transport_pay,
-            taxable_items, irregular_gross, nsitf_items, off_cycle, paye_state)
+            taxable_items, irregular_gross, nsitf_items, off_cycle, paye_state, tax_true_up)
           SELECT ${companyId}, ${transactionId}, 'unpaid', * FROM unnest(
             ${col(rows, (r) => r.userId)}::int[], ${col(rows, (r) => r.start)}::date[], ${col(rows, (r) => r.end)}::date[],
             ${col(rows, (r) => r.taxableIncome)}::numeric[], ${col(rows, (r) => r.reimbursements)}::numeric[], ${col(rows, (r) => r.otherAllowances)}::numeric[],
@@ -176,7 +177,8 @@ export const paystubsRepo = {
             ${col(rows, (r) => r.rsaPin)}::text[], ${col(rows, (r) => r.nhfNumber)}::text[], ${col(rows, (r) => r.basicPay)}::numeric[],
             ${col(rows, (r) => r.housingPay)}::numeric[], ${col(rows, (r) => r.transportPay)}::numeric[],
             ${col(rows, (r) => r.taxableItems)}::numeric[], ${col(rows, (r) => r.irregularGross)}::numeric[],
-            ${col(rows, (r) => r.nsitfItems)}::numeric[], ${col(rows, (r) => r.offCycle)}::boolean[], ${col(rows, (r) => r.payeState)}::text[])
+            ${col(rows, (r) => r.nsitfItems)}::numeric[], ${col(rows, (r) => r.offCycle)}::boolean[], ${col(rows, (r) => r.payeState)}::text[],
+            ${col(rows, (r) => r.taxTrueUp)}::numeric[])
           ON CONFLICT (user_id, pay_period_start, pay_period_end) WHERE status <> 'cancelled' AND NOT off_cycle DO NOTHING
           RETURNING id, user_id, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end, created_at, updated_at`,
     );

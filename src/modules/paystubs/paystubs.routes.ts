@@ -62,6 +62,10 @@ const paystubFields = {
   gross_pay: Money,
   net_pay: Money,
   tax_withheld: Money,
+  tax_true_up: Type.Number({
+    description:
+      'the year-end true-up included in tax_withheld (annualised tax, the last regular paystub of the year): negative = a refund',
+  }),
   pension_contribution: Money,
   nhf_contribution: Money,
   nhis_contribution: Money,

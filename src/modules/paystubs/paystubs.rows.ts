@@ -24,6 +24,8 @@ export interface PaystubRow {
   /** Pay items (migration 0200): their taxable part, the irregular part of gross, an off-cycle paystub. */
   taxable_items: string;
   irregular_gross: string;
+  /** 0211: the year-end true-up included in tax_withheld (negative: a refund). */
+  tax_true_up: string;
   off_cycle: boolean;
   status: string;
   transaction_id: string;

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import type { Tx } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
+import { PERIODS_PER_YEAR } from '../../tax-engine/engine.types.js';
 import { columnToKobo } from '../../tax-engine/money.js';
 import { paystubsOpeningRepo } from './paystubs.opening.repo.js';
 import {
@@ -14,9 +15,11 @@ import {
   type PlanItem,
   type PlannedPaystub,
   type PlanPayItem,
+  type PlanUser,
   planPaystubRun,
 } from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
+import { isYearEndPaystub } from './paystubs.true-up.rules.js';
 import { type WrittenPaystub, writePlannedPaystubs } from './paystubs.writer.js';
 import { settingsRepo } from './settings.repo.js';
 import { toEngineSettings } from './settings.service.js';
@@ -84,6 +87,25 @@ function planWithAdded(tx: Tx, addItems: AddPlannedItems | undefined) {
   };
 }
 
+/**
+ * Annualised tax with the year-end true-up on (docs/payroll.md, "Year-end true-up"): the users with
+ * an item that is their last regular paystub of the year, and their items, whose year to date the
+ * run loads (the same one query as under cumulative). Everyone else's paystub needs none.
+ */
+function trueUpLoad(on: boolean, company: { payment_frequency: string }, users: readonly PlanUser[], items: readonly PlanItem[]) {
+  if (!on) return { on, userIds: [] as number[], items: [] as PlanItem[] };
+  const companyPeriods = PERIODS_PER_YEAR[company.payment_frequency.toLowerCase()] ?? 12;
+  const byId = new Map(users.map((user) => [user.id, user]));
+  const ids = new Set<number>();
+  for (const item of items) {
+    const user = byId.get(item.userId);
+    if (!user) continue;
+    const periods = (user.payment_frequency && PERIODS_PER_YEAR[user.payment_frequency.toLowerCase()]) || companyPeriods;
+    if (isYearEndPaystub(item, periods, user.exit_date)) ids.add(user.id);
+  }
+  return { on, userIds: [...ids], items: items.filter((item) => ids.has(item.userId)) };
+}
+
 /** `failed` in planning order (the caller sorts for its answer); `addItems`: see AddPlannedItems. */
 export async function planAndWriteRun(
   tx: Tx,
@@ -109,7 +131,13 @@ export async function planAndWriteRun(
   const stateHistory = await paystubsRepo.stateHistory(tx, companyId, userIds);
 
   const engineSettings = toEngineSettings(settings);
-  const yearToDate = engineSettings.taxMethod === 'cumulative' ? await loadYearToDate(tx, companyId, userIds, items) : undefined;
+  const trueUp = trueUpLoad(settings.yearEndTrueUp === 'true' && engineSettings.taxMethod === 'annualised', company, users, items);
+  const yearToDate =
+    engineSettings.taxMethod === 'cumulative'
+      ? await loadYearToDate(tx, companyId, userIds, items)
+      : trueUp.userIds.length > 0
+        ? await loadYearToDate(tx, companyId, trueUp.userIds, trueUp.items)
+        : undefined;
   const lossOfOffice = items.some((item) => item.items?.some((entry) => entry.type.code === 'loss_of_office'))
     ? await paystubsRepo.lossOfOfficePaid(tx, companyId, userIds)
     : [];
@@ -124,6 +152,7 @@ export async function planAndWriteRun(
       applied,
       existing,
       yearToDate,
+      yearEndTrueUp: trueUp.on,
       stateHistory,
       lossOfOfficePaid: new Map(lossOfOffice.map((row) => [row.user_id, columnToKobo(row.paid)])),
     },

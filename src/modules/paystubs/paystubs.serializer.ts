@@ -51,6 +51,7 @@ export function serializePaystub(row: PaystubRow, items: readonly PaystubItemRow
     gross_pay: num(row.gross_pay),
     net_pay: num(row.net_pay),
     tax_withheld: num(row.tax_withheld),
+    tax_true_up: num(row.tax_true_up),
     pension_contribution: num(row.pension_contribution),
     nhf_contribution: num(row.nhf_contribution),
     nhis_contribution: num(row.nhis_contribution),

@@ -10,6 +10,8 @@ export interface RunTotals {
   /** The cash earnings of irregular items (gross − this = regular gross). */
   irregularGross: Kobo;
   taxWithheld: Kobo;
+  /** The year-end true-ups included in taxWithheld (negative: refunds). */
+  taxTrueUp: Kobo;
   employeePension: Kobo;
   employerPension: Kobo;
   nhf: Kobo;
@@ -28,6 +30,7 @@ export function runTotals(paystubs: readonly Pick<PlannedPaystub, 'item' | 'figu
     grossPay: 0n,
     irregularGross: 0n,
     taxWithheld: 0n,
+    taxTrueUp: 0n,
     employeePension: 0n,
     employerPension: 0n,
     nhf: 0n,
@@ -42,6 +45,7 @@ export function runTotals(paystubs: readonly Pick<PlannedPaystub, 'item' | 'figu
     totals.grossPay += f.grossPay;
     totals.irregularGross += f.irregularGross;
     totals.taxWithheld += f.taxWithheld;
+    totals.taxTrueUp += f.taxTrueUp;
     totals.employeePension += f.pension;
     totals.employerPension += f.employerPension;
     totals.nhf += f.nhf;

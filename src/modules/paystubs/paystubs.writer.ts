@@ -56,6 +56,7 @@ function paystubRow(companyId: number, transactionId: string, { paystub: p }: Pl
     tax_regime: p.regime,
     taxable_items: p.taxableItems,
     irregular_gross: p.irregularGross,
+    tax_true_up: p.taxTrueUp,
     off_cycle: p.offCycle,
     status: 'unpaid',
     transaction_id: transactionId,

@@ -2,7 +2,7 @@
 // users' paystubs of the company, neither cancelled nor failed, ending in the items' calendar years), parsed for
 // the engine's YtdLedger (payroll/cumulative.ts).
 import { parseDeductionUnits, type YtdEntry } from '../../tax-engine/cumulative.js';
-import { toKobo } from '../../tax-engine/money.js';
+import { parseKobo } from '../../tax-engine/money.js';
 
 /** A stored paystub's share of its user's year: amounts as numeric text, `tax_deductions` in DEDUCTION_UNITS_PER_KOBO. */
 export interface PlanYtdRow {
@@ -15,7 +15,8 @@ export interface PlanYtdRow {
 
 export function ytdEntry(row: PlanYtdRow): YtdEntry {
   const amount = (text: string) => {
-    const kobo = toKobo(text);
+    // Signed: a year-end true-up's refund makes a paystub's tax_withheld negative.
+    const kobo = parseKobo(text);
     if (kobo === null) throw new RangeError(`Invalid amount in the year to date: ${text}`);
     return kobo;
   };

@@ -32,6 +32,7 @@ const FIELDS = new Map<string, [keyof SettingsRow, Kind]>(
     nhis_employer_rate: ['nhisEmployerRate', 'percent'],
     tax_method: ['taxMethod', 'method'],
     nsitf_base: ['nsitfBase', 'nsitf'],
+    year_end_true_up: ['yearEndTrueUp', 'boolean'],
   } satisfies Record<string, [keyof SettingsRow, Kind]>),
 );
 export const SETTING_FIELDS = [...FIELDS.keys()];

@@ -6,6 +6,7 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { koboToNumber } from '../../tax-engine/money.js';
 import { stateByCode } from '../reference-data/index.js';
 import { annualReturnsOpeningRepo, type OpeningRow } from './annual-returns.opening.repo.js';
+import { annualReliefs } from './annual-returns.rules.js';
 import { annualReturnDueDate, itfDueDate } from './due-dates.js';
 import { type EmployeeRow, type EmployerRow, remittancesRepo } from './remittances.repo.js';
 import { kobo, onePercent } from './remittances.schedules.js';
@@ -60,7 +61,8 @@ const OPENING = [
 
 const openingKobo = (opening: OpeningRow | undefined, column: (typeof OPENING)[number][2]) => (opening ? kobo(opening[column]) : 0n);
 
-function returnRow(row: EmployeeRow, opening: OpeningRow | undefined) {
+function returnRow(row: EmployeeRow, year: number, opening: OpeningRow | undefined) {
+  const reliefs = annualReliefs(row, year);
   return {
     user_id: row.user_id,
     employee_id: row.employee_id,
@@ -73,6 +75,10 @@ function returnRow(row: EmployeeRow, opening: OpeningRow | undefined) {
     exit_date: row.exit_date,
     ...Object.fromEntries(FIGURES.map(([field, , column]) => [field, koboToNumber(kobo(row[column]))])),
     total_deductions: koboToNumber(totalDeductions(row)),
+    rent_relief: koboToNumber(reliefs.rentRelief),
+    life_assurance: koboToNumber(reliefs.lifeAssurance),
+    pension_nhf_relief: koboToNumber(reliefs.pensionNhfRelief),
+    chargeable_income: reliefs.chargeableIncome === null ? null : koboToNumber(reliefs.chargeableIncome),
     tax_deducted: koboToNumber(kobo(row.tax)),
     ...Object.fromEntries(OPENING.map(([field, , column]) => [field, koboToNumber(openingKobo(opening, column))])),
     opening_months: opening?.months ?? 0,
@@ -109,23 +115,34 @@ function returnSheet(
       { title: 'Before this service: months', kind: 'int' },
       ...FIGURES.map(([, title]) => ({ title, kind: 'money' as const })),
       { title: 'Total deductions', kind: 'money' },
+      { title: 'Rent relief', kind: 'money' },
+      { title: 'Life assurance', kind: 'money' },
+      { title: 'Pension and NHF relief', kind: 'money' },
+      { title: 'Chargeable income', kind: 'money' },
       { title: 'Tax deducted', kind: 'money' },
     ],
-    rows: rows.map((row, index): Cell[] => [
-      { int: index + 1 },
-      row.employee_id,
-      row.last_name,
-      row.first_name,
-      row.tax_id,
-      row.nin,
-      { int: row.months },
-      row.exit_date,
-      ...OPENING.map(([, , column]) => ({ kobo: openingKobo(openings.get(row.user_id), column) })),
-      { int: openings.get(row.user_id)?.months ?? 0 },
-      ...FIGURES.map(([, , column]) => ({ kobo: kobo(row[column]) })),
-      { kobo: totalDeductions(row) },
-      { kobo: kobo(row.tax) },
-    ]),
+    rows: rows.map((row, index): Cell[] => {
+      const reliefs = annualReliefs(row, year);
+      return [
+        { int: index + 1 },
+        row.employee_id,
+        row.last_name,
+        row.first_name,
+        row.tax_id,
+        row.nin,
+        { int: row.months },
+        row.exit_date,
+        ...OPENING.map(([, , column]) => ({ kobo: openingKobo(openings.get(row.user_id), column) })),
+        { int: openings.get(row.user_id)?.months ?? 0 },
+        ...FIGURES.map(([, , column]) => ({ kobo: kobo(row[column]) })),
+        { kobo: totalDeductions(row) },
+        { kobo: reliefs.rentRelief },
+        { kobo: reliefs.lifeAssurance },
+        { kobo: reliefs.pensionNhfRelief },
+        reliefs.chargeableIncome === null ? null : { kobo: reliefs.chargeableIncome },
+        { kobo: kobo(row.tax) },
+      ];
+    }),
   };
 }
 
@@ -185,7 +202,7 @@ export function createAnnualReturnsService(deps: { db: Db; now?: () => Date }) {
           due_date: annualReturnDueDate(year),
           employees: rows.length,
           totals: Object.fromEntries(Object.entries(totals).map(([key, value]) => [key, koboToNumber(value)])),
-          data: rows.map((row) => returnRow(row, openings.get(row.user_id))),
+          data: rows.map((row) => returnRow(row, year, openings.get(row.user_id))),
         },
       };
     },

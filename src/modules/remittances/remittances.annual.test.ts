@@ -10,11 +10,17 @@ import { expectTenantIsolation } from '../../../test/helpers/isolation.js';
 import { buildRemittanceWorld, type RemittanceWorld } from '../../../test/helpers/remittances.js';
 import { queryRows, sql } from '../../db/client.js';
 import { issueToken } from '../../platform/auth/tokens.js';
+import { annualReliefs } from './annual-returns.rules.js';
 import { parseYear } from './annual-returns.service.js';
 
 let ctx: TestContext;
 let world: RemittanceWorld;
 const get = (url: string) => as(ctx.app, world.company).get(url);
+/** A token of the world's company issued for one test (its own request budget). */
+async function freshCaller() {
+  const { token } = await issueToken(ctx.db, world.company.id, ['all']);
+  return { auth: { authorization: `Bearer ${token}` } };
+}
 
 /** The 2026 paid paystubs of the world's Lagos staff, per user, in kobo. */
 const lagosYear = () =>
@@ -74,6 +80,10 @@ describe('GET /api/annual-returns/{year}', () => {
       'nhis',
       'other_deductions',
       'total_deductions',
+      'rent_relief',
+      'life_assurance',
+      'pension_nhf_relief',
+      'chargeable_income',
       'tax_deducted',
       'opening_gross',
       'opening_taxable',
@@ -83,6 +93,51 @@ describe('GET /api/annual-returns/{year}', () => {
       'opening_nhis',
       'opening_months',
     ]);
+  });
+
+  it('reliefs per employee: rent relief (20 %, at most ₦500,000), life assurance, pension and NHF, the chargeable income left', async () => {
+    const [first] = await lagosYear();
+    const [paid] = await queryRows<{ taxable: string; pension: string; nhf: string; nhis: string }>(
+      ctx.db,
+      sql`SELECT sum(p.taxable_income + p.taxable_items)::text AS taxable, sum(p.pension_contribution)::text AS pension,
+                 sum(p.nhf_contribution)::text AS nhf, sum(p.nhis_contribution)::text AS nhis
+          FROM paystubs p JOIN payroll_runs r ON r.id = p.transaction_id
+          WHERE p.company_id = ${world.company.id} AND p.status = 'paid' AND p.state_of_residence = 'LA' AND r.status = 'paid'
+            AND p.user_id = ${first.user_id}`,
+    );
+    const kobo = (text: string) => BigInt(Math.round(Number(text) * 100));
+    const rowOf = async () =>
+      (await get('/api/annual-returns/2026?state=LA')).json().data.find((row: { user_id: number }) => row.user_id === first.user_id);
+    // Declared figures are read from the user when the return is produced (like tax_id).
+    await ctx.db.execute(sql`UPDATE users SET annual_rent_paid = 1000000, life_assurance_premium = 50000 WHERE id = ${first.user_id}`);
+    const relief = kobo(paid.pension) + kobo(paid.nhf);
+    const chargeable = (rent: bigint) => {
+      const left = kobo(paid.taxable) - relief - kobo(paid.nhis) - 5_000_000n - rent;
+      return Number(left > 0n ? left : 0n) / 100;
+    };
+    expect(await rowOf()).toMatchObject({
+      rent_relief: 200000,
+      life_assurance: 50000,
+      pension_nhf_relief: Number(relief) / 100,
+      chargeable_income: chargeable(20_000_000n),
+    });
+    // 20 % of ₦3,000,000 is ₦600,000: capped at ₦500,000.
+    await ctx.db.execute(sql`UPDATE users SET annual_rent_paid = 3000000 WHERE id = ${first.user_id}`);
+    expect(await rowOf()).toMatchObject({ rent_relief: 500000, chargeable_income: chargeable(50_000_000n) });
+    const csv = parse((await get('/api/annual-returns/2026?state=LA&format=csv')).body, { relax_column_count: true }) as string[][];
+    const titles = csv.find((row) => row[0] === 'S/N')!;
+    expect(titles.slice(-5)).toEqual(['Rent relief', 'Life assurance', 'Pension and NHF relief', 'Chargeable income', 'Tax deducted']);
+    await ctx.db.execute(sql`UPDATE users SET annual_rent_paid = NULL, life_assurance_premium = NULL WHERE id = ${first.user_id}`);
+  });
+
+  it('before 2026 (PITA): no rent relief and no chargeable income on the return', () => {
+    const row = { annual_rent_paid: '1000000.00', life_assurance_premium: '1000.00', employee_pension: '10.00', nhf: '1.00' };
+    expect(annualReliefs(row as never, 2025)).toEqual({
+      rentRelief: 0n,
+      lifeAssurance: 100_000n,
+      pensionNhfRelief: 1_100n,
+      chargeableIncome: null,
+    });
   });
 
   it('CSV and XLSX: the header block and the same totals', async () => {
@@ -187,7 +242,9 @@ describe('scopes and tenancy', () => {
 describe('leavers in the annual return (docs/compliance.md, "Leavers in schedules")', () => {
   it('each row carries exit_date: the last day for a leaver of the year, null for the others; the CSV too', async () => {
     const ada = world.staff[0];
-    const res = await as(ctx.app, world.company).post(`/api/users/${ada.id}/terminate`, { exit_date: '2026-04-15', reason: 'retirement' });
+    const caller = await freshCaller();
+    const get = (url: string) => as(ctx.app, caller).get(url);
+    const res = await as(ctx.app, caller).post(`/api/users/${ada.id}/terminate`, { exit_date: '2026-04-15', reason: 'retirement' });
     expect(res.statusCode, res.body).toBe(200);
     const rows = (await get('/api/annual-returns/2026?state=LA')).json().data as { user_id: number; exit_date: string | null }[];
     expect(rows.map((row) => [row.user_id, row.exit_date])).toEqual(
@@ -208,11 +265,13 @@ describe('leavers in the annual return (docs/compliance.md, "Leavers in schedule
 
 describe('opening year-to-date in the annual return (docs/compliance.md, "Annual return")', () => {
   it('each row carries the opening figures as their own fields, zeros without any; the CSV as columns; totals unchanged', async () => {
+    const caller = await freshCaller();
+    const get = (url: string) => as(ctx.app, caller).get(url);
     const before = (await get('/api/annual-returns/2026?state=LA')).json();
     const listed = before.data as { user_id: number; opening_gross: number; opening_months: number }[];
     expect(listed.every((row) => row.opening_gross === 0 && row.opening_months === 0)).toBe(true);
     const who = listed[0].user_id;
-    const put = await as(ctx.app, world.company).put(`/api/users/${who}/year-to-date/2026`, {
+    const put = await as(ctx.app, caller).put(`/api/users/${who}/year-to-date/2026`, {
       gross_pay: '1200000.50',
       taxable_pay: 1_100_000,
       tax_withheld: 90_000,
@@ -223,7 +282,7 @@ describe('opening year-to-date in the annual return (docs/compliance.md, "Annual
     });
     expect(put.statusCode, put.body).toBe(200);
     // Another year's opening is not this year's.
-    await as(ctx.app, world.company).put(`/api/users/${who}/year-to-date/2025`, { ...put.json().before_service, months: 1 });
+    await as(ctx.app, caller).put(`/api/users/${who}/year-to-date/2025`, { ...put.json().before_service, months: 1 });
     const after = (await get('/api/annual-returns/2026?state=LA')).json();
     const row = after.data.find((r: { user_id: number }) => r.user_id === who);
     expect(row).toMatchObject({

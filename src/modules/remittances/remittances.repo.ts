@@ -40,6 +40,16 @@ const PAID = (companyId: number, from: string, to: string, users = sql`JOIN user
   WHERE true`;
 
 const PENSION = sql`(p.pension_contribution + p.employer_pension_contribution + v.voluntary) > 0`;
+const PENSION_TOTAL = sql`(p.pension_contribution + p.employer_pension_contribution + v.voluntary)`;
+/**
+ * A schedule lists a paystub only when its identifiers are present (docs/compliance.md,
+ * "Remittances": state for PAYE, PFA and RSA PIN for pension, NHF number for NHF); the rest is in
+ * `missing` with its amounts. FILED_PFA is the pension grouping: the PFA of a paystub that files.
+ */
+const FILED_PFA = sql`(CASE WHEN p.rsa_pin IS NOT NULL THEN p.pfa_code END)`;
+const NHF_FILED = sql`(p.nhf_contribution > 0 AND p.nhf_number IS NOT NULL)`;
+const NHF_MISSING = sql`(p.nhf_contribution > 0 AND p.nhf_number IS NULL)`;
+const PENSION_MISSING = sql`(${PENSION} AND (p.pfa_code IS NULL OR p.rsa_pin IS NULL))`;
 const BHT = sql`(COALESCE(p.basic_pay, 0) + COALESCE(p.housing_pay, 0) + COALESCE(p.transport_pay, 0))`;
 /**
  * NSITF's gross base: salary and allowances plus the pay items flagged for NSITF (docs/payroll.md,
@@ -76,6 +86,10 @@ export interface AggregateRow {
   /** NSITF's gross base: salary, allowances and NSITF-flagged items. */
   nsitf_gross: string;
   bht: string;
+  /** On the `all` row: what the month owes that no schedule files for want of an identifier. */
+  paye_missing: string | null;
+  pension_missing: string | null;
+  nhf_missing: string | null;
 }
 
 export interface MissingRow {
@@ -88,6 +102,10 @@ export interface MissingRow {
   no_rsa_pin: boolean;
   no_nhf_number: boolean;
   no_split: boolean;
+  /** What the employee's paystubs owe that no schedule can file (numeric text, 0 when none). */
+  paye_amount: string;
+  pension_amount: string;
+  nhf_amount: string;
 }
 
 /** One employee's line of a schedule (their paystubs of the range summed). */
@@ -120,6 +138,9 @@ export interface EmployeeRow {
   months: number;
   /** The employee's last day of employment when it falls before the range's end (docs/compliance.md, "Leavers in schedules"), else null. */
   exit_date: string | null;
+  /** The user's declared annual rent and life assurance premium (the annual return's reliefs), null when none. */
+  annual_rent_paid: string | null;
+  life_assurance_premium: string | null;
 }
 
 export type ScheduleFilter = { kind: 'paye'; state: string } | { kind: 'pension'; pfaCode: string } | { kind: 'nhf' } | { kind: 'nsitf' };
@@ -129,9 +150,9 @@ function filterSql(filter: ScheduleFilter): SQL {
     case 'paye':
       return sql`AND p.paye_state = ${filter.state}`;
     case 'pension':
-      return sql`AND p.pfa_code = ${filter.pfaCode} AND ${PENSION}`;
+      return sql`AND p.pfa_code = ${filter.pfaCode} AND p.rsa_pin IS NOT NULL AND ${PENSION}`;
     case 'nhf':
-      return sql`AND p.nhf_contribution > 0`;
+      return sql`AND ${NHF_FILED}`;
     case 'nsitf':
       return sql``;
   }
@@ -152,8 +173,8 @@ export const remittancesRepo = {
   async aggregates(executor: Executor, companyId: number, from: string, to: string): Promise<AggregateRow[]> {
     return queryRows<AggregateRow>(
       executor,
-      sql`SELECT CASE WHEN GROUPING(p.paye_state) = 0 THEN 'paye' WHEN GROUPING(p.pfa_code) = 0 THEN 'pension' ELSE 'all' END AS kind,
-                 COALESCE(p.paye_state, p.pfa_code) AS key,
+      sql`SELECT CASE WHEN GROUPING(p.paye_state) = 0 THEN 'paye' WHEN GROUPING(${FILED_PFA}) = 0 THEN 'pension' ELSE 'all' END AS kind,
+                 COALESCE(p.paye_state, ${FILED_PFA}) AS key,
                  count(DISTINCT p.user_id)::int AS employees,
                  sum(p.tax_withheld)::text AS tax,
                  count(DISTINCT p.user_id) FILTER (WHERE ${PENSION})::int AS pension_employees,
@@ -161,14 +182,17 @@ export const remittancesRepo = {
                  sum(p.employer_pension_contribution)::text AS employer_pension,
                  sum(v.voluntary)::text AS voluntary,
                  min(p.paid_on) FILTER (WHERE ${PENSION})::text AS first_payment,
-                 count(DISTINCT p.user_id) FILTER (WHERE p.nhf_contribution > 0)::int AS nhf_employees,
-                 sum(p.nhf_contribution)::text AS nhf,
-                 min(p.paid_on) FILTER (WHERE p.nhf_contribution > 0)::text AS first_nhf_payment,
+                 count(DISTINCT p.user_id) FILTER (WHERE ${NHF_FILED})::int AS nhf_employees,
+                 sum(p.nhf_contribution) FILTER (WHERE ${NHF_FILED})::text AS nhf,
+                 min(p.paid_on) FILTER (WHERE ${NHF_FILED})::text AS first_nhf_payment,
+                 sum(p.tax_withheld) FILTER (WHERE p.paye_state IS NULL)::text AS paye_missing,
+                 sum(${PENSION_TOTAL}) FILTER (WHERE ${PENSION_MISSING})::text AS pension_missing,
+                 sum(p.nhf_contribution) FILTER (WHERE ${NHF_MISSING})::text AS nhf_missing,
                  sum(p.gross_pay)::text AS gross,
                  sum(${NSITF_GROSS})::text AS nsitf_gross,
                  sum(${BHT})::text AS bht
           ${PAID(companyId, from, to, sql``)}
-          GROUP BY GROUPING SETS ((p.paye_state), (p.pfa_code), ())`,
+          GROUP BY GROUPING SETS ((p.paye_state), (${FILED_PFA}), ())`,
     );
   },
 
@@ -181,7 +205,10 @@ export const remittancesRepo = {
                  bool_or(${PENSION} AND p.pfa_code IS NULL) AS no_pfa,
                  bool_or(${PENSION} AND p.rsa_pin IS NULL) AS no_rsa_pin,
                  bool_or(p.nhf_contribution > 0 AND p.nhf_number IS NULL) AS no_nhf_number,
-                 bool_or(p.basic_pay IS NULL) AS no_split
+                 bool_or(p.basic_pay IS NULL) AS no_split,
+                 COALESCE(sum(p.tax_withheld) FILTER (WHERE p.paye_state IS NULL), 0)::text AS paye_amount,
+                 COALESCE(sum(${PENSION_TOTAL}) FILTER (WHERE ${PENSION_MISSING}), 0)::text AS pension_amount,
+                 COALESCE(sum(p.nhf_contribution) FILTER (WHERE ${NHF_MISSING}), 0)::text AS nhf_amount
           ${PAID(companyId, from, to)}
           AND (p.paye_state IS NULL OR (${PENSION} AND (p.pfa_code IS NULL OR p.rsa_pin IS NULL))
                OR (p.nhf_contribution > 0 AND p.nhf_number IS NULL) OR p.basic_pay IS NULL)
@@ -194,6 +221,7 @@ export const remittancesRepo = {
     return queryRows<EmployeeRow>(
       executor,
       sql`SELECT u.id AS user_id, u.employee_id, u.first_name, u.last_name, u.nin, u.tax_id,
+                 u.annual_rent_paid::text AS annual_rent_paid, u.life_assurance_premium::text AS life_assurance_premium,
                  max(p.rsa_pin) AS rsa_pin, max(p.nhf_number) AS nhf_number,
                  sum(p.gross_pay)::text AS gross, sum(${NSITF_GROSS})::text AS nsitf_gross,
                  sum(p.taxable_income + p.taxable_items)::text AS taxable, sum(p.tax_withheld)::text AS tax,

@@ -16,6 +16,8 @@ const TENANCY: TenancyMessages = { forbidden: REMITTANCES_FORBIDDEN };
 const CompanyId = Type.Optional(Type.Union([Type.Integer(), Type.String()]));
 const Code = Type.Optional(Type.String({ maxLength: 40 }));
 const Money = Type.Number();
+/** A schedule's filed total and what it leaves out for want of an identifier. */
+const FiledTotal = Type.Object({ amount: Money, missing_amount: Money });
 const DateOrNull = Type.Union([Type.String(), Type.Null()]);
 const ErrorSchema = Type.Object({ error: Type.Unknown({ description: 'a message, or {field: [messages]} on 422' }) });
 const errors = { '4xx': ErrorSchema, '5xx': ErrorSchema };
@@ -50,7 +52,20 @@ const RemittancesAnswer = Type.Object({
         due_date: Type.String(),
       }),
     ),
-    nhf: Type.Object({ employees: Type.Integer(), amount: Money, due_date: DateOrNull }),
+    nhf: Type.Object({
+      employees: Type.Integer(),
+      amount: Money,
+      missing_amount: Type.Number({ description: 'NHF of paystubs without an NHF number: in `missing`, not in the schedule' }),
+      due_date: DateOrNull,
+    }),
+    totals: Type.Object(
+      {
+        paye: FiledTotal,
+        pension: FiledTotal,
+        nhf: FiledTotal,
+      },
+      { description: 'each schedule’s filed total beside what it cannot file for want of an identifier (see `missing`)' },
+    ),
     nsitf: Type.Object({ base: Type.String(), amount: Money, due_date: Type.String() }),
   }),
   missing: Type.Array(
@@ -60,6 +75,10 @@ const RemittancesAnswer = Type.Object({
       name: Type.String(),
       fields: Type.Array(Type.String()),
       schedules: Type.Array(Type.String()),
+      amounts: Type.Object(
+        { paye: Money, pension: Money, nhf: Money },
+        { description: 'what this employee’s paystubs owe that the schedules leave out until the fields are set' },
+      ),
     }),
   ),
 });

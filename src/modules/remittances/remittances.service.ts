@@ -65,6 +65,8 @@ function missingEntry(row: MissingRow, nsitfOnSplit: boolean) {
     name: `${row.first_name} ${row.last_name}`,
     fields,
     schedules: ['paye', 'pension', 'nhf', 'nsitf'].filter((name) => schedules.has(name)),
+    // What no schedule files for this employee until the identifiers are there (0 when nothing).
+    amounts: { paye: amount(row.paye_amount), pension: amount(row.pension_amount), nhf: amount(row.nhf_amount) },
   };
 }
 
@@ -97,13 +99,29 @@ function schedules(employer: EmployerRow, month: string, rows: AggregateRow[]) {
       due_date: pensionDueDate(row.first_payment as string),
     }));
   const nsitfBase = employer.nsitf_base === 'basic_housing_transport' ? all?.bht : all?.nsitf_gross;
+  // Each schedule's filed total beside what it cannot file for want of an identifier (`missing`).
+  const filed = (kind: 'paye' | 'pension', part: (row: AggregateRow) => bigint) =>
+    koboToNumber(
+      rows
+        .filter((row) => row.kind === kind && row.key !== null && (kind === 'paye' || row.pension_employees > 0))
+        .reduce((sum, row) => sum + part(row), 0n),
+    );
   return {
     paye,
     pension,
     nhf: {
       employees: all?.nhf_employees ?? 0,
       amount: amount(all?.nhf),
+      missing_amount: amount(all?.nhf_missing),
       due_date: all?.first_nhf_payment ? nhfDueDate(all.first_nhf_payment) : null,
+    },
+    totals: {
+      paye: { amount: filed('paye', (row) => kobo(row.tax)), missing_amount: amount(all?.paye_missing) },
+      pension: {
+        amount: filed('pension', (row) => kobo(row.employee_pension) + kobo(row.employer_pension) + kobo(row.voluntary)),
+        missing_amount: amount(all?.pension_missing),
+      },
+      nhf: { amount: amount(all?.nhf), missing_amount: amount(all?.nhf_missing) },
     },
     nsitf: { base: employer.nsitf_base, amount: koboToNumber(onePercent(kobo(nsitfBase))), due_date: nsitfDueDate(month) },
   };

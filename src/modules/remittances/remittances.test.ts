@@ -27,6 +27,10 @@ async function paystubSums(key: string) {
   return new Map(rows.map((row) => [row.key, row]));
 }
 const naira = (kobo: string | bigint) => Number(BigInt(kobo)) / 100;
+/** The PFA of a paystub the pension schedule files (it has an RSA PIN), else null (docs/compliance.md). */
+const FILED_PFA = 'CASE WHEN rsa_pin IS NOT NULL THEN pfa_code END';
+/** 'filed' for a paystub the NHF schedule files (an NHF number), else 'missing'. */
+const NHF_FILED = "CASE WHEN nhf_number IS NOT NULL THEN 'filed' ELSE 'missing' END";
 const toKobo = (amount: number) => BigInt(Math.round(amount * 100));
 
 beforeAll(async () => {
@@ -69,7 +73,7 @@ describe('GET /api/remittances', () => {
         due_date: '2026-04-10',
       },
     ]);
-    const byPfa = await paystubSums('pfa_code');
+    const byPfa = await paystubSums(FILED_PFA);
     expect(body.schedules.pension).toEqual(
       ['LEADWAY', 'STANBICIBTC'].map((code) => {
         const row = byPfa.get(code)!;
@@ -87,7 +91,27 @@ describe('GET /api/remittances', () => {
       }),
     );
     const [all] = (await paystubSums('company_id')).values();
-    expect(body.schedules.nhf).toEqual({ employees: 7, amount: naira(all.nhf), due_date: '2026-04-27' });
+    // NHF files only paystubs with an NHF number; the evil-named employee has none (in `missing`).
+    const nhf = await paystubSums(NHF_FILED);
+    expect(body.schedules.nhf).toEqual({
+      employees: 6,
+      amount: naira(nhf.get('filed')!.nhf),
+      missing_amount: naira(nhf.get('missing')!.nhf),
+      due_date: '2026-04-27',
+    });
+    expect(BigInt(nhf.get('missing')!.nhf)).toBeGreaterThan(0n);
+    // Each schedule's filed total beside what it leaves out; together they are the month's whole.
+    const pensionOf = (row: Record<string, string>) => BigInt(row.ee) + BigInt(row.er) + BigInt(row.vol);
+    const unfiled = byPfa.get(null as never)!;
+    expect(body.schedules.totals).toEqual({
+      paye: {
+        amount: naira(BigInt(all.tax) - BigInt(byState.get(null as never)!.tax)),
+        missing_amount: naira(byState.get(null as never)!.tax),
+      },
+      pension: { amount: naira(pensionOf(all) - pensionOf(unfiled)), missing_amount: naira(pensionOf(unfiled)) },
+      nhf: { amount: naira(nhf.get('filed')!.nhf), missing_amount: naira(nhf.get('missing')!.nhf) },
+    });
+    expect(pensionOf(unfiled)).toBeGreaterThan(0n);
     expect(body.schedules.nsitf).toEqual({ base: 'gross', amount: naira((BigInt(all.gross) + 50n) / 100n), due_date: '2026-04-16' });
     // Totals over every schedule to the kobo: PAYE + the one without a state = all tax withheld.
     const paye = body.schedules.paye.reduce((sum: bigint, entry: { amount: number }) => sum + toKobo(entry.amount), 0n);
@@ -97,7 +121,27 @@ describe('GET /api/remittances', () => {
   it('lists what stops each schedule from being filed', async () => {
     const { missing } = (await get('/api/remittances?month=2026-03')).json();
     const [, , evil, , dayo, efe, funke] = world.staff;
-    expect(missing).toEqual([
+    // Each with what the schedules leave out for them: the sums of their own paystubs.
+    const own = async (userId: number) => {
+      const [row] = await queryRows<{ tax: string; pension: string; nhf: string }>(
+        ctx.db,
+        sql`SELECT sum(tax_withheld)::text AS tax, sum(pension_contribution + employer_pension_contribution
+                   + COALESCE((SELECT sum(employee_contribution + employer_contribution) FROM custom_contribution_records cr
+                               WHERE cr.contribution_id = paystubs.id AND cr.tax_deductible), 0))::text AS pension,
+                   sum(nhf_contribution)::text AS nhf
+            FROM paystubs WHERE transaction_id = ${world.marchRun} AND status = 'paid' AND user_id = ${userId}`,
+      );
+      return { tax: Number(row.tax), pension: Number(row.pension), nhf: Number(row.nhf) };
+    };
+    const [e, d, f, k] = [await own(evil.id), await own(dayo.id), await own(efe.id), await own(funke.id)];
+    expect(missing.map((entry: { amounts: unknown }) => entry.amounts)).toEqual([
+      { paye: 0, pension: 0, nhf: e.nhf },
+      { paye: 0, pension: d.pension, nhf: 0 },
+      { paye: 0, pension: f.pension, nhf: 0 },
+      { paye: k.tax, pension: 0, nhf: 0 },
+    ]);
+    expect([e.nhf, d.pension, f.pension, k.tax].every((value) => value > 0)).toBe(true);
+    expect(missing.map(({ amounts: _, ...entry }: { amounts: unknown }) => entry)).toEqual([
       { user_id: evil.id, employee_id: evil.employeeId, name: `${EVIL_NAME} @Sum`, fields: ['nhf_number'], schedules: ['nhf'] },
       { user_id: dayo.id, employee_id: dayo.employeeId, name: 'Dayo Bello', fields: ['rsa_pin'], schedules: ['pension'] },
       { user_id: efe.id, employee_id: efe.employeeId, name: 'Efe Okon', fields: ['pfa_code', 'rsa_pin'], schedules: ['pension'] },
@@ -112,8 +156,13 @@ describe('GET /api/remittances', () => {
     expect(empty.schedules).toEqual({
       paye: [],
       pension: [],
-      nhf: { employees: 0, amount: 0, due_date: null },
+      nhf: { employees: 0, amount: 0, missing_amount: 0, due_date: null },
       nsitf: { base: 'gross', amount: 0, due_date: '2026-03-16' },
+      totals: {
+        paye: { amount: 0, missing_amount: 0 },
+        pension: { amount: 0, missing_amount: 0 },
+        nhf: { amount: 0, missing_amount: 0 },
+      },
     });
     expect(empty.missing).toEqual([]);
   });
@@ -206,7 +255,7 @@ describe('schedule downloads', () => {
   });
 
   it('pension.csv and .xlsx per PFA: RSA PIN, base and contributions summing to the PFA entry', async () => {
-    const byPfa = await paystubSums('pfa_code');
+    const byPfa = await paystubSums(FILED_PFA);
     const { head, titles, lines, total } = await csvOf('/api/remittances/pension.csv?month=2026-03&pfa_code=STANBICIBTC');
     expect(head).toContainEqual(['PenCom employer code', 'PR0000123456']);
     expect(titles).toEqual([
@@ -232,7 +281,9 @@ describe('schedule downloads', () => {
     const ada = lines.find((line) => line[3] === 'Ada')!;
     // (and no exit date: she has not left)
     expect(ada.slice(9)).toEqual(['31500.00', (31_500 + Number(ada[7]) + Number(ada[8])).toFixed(2), '']); // 7 % of ₦450,000
-    expect(lines.find((line) => line[2] === 'Bello')?.[1]).toBe('');
+    // Dayo Bello has no RSA PIN: left out of the file (he is in `missing` with his amount).
+    expect(lines.find((line) => line[2] === 'Bello')).toBeUndefined();
+    expect(lines.every((line) => line[1] !== '')).toBe(true);
     const { values } = await xlsxOf('/api/remittances/pension.xlsx?month=2026-03&pfa_code=leadway');
     const last = values.at(-1) as number[];
     const leadway = byPfa.get('LEADWAY')!;
@@ -242,14 +293,16 @@ describe('schedule downloads', () => {
 
   it('nhf.csv, nhf.xlsx and nsitf.csv', async () => {
     const [all] = (await paystubSums('company_id')).values();
+    const filed = (await paystubSums(NHF_FILED)).get('filed')!;
     const nhf = await csvOf('/api/remittances/nhf.csv?month=2026-03');
     expect(nhf.titles).toEqual(['S/N', 'NHF number', 'Surname', 'Other names', 'Staff ID', 'Basic pay', 'Contribution']);
     expect(nhf.head).toContainEqual(['NHF employer number', 'NHF-EMP-9']);
-    expect(nhf.lines).toHaveLength(7);
-    expect(nhf.lines[0].slice(1, 4)).toEqual(['', "'@Sum", `'${EVIL_NAME}`]);
-    expect(nhf.total[6]).toBe((Number(all.nhf) / 100).toFixed(2));
+    // Six: the evil-named employee has no NHF number (in `missing` with the amount instead).
+    expect(nhf.lines).toHaveLength(6);
+    expect(nhf.lines.every((line) => line[1] !== '' && line[2] !== "'@Sum")).toBe(true);
+    expect(nhf.total[6]).toBe((Number(filed.nhf) / 100).toFixed(2));
     const { values } = await xlsxOf('/api/remittances/nhf.xlsx?month=2026-03');
-    expect(toKobo((values.at(-1) as number[])[6])).toBe(BigInt(all.nhf));
+    expect(toKobo((values.at(-1) as number[])[6])).toBe(BigInt(filed.nhf));
     const nsitf = await csvOf('/api/remittances/nsitf.csv?month=2026-03');
     expect(nsitf.lines).toHaveLength(7);
     expect(nsitf.total[4]).toBe((Number(all.gross) / 100).toFixed(2));

@@ -33,7 +33,12 @@ export const STATUTORY_FIELDS: readonly StatutoryField[] = [
     description: 'Life assurance premium paid a year, decimal (relief)',
   },
   { field: 'nin', key: 'nin', kind: 'nin', hint: '11 digits', description: 'National Identification Number: 11 digits' },
-  { field: 'tax_id', key: 'taxId', kind: 'taxId', description: 'State or federal taxpayer ID (TIN), up to 20 characters' },
+  {
+    field: 'tax_id',
+    key: 'taxId',
+    kind: 'taxId',
+    description: 'Tax ID: the 11-digit NIN (the individual tax ID from 2026), or a legacy TIN: 10 digits or NNNNNNNN-NNNN',
+  },
   {
     field: 'state_of_residence',
     key: 'stateOfResidence',
@@ -96,6 +101,12 @@ export const STATUTORY_CSV_COLUMNS: Record<string, string> = Object.fromEntries(
 export const NIN_FORMAT = /^\d{11}$/;
 export const RSA_PIN_FORMAT = /^PEN\d{12}$/;
 const NHF_NUMBER_FORMAT = /^[A-Z0-9/-]{1,20}$/;
+/**
+ * docs/statutory-data.md, "tax_id": from 2026 an individual's tax ID is their NIN (11 digits, Nigeria
+ * Tax Administration Act 2025; not re-checked offline); a legacy TIN is 10 digits or 8 digits, a
+ * hyphen and 4 digits. Only the format is checked: no register is consulted.
+ */
+export const TAX_ID_FORMAT = /^(?:\d{11}|\d{10}|\d{8}-\d{4})$/;
 const MAX_TAX_ID = 20;
 const MAX_REASON = 200;
 export const PENSION_REASON_REQUIRED = 'The pension exempt reason field is required when pension exempt is true.';
@@ -124,6 +135,9 @@ function readOne(r: StatutoryReader, { field, kind }: StatutoryField): string | 
     case 'nin':
       return NIN_FORMAT.test(text.replace(/\s+/g, '')) ? text.replace(/\s+/g, '') : fail(`The ${label} field must be 11 digits.`);
     case 'taxId':
+      return TAX_ID_FORMAT.test(text.replace(/\s+/g, ''))
+        ? text.replace(/\s+/g, '')
+        : fail(`The ${label} field must be an 11-digit NIN or a TIN of 10 digits or NNNNNNNN-NNNN.`);
     case 'reason':
       return text;
     case 'state':

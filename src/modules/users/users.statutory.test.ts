@@ -1,6 +1,6 @@
 // Statutory fields of users: U3 → U2, U4 (set, change, clear with null), U8/U9 and the templates
 // U12/U13, and every format refused with the documented 422 shape.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
@@ -24,7 +24,7 @@ const FULL = {
   annual_rent_paid: '1200000',
   life_assurance_premium: 85000.5,
   nin: '12345678901',
-  tax_id: 'N-1234567-0001',
+  tax_id: '12345678-0001',
   state_of_residence: 'la',
   rsa_pin: 'pen 100123456789',
   pfa_code: 'stanbicibtc',
@@ -37,7 +37,7 @@ const STORED = {
   annual_rent_paid: '1200000.00',
   life_assurance_premium: '85000.50',
   nin: '12345678901',
-  tax_id: 'N-1234567-0001',
+  tax_id: '12345678-0001',
   state_of_residence: 'LA',
   rsa_pin: 'PEN100123456789',
   pfa_code: 'STANBICIBTC',
@@ -141,6 +141,12 @@ describe('formats refused with 422 {error: {field: [..]}} and nothing written', 
     ['nin', '1234567890', 'The nin field must be 11 digits.'],
     ['nin', '1234567890A', 'The nin field must be 11 digits.'],
     ['tax_id', 'X'.repeat(21), 'The tax id field must not be greater than 20 characters.'],
+    // docs/statutory-data.md, "tax_id": an 11-digit NIN or a legacy TIN (10 digits or NNNNNNNN-NNNN).
+    ['tax_id', 'N-1234567-0001', 'The tax id field must be an 11-digit NIN or a TIN of 10 digits or NNNNNNNN-NNNN.'],
+    ['tax_id', '123456789', 'The tax id field must be an 11-digit NIN or a TIN of 10 digits or NNNNNNNN-NNNN.'],
+    ['tax_id', '123456789012', 'The tax id field must be an 11-digit NIN or a TIN of 10 digits or NNNNNNNN-NNNN.'],
+    ['tax_id', '1234567-00001', 'The tax id field must be an 11-digit NIN or a TIN of 10 digits or NNNNNNNN-NNNN.'],
+    ['tax_id', 'TIN1234567', 'The tax id field must be an 11-digit NIN or a TIN of 10 digits or NNNNNNNN-NNNN.'],
     ['state_of_residence', 'Lagos', 'The selected state of residence is invalid: use a state code of GET /api/states (e.g. LA, FC, KN).'],
     ['state_of_residence', 'XX', 'The selected state of residence is invalid: use a state code of GET /api/states (e.g. LA, FC, KN).'],
     ['rsa_pin', 'PEN12345', 'The rsa pin field must be PEN followed by 12 digits.'],
@@ -157,6 +163,24 @@ describe('formats refused with 422 {error: {field: [..]}} and nothing written', 
     const res = await api().post('/api/users', newUserBody(acme, { [field]: value }));
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toEqual({ error: { [field]: [message] } });
+  });
+
+  it('tax_id: an 11-digit NIN or a legacy TIN is accepted (spaces dropped); a stored older value is kept until changed', async () => {
+    for (const [sent, stored] of [
+      ['12345678901', '12345678901'],
+      ['1234567890', '1234567890'],
+      ['12345678-0001', '12345678-0001'],
+      [' 1234 5678 901 ', '12345678901'],
+    ]) {
+      const user = await createUserViaApi(ctx.app, acme, { tax_id: sent });
+      expect((await show(user.id)).tax_id).toBe(stored);
+    }
+    // A value stored before the rule (docs/statutory-data.md) is not rewritten: other edits leave it.
+    const old = await createUserViaApi(ctx.app, acme);
+    await ctx.db.execute(sql`UPDATE users SET tax_id = 'N-1234567-0001' WHERE id = ${old.id}`);
+    const res = await api().put(`/api/users/${old.id}`, { nin: '12345678901' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await show(old.id)).tax_id).toBe('N-1234567-0001');
   });
 
   it('U4 reports every bad field at once and changes nothing', async () => {
@@ -210,7 +234,7 @@ describe('U12/U13 templates and U8/U9 CSV', () => {
     const row = (n: number, cells: string) => `Csv,Person${n},csv.${tag}.${n}@personal.test,${acme.domain},Full-time,2024-01-01,${cells}`;
     const csv = [
       head,
-      row(1, '600000,,12345678901,TIN-1,kn,PEN100000000001,leadway,NHF1,true,male,false,true,Retires in March'),
+      row(1, '600000,,12345678901,1234567890,kn,PEN100000000001,leadway,NHF1,true,male,false,true,Retires in March'),
       row(2, ',,123,,ZZ,PEN1,NOPE,,perhaps,x,,,'),
       row(3, ',,,,,,,,,,,,'),
     ].join('\n');
@@ -230,7 +254,7 @@ describe('U12/U13 templates and U8/U9 CSV', () => {
     expect(await show(first.id)).toMatchObject({
       annual_rent_paid: '600000.00',
       nin: '12345678901',
-      tax_id: 'TIN-1',
+      tax_id: '1234567890',
       state_of_residence: 'KN',
       rsa_pin: 'PEN100000000001',
       pfa_code: 'LEADWAY',
