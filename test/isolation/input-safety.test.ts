@@ -444,7 +444,7 @@ describe('malformed multipart bodies: never a 5xx; a route that reads multipart 
       'users.bulk-create',
       'users.bulk-update',
       'users.update',
-      'year-to-date.import',
+      'users.year-to-date.import',
     ]);
     const cases = readers.flatMap((entry) =>
       MALFORMED.map(([what, type, payload]) => ({

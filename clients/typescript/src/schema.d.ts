@@ -313,7 +313,7 @@ export interface paths {
          * Opening year-to-date figures from a CSV file (multipart field `year_to_date_csv`)
          * @description Opening year-to-date figures from a CSV file with the columns `email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,nhf,nhis,months` (header row required, any order). Row by row like the users import: each row is saved whole or fails on its own, reported with its line and column; `dry_run` checks every row and saves nothing. At most 10,000 rows and 5 MiB. Needs the scope `users.update`.
          */
-        post: operations["yearToDateImport"];
+        post: operations["usersYearToDateImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4571,7 +4571,7 @@ export interface operations {
             };
         };
     };
-    yearToDateImport: {
+    usersYearToDateImport: {
         parameters: {
             query?: {
                 /** @description Target company (default: the authenticated one) */

@@ -63,7 +63,7 @@ export function yearToDateRoutes(deps: AppDeps, service: YearToDateService) {
     app.post(
       '/api/year-to-date/import',
       {
-        config: { name: 'year-to-date.import', tenancy: IMPORT_TENANCY, family: 'bulk', sensitive: true },
+        config: { name: 'users.year-to-date.import', tenancy: IMPORT_TENANCY, family: 'bulk', sensitive: true },
         schema: {
           tags,
           summary: 'Opening year-to-date figures from a CSV file (multipart field `year_to_date_csv`)',

@@ -26,7 +26,7 @@ export const ROUTE_NAMES = [
   'users.reinstate',
   'users.year-to-date.show',
   'users.year-to-date.update',
-  'year-to-date.import',
+  'users.year-to-date.import',
   'pay-item-types.read',
   'pay-item-types.create',
   'loans.index',
@@ -113,7 +113,7 @@ export const SCOPE_OF: Partial<Record<RouteName, RouteName>> = {
   // A user's opening year-to-date is part of the user (docs/payroll.md, "Opening year-to-date").
   'users.year-to-date.show': 'users.show',
   'users.year-to-date.update': 'users.update',
-  'year-to-date.import': 'users.update',
+  'users.year-to-date.import': 'users.update',
 };
 
 /** The scope that allows a route: its name, or the route named in SCOPE_OF. */

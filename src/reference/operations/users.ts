@@ -155,7 +155,7 @@ export const USERS_OPERATIONS: Record<string, OperationDoc> = {
       months: 6,
     },
   },
-  'year-to-date.import': {
+  'users.year-to-date.import': {
     description:
       'Opening year-to-date figures from a CSV file with the columns `email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,nhf,nhis,months` (header row required, any order). Row by row like the users import: each row is saved whole or fails on its own, reported with its line and column; `dry_run` checks every row and saves nothing. At most 10,000 rows and 5 MiB. Needs the scope `users.update`.',
     requestBody: YTD_CSV_UPLOAD,

@@ -203,7 +203,7 @@ export function usersProbes(context: MatrixContext): void {
   });
   for (const [label, id] of scopes) {
     add({
-      route: 'year-to-date.import',
+      route: 'users.year-to-date.import',
       what: `${label} in the query`,
       method: 'POST',
       url: `/api/year-to-date/import?company_id=${id}`,
@@ -211,14 +211,14 @@ export function usersProbes(context: MatrixContext): void {
     });
   }
   add({
-    route: 'year-to-date.import',
+    route: 'users.year-to-date.import',
     what: 'company_id=B as a form field',
     method: 'POST',
     url: '/api/year-to-date/import',
     ...ytdUpload(v.userEmail, { company_id: String(v.company) }),
   });
   add({
-    route: 'year-to-date.import',
+    route: 'users.year-to-date.import',
     what: "rows naming B's user by company and personal e-mail",
     method: 'POST',
     url: '/api/year-to-date/import',
