@@ -2,6 +2,7 @@
 // CHUNK rows: one transaction per chunk (a chunk's users, e-mails and jobs commit together), a
 // few batched queries per chunk, never one per row. A crash leaves each row applied or absent.
 import type { FieldErrors } from '../../platform/errors.js';
+import { type RowFailure, rowReport, yieldToEventLoop } from '../../platform/row-report.js';
 import { type CreateDeps, createUsers } from './users.create.js';
 import { type CsvRow, toColumnErrors } from './users.csv.js';
 import { announceImport } from './users.events.js';
@@ -10,12 +11,6 @@ import { usersByEmail } from './users.lookup.repo.js';
 import { type UpdateItem, updateUsers } from './users.update.js';
 
 export const CHUNK = 2000;
-
-/**
- * Between chunks the event loop gets a turn. On PGlite every query is in-process work resolved
- * through microtasks, so without this one import would starve every other request until it ends.
- */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface BulkOptions {
   dryRun: boolean;
@@ -27,38 +22,19 @@ interface Success {
   id: number | null;
   email: string;
 }
-interface Failure {
-  row: number;
-  errors: FieldErrors;
-}
 
-function report(kind: 'create' | 'update', total: number, successes: Success[], failures: Failure[], dryRun: boolean) {
-  const status = failures.length === 0 ? 'success' : successes.length === 0 ? 'failed' : 'partial';
+function report(kind: 'create' | 'update', total: number, successes: Success[], failures: RowFailure[], dryRun: boolean) {
   const verb = kind === 'create' ? 'created' : 'updated';
-  const messages = {
+  return rowReport(total, successes, failures, dryRun, {
     success: `All users were ${verb} successfully.`,
     partial: `Some users were ${verb}; see failures.`,
     failed: `No users were ${verb}; see failures.`,
-  };
-  const dry = {
-    success: 'Dry run: every row is valid. Nothing was saved.',
-    partial: 'Dry run: some rows are invalid. Nothing was saved.',
-    failed: 'Dry run: no row is valid. Nothing was saved.',
-  };
-  successes.sort((a, b) => a.row - b.row);
-  failures.sort((a, b) => a.row - b.row);
-  return {
-    status,
-    message: (dryRun ? dry : messages)[status],
-    summary: `${successes.length} of ${total} rows succeeded.`,
-    successes,
-    failures,
-  };
+  });
 }
 
 export async function bulkCreate(deps: CreateDeps, companyId: number, rows: CsvRow[], options: BulkOptions) {
   const successes: Success[] = [];
-  const failures: Failure[] = [];
+  const failures: RowFailure[] = [];
   for (let start = 0; start < rows.length; start += CHUNK) {
     if (start > 0) await yieldToEventLoop();
     const valid: { line: number; value: CreateValues }[] = [];
@@ -87,7 +63,7 @@ export async function bulkCreate(deps: CreateDeps, companyId: number, rows: CsvR
 
 export async function bulkUpdate(deps: CreateDeps, companyId: number, rows: CsvRow[], options: BulkOptions) {
   const successes: Success[] = [];
-  const failures: Failure[] = [];
+  const failures: RowFailure[] = [];
   const seen = new Set<string>();
   for (let start = 0; start < rows.length; start += CHUNK) {
     if (start > 0) await yieldToEventLoop();

@@ -4,53 +4,32 @@
 // everything and writes nothing. Chunks of CHUNK rows: one transaction and a few statements per chunk.
 import type { Db } from '../../db/client.js';
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
+import { type RowFailure, rowReport, yieldToEventLoop } from '../../platform/row-report.js';
 import { parseYearToDateCsv } from './year-to-date.import.validation.js';
 import { type OpeningWrite, yearToDateRepo } from './year-to-date.repo.js';
 import { toWrite } from './year-to-date.service.js';
 import { checkOpening, checkYear } from './year-to-date.validation.js';
 
 const CHUNK = 2000;
-/** PGlite answers in-process: between chunks the event loop gets a turn (as U8). */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 interface Success {
   row: number;
   user_id: number;
   email: string;
   year: number;
 }
-interface Failure {
-  row: number;
-  errors: FieldErrors;
-}
 
-function report(total: number, successes: Success[], failures: Failure[], dryRun: boolean) {
-  const status = failures.length === 0 ? 'success' : successes.length === 0 ? 'failed' : 'partial';
-  const messages = {
+function report(total: number, successes: Success[], failures: RowFailure[], dryRun: boolean) {
+  return rowReport(total, successes, failures, dryRun, {
     success: 'All opening figures were saved successfully.',
     partial: 'Some opening figures were saved; see failures.',
     failed: 'No opening figures were saved; see failures.',
-  };
-  const dry = {
-    success: 'Dry run: every row is valid. Nothing was saved.',
-    partial: 'Dry run: some rows are invalid. Nothing was saved.',
-    failed: 'Dry run: no row is valid. Nothing was saved.',
-  };
-  successes.sort((a, b) => a.row - b.row);
-  failures.sort((a, b) => a.row - b.row);
-  return {
-    status,
-    message: (dryRun ? dry : messages)[status],
-    summary: `${successes.length} of ${total} rows succeeded.`,
-    successes,
-    failures,
-  };
+  });
 }
 
 export async function importOpenings(db: Db, companyId: number, data: Buffer, options: { dryRun: boolean }) {
   const rows = parseYearToDateCsv(data);
   const successes: Success[] = [];
-  const failures: Failure[] = [];
+  const failures: RowFailure[] = [];
   // (email, year) saved by an earlier row of the file: a second row for that opening is refused, not
   // applied over the first (a refused row saves nothing, so a later corrected row may follow it).
   const seen = new Set<string>();
