@@ -26,25 +26,6 @@ export const leaversRepo = {
     return row;
   },
 
-  /** Whether another live, active super-admin of the company has no exit recorded (stays after this one leaves). */
-  async superAdminStays(executor: Executor, companyId: number, userId: number): Promise<boolean> {
-    const [other] = await executor
-      .select({ id: users.id })
-      .from(users)
-      .where(
-        and(
-          eq(users.companyId, companyId),
-          ne(users.id, userId),
-          isNull(users.deletedAt),
-          eq(users.isActive, true),
-          isNull(users.exitDate),
-          sql`'super-admin' = ANY(${users.roles})`,
-        ),
-      )
-      .limit(1);
-    return other !== undefined;
-  },
-
   async setExit(executor: Executor, companyId: number, id: number, exit: { exitDate: string; reason: string }): Promise<void> {
     await executor
       .update(users)

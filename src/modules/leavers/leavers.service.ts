@@ -7,7 +7,7 @@ import { endConsoleSessions } from '../../platform/auth/console-access.js';
 import { invalid, notFound } from '../../platform/errors.js';
 import { lagosDate } from '../../platform/format.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
-import { announceUsers } from '../users/index.js';
+import { announceUsers, superAdminStays } from '../users/index.js';
 import { type PlannedExit, planReinstate, planTerminate } from './leavers.planner.js';
 import { leaversRepo } from './leavers.repo.js';
 
@@ -54,7 +54,7 @@ export function createLeaversService(deps: {
     async check(companyId: number, id: number, body: Record<string, unknown>): Promise<PlannedExit> {
       const user = await leaversRepo.user(db, companyId, id, false);
       if (!user) throw notFound(USER_NOT_FOUND);
-      const stays = user.roles.includes('super-admin') ? await leaversRepo.superAdminStays(db, companyId, id) : true;
+      const stays = user.roles.includes('super-admin') ? await superAdminStays(db, companyId, id) : true;
       const plan = planTerminate(body, user, lagosDate(), stays);
       if (!plan.ok) throw invalid(plan.errors);
       return plan.value;
@@ -66,7 +66,7 @@ export function createLeaversService(deps: {
         const user = await leaversRepo.user(tx, companyId, id);
         if (!user) throw notFound(USER_NOT_FOUND);
         // As U5/U7's last-super-admin check, the other super-admins are read, not locked.
-        const stays = user.roles.includes('super-admin') ? await leaversRepo.superAdminStays(tx, companyId, id) : true;
+        const stays = user.roles.includes('super-admin') ? await superAdminStays(tx, companyId, id) : true;
         const plan = planTerminate(body, user, lagosDate(), stays);
         if (!plan.ok) throw invalid(plan.errors);
         const exit = plan.value;

@@ -30,6 +30,7 @@ export type UsersServices = ReturnType<typeof createUsersModule>['services'];
 // For the leavers module (POST /api/users/{id}/terminate, /reinstate): the user events, recorded the same way.
 export { announceUsers } from './users.events.js';
 export { EXIT_REASONS, type ExitReason, exitedSql, isExited, LAGOS_TODAY_SQL } from './users.exit.repo.js';
+export { superAdminStays } from './users.lifecycle.repo.js';
 // For the year-to-date module's CSV import (U8's upload handling and slots).
 export { createSlots, readMultipart, resolveFormCompany, type UploadLimits } from './users.multipart.js';
 export { ONBOARDING_EXPIRED } from './users.onboarding.js';

@@ -179,3 +179,10 @@ export const lifecycleRepo = {
     return updated;
   },
 };
+
+/**
+ * For the leavers module: whether another live, active super-admin has no exit recorded, so the
+ * company keeps one after this user leaves (docs/users.md, "Leavers").
+ */
+export const superAdminStays = (executor: Executor, companyId: number, userId: number): Promise<boolean> =>
+  lifecycleRepo.otherActiveSuperAdmin(executor, companyId, userId, '', { notLeaving: true });
