@@ -47,6 +47,8 @@ export const WalletError = Type.Object({
 export const errorResponses = <T extends TSchema>(schema: T) => ({ '4xx': schema, '5xx': schema });
 
 const NullableInt = Type.Union([Type.Null(), Type.Integer()]);
+/** A string field that may be null: the one definition the modules' response schemas share. */
+export const NullableString = Type.Union([Type.Null(), Type.String()]);
 const NullableUrl = Type.Union([Type.Null(), Type.String()]);
 
 /** `page` and `per_page` of a paged list (docs/reference.md, "Common rules": per_page 1 to 100, page from 1). */

@@ -2,9 +2,8 @@
 // the operator manages (plan, API access, vocabularies).
 import { Type } from 'typebox';
 import { isoTimestamp } from '../../platform/format.js';
+import { NullableString } from '../../platform/schemas.js';
 import { type CompanyProfile, CompanyStatutoryProperties, serializeCompanyStatutory } from '../companies/index.js';
-
-const NullableString = Type.Union([Type.Null(), Type.String()]);
 
 export const AdminCompanySchema = Type.Object(
   {

@@ -2,14 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
-import { CompanyIdInput as CompanyId, errorResponses, FieldsError, MoneyInput } from '../../platform/schemas.js';
+import { CompanyIdInput as CompanyId, errorResponses, FieldsError, MoneyInput, NullableString } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import { type createInvoicesService, INVOICE_NOT_FOUND } from './invoices.service.js';
 
 /** Invoices name no 403 text in the published interface; this one says what was refused. */
 export const INVOICES_TENANCY: TenancyMessages = { forbidden: "You do not have permission to access this company's invoices." };
 
-const NullableString = Type.Union([Type.Null(), Type.String()]);
 export const InvoiceSchema = Type.Object(
   {
     id: Type.Integer(),

@@ -10,13 +10,6 @@ export const MAX_NAME = 100;
 /** A company's own types: the list is one page, so it stays short (docs/payroll.md, "Pay item types"). */
 export const MAX_COMPANY_TYPES = 200;
 
-/**
- * Codes a company may not take besides the built-ins: the item types the pay-events rules name for
- * loans and salary advances (`loan_repayment`, `advance_recovery`), which the service will add
- * itself; a company's type of that code would be taken for them.
- */
-export const RESERVED_CODES: ReadonlySet<string> = new Set(['loan_repayment', 'advance_recovery']);
-
 export const TYPE_MESSAGES = {
   codeRequired: 'The code field is required.',
   codeFormat: 'The code field must start with a lower-case letter and hold 2 to 40 lower-case letters, digits or underscores.',
@@ -64,7 +57,7 @@ export function readPayItemType(body: unknown): { type: NewPayItemType } | { err
   const code = input.code;
   if (code === undefined || code === null || code === '') fail('code', TYPE_MESSAGES.codeRequired);
   else if (typeof code !== 'string' || !CODE_PATTERN.test(code)) fail('code', TYPE_MESSAGES.codeFormat);
-  else if (BUILT_IN_CODES.has(code) || RESERVED_CODES.has(code)) fail('code', TYPE_MESSAGES.codeBuiltIn);
+  else if (BUILT_IN_CODES.has(code)) fail('code', TYPE_MESSAGES.codeBuiltIn);
 
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name === '') fail('name', TYPE_MESSAGES.nameRequired);

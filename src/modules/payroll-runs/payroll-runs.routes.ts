@@ -7,7 +7,7 @@ import type { RouteName } from '../../platform/auth/tokens.js';
 import { typed } from '../../platform/deps.js';
 import { recoverAnswer } from '../../platform/idempotency-claims.js';
 import { tenantId } from '../../platform/request-context.js';
-import { LaravelPage, MoneyInput, PageQueryFields } from '../../platform/schemas.js';
+import { LaravelPage, MoneyInput, NullableString, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import { OFF_CYCLE_REASONS } from './off-cycle.planner.js';
 import type { createFunding } from './payroll-runs.funding.js';
@@ -19,7 +19,6 @@ const RUN_TENANCY: TenancyMessages = { forbidden: RUNS_FORBIDDEN, notFound: RUN_
 const CompanyId = Type.Optional(Type.Union([Type.Integer(), Type.String()]));
 const DateText = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
 const Money = Type.Number();
-const NullableString = Type.Union([Type.Null(), Type.String()]);
 const Amount = Type.Optional(MoneyInput('at least 0, at most 2 decimals'));
 /** Pay items of a request: checked field by field by the service (422 naming `…items.N.field`). */
 const PayItemsInput = Type.Optional(

@@ -7,7 +7,7 @@ import { badRequest } from '../../platform/errors.js';
 import { isRecord } from '../../platform/guards.js';
 import { parseRowId } from '../../platform/input-safety.js';
 import { tenantId } from '../../platform/request-context.js';
-import { CompanyIdInput, errorResponses, LaravelPage, MessageError, PageQueryFields } from '../../platform/schemas.js';
+import { CompanyIdInput, errorResponses, LaravelPage, MessageError, NullableString, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import { type createPaystubsService, PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, USER_NOT_FOUND } from './paystubs.service.js';
 
@@ -42,14 +42,11 @@ const PaystubItemSchema = Type.Object(
     regular: Type.Boolean(),
     cash: Type.Boolean(),
     treatment: Type.String({ description: 'earning or deduction' }),
-    description: NullableStr(),
-    origin_period: NullableStr(),
+    description: NullableString,
+    origin_period: NullableString,
   },
   { $id: 'PaystubItem' },
 );
-function NullableStr() {
-  return Type.Union([Type.Null(), Type.String()]);
-}
 const paystubFields = {
   id: Type.Integer(),
   user_id: Type.Integer(),
@@ -84,17 +81,17 @@ const paystubFields = {
   status: Type.String({ description: 'unpaid, held, processing, paid, failed or cancelled' }),
   transaction_id: Type.String(),
   paid_at: Type.Union([Type.Null(), Timestamp]),
-  payment_reference: Type.Union([Type.Null(), Type.String()]),
-  failure_reason: Type.Union([Type.Null(), Type.String()]),
+  payment_reference: NullableString,
+  failure_reason: NullableString,
   hold_reason: Type.Union([Type.Null(), Type.String({ description: 'why a held paystub waits for approval' })]),
   payment_destination: Type.Union([
     Type.Null(),
     Type.Object(
       {
-        bank_code: Type.Union([Type.Null(), Type.String()]),
-        bank_name: Type.Union([Type.Null(), Type.String()]),
-        account_last4: Type.Union([Type.Null(), Type.String()]),
-        account_name: Type.Union([Type.Null(), Type.String()]),
+        bank_code: NullableString,
+        bank_name: NullableString,
+        account_last4: NullableString,
+        account_name: NullableString,
       },
       { description: 'the account approval fixed for this paystub (null until its run is approved)' },
     ),
@@ -128,7 +125,6 @@ const ContributionSchema = Type.Object(
   },
   { $id: 'Contribution' },
 );
-const NullableString = Type.Union([Type.Null(), Type.String()]);
 const EmbeddedUser = Type.Object({
   id: Type.Integer(),
   employee_id: Type.String(),
