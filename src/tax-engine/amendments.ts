@@ -59,15 +59,29 @@ export function pensionApplies(pensionExempt: boolean | null | undefined): boole
   return pensionExempt !== true;
 }
 
-/** Σ exact employee parts of the tax-deductible custom contributions (one-off ones, or the others), in DEDUCTION_UNITS_PER_KOBO. */
-export function deductibleUnits(gross: Kobo, customs: readonly PreparedCustom[] | undefined, oneOff: boolean): bigint {
-  let units = 0n;
-  for (const custom of customs ?? []) {
+/** What `deductibleUnits` adds up, in DEDUCTION_UNITS_PER_KOBO: the recurring parts and the one-off ones. */
+export interface DeductibleUnits {
+  regular: bigint;
+  oneOff: bigint;
+}
+
+const NO_DEDUCTIBLE_UNITS: DeductibleUnits = Object.freeze({ regular: 0n, oneOff: 0n });
+
+/**
+ * Σ exact employee parts of the tax-deductible custom contributions, split into the recurring ones
+ * (deducted × N under annualised tax) and the one-off ones (deducted once), in one pass.
+ */
+export function deductibleUnits(gross: Kobo, customs: readonly PreparedCustom[] | undefined): DeductibleUnits {
+  if (customs === undefined || customs.length === 0) return NO_DEDUCTIBLE_UNITS;
+  let regular = 0n;
+  let oneOff = 0n;
+  for (const custom of customs) {
     if (!custom.taxDeductible || !custom.onGross || custom.employee === null) continue;
-    if ((custom.oneOff === true) !== oneOff) continue;
-    units += custom.percentage
+    const units = custom.percentage
       ? gross * custom.employee * (DEDUCTION_UNITS_PER_KOBO / RATE_SCALE)
       : custom.employee * DEDUCTION_UNITS_PER_KOBO;
+    if (custom.oneOff === true) oneOff += units;
+    else regular += units;
   }
-  return units;
+  return { regular, oneOff };
 }

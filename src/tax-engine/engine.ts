@@ -206,11 +206,10 @@ export function computePaystub(prepared: PreparedRun, input: PaystubInput): Pays
   // D ÷ N, exact: statutory deductions, the premium's share and tax-deductible custom employee parts.
   // One-off deductible parts and deductions on irregular items are deducted once, not × N.
   const life = input.lifeAssurancePremium ?? 0n;
-  const deductibleCustoms = deductibleUnits(gross, input.customs, false);
-  const oneOffCustoms = deductibleUnits(gross, input.customs, true);
-  let regularUnits = t * run.periodDeductionsPerKobo + deductibleCustoms + itemUnitsRegular;
+  const customUnits = deductibleUnits(gross, input.customs);
+  let regularUnits = t * run.periodDeductionsPerKobo + customUnits.regular + itemUnitsRegular;
   if (life > 0n) regularUnits += (life * DEDUCTION_UNITS_PER_KOBO) / n;
-  const irregularUnits = itemUnitsIrregular + oneOffCustoms;
+  const irregularUnits = itemUnitsIrregular + customUnits.oneOff;
   const taxDeductions = regularUnits + irregularUnits;
   const regularTaxable = t + items.regularTaxable;
   const irregularTaxable = items.irregularTaxable;
@@ -239,7 +238,7 @@ export function computePaystub(prepared: PreparedRun, input: PaystubInput): Pays
     // Never a refund: a period whose due amount fell below what was withheld withholds nothing.
     if (regime !== 'none') tax = divRound(due.num - before.taxWithheld * due.den, due.den);
     if (tax < 0n) tax = 0n;
-  } else if (deductibleCustoms > 0n || items !== NO_ITEMS || oneOffCustoms > 0n || input.marginBase) {
+  } else if (customUnits.regular > 0n || items !== NO_ITEMS || customUnits.oneOff > 0n || input.marginBase) {
     const split = annualisedWithIrregular(run.periodDeductionsPerKobo, input, law, row.minimumWageMonthly, {
       regularTaxable,
       regularUnits,
