@@ -16,7 +16,10 @@ import { parseYear } from './annual-returns.service.js';
 let ctx: TestContext;
 let world: RemittanceWorld;
 const get = (url: string) => as(ctx.app, world.company).get(url);
-/** A token of the world's company issued for one test (its own request budget). */
+/**
+ * A token of the world's company issued for one test. A company has one live token, and issuing one
+ * revokes it: after the scopes test below issues a scoped token, the world's own token answers 401.
+ */
 async function freshCaller() {
   const { token } = await issueToken(ctx.db, world.company.id, ['all']);
   return { auth: { authorization: `Bearer ${token}` } };
