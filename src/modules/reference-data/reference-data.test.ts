@@ -1,21 +1,14 @@
 // GET /api/states and GET /api/pfas: the lists, their source and date, any valid token.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { createCompany } from '../../../test/helpers/factories.js';
+import { describe, expect, test } from '../../../test/helpers/fixtures.js';
 import { anonymous, as } from '../../../test/helpers/http.js';
 
-let ctx: TestContext;
-let acme: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  acme = await createCompany(ctx.db, { scopes: ['states.index', 'pfas.index'] });
-});
-afterAll(() => ctx.close());
+// A token with exactly the two scopes these lists need.
+test.override('company', { scope: 'file' }, async ({ ctx }) => createCompany(ctx.db, { scopes: ['states.index', 'pfas.index'] }));
 
 describe('GET /api/states', () => {
-  it('lists the 36 states and the FCT with their tax authorities, source and date', async () => {
-    const res = await as(ctx.app, acme).get('/api/states');
+  test('lists the 36 states and the FCT with their tax authorities, source and date', async ({ api }) => {
+    const res = await api.get('/api/states');
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.data).toHaveLength(37);
@@ -30,8 +23,8 @@ describe('GET /api/states', () => {
 });
 
 describe('GET /api/pfas', () => {
-  it('lists the licensed PFAs with unique upper-case codes, source and date', async () => {
-    const body = (await as(ctx.app, acme).get('/api/pfas')).json();
+  test('lists the licensed PFAs with unique upper-case codes, source and date', async ({ api }) => {
+    const body = (await api.get('/api/pfas')).json();
     expect(body.data.length).toBeGreaterThanOrEqual(15);
     const codes = body.data.map((p: { code: string }) => p.code);
     expect(new Set(codes).size).toBe(codes.length);
@@ -41,7 +34,7 @@ describe('GET /api/pfas', () => {
     expect(body.as_of).toMatch(/^\d{4}-\d\d-\d\d$/);
   });
 
-  it('needs a token', async () => {
+  test('needs a token', async ({ ctx }) => {
     for (const url of ['/api/pfas', '/api/states']) {
       const res = await as(ctx.app, anonymous).get(url);
       expect(res.statusCode).toBe(401);
