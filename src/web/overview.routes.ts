@@ -29,6 +29,22 @@ export function employeeBadge(
   return ['off', 'Inactive'];
 }
 
+/** How often the wallet page reloads while a top-up is pending. */
+export const WALLET_REFRESH_SECONDS = 5;
+
+/**
+ * A ledger entry's reference; a payroll debit's (`<run id>-A<attempt>`, payroll-runs.funding.ts)
+ * links to the run it paid.
+ */
+function ledgerReference(entry: { kind: string; transaction_reference: string | null }): Html | string {
+  const reference = entry.transaction_reference;
+  if (!reference) return '—';
+  const run = entry.kind === 'payroll_debit' ? /^(.+)-A\d+$/.exec(reference)?.[1] : undefined;
+  return run
+    ? html`<a href="/console/payroll/${encodeURIComponent(run)}" aria-label="Payroll run ${run}, paid by debit ${reference}">${reference}</a>`
+    : reference;
+}
+
 const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
 
 /** Sandbox top-ups are test money (docs/wallet.md, "The wallet rules"): every place that shows them says so. */
@@ -177,7 +193,7 @@ ${
     ? html`<p>No ledger entries yet.</p>`
     : html`<div class="table-wrap"><table><caption>Latest 50 ledger entries, newest first</caption>
 <thead><tr><th scope="col">Date</th><th scope="col">Kind</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
-<tbody>${entries.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${e.kind.replace(/_/g, ' ')}</td><td>${e.transaction_reference ?? '—'}${e.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td class="num">${naira(e.amount_decimal)}</td></tr>`)}</tbody></table></div>`
+<tbody>${entries.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${e.kind.replace(/_/g, ' ')}</td><td>${ledgerReference(e)}${e.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td class="num">${naira(e.amount_decimal)}</td></tr>`)}</tbody></table></div>`
 }
 <h2>Top-ups</h2>
 ${
@@ -190,7 +206,19 @@ ${
           html`<tr><td>${when(t.created_at)}</td><td>${t.transaction_reference}${t.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td>${t.customer_email ?? '—'}</td><td class="num">${naira(t.amount_decimal)}</td><td>${badge(TX_BADGE[t.status] ?? ['off', t.status])}</td></tr>`,
       )}</tbody></table></div>`
 }`;
-    return page({ title: 'Wallet', session, section: 'wallet', body, flash });
+    // While a top-up is pending (the provider has not confirmed it yet), the page reloads itself
+    // every few seconds so the balance appears without the administrator refreshing by hand.
+    const pending = transactions.some((t) => t.status === 'pending');
+    return page({
+      title: 'Wallet',
+      session,
+      section: 'wallet',
+      body: pending
+        ? html`<p class="muted" role="status">A top-up is pending: this page refreshes every ${WALLET_REFRESH_SECONDS} seconds until the provider confirms it.</p>${body}`
+        : body,
+      flash,
+      refreshSeconds: pending ? WALLET_REFRESH_SECONDS : undefined,
+    });
   }
 
   app.get(
