@@ -133,7 +133,9 @@ const DEMO_PFAS = ['ACCESSARM', 'LEADWAY', 'FCMB', 'FIDELITY', 'GTPML', 'NLPC', 
  * digits) and NHF number. Fictitious but of the checked formats (docs/statutory-data.md).
  */
 export function demoStatutory(person: DemoPerson, index: number): Record<string, string> {
-  const serial = String(100_200_300_400 + index * 7_919_311).padStart(12, '0').slice(-12);
+  const serial = String(100_200_300_400 + index * 7_919_311)
+    .padStart(12, '0')
+    .slice(-12);
   return {
     state_of_residence: OFFICE_STATES[person.office] ?? 'LA',
     pfa_code: DEMO_PFAS[index % DEMO_PFAS.length],

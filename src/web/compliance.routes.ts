@@ -54,7 +54,9 @@ function totalsFoot(columns: number, label: string, total: { amount: number; mis
   const line = (text: string, value: string | number, attr: string) =>
     html`<tr data-total="${attr}"><td colspan="${columns - 1}">${text}</td><td class="num">${naira(value)}</td></tr>`;
   return html`<tfoot>${line(`Filed in the ${label} schedules above`, total.amount, 'filed')}${
-    total.missing_amount > 0 ? line('Employees with missing data (in no schedule yet; see Missing data)', total.missing_amount, 'missing') : ''
+    total.missing_amount > 0
+      ? line('Employees with missing data (in no schedule yet; see Missing data)', total.missing_amount, 'missing')
+      : ''
   }${line(`Total ${label}`, plus(total.amount, total.missing_amount), 'total')}</tfoot>`;
 }
 
@@ -106,10 +108,12 @@ ${
   data.missing.length === 0
     ? html`<p class="muted">Every paid employee has what the schedules need.</p>`
     : html`<p>These employees' paystubs lack what a schedule needs. Their amounts are in the totals above on a line of their own, in no schedule until the details are fixed (later runs take the new details).</p>
-${wrap(html`<table><thead><tr><th>Employee</th><th>Missing</th><th>Schedules</th><th class="num">PAYE</th><th class="num">Pension</th><th class="num">NHF</th></tr></thead><tbody>${data.missing.map(
-  (entry) =>
-    html`<tr data-missing="${entry.user_id}"><td><a href="/console/employees/${entry.user_id}/statutory" aria-label="Statutory details of ${entry.name}">${entry.name}</a> <span class="muted">${entry.employee_id}</span></td><td class="wrap">${entry.fields.join(', ')}</td><td>${entry.schedules.join(', ').toUpperCase()}</td><td class="num">${naira(entry.amounts.paye)}</td><td class="num">${naira(entry.amounts.pension)}</td><td class="num">${naira(entry.amounts.nhf)}</td></tr>`,
-)}</tbody></table>`)}`
+${wrap(
+  html`<table><thead><tr><th>Employee</th><th>Missing</th><th>Schedules</th><th class="num">PAYE</th><th class="num">Pension</th><th class="num">NHF</th></tr></thead><tbody>${data.missing.map(
+    (entry) =>
+      html`<tr data-missing="${entry.user_id}"><td><a href="/console/employees/${entry.user_id}/statutory" aria-label="Statutory details of ${entry.name}">${entry.name}</a> <span class="muted">${entry.employee_id}</span></td><td class="wrap">${entry.fields.join(', ')}</td><td>${entry.schedules.join(', ').toUpperCase()}</td><td class="num">${naira(entry.amounts.paye)}</td><td class="num">${naira(entry.amounts.pension)}</td><td class="num">${naira(entry.amounts.nhf)}</td></tr>`,
+  )}</tbody></table>`,
+)}`
 }`;
 }
 

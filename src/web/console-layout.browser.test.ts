@@ -17,6 +17,7 @@ let demo: DemoSeed;
 let employeeId: string;
 let onboardingToken: string;
 let endpointId: number;
+let invoiceId: string;
 
 /** Every GET path the app serves under /console and /onboarding, read from its route tree. */
 function consoleRoutes(tree: string): string[] {
@@ -38,8 +39,13 @@ function consoleRoutes(tree: string): string[] {
 function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => {
     // :file of /console/compliance/:file: the downloads are attachments, so the page checked is its 404 page.
-    const id = path.startsWith('/console/developers/webhooks/') ? String(endpointId) : employeeId;
-    const value = { transactionId: demo.transactionId, token: onboardingToken, id, file: 'no-such-schedule' }[name];
+    const id = path.startsWith('/console/developers/webhooks/')
+      ? String(endpointId)
+      : path.startsWith('/console/invoices/')
+        ? invoiceId
+        : employeeId;
+    // :action of /console/invoices/:id/:action: the approval's confirmation page.
+    const value = { transactionId: demo.transactionId, token: onboardingToken, id, file: 'no-such-schedule', action: 'approve' }[name];
     if (!value) throw new Error(`no sample value for :${name} in ${path}: add one so the page is checked`);
     return encodeURIComponent(value);
   });
@@ -72,6 +78,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('a first run in chromium, PUBLIC_URL u
       { via: 'console' },
     );
     endpointId = created.endpoint.id;
+    invoiceId = (await ctx.app.services.invoices.invoices.awaitingApproval(demo.companyId, 1))[0].transaction_id;
     await endpoints.test(demo.companyId, endpointId);
     await ctx.app.services.webhooks.deliveries.drain();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });

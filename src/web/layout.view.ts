@@ -26,8 +26,10 @@ function head(title: string, refreshSeconds?: number): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">${
     // A page waiting on something outside it (a top-up being verified) reloads itself; no script needed.
-    refreshSeconds ? html`
-<meta http-equiv="refresh" content="${refreshSeconds}">` : ''
+    refreshSeconds
+      ? html`
+<meta http-equiv="refresh" content="${refreshSeconds}">`
+      : ''
   }
 <title>${title} · Payroll console</title>
 <link rel="icon" href="data:,">

@@ -50,13 +50,6 @@ const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}<
 /** Sandbox top-ups are test money (docs/wallet.md, "The wallet rules"): every place that shows them says so. */
 const SANDBOX_BADGE: Badge = ['info', 'Sandbox'];
 const TX_BADGE: Record<string, Badge> = { success: ['ok', 'Paid'], pending: ['warn', 'Pending'], failed: ['bad', 'Failed'] };
-const APPROVAL_LABEL: Record<string, Badge> = {
-  pending: ['warn', 'Waiting for manager'],
-  manager_approved: ['info', 'Waiting for finance'],
-  approved: ['ok', 'Approved'],
-  rejected: ['bad', 'Rejected'],
-  denied: ['bad', 'Denied'],
-};
 
 function pager(
   base: string,
@@ -292,21 +285,4 @@ ${
       }
     },
   );
-
-  app.get('/invoices', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
-    const session = sessionOf(request);
-    const rows = await invoices.awaitingApproval(session.companyId, 100);
-    const body = html`<p class="muted">Benefit and expense claims waiting for a manager's or finance's decision, oldest first. Decisions are made through the invoices API (I5, I6).</p>
-${
-  rows.length === 0
-    ? html`<p>No invoices are awaiting approval.</p>`
-    : html`<div class="table-wrap"><table><caption>Invoices awaiting approval</caption>
-<thead><tr><th scope="col">Invoice</th><th scope="col">Employee</th><th scope="col">Description</th><th scope="col">Service date</th><th scope="col" class="num">Requested</th><th scope="col" class="num">Total</th><th scope="col">Waiting for</th></tr></thead>
-<tbody>${rows.map(
-        (i) =>
-          html`<tr><td>${i.transaction_id}</td><td>${i.user_email}</td><td>${i.description}<br><span class="muted">${i.category_name}${i.subcategory_name ? ` · ${i.subcategory_name}` : ''} · ${i.provider_name}</span></td><td>${i.service_date}</td><td class="num">${naira(i.amount_requested)}</td><td class="num">${naira(i.total_amount)}</td><td>${badge(APPROVAL_LABEL[i.approval_status] ?? ['off', i.approval_status])}</td></tr>`,
-      )}</tbody></table></div>`
-}`;
-    return sendHtml(reply, page({ title: 'Invoices awaiting approval', session, section: 'invoices', body }));
-  });
 }

@@ -168,7 +168,9 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
       schema: {
         hide: true,
         querystring: Type.Object({
-          scopes: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 200 })])),
+          scopes: Type.Optional(
+            Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 200 })]),
+          ),
         }),
       },
       preHandler: guard,
