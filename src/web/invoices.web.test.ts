@@ -129,7 +129,7 @@ describe('console invoices', () => {
     expect((await stranger.get(`/console/invoices/${id}/approve`)).statusCode).toBe(404);
     expect((await stranger.post(`/console/invoices/${id}/pay`, { confirm: 'yes', amount_paid: '1' })).statusCode).toBe(404);
     expect((await stranger.get('/console/invoices')).body).not.toContain(id);
-    expect((await maker.get(`/console/invoices/${id}/approve-all`)).statusCode).toBe(404);
+    expect((await maker.get(`/console/invoices/${id}/archive`)).statusCode).toBe(404);
     const forged = await maker.post(`/console/invoices/${invoiceIds[1]}/approve`, { confirm: 'yes', _csrf: 'forged' });
     expect(forged.statusCode).toBe(403);
   });

@@ -36,10 +36,10 @@ export const WALLET_REFRESH_SECONDS = 5;
  * A ledger entry's reference; a payroll debit's (`<run id>-A<attempt>`, payroll-runs.funding.ts)
  * links to the run it paid.
  */
-function ledgerReference(entry: { kind: string; transaction_reference: string | null }): Html | string {
-  const reference = entry.transaction_reference;
+function ledgerReference(entry: { kind: string; transaction_reference: string | null; reference: string | null }): Html | string {
+  const run = entry.kind === 'payroll_debit' && entry.reference ? /^(.+)-A\d+$/.exec(entry.reference)?.[1] : undefined;
+  const reference = run ? entry.reference : entry.transaction_reference;
   if (!reference) return '—';
-  const run = entry.kind === 'payroll_debit' ? /^(.+)-A\d+$/.exec(reference)?.[1] : undefined;
   return run
     ? html`<a href="/console/payroll/${encodeURIComponent(run)}" aria-label="Payroll run ${run}, paid by debit ${reference}">${reference}</a>`
     : reference;
