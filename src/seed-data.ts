@@ -119,3 +119,27 @@ export const DEMO_PEOPLE: DemoPerson[] = TABLE.trim()
       lifeAssurance: optionalNumber(life),
     };
   });
+
+/** Where each demo office is: the employee's state of residence for PAYE (a state code of GET /api/states). */
+const OFFICE_STATES: Record<string, string> = {
+  'Lagos, Victoria Island': 'LA',
+  'Abuja, Wuse II': 'FC',
+  'Port Harcourt, GRA': 'RI',
+};
+const DEMO_PFAS = ['ACCESSARM', 'LEADWAY', 'FCMB', 'FIDELITY', 'GTPML', 'NLPC', 'CRUSADER'] as const;
+
+/**
+ * A demo person's statutory identifiers as U3 fields: state of residence, PFA, RSA PIN (PEN + 12
+ * digits) and NHF number. Fictitious but of the checked formats (docs/statutory-data.md).
+ */
+export function demoStatutory(person: DemoPerson, index: number): Record<string, string> {
+  const serial = String(100_200_300_400 + index * 7_919_311)
+    .padStart(12, '0')
+    .slice(-12);
+  return {
+    state_of_residence: OFFICE_STATES[person.office] ?? 'LA',
+    pfa_code: DEMO_PFAS[index % DEMO_PFAS.length],
+    rsa_pin: `PEN${serial}`,
+    nhf_number: `NHF${String(2_004_100 + index * 313).padStart(8, '0')}`,
+  };
+}

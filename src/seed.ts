@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { AppServices } from './modules/index.js';
 import { createPayrollRunsModule } from './modules/payroll-runs/index.js';
 import type { AppDeps } from './platform/deps.js';
-import { DEMO_BANKS, DEMO_PEOPLE, type DemoPerson, nubanAccount } from './seed-data.js';
+import { DEMO_BANKS, DEMO_PEOPLE, type DemoPerson, demoStatutory, nubanAccount } from './seed-data.js';
 import { PERIODS_PER_YEAR } from './tax-engine/engine.types.js';
 import { divRound, koboToString, parseKobo } from './tax-engine/money.js';
 
@@ -61,6 +61,8 @@ function userBody(person: DemoPerson, index: number, managerEmail: string | unde
     roles: person.roles ?? ['user'],
     is_active: !person.invited,
     payment_frequency: person.frequency,
+    // State, PFA, RSA PIN and NHF number, so last month's schedules list everyone (no missing data).
+    ...demoStatutory(person, index),
     ...(person.annualRent ? { annual_rent_paid: String(person.annualRent) } : {}),
     ...(person.lifeAssurance ? { life_assurance_premium: String(person.lifeAssurance) } : {}),
   };
@@ -89,6 +91,15 @@ export async function seedDemo(app: { deps: AppDeps; services: AppServices }): P
     redirect_domains: ['localhost', '127.0.0.1'],
   });
   const companyId = created.company.id as number;
+  // The employer's registrations and its PAYE payer IDs in the demo's three states (fictitious
+  // numbers of the right shape), so the Compliance page shows complete schedules.
+  await services.admin.admin.updateCompany(companyId, {
+    rc_number: 'RC1234567',
+    pencom_employer_code: 'PR0000123456',
+    nhf_employer_number: 'NHF-EMP-004521',
+    nsitf_number: 'NSITF-LA-78812',
+    tax_ids: { LA: 'LIRS-2310456', FC: 'FCT-IRS-889012', RI: 'RIRS-554120' },
+  });
 
   // The seed acts as the operator who created the company (an `all` token's rights): it may make
   // the demo administrator and set its password (platform/auth/console-access.ts).

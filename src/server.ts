@@ -20,11 +20,10 @@ export async function startServer() {
   }
   await prepareDatabase(opened.database);
   const app = await buildApp({ config, database: opened.database });
-  if (config.seedDemo) {
-    const demo = await seedDemo(app);
-    if (demo) process.stdout.write(`${demo.banner}\n`);
-  }
+  const demo = config.seedDemo ? await seedDemo(app) : undefined;
   await app.listen({ port: config.port, host: config.host });
+  // Printed once the server listens, so the addresses it names answer by the time anyone reads them.
+  if (demo) process.stdout.write(`${demo.banner}\n`);
   const metricsPort = await app.listenMetrics();
   if (metricsPort !== undefined) app.log.info({ port: metricsPort }, `metrics on http://127.0.0.1:${metricsPort}/metrics`);
   // The embedded database has one process (DATA_DIR lock): claims left behind are a dead process's.

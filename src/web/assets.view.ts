@@ -54,6 +54,7 @@ td .muted{overflow-wrap:anywhere}
 td:first-child{min-width:10rem}
 th{background:#f0f3f6;font-weight:600}
 td.nowrap,span.nowrap{white-space:nowrap}
+.wrap{overflow-wrap:anywhere}
 ul.pay-items{margin:.25rem 0 0;padding-left:1rem;font-size:.85rem}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tfoot td{font-weight:700;background:#f0f3f6}

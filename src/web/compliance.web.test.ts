@@ -51,6 +51,26 @@ describe('console compliance', () => {
     expect(res.body).toContain('=HYPERLINK(&quot;http://evil.example&quot;');
   });
 
+  it('totals include the amounts of employees with missing data, on a line of their own', async () => {
+    const res = await admin.get('/console/compliance?month=2026-03');
+    const api = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    const { totals } = api.schedules;
+    const cell = (attr: string) =>
+      new RegExp(`data-total="${attr}"><td colspan="\\d">[^<]*</td><td class="num">([^<]*)</td>`).exec(res.body)?.[1];
+    // The world has an employee without a state: their PAYE is in no schedule but in the total.
+    expect(totals.paye.missing_amount).toBeGreaterThan(0);
+    expect(res.body).toContain('Employees with missing data (in no schedule yet; see Missing data)');
+    expect(cell('filed')).toBe(naira(totals.paye.amount));
+    expect(cell('missing')).toBe(naira(totals.paye.missing_amount));
+    const exact = (a: number, b: number) => (Math.round(a * 100) + Math.round(b * 100)) / 100;
+    expect(cell('total')).toBe(naira(exact(totals.paye.amount, totals.paye.missing_amount)));
+    // Every wide table scrolls inside its card (docs/console.md).
+    expect(res.body.match(/<table>/g)?.length).toBe(res.body.match(/<div class="table-wrap"><table>/g)?.length);
+    // The missing-data list shows each employee's amounts.
+    const funke = world.staff[6];
+    expect(res.body).toMatch(new RegExp(`data-missing="${funke.id}">.*?<td class="num">₦[\\d,.]+</td>`, 's'));
+  });
+
   it('downloads a schedule through the session', async () => {
     const res = await admin.get('/console/compliance/paye.csv?month=2026-03&state=LA');
     expect(res.statusCode).toBe(200);

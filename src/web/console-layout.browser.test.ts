@@ -7,6 +7,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { webhookTestConfig } from '../../test/helpers/webhooks.js';
 import { type DemoSeed, seedDemo } from '../seed.js';
 
 let ctx: TestContext;
@@ -15,6 +16,8 @@ let browser: Browser;
 let demo: DemoSeed;
 let employeeId: string;
 let onboardingToken: string;
+let endpointId: number;
+let invoiceId: string;
 
 /** Every GET path the app serves under /console and /onboarding, read from its route tree. */
 function consoleRoutes(tree: string): string[] {
@@ -36,7 +39,13 @@ function consoleRoutes(tree: string): string[] {
 function sample(path: string): string {
   return path.replace(/:(\w+)/g, (_, name: string) => {
     // :file of /console/compliance/:file: the downloads are attachments, so the page checked is its 404 page.
-    const value = { transactionId: demo.transactionId, token: onboardingToken, id: employeeId, file: 'no-such-schedule' }[name];
+    const id = path.startsWith('/console/developers/webhooks/')
+      ? String(endpointId)
+      : path.startsWith('/console/invoices/')
+        ? invoiceId
+        : employeeId;
+    // :action of /console/invoices/:id/:action: the approval's confirmation page.
+    const value = { transactionId: demo.transactionId, token: onboardingToken, id, file: 'no-such-schedule', action: 'approve' }[name];
     if (!value) throw new Error(`no sample value for :${name} in ${path}: add one so the page is checked`);
     return encodeURIComponent(value);
   });
@@ -55,12 +64,23 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('a first run in chromium, PUBLIC_URL u
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     // publicUrl: undefined is "PUBLIC_URL unset" (the test helper otherwise sets one).
-    ctx = await createTestApp({ publicUrl: undefined, port, walletVerifyDelaySeconds: 0 });
+    // Webhooks to a local address, so the Webhooks page has an endpoint with a long URL and a failed delivery.
+    ctx = await createTestApp({ ...webhookTestConfig, publicUrl: undefined, port, walletVerifyDelaySeconds: 0 });
     await ctx.app.listen({ port, host: '127.0.0.1' });
     demo = (await seedDemo(ctx.app)) as DemoSeed;
     const people = (await ctx.app.services.users.users.list(demo.companyId, { count: 1000 })).Resources;
     onboardingToken = people.find((user) => user.onboarding_token)?.onboarding_token as string;
     employeeId = String(people[0].id);
+    const { endpoints } = ctx.app.services.webhooks;
+    const created = await endpoints.create(
+      demo.companyId,
+      { url: `http://127.0.0.1:9/webhooks/payroll-console/receiver-with-a-rather-long-path-name?tenant=${'x'.repeat(60)}`, events: ['*'] },
+      { via: 'console' },
+    );
+    endpointId = created.endpoint.id;
+    invoiceId = (await ctx.app.services.invoices.invoices.awaitingApproval(demo.companyId, 1))[0].transaction_id;
+    await endpoints.test(demo.companyId, endpointId);
+    await ctx.app.services.webhooks.deliveries.drain();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   }, 180_000);
 
@@ -110,11 +130,13 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('a first run in chromium, PUBLIC_URL u
           },
         );
         if (download) continue;
-        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        // clientWidth, not innerWidth: innerWidth includes a vertical scrollbar's width, so a page
+        // wider than its visible area by less than that went unnoticed.
+        const { scrollWidth, clientWidth } = await page.evaluate(() => ({
           scrollWidth: document.documentElement.scrollWidth,
-          innerWidth: window.innerWidth,
+          clientWidth: document.documentElement.clientWidth,
         }));
-        if (scrollWidth > innerWidth) overflowing.push(`${path}: ${scrollWidth} > ${innerWidth}`);
+        if (scrollWidth > clientWidth) overflowing.push(`${path}: ${scrollWidth} > ${clientWidth}`);
       }
       expect(overflowing).toEqual([]);
 

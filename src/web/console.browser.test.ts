@@ -128,6 +128,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
     await page.goto(`${base}/console/security/api`);
     expect(await page.locator('text=No token').count()).toBe(1);
     await shot('security-no-token');
+    // Nothing is pre-ticked: the administrator chooses.
+    expect(await page.locator('input[name=scopes]:checked').count()).toBe(0);
+    await page.getByLabel('all — every endpoint').check();
     await page.getByRole('button', { name: 'Generate token' }).click();
     const token = (await page.locator('#new-token').textContent()) as string;
     expect(token).toMatch(/^pk_[\w-]{43}$/);
@@ -147,6 +150,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
     await page.getByLabel('all — every endpoint').uncheck();
     await page.getByLabel('users.* — all users endpoints').check();
     await page.getByRole('button', { name: 'Regenerate token' }).click();
+    // A confirmation page first: the old token still works until it is confirmed.
+    await page.waitForURL(`${base}/console/security/api/regenerate?scopes=users.*`);
+    expect((await api(token)).status).toBe(200);
+    await page.getByRole('button', { name: 'Yes, regenerate the token' }).click();
     const second = (await page.locator('#new-token').textContent()) as string;
     expect(second).not.toBe(token);
     expect(await api(token)).toEqual({ status: 401, body: { error: 'Unauthorized' } });
@@ -228,7 +235,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
       ['employees', '/console/employees', 'Employees'],
       ['payroll-runs', '/console/payroll', 'Payroll runs'],
       ['wallet', '/console/wallet', 'Wallet'],
-      ['invoices', '/console/invoices', 'Invoices awaiting approval'],
+      ['invoices', '/console/invoices', 'Invoices'],
       ['settings', '/console/settings', 'Settings'],
       ['security', '/console/security/api', 'Security · API'],
     ];

@@ -32,6 +32,40 @@ afterAll(async () => {
 });
 
 describe('console Developers → Webhooks', () => {
+  it('offers the catalog event types as checkboxes, none ticked, and keeps what was typed on a refusal', async () => {
+    const res = await admin.get(PAGE);
+    for (const type of ['user.created', 'payroll_run.paid', 'invoice.approved', 'wallet.credited']) {
+      expect(res.body).toContain(`name="events" value="${type}"`);
+    }
+    expect(res.body).toContain('name="events" value="*"');
+    expect(res.body).not.toMatch(/name="events" value="[^"]+" checked/);
+    // Nothing ticked: the service's message, the URL kept.
+    const none = await admin.post(PAGE, { url: receiver.url('/none'), description: 'kept' });
+    expect(none.statusCode).toBe(422);
+    expect(none.body).toContain('The events field');
+    expect(none.body).toContain(`value="${receiver.url('/none')}"`);
+    // Ticked boxes arrive as several values.
+    const two = await admin.post(PAGE, { url: 'ftp://example.com/', events: ['user.created', 'invoice.paid'] });
+    expect(two.statusCode).toBe(422);
+    expect(two.body).toMatch(/value="user.created" checked/);
+    expect(two.body).toMatch(/value="invoice.paid" checked/);
+  });
+
+  it('names WEBHOOK_ALLOW_HTTP when an http:// URL is refused', async () => {
+    const strict = await createTestApp();
+    try {
+      const company = await createCompany(strict.db, { name: 'Strict Hooks' });
+      const client = await signIn(strict.app, (await createAdmin(strict.db, company.id)).email);
+      const res = await client.post(PAGE, { url: 'http://127.0.0.1:3000/hooks', events: ['user.created'] });
+      expect(res.statusCode).toBe(422);
+      expect(res.body).toContain('The url must use https.');
+      expect(res.body).toContain('WEBHOOK_ALLOW_HTTP=true');
+      expect(res.body).toContain('WEBHOOK_ALLOW_PRIVATE_NETWORKS=true');
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('refuses bad endpoints with the message on the page and nothing written', async () => {
     let res = await admin.post(PAGE, { url: 'ftp://example.com/hook', events: '*' });
     expect(res.statusCode).toBe(422);
@@ -63,6 +97,9 @@ describe('console Developers → Webhooks', () => {
     expect(res.body).toContain('<code>webhook.test</code>');
     expect(res.body).toContain('delivered');
     expect(res.body).toContain('200');
+    // One date format on every console page: "26 Nov 2026, 19:00 UTC", never an ISO timestamp.
+    expect(res.body).toMatch(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/);
+    expect(res.body).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
 
     // Retry a delivered one: it goes out again with the same webhook-id.
     const deliveryId = /deliveries\/(\d+)\/retry/.exec(res.body)?.[1];
@@ -72,7 +109,15 @@ describe('console Developers → Webhooks', () => {
     expect(receiver.on('/console').map((r) => r.headers['webhook-id'])).toEqual([test.headers['webhook-id'], test.headers['webhook-id']]);
 
     // Rotate: a new secret shown once; the next delivery verifies with either secret.
+    // Rotate asks first: without the confirmation the POST goes to the confirm page, nothing rotated.
     res = await admin.post(`${PAGE}/${id}/rotate-secret`, {});
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`${PAGE}/${id}/rotate-secret`);
+    const confirm = await admin.get(`${PAGE}/${id}/rotate-secret`);
+    expect(confirm.statusCode).toBe(200);
+    expect(confirm.body).toContain('name="confirm" value="yes"');
+    expect(confirm.body).toContain('Yes, rotate the secret');
+    res = await admin.post(`${PAGE}/${id}/rotate-secret`, { confirm: 'yes' });
     expect(res.statusCode).toBe(200);
     const rotated = secretOf(res.body) as string;
     expect(rotated).toMatch(/^whsec_/);
@@ -85,9 +130,10 @@ describe('console Developers → Webhooks', () => {
 
     // Another company's admin reaches none of it.
     for (const path of ['test', 'rotate-secret', 'toggle', 'delete']) {
-      const refused = await stranger.post(`${PAGE}/${id}/${path}`, {});
+      const refused = await stranger.post(`${PAGE}/${id}/${path}`, { confirm: 'yes' });
       expect(refused.statusCode).toBe(404);
     }
+    for (const path of ['rotate-secret', 'delete']) expect((await stranger.get(`${PAGE}/${id}/${path}`)).statusCode).toBe(404);
     expect((await stranger.get(PAGE)).body).not.toContain(receiver.url('/console'));
 
     res = await admin.post(`${PAGE}/${id}/toggle`, { disabled: 'true' });
@@ -100,6 +146,12 @@ describe('console Developers → Webhooks', () => {
 
     res = await admin.post(`${PAGE}/${id}/delete`, {});
     expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`${PAGE}/${id}/delete`);
+    expect((await admin.get(PAGE)).body).toContain(`id="endpoint-${id}"`);
+    expect((await admin.get(`${PAGE}/${id}/delete`)).body).toContain('Yes, delete the endpoint');
+    res = await admin.post(`${PAGE}/${id}/delete`, { confirm: 'yes' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`${PAGE}?done=deleted`);
     expect((await admin.get(`${PAGE}?done=deleted`)).body).toContain('No webhook endpoints yet.');
   });
 });

@@ -36,6 +36,11 @@ export function raw(markup: string): Html {
   return new Html(markup);
 }
 
+/** `1 employee`, `2 employees`: counts in page text agree with their noun. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
 /** `22 Nov 2026, 10:15 UTC` — console times are shown in UTC, like the API. */
 export function when(value: Date | string | null | undefined): string {
   if (value === null || value === undefined) return '—';

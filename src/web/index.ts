@@ -8,6 +8,7 @@ import { authRoutes } from './auth.routes.js';
 import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
 import { html } from './html.view.js';
+import { invoicesRoutes } from './invoices.routes.js';
 import { plainPage } from './layout.view.js';
 import { leaversConsoleRoutes } from './leavers.routes.js';
 import { offCycleRoutes } from './off-cycle.routes.js';
@@ -52,6 +53,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await offCycleRoutes(consoleScope, ctx);
         await runApprovalRoutes(consoleScope, ctx);
         await complianceRoutes(consoleScope, ctx);
+        await invoicesRoutes(consoleScope, ctx);
         await consolePayslipRoutes(consoleScope, ctx);
         await developersRoutes(consoleScope, ctx);
       },

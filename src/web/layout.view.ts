@@ -19,12 +19,18 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'developers', href: '/console/developers/webhooks', label: 'Developers' },
 ];
 
-function head(title: string): Html {
+function head(title: string, refreshSeconds?: number): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1">${
+    // A page waiting on something outside it (a top-up being verified) reloads itself; no script needed.
+    refreshSeconds
+      ? html`
+<meta http-equiv="refresh" content="${refreshSeconds}">`
+      : ''
+  }
 <title>${title} · Payroll console</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${CSS_PATH}">
@@ -45,9 +51,16 @@ export function flashes(flash: Flash = {}): Html {
 }
 
 /** A signed-in page. */
-export function page(options: { title: string; session: SessionRow; section: Section; body: Html; flash?: Flash }): Html {
+export function page(options: {
+  title: string;
+  session: SessionRow;
+  section: Section;
+  body: Html;
+  flash?: Flash;
+  refreshSeconds?: number;
+}): Html {
   const { session } = options;
-  return html`${head(options.title)}
+  return html`${head(options.title, options.refreshSeconds)}
 <body>
 <a class="skip" href="#content">Skip to main content</a>
 <header class="top">

@@ -29,18 +29,27 @@ export function employeeBadge(
   return ['off', 'Inactive'];
 }
 
+/** How often the wallet page reloads while a top-up is pending. */
+export const WALLET_REFRESH_SECONDS = 5;
+
+/**
+ * A ledger entry's reference; a payroll debit's (`<run id>-A<attempt>`, payroll-runs.funding.ts)
+ * links to the run it paid.
+ */
+function ledgerReference(entry: { kind: string; transaction_reference: string | null; reference: string | null }): Html | string {
+  const run = entry.kind === 'payroll_debit' && entry.reference ? /^(.+)-A\d+$/.exec(entry.reference)?.[1] : undefined;
+  const reference = run ? entry.reference : entry.transaction_reference;
+  if (!reference) return '—';
+  return run
+    ? html`<a href="/console/payroll/${encodeURIComponent(run)}" aria-label="Payroll run ${run}, paid by debit ${reference}">${reference}</a>`
+    : reference;
+}
+
 const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
 
 /** Sandbox top-ups are test money (docs/wallet.md, "The wallet rules"): every place that shows them says so. */
 const SANDBOX_BADGE: Badge = ['info', 'Sandbox'];
 const TX_BADGE: Record<string, Badge> = { success: ['ok', 'Paid'], pending: ['warn', 'Pending'], failed: ['bad', 'Failed'] };
-const APPROVAL_LABEL: Record<string, Badge> = {
-  pending: ['warn', 'Waiting for manager'],
-  manager_approved: ['info', 'Waiting for finance'],
-  approved: ['ok', 'Approved'],
-  rejected: ['bad', 'Rejected'],
-  denied: ['bad', 'Denied'],
-};
 
 function pager(
   base: string,
@@ -177,7 +186,7 @@ ${
     ? html`<p>No ledger entries yet.</p>`
     : html`<div class="table-wrap"><table><caption>Latest 50 ledger entries, newest first</caption>
 <thead><tr><th scope="col">Date</th><th scope="col">Kind</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
-<tbody>${entries.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${e.kind.replace(/_/g, ' ')}</td><td>${e.transaction_reference ?? '—'}${e.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td class="num">${naira(e.amount_decimal)}</td></tr>`)}</tbody></table></div>`
+<tbody>${entries.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${e.kind.replace(/_/g, ' ')}</td><td>${ledgerReference(e)}${e.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td class="num">${naira(e.amount_decimal)}</td></tr>`)}</tbody></table></div>`
 }
 <h2>Top-ups</h2>
 ${
@@ -190,7 +199,19 @@ ${
           html`<tr><td>${when(t.created_at)}</td><td>${t.transaction_reference}${t.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td>${t.customer_email ?? '—'}</td><td class="num">${naira(t.amount_decimal)}</td><td>${badge(TX_BADGE[t.status] ?? ['off', t.status])}</td></tr>`,
       )}</tbody></table></div>`
 }`;
-    return page({ title: 'Wallet', session, section: 'wallet', body, flash });
+    // While a top-up is pending (the provider has not confirmed it yet), the page reloads itself
+    // every few seconds so the balance appears without the administrator refreshing by hand.
+    const pending = transactions.some((t) => t.status === 'pending');
+    return page({
+      title: 'Wallet',
+      session,
+      section: 'wallet',
+      body: pending
+        ? html`<p class="muted" role="status">A top-up is pending: this page refreshes every ${WALLET_REFRESH_SECONDS} seconds until the provider confirms it.</p>${body}`
+        : body,
+      flash,
+      refreshSeconds: pending ? WALLET_REFRESH_SECONDS : undefined,
+    });
   }
 
   app.get(
@@ -264,21 +285,4 @@ ${
       }
     },
   );
-
-  app.get('/invoices', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
-    const session = sessionOf(request);
-    const rows = await invoices.awaitingApproval(session.companyId, 100);
-    const body = html`<p class="muted">Benefit and expense claims waiting for a manager's or finance's decision, oldest first. Decisions are made through the invoices API (I5, I6).</p>
-${
-  rows.length === 0
-    ? html`<p>No invoices are awaiting approval.</p>`
-    : html`<div class="table-wrap"><table><caption>Invoices awaiting approval</caption>
-<thead><tr><th scope="col">Invoice</th><th scope="col">Employee</th><th scope="col">Description</th><th scope="col">Service date</th><th scope="col" class="num">Requested</th><th scope="col" class="num">Total</th><th scope="col">Waiting for</th></tr></thead>
-<tbody>${rows.map(
-        (i) =>
-          html`<tr><td>${i.transaction_id}</td><td>${i.user_email}</td><td>${i.description}<br><span class="muted">${i.category_name}${i.subcategory_name ? ` · ${i.subcategory_name}` : ''} · ${i.provider_name}</span></td><td>${i.service_date}</td><td class="num">${naira(i.amount_requested)}</td><td class="num">${naira(i.total_amount)}</td><td>${badge(APPROVAL_LABEL[i.approval_status] ?? ['off', i.approval_status])}</td></tr>`,
-      )}</tbody></table></div>`
-}`;
-    return sendHtml(reply, page({ title: 'Invoices awaiting approval', session, section: 'invoices', body }));
-  });
 }

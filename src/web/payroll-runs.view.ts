@@ -5,7 +5,7 @@
 import type { SessionRow } from '../modules/console-sessions/index.js';
 import type { DomainError } from '../platform/errors.js';
 import { koboToString, naira, toKobo } from '../tax-engine/money.js';
-import { type Html, html, when } from './html.view.js';
+import { type Html, html, plural, when } from './html.view.js';
 import { csrfField } from './layout.view.js';
 
 export type Badge = [cls: string, label: string];
@@ -130,7 +130,7 @@ ${run.paid_at ? html`<dt>Finished</dt><dd>${when(run.paid_at)}</dd>` : ''}
 ${run.cancelled_at ? html`<dt>Cancelled</dt><dd>${when(run.cancelled_at)}</dd>` : ''}
 <dt>Paystubs</dt><dd>${count('paid')} paid, ${count('processing')} processing, ${count('failed')} failed, ${count('unpaid')} unpaid, ${count('held')} held, ${count('cancelled')} cancelled</dd>
 </dl></section>
-<section class="card" aria-labelledby="run-totals"><h2 id="run-totals">Totals (${run.totals.employees ?? 0} employees)</h2><dl class="facts">
+<section class="card" aria-labelledby="run-totals"><h2 id="run-totals">Totals (${plural(run.totals.employees ?? 0, 'employee')})</h2><dl class="facts">
 ${FACT_TOTALS.map(([field, label]) => html`<dt>${label}</dt><dd>${naira(run.totals[field] ?? 0)}</dd>`)}
 </dl></section>
 </div>`;
@@ -193,8 +193,10 @@ export const releasable = (run: RunView) => run.counts.held > 0 || run.status ==
 /** Approving a run past draft: releases held paystubs (and failed ones whose account changed) to the new accounts. */
 const releaseCard = (session: SessionRow, run: RunView, approvalToken: string | undefined) =>
   html`<section class="card" aria-labelledby="release"><h2 id="release">Approve new bank accounts</h2>
-<p>${run.counts.held > 0 ? `${run.counts.held} paystub(s) are held: the employee's bank account changed after approval. ` : ''}Approving the run again pays them to the new account${run.status === 'approved' || run.status === 'processing' ? '' : ' (a retry of a failed paystub whose account changed needs this first)'}.</p>
+<p>${run.counts.held > 0 ? `${plural(run.counts.held, 'paystub')} ${run.counts.held === 1 ? 'is' : 'are'} held: the employee's bank account changed after approval. ` : ''}Approving the run again pays them to the new account${run.status === 'approved' || run.status === 'processing' ? '' : ' (a retry of a failed paystub whose account changed needs this first)'}.</p>
 ${approveForm(session, run, approvalToken)}</section>`;
+
+const settledUrl = (url: string) => `${url}${url.includes('?') ? '&' : '?'}done=settled`;
 
 /** What can be done next, by status; `balance` is the wallet's exact decimal balance. */
 export function runActions(
@@ -235,8 +237,10 @@ ${
 ${actionForm(session, run, 'pay', 'Pay now', { confirm: 'Send the salaries of this run from the wallet now?' })} ${cancel}</section>`;
     }
     case 'processing':
-      return html`<section class="card" aria-labelledby="next-step" data-poll="${pollUrl}" data-done="${refreshUrl}"><h2 id="next-step">Payment in progress</h2>
-<p>Transfers are being made; the statuses below update by themselves. <a href="${refreshUrl}">Refresh</a></p></section>`;
+      // The page loaded once the run leaves processing carries `done=settled`: a notice says the
+      // payment finished (paid, or which paystubs failed) instead of the page changing silently.
+      return html`<section class="card" aria-labelledby="next-step" data-poll="${pollUrl}" data-done="${settledUrl(refreshUrl)}"><h2 id="next-step">Payment in progress</h2>
+<p>Transfers are being made; the statuses below update by themselves. <a href="${settledUrl(refreshUrl)}">Refresh</a></p></section>`;
     case 'partially_paid':
     case 'failed':
       return html`<section class="card" aria-labelledby="next-step"><h2 id="next-step">Retry</h2>

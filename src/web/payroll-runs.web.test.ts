@@ -187,7 +187,7 @@ describe('console payroll runs', () => {
     await setBankAccounts(ctx.db, [staff[0].id], '0987654321');
     res = await checker.get(`/console/payroll/${id}`);
     expect(res.body).toContain('Approve new bank accounts');
-    expect(res.body).toContain('1 paystub(s) are held');
+    expect(res.body).toContain('1 paystub is held');
     expect(res.body).toContain('<span data-count="held">1</span> held');
     res = await checker.post(`/console/payroll/${id}/approve`, {});
     expect(res.statusCode).toBe(303);

@@ -8,7 +8,7 @@ import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError, notFound } from '../platform/errors.js';
 import { koboToString, naira } from '../tax-engine/money.js';
-import { type Html, html, when } from './html.view.js';
+import { type Html, html, plural, when } from './html.view.js';
 import { type Flash, page } from './layout.view.js';
 import {
   paystubBadgeOf,
@@ -113,7 +113,7 @@ ${skippedList(run, names)}
           row.status === 'cancelled' ? '—' : html`<a href="/console/paystubs/${row.id}/payslip" download>PDF</a>`
         }</td></tr>`,
     )}</tbody>
-<tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${rows.length} paystubs)`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td><td></td></tr></tfoot>
+<tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${plural(rows.length, 'paystub')})`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td><td></td></tr></tfoot>
 </table></div>
 ${
   single
@@ -135,6 +135,8 @@ const DONE: Record<string, string> = {
   approved: 'Run approved. It can now be paid from the wallet.',
   paying: 'Payment started: the wallet was debited and the transfers are under way.',
   retrying: 'The failed paystubs are being sent again; only they were funded.',
+  // Loaded by the page script (or Refresh) once a run being paid leaves processing.
+  settled: 'Payment finished: the run and each paystub show how it ended (a failed paystub can be sent again with Retry).',
   cancelled: 'Run cancelled. Its paystubs stay visible and no longer block their employees and period.',
 };
 

@@ -54,7 +54,9 @@ async function tokenPage(ctx: WebContext, session: SessionRow, options: { flash?
   const token = await tokens.current(session.companyId);
   const expiresAt = token ? tokens.expiresAt(token.lastUsedAt) : undefined;
   const expired = token && expiresAt ? token.expiredAt !== null || expiresAt.getTime() <= Date.now() : false;
-  const selected = options.selected ?? token?.scopes ?? ['all'];
+  // Nothing is ticked until the administrator chooses: a token's reach is a decision, not a default
+  // (the current token's scopes are listed above the form instead).
+  const selected = options.selected ?? [];
 
   const status = !token
     ? html`<p><span class="badge off">No token</span> This company has no API token. Generate one to call the API.</p>`
@@ -86,7 +88,7 @@ async function tokenPage(ctx: WebContext, session: SessionRow, options: { flash?
 </section>
 <section class="card" aria-labelledby="generate-heading">
   <h2 id="generate-heading">${token ? 'Regenerate token' : 'Generate token'}</h2>
-  ${token ? html`<p>Regenerating replaces the current token: <strong>the current token stops working at once.</strong></p>` : ''}
+  ${token ? html`<p>Regenerating replaces the current token: <strong>the current token stops working at once.</strong> You are asked to confirm first.</p>` : ''}
   <form method="post" action="/console/security/api/generate">
     ${csrfField(session.csrfToken)}
     ${scopeFieldset(selected)}
@@ -133,6 +135,7 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
         body: Type.Object({
           _csrf: Type.Optional(Type.String({ maxLength: 200 })),
           scopes: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 200 })),
+          confirm: Type.Optional(Type.String({ maxLength: 10 })),
         }),
       },
       preHandler: guard,
@@ -141,6 +144,12 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
       const session = sessionOf(request);
       const { scopes, error } = chosenScopes(request.body.scopes ?? []);
       if (error) return sendHtml(reply, await tokenPage(ctx, session, { flash: { error }, selected: scopes }), 422);
+      // Replacing a token stops every integration using it: ask first, on a page of its own
+      // (post/redirect/get, so it works without the script and a reload does not resubmit).
+      if (request.body.confirm !== 'yes' && (await tokens.current(session.companyId))) {
+        const query = new URLSearchParams(scopes.map((scope) => ['scopes', scope]));
+        return reply.redirect(`/console/security/api/regenerate?${query}`, 303);
+      }
       const issued = await tokens.issue(session.companyId, scopes);
       request.log.info({ companyId: session.companyId, userId: session.userId, tokenId: issued.id }, 'console: API token issued');
       return sendHtml(
@@ -150,6 +159,40 @@ export async function securityRoutes(root: FastifyInstance, ctx: WebContext): Pr
           flash: { notice: 'A new API token is ready. Any previous token no longer works.' },
         }),
       );
+    },
+  );
+
+  app.get(
+    '/security/api/regenerate',
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          scopes: Type.Optional(
+            Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 200 })]),
+          ),
+        }),
+      },
+      preHandler: guard,
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const token = await tokens.current(session.companyId);
+      const { scopes, error } = chosenScopes([request.query.scopes ?? []].flat());
+      if (!token || error) return reply.redirect('/console/security/api', 303);
+      const body = html`<section class="card">
+  <p><strong>Regenerate the company's API token?</strong> The current token stops working at once: every integration that uses it must be given the new one.</p>
+  <p>Current scopes: ${token.scopes.join(', ')}. Last used: ${when(token.lastUsedAt)}.</p>
+  <p>Scopes of the new token: ${scopes.join(', ')}.</p>
+  <form method="post" action="/console/security/api/generate">
+    ${csrfField(session.csrfToken)}
+    ${scopes.map((scope) => html`<input type="hidden" name="scopes" value="${scope}">`)}
+    <input type="hidden" name="confirm" value="yes">
+    <button type="submit" class="danger">Yes, regenerate the token</button>
+    <a class="button secondary" href="/console/security/api">Cancel</a>
+  </form>
+</section>`;
+      return sendHtml(reply, page({ title: 'Regenerate API token', session, section: 'security', body }));
     },
   );
 

@@ -332,10 +332,20 @@ describe('Security → API', () => {
     expect(res.body).toContain('users.index, wallet.*');
     expect(res.body).toContain('Last used');
     expect(res.body).toContain('Expires');
-    expect(res.body).toMatch(/id="scope-users_index" name="scopes" value="users.index" checked/);
+    // No scope is pre-ticked, not even the current token's.
+    expect(res.body).toMatch(/id="scope-users_index" name="scopes" value="users.index">/);
+    expect(res.body).not.toMatch(/name="scopes" value="[^"]+" checked/);
 
-    // Regenerate: the old token is refused at once.
+    // Regenerate asks first (post/redirect/get): nothing changes until the confirmation.
     res = await client.post('/console/security/api/generate', { scopes: 'all' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/console/security/api/regenerate?scopes=all');
+    expect((await api(token)).statusCode).toBe(200);
+    res = await client.get('/console/security/api/regenerate?scopes=all');
+    expect(res.body).toContain('Yes, regenerate the token');
+    expect(res.body).toContain('<input type="hidden" name="scopes" value="all">');
+    // Regenerate: the old token is refused at once.
+    res = await client.post('/console/security/api/generate', { scopes: 'all', confirm: 'yes' });
     const second = /<code id="new-token">(pk_[\w-]+)<\/code>/.exec(res.body)?.[1] as string;
     expect(second).not.toBe(token);
     expect((await api(token)).statusCode).toBe(401);

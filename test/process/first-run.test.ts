@@ -38,6 +38,9 @@ describeEmbedded('the first run', () => {
       // PUBLIC_URL blank is unset, whatever the test runner's environment holds.
       const server = await startServerProcess({ DATA_DIR: freshDataDir(), PUBLIC_URL: '' });
       await server.waitReady({ timeoutMs: START_MS });
+      // The banner is printed once the server listens (src/server.ts): its bytes may reach this
+      // process just after the first answer to /healthz.
+      for (let i = 0; i < 50 && !server.output().includes('Next steps:'); i++) await new Promise((r) => setTimeout(r, 100));
       const output = server.output();
       const consoleUrl = printed(output, /Console: +(\S+)/);
       const email = printed(output, /super admin: +(\S+@\S+)/);

@@ -27,7 +27,7 @@ export function createWalletModule(deps: AppDeps, options: { transferEvents?: Pa
     routes: async (app) => {
       await walletRoutes(services.wallet)(app);
       await walletLedgerRoutes(deps)(app);
-      if (deps.config.paymentProvider === 'sandbox') await sandboxRoutes(app, deps.db);
+      if (deps.config.paymentProvider === 'sandbox') await sandboxRoutes(app, deps.db, verification);
       await app.register(
         webhookRoutes({ config: deps.config, db: deps.db, jobs: deps.jobs, verification, transferEvents: options.transferEvents }),
       );

@@ -12,6 +12,7 @@ import { naira } from '../../tax-engine/money.js';
 import { validCheckoutSecret } from './providers/sandbox.provider.js';
 import { walletRepo } from './wallet.repo.js';
 import { REFERENCE_SHAPE } from './wallet.service.js';
+import type { Verification } from './wallet.verification.service.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -43,7 +44,7 @@ const Params = Type.Object({ reference: Type.String() });
 const Query = Type.Object({ secret: Type.Optional(Type.String()) });
 const NOT_FOUND = '<h1>Payment not found</h1><p>This checkout link is not valid.</p>';
 
-export async function sandboxRoutes(root: FastifyInstance, db: Db): Promise<void> {
+export async function sandboxRoutes(root: FastifyInstance, db: Db, verification: Verification): Promise<void> {
   const app = typed(root);
   // Junk in the path (control characters, huge strings) is simply not a payment.
   const find = async (reference: string, secret: string | undefined) => {
@@ -87,7 +88,14 @@ export async function sandboxRoutes(root: FastifyInstance, db: Db): Promise<void
     const row = await find(request.params.reference, request.query.secret);
     if (!row) return page(reply, 404, 'Payment not found', NOT_FOUND);
     // First choice wins; a double click or a later click on a closed payment only redirects.
-    if (row.status === 'pending') await walletRepo.recordSandboxOutcome(db, row.reference, outcome);
+    if (row.status === 'pending') {
+      await walletRepo.recordSandboxOutcome(db, row.reference, outcome);
+      // The sandbox is its own provider: its answer is known now, so the top-up is settled (credited
+      // or failed) before the payer is sent back, instead of after WALLET_VERIFY_DELAY_SECONDS. The
+      // same verification as the job (amount and currency checked, credited once); the queued job
+      // then finds it settled. Paystack keeps its delay (docs/wallet.md).
+      await verification.verifyOnce(row.reference, request.log);
+    }
     return reply.status(303).header('cache-control', 'no-store').redirect(returnUrl(row.redirectUrl, row.reference), 303);
   });
 }

@@ -204,7 +204,8 @@ export function createWalletService(deps: WalletServiceDeps) {
     /** Ledger entries, newest first (web console); `amount_decimal` is the exact string. */
     async listEntries(companyId: number, page = 1, perPage = 50) {
       const rows = await walletRepo.listEntries(db, companyId, perPage, (page - 1) * perPage);
-      return rows.map((row) => ({ ...serializeEntry(row), amount_decimal: row.amount }));
+      // `reference`: a payroll debit's `<run id>-A<attempt>` (the console links it to its run).
+      return rows.map((row) => ({ ...serializeEntry(row), amount_decimal: row.amount, reference: row.reference }));
     },
 
     /** Top-up transactions, newest first (web console); `amount_decimal` is the exact string. */

@@ -94,9 +94,11 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
     const paid = await pay(ref, 'success');
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe(`https://pay.example/done?order=7&reference=${ref}`);
+    // The sandbox settles as soon as the checkout is paid (no verification delay, unlike Paystack).
+    expect((await status(company, `transaction_reference=${ref}`)).json().transaction_status).toBe('success');
     // A second click (even Cancel) changes nothing and still redirects.
     expect((await pay(ref, 'failed')).statusCode).toBe(303);
-    expect((await status(company, `transaction_reference=${ref}`)).json().transaction_status).toBe('pending');
+    expect((await status(company, `transaction_reference=${ref}`)).json().transaction_status).toBe('success');
 
     await makeVerifyJobsDue(ctx.db);
     await ctx.app.deps.jobs.runDue(100);
