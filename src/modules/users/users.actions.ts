@@ -6,6 +6,7 @@ import { DomainError, forbidden, invalid, notFound } from '../../platform/errors
 import { isoTimestamp, lagosDate } from '../../platform/format.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
+import { recordEvent } from '../webhooks/index.js';
 import { createUsers } from './users.create.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './users.documents.js';
 import { announceUsers } from './users.events.js';
@@ -15,11 +16,10 @@ import { lifecycleRepo } from './users.lifecycle.repo.js';
 import { companyName } from './users.lookup.repo.js';
 import { activatedMail } from './users.mail.js';
 import { hashPassword, validatePassword } from './users.passwords.js';
+import { USER_ROW as at, type UserFlatRow } from './users.read.repo.js';
 import type { UserRow, UserWithNames } from './users.repo.js';
 import { usersRepo } from './users.repo.js';
-import { USER_ROW as at, type UserFlatRow } from './users.read.repo.js';
 import { serializeUser, serializeUserRow } from './users.serializer.js';
-import { recordEvent } from '../webhooks/index.js';
 import { updateUsers } from './users.update.js';
 
 export const USER_NOT_FOUND = 'User not found.';

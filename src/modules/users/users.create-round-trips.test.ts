@@ -39,7 +39,8 @@ describe.skipIf(!process.env.DATABASE_URL)('U3 on PostgreSQL', () => {
     for (let i = 0; i < 3; i++) await as(ctx.app, company).post('/api/users', newUserBody(company, { last_name: `Warm${i}` }));
     let status = 0;
     const sent = await statementsOf(async () => {
-      status = (await as(ctx.app, company).post('/api/users', newUserBody(company, { first_name: 'Counted', last_name: 'Once' }))).statusCode;
+      status = (await as(ctx.app, company).post('/api/users', newUserBody(company, { first_name: 'Counted', last_name: 'Once' })))
+        .statusCode;
     });
     expect(status).toBe(200);
     expect(sent.filter((s) => !s.startsWith('select "api_tokens"'))).toEqual([

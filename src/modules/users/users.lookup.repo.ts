@@ -3,8 +3,8 @@
 // thousands of `IN ($1, $2, …)` parameters that Drizzle and PostgreSQL would each handle one by one.
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
-import { queryNamed } from '../../db/prepared.js';
 import { pgArray } from '../../db/pg-array.js';
+import { queryNamed } from '../../db/prepared.js';
 import { companies, users } from '../../db/schema/index.js';
 import { webhookAudienceSql } from '../webhooks/index.js';
 import type { UserRow } from './users.repo.js';
@@ -144,7 +144,8 @@ export interface CreateLookup {
 
 /**
  * A create round's reads in one statement (users_create_lookup, 0204): first the e-mail-stem locks
- * `keys` (lockEmailStems; none in later rounds, which hold them already), then, in snapshots taken
+ * `keys` (transaction-scoped advisory locks in the company's own lock space, one per key of
+ * emailStemKeys, ascending; none in later rounds, which hold them already), then, in snapshots taken
  * after them, the taken e-mails of each stem (only when its `exact` address, the one its row would
  * take first, is taken or null) and the ids of the company's live users with these
  * personal and company e-mails. Those users' rows, when there are any (a re-invite, a manager), in
@@ -174,7 +175,9 @@ export async function createLookup(
           await tx
             .select()
             .from(users)
-            .where(and(eq(users.companyId, companyId), sql`${users.id} = ANY(${pgArray([...new Set(ids)])}::int[])`, isNull(users.deletedAt)))
+            .where(
+              and(eq(users.companyId, companyId), sql`${users.id} = ANY(${pgArray([...new Set(ids)])}::int[])`, isNull(users.deletedAt)),
+            )
         ).map((row) => [row.id, row]),
   );
   for (const row of found) {
@@ -198,16 +201,6 @@ export async function releaseEmployeeNumbers(executor: Executor, companyId: numb
     sql`UPDATE companies SET employee_seq = employee_seq - ${count} WHERE id = ${companyId} AND employee_seq = ${last} RETURNING id`,
   );
   return rows.length > 0;
-}
-
-/**
- * Transaction-scoped advisory locks, one per key (emailStemKeys: ascending), in the company's own
- * lock space: concurrent batches deriving e-mails of one stem take turns, so the later one sees the
- * earlier one's address and takes the next number instead of losing a race on the unique index.
- */
-export async function lockEmailStems(tx: Executor, companyId: number, keys: number[]): Promise<void> {
-  if (keys.length === 0) return;
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${companyId}::int, k) FROM unnest(${pgArray(keys)}::int[]) AS k`);
 }
 
 const employeeNumbers = (code: string, first: number, count: number) =>

@@ -34,7 +34,7 @@ export const stemOf = (email: string) => {
  * same batch never get the same address. A concurrent writer can still take one first: the insert
  * or update then hits `users_email_key` and the caller retries.
  */
-/** Company e-mails derived from one stem are taken in turns by concurrent batches (lockEmailStems). */
+/** Company e-mails derived from one stem are taken in turns by concurrent batches (the locks of createLookup, users.lookup.repo.ts). */
 export const EMAIL_STEM_BUCKETS = 1024;
 
 /**

@@ -66,7 +66,7 @@ export async function insertEvents(executor: Executor, events: EventRow[]): Prom
  * insertEvents walks), i.e. when an event of the company could reach anyone; include_children, the
  * subscribed types and the creator's scopes are left to insertEvents. A hot write with nothing to
  * announce when false (U3) folds this into a statement it sends anyway and skips the recorder's
- * statement (docs/webhooks.md, "When events are recorded").
+ * statement (docs/webhooks.md, "The event recorder").
  */
 export const webhookAudienceSql = (companyId: number) =>
   sql<boolean>`EXISTS (WITH RECURSIVE chain(id, created_by, depth) AS (
