@@ -33,7 +33,9 @@ function run(durationSeconds: number) {
 if (options.warmupSeconds > 0) await run(options.warmupSeconds);
 // Tells the parent when measuring starts, so that it samples the server's CPU time over this run only.
 process.stdout.write('MEASURING\n');
+const cpuAtStart = process.cpuUsage();
 const result = await run(options.durationSeconds);
+const cpu = process.cpuUsage(cpuAtStart);
 const codes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, Number(stats.count)]));
 process.stdout.write(
   `${JSON.stringify({
@@ -44,5 +46,7 @@ process.stdout.write(
     non2xx: result.non2xx,
     total: result.requests.total,
     statusCodes: codes,
+    // This process's own CPU over the measured run (autocannon shares the machine with the server).
+    clientCpuMs: (cpu.user + cpu.system) / 1000,
   })}\n`,
 );

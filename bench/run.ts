@@ -174,7 +174,7 @@ async function main(): Promise<void> {
       },
       async load(options) {
         const { path: requestPath, ...rest } = options;
-        const result = await runLoad({ url: `${running.baseUrl}${requestPath}`, serverPid: running.pid, ...rest });
+        const result = await runLoad({ url: `${running.baseUrl}${requestPath}`, serverPid: running.pid, databaseName: dbName, ...rest });
         lastCpuMsPerRequest = result.cpuMsPerRequest;
         return result;
       },

@@ -9,6 +9,10 @@ export interface LoadResult {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** CPU per request of the server's PostgreSQL backends over the measured run (ctx.load). */
+  databaseCpuMsPerRequest?: number;
+  /** CPU per request of the load generator over the measured run. */
+  clientCpuMsPerRequest?: number;
 }
 
 export interface BenchRow {

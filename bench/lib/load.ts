@@ -1,7 +1,7 @@
 // Spawns bench/load-worker.ts for one autocannon run and returns its figures.
 import { spawn } from 'node:child_process';
 import type { LoadResult } from '../scenario.js';
-import { cpuSeconds, repoRoot } from './processes.js';
+import { cpuSeconds, databaseCpuSeconds, repoRoot } from './processes.js';
 
 export interface LoadOptions {
   url: string;
@@ -15,6 +15,8 @@ export interface LoadOptions {
   idReplacement?: boolean;
   /** The server's pid: its CPU time over the measured run gives `cpuMsPerRequest`. */
   serverPid?: number;
+  /** The server's database: its PostgreSQL backends' CPU time over the run gives `databaseCpuMsPerRequest`. */
+  databaseName?: string;
 }
 
 export interface DetailedLoadResult extends LoadResult {
@@ -23,6 +25,10 @@ export interface DetailedLoadResult extends LoadResult {
   statusCodes: Record<string, number>;
   /** Server CPU (user + system) per request over the measured run, when `serverPid` was given. */
   cpuMsPerRequest?: number;
+  /** CPU of the database's PostgreSQL backends per request over the run, when `databaseName` was given. */
+  databaseCpuMsPerRequest?: number;
+  /** CPU of the load generator (autocannon) per request over the run. */
+  clientCpuMsPerRequest?: number;
 }
 
 /** BENCH_DURATION_SECONDS / BENCH_WARMUP_SECONDS shorten every run (a quick smoke of the harness). */
@@ -53,9 +59,12 @@ export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
     let stdout = '';
     let stderr = '';
     let cpuAtStart: number | undefined;
+    let databaseCpuAtStart: number | undefined;
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       if (cpuAtStart === undefined && options.serverPid && stdout.includes('MEASURING\n')) cpuAtStart = cpuSeconds(options.serverPid);
+      if (databaseCpuAtStart === undefined && options.databaseName && stdout.includes('MEASURING\n'))
+        databaseCpuAtStart = databaseCpuSeconds(options.databaseName);
     });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
@@ -65,12 +74,17 @@ export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
     child.once('exit', (code) => {
       clearTimeout(guard);
       const cpuAtEnd = options.serverPid ? cpuSeconds(options.serverPid) : undefined;
+      const databaseCpuAtEnd = options.databaseName ? databaseCpuSeconds(options.databaseName) : undefined;
       const line = stdout.trim().split('\n').pop();
       if (code !== 0 || !line || line === 'MEASURING') return reject(new Error(`load worker exited with ${code}: ${stderr || stdout}`));
-      const result = JSON.parse(line) as DetailedLoadResult;
+      const result = JSON.parse(line) as DetailedLoadResult & { clientCpuMs?: number };
       if (cpuAtStart !== undefined && cpuAtEnd !== undefined && result.total > 0) {
         result.cpuMsPerRequest = ((cpuAtEnd - cpuAtStart) * 1000) / result.total;
       }
+      if (databaseCpuAtStart !== undefined && databaseCpuAtEnd !== undefined && result.total > 0) {
+        result.databaseCpuMsPerRequest = ((databaseCpuAtEnd - databaseCpuAtStart) * 1000) / result.total;
+      }
+      if (result.clientCpuMs !== undefined && result.total > 0) result.clientCpuMsPerRequest = result.clientCpuMs / result.total;
       resolve(result);
     });
   });

@@ -153,6 +153,32 @@ export function cpuSeconds(pid: number): number | undefined {
   }
 }
 
+/**
+ * CPU seconds used so far by the PostgreSQL backends serving `database` on this host: every process
+ * whose title (`postgres: <user> <database> <client> <state>`) names it. A backend that exits
+ * between two samples takes its time with it, so sample while the pool's connections are open. The
+ * server's shared processes (WAL writer, checkpointer) are not counted. 0 when /proc cannot tell.
+ */
+export function databaseCpuSeconds(database: string): number {
+  let total = 0;
+  let pids: string[] = [];
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    try {
+      const title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!title.startsWith('postgres: ') || !title.split(' ').includes(database)) continue;
+      total += cpuSeconds(Number(pid)) ?? 0;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 function statusField(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -7,6 +7,8 @@
 //    then the same 18 while 2 more clients create users in another company as fast as they can. The
 //    figure is the median of the rounds' ratios of the reads' rate with creates to without
 //    (target >= 0.80).
+// The creates' row also gives the CPU per create of the database's PostgreSQL backends and of the
+// load generator (all three share the machine's cores; docs/benchmarks.md, "Employee creation").
 // BENCH_SMOKE (CI): one round; BENCH_DURATION_SECONDS shortens every load.
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.js';
@@ -31,6 +33,8 @@ const createBody = (domain: string) =>
     user_types: 'Full-time',
     start_date: '2024-01-15',
   });
+
+const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(2)} ms`);
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -66,7 +70,10 @@ const scenario: Scenario = {
       rate: creates.requestsPerSecond,
       unit: 'req/s',
       p99Ms: creates.p99Ms,
-      note: loadProblems(creates) ?? (await checkNumbers(ctx, company.id)) ?? 'creates/s (target >= 500); employee numbers distinct',
+      note:
+        loadProblems(creates) ??
+        (await checkNumbers(ctx, company.id)) ??
+        `creates/s (target >= 500); employee numbers distinct; CPU per create: PostgreSQL backends ${ms(creates.databaseCpuMsPerRequest)}, load generator ${ms(creates.clientCpuMsPerRequest)} (server: CPU column)`,
     });
 
     // 2. Reads alone, then reads with a tenth of the clients creating, in alternating rounds.

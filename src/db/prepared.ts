@@ -5,6 +5,8 @@
 // every request. On PGlite the name is ignored and the prepared query runs as an ordinary
 // parameterized query. Behind PgBouncer in transaction mode, named statements need PgBouncer >=
 // 1.21 with max_prepared_statements set (docs/operations.md).
+import type { SQL } from 'drizzle-orm';
+import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.js';
 
 /**
@@ -40,4 +42,19 @@ export function withArrayRows<P extends object>(
   if (!('customResultMapper' in prepared)) throw new Error('drizzle prepared query without customResultMapper: cannot read array rows');
   (prepared as { customResultMapper: (rows: unknown[][]) => unknown[][] }).customResultMapper = (rows) => rows;
   return prepared as unknown as Omit<P, 'execute'> & { execute(values?: Record<string, unknown>): Promise<unknown[][]> };
+}
+
+/**
+ * Runs a statement written with Drizzle's `sql` as the named prepared statement `name`: on
+ * PostgreSQL, node-postgres parses it once per pooled connection and PostgreSQL keeps its plan
+ * (the hot writes of U3, whose parse and plan were a large part of PostgreSQL's CPU per create:
+ * docs/benchmarks.md). `query` must produce the same text on every call (lists as ONE array
+ * parameter, pg-array.ts), since a name stands for one text per connection. On PGlite the name is
+ * ignored.
+ */
+export async function queryNamed<T>(executor: Executor, name: string, query: SQL): Promise<T[]> {
+  const { dialect } = executor as unknown as { dialect: PgDialect };
+  const prepared = executor._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
+  const result = (await prepared.execute()) as { rows: T[] };
+  return result.rows;
 }

@@ -6,6 +6,7 @@ import { DomainError, forbidden, invalid, notFound } from '../../platform/errors
 import { isoTimestamp, lagosDate } from '../../platform/format.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
+import { recordEvent } from '../webhooks/index.js';
 import { createUsers } from './users.create.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './users.documents.js';
 import { announceUsers } from './users.events.js';
@@ -15,9 +16,10 @@ import { lifecycleRepo } from './users.lifecycle.repo.js';
 import { companyName } from './users.lookup.repo.js';
 import { activatedMail } from './users.mail.js';
 import { hashPassword, validatePassword } from './users.passwords.js';
+import { USER_ROW as at, type UserFlatRow } from './users.read.repo.js';
 import type { UserRow, UserWithNames } from './users.repo.js';
 import { usersRepo } from './users.repo.js';
-import { serializeUser } from './users.serializer.js';
+import { serializeUser, serializeUserRow } from './users.serializer.js';
 import { updateUsers } from './users.update.js';
 
 export const USER_NOT_FOUND = 'User not found.';
@@ -37,6 +39,30 @@ function failure(status: number, errors: Record<string, string[]>): DomainError 
   if (status === 403) return consoleAccessDenied();
   if (status === 400) return new DomainError('bad_request', Object.values(errors)[0][0]);
   return invalid(errors);
+}
+
+/** U3's answer from the flat row its insert returned (users.repo.ts insertMany `withRows`): the same fields as createdAnswer. */
+function createdAnswerOfRow(row: UserFlatRow) {
+  return {
+    message: 'User created successfully',
+    user: {
+      id: row[at.id] as number,
+      first_name: row[at.firstName] as string,
+      last_name: row[at.lastName] as string,
+      email: row[at.email] as string,
+      personal_email: row[at.personalEmail] as string,
+      company_id: row[at.companyId] as number,
+      title: row[at.title] as string | null,
+      department: row[at.department] as string | null,
+      manager_id: row[at.managerId] as number | null,
+      employee_id: row[at.employeeId] as string,
+      unique_id: row[at.uniqueId] as string,
+      is_active: row[at.isActive] as boolean,
+      onboarding_completed: row[at.onboardingCompleted] as boolean,
+      created_at: isoTimestamp(row[at.createdAt] as string),
+      updated_at: isoTimestamp(row[at.updatedAt] as string),
+    },
+  };
 }
 
 /** U3's answer (docs/users.md). */
@@ -84,13 +110,29 @@ export function createUserActions(deps: ActionDeps) {
     async create(companyId: number, body: Record<string, unknown>, mayGrantConsoleAccess: boolean) {
       const checked = checkCreate(body);
       if (!checked.ok) throw invalid(checked.errors);
-      const [result] = await createUsers(deps, companyId, [checked.value], false, mayGrantConsoleAccess, async (tx, [made]) => {
-        if (!made.ok) return;
-        await announceUsers(tx, companyId, [made.id as number], 'user.created');
-        await markIdempotentChange(tx, { kind: 'user', id: made.id as number });
-      });
+      // The new user's row comes back from its insert (withRows): it is what the transaction
+      // committed, so the event and the answer are built from it, and the event's statement is
+      // skipped when no endpoint could hear of it (docs/users.md, "Performance notes"). A re-invite
+      // (no insert) reads the user as before.
+      let made: UserFlatRow | undefined;
+      const [result] = await createUsers(
+        deps,
+        companyId,
+        [checked.value],
+        false,
+        mayGrantConsoleAccess,
+        async (tx, [done], context) => {
+          if (!done.ok) return;
+          const id = done.id as number;
+          made = context.rows.get(id);
+          if (!made) await announceUsers(tx, companyId, [id], 'user.created');
+          else if (context.announce) await recordEvent(tx, companyId, 'user.created', serializeUserRow(made));
+          await markIdempotentChange(tx, { kind: 'user', id });
+        },
+        true,
+      );
       if (!result.ok) throw failure(result.status, result.errors);
-      return createdAnswer(await live(companyId, result.id as number));
+      return made ? createdAnswerOfRow(made) : createdAnswer(await live(companyId, result.id as number));
     },
 
     /** U3's answer for a user it created, rebuilt after a crash lost it (docs/decisions.md, "Idempotency-Key after a crash"). */

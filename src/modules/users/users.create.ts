@@ -11,18 +11,17 @@ import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
 import { bankChangeNotices } from './users.bank-change.js';
 import { type CreateResult, planCreateRows, planCreates, plannedEmail } from './users.create.planner.js';
 import type { CreateValues } from './users.fields.js';
-import { deriveEmails, emailLocalPart, emailStemKeys, inRounds, ONBOARDING_TTL_MS, randomIds } from './users.lookup.js';
+import { emailLocalPart, emailStemKeys, freeEmails, inRounds, ONBOARDING_TTL_MS, randomIds, stemOf } from './users.lookup.js';
 import {
   allocateEmployeeIds,
+  createLookup,
   loadVocabulary,
-  lockEmailStems,
   releaseEmployeeNumbers,
   reserveEmployeeNumbers,
-  usersByEmail,
-  usersByPersonalEmail,
   type Vocabulary,
 } from './users.lookup.repo.js';
 import { invitationMail, onboardingLink, welcomeMail } from './users.mail.js';
+import type { UserFlatRow } from './users.read.repo.js';
 import { type UserRow, usersRepo } from './users.repo.js';
 import { statutoryRepo } from './users.statutory.repo.js';
 
@@ -37,6 +36,16 @@ export interface CreateDeps {
 interface CreateOptions {
   dryRun: boolean;
   mayGrantConsoleAccess: boolean;
+  /** Return each created user's flat row (U3 answers and announces it without reading it again). */
+  withRows: boolean;
+}
+
+/** What a batch learnt before its writes, handed to `afterWrite`. */
+export interface CreateContext {
+  /** False when no webhook endpoint could hear of the company's events: nothing to record. */
+  announce: boolean;
+  /** The flat row (users.read.repo.ts) of each user created by an insert, by id (`withRows` only). */
+  rows: Map<number, UserFlatRow>;
 }
 
 /** The batch's reserved employee numbers not used yet, and the company's name (for the e-mails). */
@@ -46,6 +55,9 @@ interface NumberPool {
   last: number;
   reserved: number;
   ids: string[];
+  /** Read by the reservation's statement (reserveEmployeeNumbers); a dry run reads it in the transaction. */
+  vocabulary?: Vocabulary;
+  announce: boolean;
 }
 
 const numberOf = (employeeId: string) => Number(employeeId.slice(employeeId.lastIndexOf('-') + 1));
@@ -77,13 +89,15 @@ export async function createUsers(
   dryRun = false,
   mayGrantConsoleAccess = false,
   /** Runs in the transaction after the writes (the single-user route announces user.created). */
-  afterWrite?: (tx: Tx, results: CreateResult[]) => Promise<void>,
+  afterWrite?: (tx: Tx, results: CreateResult[], context: CreateContext) => Promise<void>,
+  withRows = false,
 ): Promise<CreateResult[]> {
-  const options: CreateOptions = { dryRun, mayGrantConsoleAccess };
+  const options: CreateOptions = { dryRun, mayGrantConsoleAccess, withRows };
   const results: CreateResult[] = new Array(inputs.length);
+  const context: CreateContext = { announce: true, rows: new Map() };
   // On deps.db, not in the transaction: committed at once (one round trip per batch).
   const pool: NumberPool = dryRun
-    ? { companyName: '', last: 0, reserved: 0, ids: [] }
+    ? { companyName: '', last: 0, reserved: 0, ids: [], announce: true }
     : await reserveEmployeeNumbers(
         deps.db,
         companyId,
@@ -91,16 +105,22 @@ export async function createUsers(
       );
   let rolledBack = true;
   try {
+    context.announce = pool.announce;
     await deps.db.transaction(async (tx) => {
-      // Before any write (docs/users.md, "Employee numbers"): creates of one name take turns for its e-mail.
-      if (!dryRun) await lockEmailStems(tx, companyId, emailStemKeys(inputs));
-      const vocab = await loadVocabulary(tx, companyId);
+      const vocab = pool.vocabulary ?? (await loadVocabulary(tx, companyId));
+      // Before any write (docs/users.md, "Employee numbers"): creates of one name take turns for its
+      // e-mail. The locks travel with the first round's reads (createLookup).
+      let lockKeys = dryRun ? [] : emailStemKeys(inputs);
       await inRounds(
         inputs.length,
-        (pending) => createRound(deps, tx, companyId, vocab, inputs, pending, results, options, pool),
+        (pending) => {
+          const keys = lockKeys;
+          lockKeys = [];
+          return createRound(deps, tx, companyId, vocab, inputs, pending, results, options, pool, keys, context);
+        },
         'Failed to create user.',
       );
-      await afterWrite?.(tx, results);
+      await afterWrite?.(tx, results, context);
     });
     rolledBack = false;
   } finally {
@@ -120,26 +140,27 @@ async function createRound(
   results: CreateResult[],
   options: CreateOptions,
   pool: NumberPool,
+  lockKeys: number[],
+  context: CreateContext,
 ): Promise<number[]> {
   const rows = pending.map((index) => ({ index, input: inputs[index] }));
-  const [managers, existing] = await Promise.all([
-    usersByEmail(
-      tx,
-      companyId,
-      rows.flatMap(({ input }) => (input.managerEmail ? [input.managerEmail] : [])),
-    ),
-    usersByPersonalEmail(
-      tx,
-      companyId,
-      rows.map(({ input }) => input.personalEmail),
-    ),
-  ]);
+  // One statement: the stem locks (first round), the addresses taken for every row's stem (a row
+  // that turns out to keep its e-mail only asked for a few more), the re-invites, the managers.
+  const { managers, existing, taken } = await createLookup(tx, companyId, {
+    keys: lockKeys,
+    addresses: rows.map(({ input }) => {
+      const exact = `${emailLocalPart(input.firstName, input.lastName)}@${input.domainName}`;
+      return { stem: stemOf(exact), exact };
+    }),
+    personalEmails: rows.map(({ input }) => input.personalEmail),
+    managerEmails: rows.flatMap(({ input }) => (input.managerEmail ? [input.managerEmail] : [])),
+  });
   const { failed, planned } = planCreates(rows, { vocab, managers, existing, mayGrantConsoleAccess: options.mayGrantConsoleAccess });
   for (const { index, result } of failed) results[index] = result;
 
   const derive = planned.filter((p) => p.needsEmail);
-  const derived = await deriveEmails(
-    tx,
+  const derived = freeEmails(
+    taken,
     derive.map((p) => ({
       local: emailLocalPart(p.input.firstName, p.input.lastName),
       domain: p.input.domainName,
@@ -171,8 +192,9 @@ async function createRound(
 
   if (values.length > 0) {
     // DO NOTHING on any unique index: a row that lost a race is simply not returned and retried.
-    const inserted = await usersRepo.insertMany(tx, companyId, values);
+    const inserted = await usersRepo.insertMany(tx, companyId, values, options.withRows);
     const idByUnique = new Map(inserted.map((row) => [row.uniqueId, row.id]));
+    for (const row of inserted) if (row.row) context.rows.set(row.id, row.row);
     fresh.forEach((p, i) => {
       const id = idByUnique.get(values[i].uniqueId);
       if (id === undefined) {

@@ -4,7 +4,10 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
-import { companies, companyDomains, roles, users, userTypes } from '../../db/schema/index.js';
+import { queryNamed } from '../../db/prepared.js';
+import { companies, users } from '../../db/schema/index.js';
+import { webhookAudienceSql } from '../webhooks/index.js';
+import type { UserRow } from './users.repo.js';
 
 export interface Vocabulary {
   domains: Map<string, { id: number; name: string }>;
@@ -13,20 +16,33 @@ export interface Vocabulary {
   roles: Set<string>;
 }
 
-export async function loadVocabulary(executor: Executor, companyId: number): Promise<Vocabulary> {
-  const [domainRows, typeRows, roleRows] = await Promise.all([
-    executor
-      .select({ id: companyDomains.id, name: companyDomains.name })
-      .from(companyDomains)
-      .where(eq(companyDomains.companyId, companyId)),
-    executor.select({ id: userTypes.id, name: userTypes.name }).from(userTypes).where(eq(userTypes.companyId, companyId)),
-    executor.select({ name: roles.name }).from(roles).where(eq(roles.companyId, companyId)),
-  ]);
+/**
+ * The company's domains, user types and roles as ONE json value, `[[[id, name]…], [[id, name]…],
+ * [name…]]`: one expression, so that the reservation of a create carries it (reserveEmployeeNumbers)
+ * and other callers read it in one statement instead of three.
+ */
+const vocabularySql = (companyId: number) =>
+  sql<VocabularyJson>`json_build_array(
+    (SELECT coalesce(json_agg(json_build_array(d.id, d.name)), '[]'::json) FROM company_domains d WHERE d.company_id = ${companyId}),
+    (SELECT coalesce(json_agg(json_build_array(t.id, t.name)), '[]'::json) FROM user_types t WHERE t.company_id = ${companyId}),
+    (SELECT coalesce(json_agg(r.name), '[]'::json) FROM roles r WHERE r.company_id = ${companyId}))`;
+type VocabularyJson = [[number, string][], [number, string][], string[]];
+
+function vocabularyOf([domains, types, roles]: VocabularyJson): Vocabulary {
   return {
-    domains: new Map(domainRows.map((row) => [row.name.toLowerCase(), row])),
-    types: new Map(typeRows.map((row) => [row.name.toLowerCase(), row])),
-    roles: new Set(roleRows.map((row) => row.name)),
+    domains: new Map(domains.map(([id, name]) => [name.toLowerCase(), { id, name }])),
+    types: new Map(types.map(([id, name]) => [name.toLowerCase(), { id, name }])),
+    roles: new Set(roles),
   };
+}
+
+export async function loadVocabulary(executor: Executor, companyId: number): Promise<Vocabulary> {
+  const [row] = await queryNamed<{ vocabulary: VocabularyJson }>(
+    executor,
+    'users_vocabulary',
+    sql`SELECT ${vocabularySql(companyId)} AS vocabulary`,
+  );
+  return vocabularyOf(row.vocabulary);
 }
 
 export interface ManagerRef {
@@ -83,26 +99,95 @@ export async function takenEmailsByStem(executor: Executor, stems: string[]): Pr
  * Before a batch's transaction, on its own (autocommit; never inside the batch's transaction):
  * reserves one employee number per distinct personal e-mail that has no live user in the company
  * yet (the rows that will be new unless a concurrent writer or a validation error intervenes), in
- * ONE statement, and commits at once. The company row is locked for this statement only, so
- * creates of one company do not queue behind each other's transactions (docs/users.md, "Employee
- * numbers"). Numbers the batch does not use are given back when still the last ones reserved
- * (releaseEmployeeNumbers), else they stay unused: gaps, never repeats.
+ * ONE statement, and commits at once, asynchronously (migrations/0204_users_create_round_trips.sql
+ * says why that is safe for the reservation alone). The company row is locked for this statement
+ * only, so creates of one company do not queue behind each other's transactions (docs/users.md,
+ * "Employee numbers"). Numbers the batch does not use are given back when still the last ones
+ * reserved (releaseEmployeeNumbers), else they stay unused: gaps, never repeats. The same statement
+ * brings the company's vocabulary and whether any webhook endpoint could hear of the batch, which
+ * a create needs anyway: one round trip instead of five.
  */
 export async function reserveEmployeeNumbers(executor: Executor, companyId: number, personalEmails: string[]) {
-  const [row] = await queryRows<{ last: number; count: number; code: string; name: string }>(
+  const [row] = await queryNamed<{
+    last_number: number;
+    reserved: number;
+    company_code: string;
+    company_name: string;
+    vocabulary: VocabularyJson;
+    announce: boolean;
+  }>(
     executor,
-    sql`WITH wanted AS (
-          SELECT count(*)::int AS n FROM (SELECT DISTINCT e FROM unnest(${pgArray(personalEmails)}::text[]) AS e) w
-          WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.company_id = ${companyId} AND u.personal_email = w.e AND u.deleted_at IS NULL))
-        UPDATE companies SET employee_seq = employee_seq + wanted.n FROM wanted WHERE id = ${companyId}
-        RETURNING employee_seq AS last, wanted.n AS count, code, name`,
+    'users_reserve_numbers',
+    sql`SELECT r.last_number, r.reserved, r.company_code, r.company_name, ${vocabularySql(companyId)} AS vocabulary,
+          ${webhookAudienceSql(companyId)} AS announce
+        FROM users_reserve_numbers(${companyId}, ${pgArray(personalEmails)}::text[]) AS r`,
   );
   return {
-    companyName: row.name,
-    last: row.last,
-    reserved: row.count,
-    ids: employeeNumbers(row.code, row.last - row.count + 1, row.count),
+    companyName: row.company_name,
+    last: row.last_number,
+    reserved: row.reserved,
+    ids: employeeNumbers(row.company_code, row.last_number - row.reserved + 1, row.reserved),
+    vocabulary: vocabularyOf(row.vocabulary),
+    announce: row.announce,
   };
+}
+
+/** What a create round looks up before it plans (createLookup). */
+export interface CreateLookup {
+  /** Company e-mails (any company, deleted users too) of the stems asked for. */
+  taken: Set<string>;
+  /** Live users of the company by personal e-mail. */
+  existing: Map<string, UserRow>;
+  /** Live users of the company by company e-mail (manager_email). */
+  managers: Map<string, UserRow>;
+}
+
+/**
+ * A create round's reads in one statement (users_create_lookup, 0204): first the e-mail-stem locks
+ * `keys` (transaction-scoped advisory locks in the company's own lock space, one per key of
+ * emailStemKeys, ascending; none in later rounds, which hold them already), then, in snapshots taken
+ * after them, the taken e-mails of each stem (only when its `exact` address, the one its row would
+ * take first, is taken or null) and the ids of the company's live users with these
+ * personal and company e-mails. Those users' rows, when there are any (a re-invite, a manager), in
+ * a second statement.
+ */
+export async function createLookup(
+  tx: Executor,
+  companyId: number,
+  ask: { keys: number[]; addresses: { stem: string; exact: string | null }[]; personalEmails: string[]; managerEmails: string[] },
+): Promise<CreateLookup> {
+  const stems = new Map<string, string | null>();
+  // A stem asked by two rows always reads its addresses: the second row's choice depends on them.
+  for (const { stem, exact } of ask.addresses) stems.set(stem, stems.has(stem) ? null : exact);
+  const found = await queryNamed<{ found_kind: 'taken' | 'personal' | 'manager'; found_email: string; found_id: number | null }>(
+    tx,
+    'users_create_lookup',
+    sql`SELECT found_kind, found_email, found_id FROM users_create_lookup(${companyId}, ${pgArray(ask.keys)}::int[],
+          ${pgArray([...stems.keys()])}::text[], ${pgArray([...stems.values()])}::text[], ${pgArray([...new Set(ask.personalEmails)])}::text[],
+          ${pgArray([...new Set(ask.managerEmails)])}::text[])`,
+  );
+  const lookup: CreateLookup = { taken: new Set(), existing: new Map(), managers: new Map() };
+  const ids = found.flatMap((row) => (row.found_id === null ? [] : [row.found_id]));
+  const rows = new Map(
+    ids.length === 0
+      ? []
+      : (
+          await tx
+            .select()
+            .from(users)
+            .where(
+              and(eq(users.companyId, companyId), sql`${users.id} = ANY(${pgArray([...new Set(ids)])}::int[])`, isNull(users.deletedAt)),
+            )
+        ).map((row) => [row.id, row]),
+  );
+  for (const row of found) {
+    if (row.found_kind === 'taken') lookup.taken.add(row.found_email);
+    const user = row.found_id === null ? undefined : rows.get(row.found_id);
+    if (!user) continue;
+    if (row.found_kind === 'personal' && user.personalEmail === row.found_email) lookup.existing.set(user.personalEmail, user);
+    if (row.found_kind === 'manager' && user.email === row.found_email) lookup.managers.set(user.email, user);
+  }
+  return lookup;
 }
 
 /**
@@ -116,16 +201,6 @@ export async function releaseEmployeeNumbers(executor: Executor, companyId: numb
     sql`UPDATE companies SET employee_seq = employee_seq - ${count} WHERE id = ${companyId} AND employee_seq = ${last} RETURNING id`,
   );
   return rows.length > 0;
-}
-
-/**
- * Transaction-scoped advisory locks, one per key (emailStemKeys: ascending), in the company's own
- * lock space: concurrent batches deriving e-mails of one stem take turns, so the later one sees the
- * earlier one's address and takes the next number instead of losing a race on the unique index.
- */
-export async function lockEmailStems(tx: Executor, companyId: number, keys: number[]): Promise<void> {
-  if (keys.length === 0) return;
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${companyId}::int, k) FROM unnest(${pgArray(keys)}::int[]) AS k`);
 }
 
 const employeeNumbers = (code: string, first: number, count: number) =>

@@ -21,7 +21,8 @@ export function emailLocalPart(firstName: string, lastName: string): string {
   return local || 'user';
 }
 
-const stemOf = (email: string) => {
+/** `ada.obi2@acme.test` → `ada.obi@acme.test`: what users_email_stem_idx indexes. */
+export const stemOf = (email: string) => {
   const [local, domain] = email.split('@');
   return `${local.replace(/[0-9]+$/, '')}@${domain}`;
 };
@@ -33,7 +34,7 @@ const stemOf = (email: string) => {
  * same batch never get the same address. A concurrent writer can still take one first: the insert
  * or update then hits `users_email_key` and the caller retries.
  */
-/** Company e-mails derived from one stem are taken in turns by concurrent batches (lockEmailStems). */
+/** Company e-mails derived from one stem are taken in turns by concurrent batches (the locks of createLookup, users.lookup.repo.ts). */
 export const EMAIL_STEM_BUCKETS = 1024;
 
 /**
@@ -53,7 +54,11 @@ export function emailStemKeys(people: { firstName: string; lastName: string; dom
 export async function deriveEmails(executor: Executor, requests: { local: string; domain: string; own?: string }[]): Promise<string[]> {
   if (requests.length === 0) return [];
   const stems = [...new Set(requests.map((r) => stemOf(`${r.local}@${r.domain}`)))];
-  const taken = await takenEmailsByStem(executor, stems);
+  return freeEmails(await takenEmailsByStem(executor, stems), requests);
+}
+
+/** deriveEmails' choice, given the addresses already taken for the requests' stems (it adds its picks to `taken`). */
+export function freeEmails(taken: Set<string>, requests: { local: string; domain: string; own?: string }[]): string[] {
   // Where the search for each address stopped, so many equal names stay linear, not quadratic.
   const next = new Map<string, number>();
   return requests.map((request) => {

@@ -99,7 +99,7 @@ function asJsonElement(column: Column): SQL {
   return textual ? sql`${column}::text` : sql`${column}`;
 }
 /** One user as one json array, in ROW_FIELDS' order (json_build_array takes up to 100 arguments). */
-const rowArray = sql<UserFlatRow>`json_build_array(${sql.join(
+export const flatUserRowSql = sql<UserFlatRow>`json_build_array(${sql.join(
   ROW_FIELDS.map((field) => asJsonElement(rowColumns[field])),
   sql`, `,
 )})`;
@@ -164,7 +164,7 @@ function preparedPageOf(user: SQL, name: string) {
 /** U1's JSON text of each user, written by PostgreSQL (users.json.ts): for a PostgreSQL server only (users.service.ts says why). */
 const jsonOfUser = (mayGrant: SQL, today: SQL) =>
   userJson({ userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName }, mayGrant, today);
-const preparedPage = preparedPageOf(rowArray, 'users_page_rows');
+const preparedPage = preparedPageOf(flatUserRowSql, 'users_page_rows');
 // The same page with each user as the JSON text the API sends, written by PostgreSQL (users.json.repo.ts):
 // for a PostgreSQL server only (users.service.ts says why).
 const preparedPageJson = preparedPageOf(
@@ -181,7 +181,7 @@ const preparedCount = preparedPerExecutor((executor) =>
 const preparedOne = preparedPerExecutor((executor) =>
   withArrayRows(
     executor
-      .select({ row: rowArray })
+      .select({ row: flatUserRowSql })
       .from(users)
       .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
       .leftJoin(manager, eq(manager.id, users.managerId))
@@ -212,7 +212,7 @@ export const usersReadRepo = {
   ): Promise<{ rows: UserFlatRow[]; total: number }> {
     if (options.filter) {
       const today = options.today ?? lagosDate();
-      const rows = await filteredPage(executor, rowArray, { companyId, today, offset, limit });
+      const rows = await filteredPage(executor, flatUserRowSql, { companyId, today, offset, limit });
       return { rows: rows.map((row) => row.user), total: rows[0]?.total ?? (await usersReadRepo.total(executor, companyId, options)) };
     }
     const rows = await preparedPage(hotReads(executor)).execute({ companyId, offset, limit });

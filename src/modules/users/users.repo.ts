@@ -3,11 +3,11 @@
 import { aliasedTable, and, asc, count, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
-import { preparedPerExecutor } from '../../db/prepared.js';
+import { preparedPerExecutor, queryNamed } from '../../db/prepared.js';
 import { users, userTypes } from '../../db/schema/index.js';
 import { lagosDate } from '../../platform/format.js';
 import { exitedSql } from './users.exit.repo.js';
-import { usersReadRepo } from './users.read.repo.js';
+import { flatUserRowSql, type UserFlatRow, usersReadRepo } from './users.read.repo.js';
 
 const manager = aliasedTable(users, 'manager');
 
@@ -192,14 +192,19 @@ export const usersRepo = {
    * Inserts many users in ONE statement: one array parameter per column, unnested into rows (a
    * 2,000-row chunk would otherwise need ~46,000 bind parameters, or a JSON document repeating
    * every key on every row). ON CONFLICT DO NOTHING on every unique index: a row lost to a
-   * concurrent writer is just not returned, and the caller re-plans it.
+   * concurrent writer is just not returned, and the caller re-plans it. `withRows` also returns each inserted user as its flat row
+   * (users.read.repo.ts, U2's columns with the type's and manager's names), read in the same
+   * statement: U3 answers and announces the user from it instead of reading it twice more.
    */
-  async insertMany(executor: Executor, companyId: number, rows: NewUser[]): Promise<{ id: number; uniqueId: string }[]> {
+  async insertMany(
+    executor: Executor,
+    companyId: number,
+    rows: NewUser[],
+    withRows = false,
+  ): Promise<{ id: number; uniqueId: string; row?: UserFlatRow }[]> {
     if (rows.length === 0) return [];
     const column = <K extends keyof NewUser>(key: K) => pgArray(rows.map((row) => row[key] as string | number | boolean | null));
-    const inserted = await queryRows<{ id: number; unique_id: string }>(
-      executor,
-      sql`INSERT INTO users (company_id, employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id,
+    const insert = sql`INSERT INTO users (company_id, employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id,
             domain_id, title, department, office_location, base_salary, allowances, start_date, manager_id, bank_name,
             account_number, roles, is_active, onboarding_completed, onboarding_token, token_expires_at, bank_code)
           SELECT ${companyId}, v.employee_id, v.first_name, v.last_name, v.email, v.personal_email, v.unique_id, v.user_type_id,
@@ -215,10 +220,25 @@ export const usersRepo = {
             AS v(employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id, domain_id, title, department,
               office_location, base_salary, allowances, start_date, manager_id, bank_name, account_number, roles, is_active,
               onboarding_token, token_expires_at, bank_code)
-          ON CONFLICT DO NOTHING
-          RETURNING id, unique_id`,
+          ON CONFLICT DO NOTHING`;
+    if (!withRows) {
+      const inserted = await queryNamed<{ id: number; unique_id: string }>(
+        executor,
+        'users_insert_many',
+        sql`${insert} RETURNING id, unique_id`,
+      );
+      return inserted.map((row) => ({ id: row.id, uniqueId: row.unique_id }));
+    }
+    // The CTE is read under the table's name, so that the flat row's columns ("users"."email", …) are its columns.
+    const inserted = await queryNamed<{ id: number; unique_id: string; row: UserFlatRow }>(
+      executor,
+      'users_insert_rows',
+      sql`WITH inserted AS (${insert} RETURNING *)
+          SELECT users.id, users.unique_id, ${flatUserRowSql} AS row FROM inserted AS users
+          LEFT JOIN user_types ON user_types.id = users.user_type_id
+          LEFT JOIN users AS manager ON manager.id = users.manager_id`,
     );
-    return inserted.map((row) => ({ id: row.id, uniqueId: row.unique_id }));
+    return inserted.map((row) => ({ id: row.id, uniqueId: row.unique_id, row: row.row }));
   },
 
   /**

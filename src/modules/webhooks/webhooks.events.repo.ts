@@ -60,3 +60,17 @@ export async function insertEvents(executor: Executor, events: EventRow[]): Prom
   );
   return rows[0]?.deliveries ?? 0;
 }
+
+/**
+ * True when an enabled endpoint sits on the company or on one of its ancestors (the chain
+ * insertEvents walks), i.e. when an event of the company could reach anyone; include_children, the
+ * subscribed types and the creator's scopes are left to insertEvents. A hot write with nothing to
+ * announce when false (U3) folds this into a statement it sends anyway and skips the recorder's
+ * statement (docs/webhooks.md, "The event recorder").
+ */
+export const webhookAudienceSql = (companyId: number) =>
+  sql<boolean>`EXISTS (WITH RECURSIVE chain(id, created_by, depth) AS (
+      SELECT c.id, c.created_by, 0 FROM companies c WHERE c.id = ${companyId}
+      UNION ALL
+      SELECT c.id, c.created_by, chain.depth + 1 FROM companies c JOIN chain ON c.id = chain.created_by WHERE chain.depth < 64
+    ) SELECT 1 FROM chain JOIN webhook_endpoints e ON e.company_id = chain.id WHERE NOT e.disabled)`;

@@ -1,0 +1,25 @@
+-- U3 (POST /api/users) in fewer round trips (docs/users.md, "Performance notes"; docs/benchmarks.md,
+-- "Writes and batches"): each statement of a create is a socket write and a read on both sides, and
+-- creates were bound by about 13 of them. Two helpers let a create's lookups travel as one statement each.
+--
+-- users_reserve_numbers: the employee-number reservation (docs/users.md, "Employee numbers"), run
+-- on its own before the create's transaction, as before. It commits asynchronously
+-- (synchronous_commit off for its own one-statement transaction only): a reservation lost in a
+-- crash before the WAL reached disk is harmless, because any create that used one of its numbers
+-- commits synchronously later and so flushes the WAL up to and including the reservation; a lost
+-- reservation of a create that never committed only leaves the counter lower, which is not even a
+-- gap. Only ever called outside a transaction (set_config(…, true) would otherwise last to the end
+-- of the caller's transaction): users.lookup.repo.ts reserveEmployeeNumbers, on the pool.
+CREATE FUNCTION users_reserve_numbers(p_company integer, p_personal text[]) RETURNS TABLE (last_number integer, reserved integer, company_code text, company_name text) LANGUAGE plpgsql AS $$ BEGIN PERFORM set_config('synchronous_commit', 'off', true); RETURN QUERY WITH wanted AS (SELECT count(*)::integer AS n FROM (SELECT DISTINCT e FROM unnest(p_personal) AS e) w WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.company_id = p_company AND u.personal_email = w.e AND u.deleted_at IS NULL)), bumped AS (UPDATE companies c SET employee_seq = c.employee_seq + wanted.n FROM wanted WHERE c.id = p_company RETURNING c.employee_seq, wanted.n, c.code, c.name) SELECT b.employee_seq, b.n, b.code, b.name FROM bumped b; END $$;
+-- users_create_lookup: inside a create's transaction, the e-mail-stem locks (users.lookup.ts
+-- emailStemKeys, ascending) and then, each in a snapshot taken after the locks (a VOLATILE PL/pgSQL
+-- function reads every statement in a fresh snapshot under READ COMMITTED, so the addresses of a
+-- batch that held a lock and committed are seen), the three reads of a round: company e-mails taken
+-- per stem (any company, deleted users too; one users_email_stem_idx probe per stem, OFFSET 0 as in
+-- takenEmailsByStem), and the ids of the company's live users with these personal e-mails and these
+-- company e-mails (managers). One round trip where there were five. A stem comes with the address
+-- its row would take first (p_exact, `first.last@domain`): when that address is free the row takes
+-- it whatever else the stem holds, so the stem's addresses are read only when it is taken (one
+-- users_email_key probe instead of every address of the stem, which many people of one stem, or
+-- names ending in digits, made long). A NULL p_exact (a name twice in the batch) always reads the stem.
+CREATE FUNCTION users_create_lookup(p_company integer, p_keys integer[], p_stems text[], p_exact text[], p_personal text[], p_managers text[]) RETURNS TABLE (found_kind text, found_email text, found_id integer) LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(p_company, k) FROM unnest(p_keys) AS k; RETURN QUERY SELECT 'taken'::text, t.email, NULL::integer FROM unnest(p_stems, p_exact) AS s(stem, exact) CROSS JOIN LATERAL (SELECT u.email FROM users u WHERE (regexp_replace(split_part(u.email, '@', 1), '[0-9]+$', '') || '@' || split_part(u.email, '@', 2)) = s.stem AND (s.exact IS NULL OR EXISTS (SELECT 1 FROM users x WHERE x.email = s.exact)) OFFSET 0) AS t; RETURN QUERY SELECT 'personal'::text, u.personal_email, u.id FROM users u WHERE u.company_id = p_company AND u.personal_email = ANY(p_personal) AND u.deleted_at IS NULL; RETURN QUERY SELECT 'manager'::text, u.email, u.id FROM users u WHERE u.company_id = p_company AND u.email = ANY(p_managers) AND u.deleted_at IS NULL; END $$;
