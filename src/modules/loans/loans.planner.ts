@@ -123,6 +123,8 @@ export interface PlannedRepayment {
   amount: Kobo;
   /** The interest part of `amount` (the rest lowers the balance when the paystub is paid). */
   interest: Kobo;
+  /** The outstanding balance once this repayment is paid (shown on the payslip). */
+  balanceAfter: Kobo;
 }
 
 /** The smaller of two amounts (Math.min takes no BigInt). */
@@ -150,11 +152,13 @@ export function planRepayments(loans: readonly RepayableLoan[], period: string, 
     const due = least(loan.instalment, loan.outstanding) + interest;
     const amount = least(due, room);
     room -= amount;
+    const paidInterest = least(interest, amount);
     out.push({
       loanId: loan.id,
       code: loan.kind === 'advance' ? 'advance_recovery' : 'loan_repayment',
       amount,
-      interest: least(interest, amount),
+      interest: paidInterest,
+      balanceAfter: loan.outstanding - (amount - paidInterest),
     });
   }
   return out;

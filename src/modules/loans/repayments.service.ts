@@ -53,7 +53,7 @@ export function loanRepayments(companyId: number): AddPlannedItems {
           amount: r.amount,
           description: `Loan #${r.loanId}`,
           originPeriod: null,
-          loan: { id: r.loanId, interest: r.interest },
+          loan: { id: r.loanId, interest: r.interest, balanceAfter: r.balanceAfter },
         })),
       );
     }

@@ -40,6 +40,8 @@ export {
 // What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
 export { validDate } from './paystubs.items.js';
 export type { PlanItem, PlannedPaystub, PlanPayItem } from './paystubs.planner.js';
+// A repayment item's loan balance after its paystub: payslips show it as the paystub JSON does.
+export { LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
 export { type AddPlannedItems, lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.js';
 export { PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, type RecordRun } from './paystubs.service.js';
 export { type RunTotals, runTotals } from './paystubs.totals.js';
