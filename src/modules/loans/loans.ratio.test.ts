@@ -9,7 +9,7 @@ import { as } from '../../../test/helpers/http.js';
 import { runBody } from '../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../db/client.js';
 import { columnToKobo } from '../../tax-engine/money.js';
-import { DEDUCTION_RATIO_MESSAGE } from '../paystubs/deduction-ratio.rules.js';
+import { DEDUCTION_RATIO_MESSAGE } from '../paystubs/index.js';
 
 let ctx: TestContext;
 let company: TestCompany;

@@ -28,7 +28,7 @@ export function createPaystubsModule(deps: AppDeps, needs: { recordRun: RecordRu
 
 export type PayrollServices = ReturnType<typeof createPaystubsModule>['services'];
 
-export { DEFAULT_DEDUCTION_RATIO, parseDeductionRatio, type Ratio } from './deduction-ratio.rules.js';
+export { DEDUCTION_RATIO_MESSAGE, DEFAULT_DEDUCTION_RATIO, parseDeductionRatio, type Ratio } from './deduction-ratio.rules.js';
 export { createPayslipLinks, PAYSLIP_LINK_DAYS, type PayslipLinks } from './payslip-links.js';
 export {
   codesOf,
