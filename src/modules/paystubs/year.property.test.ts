@@ -69,6 +69,7 @@ function roughAnnualTax(annual: Kobo): Kobo {
   let rest = (annual * 928n) / 1000n;
   let tax = 0n;
   for (const [width, rate] of bands) {
+    // biome-ignore lint/complexity/useMathMinMax: Math.min takes no BigInt
     const slice = rest < width ? rest : width;
     tax += (slice * rate) / 100n;
     rest -= slice;
