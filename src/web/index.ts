@@ -11,6 +11,7 @@ import { html } from './html.view.js';
 import { invoicesRoutes } from './invoices.routes.js';
 import { plainPage } from './layout.view.js';
 import { leaversConsoleRoutes } from './leavers.routes.js';
+import { loansConsoleRoutes } from './loans.routes.js';
 import { offCycleRoutes } from './off-cycle.routes.js';
 import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
@@ -22,6 +23,7 @@ import { securityRoutes } from './security.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { statutoryRoutes } from './statutory.routes.js';
 import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.routes.js';
+import { yearToDateConsoleRoutes } from './year-to-date.routes.js';
 
 export async function registerConsole(app: FastifyInstance, services: AppServices, deps: AppDeps): Promise<void> {
   await app.register(async (scope) => {
@@ -49,6 +51,8 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
         await leaversConsoleRoutes(consoleScope, ctx);
+        await loansConsoleRoutes(consoleScope, ctx);
+        await yearToDateConsoleRoutes(consoleScope, ctx);
         await payrollRunRoutes(consoleScope, ctx);
         await offCycleRoutes(consoleScope, ctx);
         await runApprovalRoutes(consoleScope, ctx);

@@ -14,6 +14,7 @@ import { parseRowId } from '../platform/input-safety.js';
 import { type Html, html } from './html.view.js';
 import { csrfField, type Flash, page } from './layout.view.js';
 import { employmentSection, LEAVER_NOTICES } from './leavers.routes.js';
+import { payEventsSection } from './loans.routes.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 type Values = Record<string, unknown>;
@@ -196,7 +197,7 @@ export async function statutoryRoutes(root: FastifyInstance, ctx: WebContext): P
       title: 'Statutory details',
       session,
       section: 'employees',
-      body: html`${body}${employmentSection(session, user)}`,
+      body: html`${body}${employmentSection(session, user)}${payEventsSection(Number(user.id))}`,
       flash,
     });
   }

@@ -497,7 +497,7 @@ export interface paths {
         };
         /**
          * One company's contribution settings
-         * @description One company’s contribution settings: tax regime and method, pension, NHF, NHIS rates, NSITF base.
+         * @description One company’s contribution settings: tax regime and method, pension, NHF, NHIS rates, NSITF base, the year-end true-up and `max_deduction_ratio` (the loan repayments’ cap, default `1/3`).
          */
         get: operations["contributionSettingsShow"];
         put?: never;
@@ -507,7 +507,7 @@ export interface paths {
         head?: never;
         /**
          * Update contribution settings (string values; unknown field or bad value → 422)
-         * @description Changes the given settings; every value is a string (`"true"`, `"8"`). An unknown field or a bad value is 422 with its message.
+         * @description Changes the given settings; every value is a string (`"true"`, `"8"`, `"1/3"`). An unknown field or a bad value is 422 with its message. `max_deduction_ratio` is the share of net pay before loans that loan repayments may take: a fraction `n/d` or a decimal with at most 4 places, greater than 0 and at most 1.
          */
         patch: operations["contributionSettingsUpdate"];
         trace?: never;
@@ -2212,6 +2212,7 @@ export interface components {
             tax_method: string;
             nsitf_base: string;
             year_end_true_up: string;
+            max_deduction_ratio: string;
             created_at: string;
             updated_at: string;
         };
@@ -2265,6 +2266,10 @@ export interface components {
             treatment: string;
             description: null | string;
             origin_period: null | string;
+            /** @description a loan_repayment or advance_recovery: the loan it repays */
+            loan_id: number | null;
+            /** @description a repayment: the loan's balance once this paystub is paid (earlier failed or cancelled paystubs not counted) */
+            loan_balance_after: number | null;
         };
         Paystub: {
             id: number;
@@ -5553,6 +5558,7 @@ export interface operations {
                      *           "tax_method": "tax method",
                      *           "nsitf_base": "nsitf base",
                      *           "year_end_true_up": "year end true up",
+                     *           "max_deduction_ratio": "max deduction ratio",
                      *           "created_at": "2025-05-02T09:15:00.000Z",
                      *           "updated_at": "2025-05-02T09:15:00.000Z"
                      *         }
@@ -5627,6 +5633,7 @@ export interface operations {
                      *         "tax_method": "tax method",
                      *         "nsitf_base": "nsitf base",
                      *         "year_end_true_up": "year end true up",
+                     *         "max_deduction_ratio": "max deduction ratio",
                      *         "created_at": "2025-05-02T09:15:00.000Z",
                      *         "updated_at": "2025-05-02T09:15:00.000Z"
                      *       }
@@ -5679,7 +5686,8 @@ export interface operations {
                  *       "employee_pension_rate": "8",
                  *       "employer_pension_rate": "10",
                  *       "nhf_enabled": "false",
-                 *       "tax_method": "annualised"
+                 *       "tax_method": "annualised",
+                 *       "max_deduction_ratio": "1/3"
                  *     }
                  */
                 "application/json": {
@@ -5715,6 +5723,7 @@ export interface operations {
                      *         "tax_method": "tax method",
                      *         "nsitf_base": "nsitf base",
                      *         "year_end_true_up": "year end true up",
+                     *         "max_deduction_ratio": "max deduction ratio",
                      *         "created_at": "2025-05-02T09:15:00.000Z",
                      *         "updated_at": "2025-05-02T09:15:00.000Z"
                      *       }
@@ -6344,7 +6353,9 @@ export interface operations {
                      *                 "cash": false,
                      *                 "treatment": "treatment",
                      *                 "description": "Outpatient consultation at Reddington Hospital",
-                     *                 "origin_period": "origin period"
+                     *                 "origin_period": "origin period",
+                     *                 "loan_id": 1,
+                     *                 "loan_balance_after": 0
                      *               }
                      *             ],
                      *             "status": "status",
@@ -6603,7 +6614,9 @@ export interface operations {
                      *                 "cash": false,
                      *                 "treatment": "treatment",
                      *                 "description": "Outpatient consultation at Reddington Hospital",
-                     *                 "origin_period": "origin period"
+                     *                 "origin_period": "origin period",
+                     *                 "loan_id": 1,
+                     *                 "loan_balance_after": 0
                      *               }
                      *             ],
                      *             "status": "status",

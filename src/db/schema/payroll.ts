@@ -45,6 +45,8 @@ export const contributionSettings = pgTable(
     nsitfBase: text('nsitf_base').notNull().default('gross'),
     // 0211: the year-end true-up under annualised tax (docs/payroll.md, "Year-end true-up").
     yearEndTrueUp: text('year_end_true_up').notNull().default('true'),
+    // 0213: the loan repayments' cap, a fraction of net pay before loans (docs/payroll.md, "Loans and salary advances").
+    maxDeductionRatio: text('max_deduction_ratio').notNull().default('1/3'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

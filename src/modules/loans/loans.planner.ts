@@ -4,6 +4,7 @@
 import type { FieldErrors } from '../../platform/errors.js';
 import { isRecord } from '../../platform/guards.js';
 import { divRound, type Kobo, RATE_SCALE, toKobo, toRate } from '../../tax-engine/money.js';
+import type { Ratio } from '../paystubs/index.js';
 
 export const LOAN_KINDS = ['loan', 'advance'] as const;
 export type LoanKind = (typeof LOAN_KINDS)[number];
@@ -18,10 +19,11 @@ const PERIOD = /^(\d{4})-(0[1-9]|1[0-2])$/;
 export const ADVANCE_MIN_PERIODS = 3n;
 
 /**
- * The share of a paystub's net pay before loans that repayments may take: one third. A policy
- * default of the project, not a statutory figure (docs/payroll.md, "Loans and salary advances").
+ * The share of a paystub's net pay before loans that repayments may take when a company has not
+ * set its own `max_deduction_ratio`: one third. A policy default of the project, not a statutory
+ * figure (docs/payroll.md, "Loans and salary advances").
  */
-export const MAX_DEDUCTION_RATIO = { num: 1n, den: 3n } as const;
+export const MAX_DEDUCTION_RATIO: Ratio = { num: 1n, den: 3n };
 
 export const LOAN_RULES = {
   advanceWages: (wages: string) =>
@@ -123,6 +125,8 @@ export interface PlannedRepayment {
   amount: Kobo;
   /** The interest part of `amount` (the rest lowers the balance when the paystub is paid). */
   interest: Kobo;
+  /** The outstanding balance once this repayment is paid (shown on the payslip). */
+  balanceAfter: Kobo;
 }
 
 /** The smaller of two amounts (Math.min takes no BigInt). */
@@ -136,12 +140,18 @@ export const monthlyInterest = (outstanding: Kobo, rate: bigint): Kobo => divRou
 
 /**
  * One paystub's repayments, oldest loan first: each `min(instalment, outstanding)` plus its interest,
- * all of them together at most MAX_DEDUCTION_RATIO of `netBeforeLoans` (and so never below zero net);
+ * all of them together at most `ratio` (the company's max_deduction_ratio) of `netBeforeLoans` (and so never below zero net);
  * what the cap leaves waits for the next period. Interest the cap leaves uncollected is not charged
  * (the balance never grows: docs/payroll.md says why).
  */
-export function planRepayments(loans: readonly RepayableLoan[], period: string, netBeforeLoans: Kobo): PlannedRepayment[] {
-  let room = netBeforeLoans > 0n ? (netBeforeLoans * MAX_DEDUCTION_RATIO.num) / MAX_DEDUCTION_RATIO.den : 0n;
+export function planRepayments(
+  loans: readonly RepayableLoan[],
+  period: string,
+  netBeforeLoans: Kobo,
+  ratio: Ratio = MAX_DEDUCTION_RATIO,
+): PlannedRepayment[] {
+  // Rounded down to the kobo; with ratio ≤ 1 never more than net pay, so net never goes below zero.
+  let room = netBeforeLoans > 0n ? (netBeforeLoans * ratio.num) / ratio.den : 0n;
   const out: PlannedRepayment[] = [];
   for (const loan of [...loans].sort((a, b) => a.id - b.id)) {
     if (room <= 0n) break;
@@ -150,11 +160,13 @@ export function planRepayments(loans: readonly RepayableLoan[], period: string, 
     const due = least(loan.instalment, loan.outstanding) + interest;
     const amount = least(due, room);
     room -= amount;
+    const paidInterest = least(interest, amount);
     out.push({
       loanId: loan.id,
       code: loan.kind === 'advance' ? 'advance_recovery' : 'loan_repayment',
       amount,
-      interest: least(interest, amount),
+      interest: paidInterest,
+      balanceAfter: loan.outstanding - (amount - paidInterest),
     });
   }
   return out;

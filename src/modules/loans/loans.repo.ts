@@ -76,6 +76,15 @@ export const loansRepo = {
     return row;
   },
 
+  /** The company's max_deduction_ratio setting (undefined without a settings row). */
+  async deductionRatio(executor: Executor, companyId: number): Promise<string | undefined> {
+    const [row] = await queryRows<{ ratio: string }>(
+      executor,
+      sql`SELECT max_deduction_ratio AS ratio FROM contribution_settings WHERE company_id = ${companyId}`,
+    );
+    return row?.ratio;
+  },
+
   async userExists(executor: Executor, companyId: number, userId: number): Promise<boolean> {
     const rows = await queryRows<{ id: number }>(
       executor,

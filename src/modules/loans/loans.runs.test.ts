@@ -3,6 +3,7 @@
 // a third of net pay; the balance falls only when the paystub is paid (sandbox transfers), stays
 // when the transfer fails (an account starting 999); a loan repaid to 0 is paid_off (loan.paid_off).
 // Skip, settle and write-off around runs. A reversal: payroll-runs/transfers-loans.test.ts.
+import { spawnSync } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
@@ -115,6 +116,30 @@ describe('the March run', () => {
     );
     expect(events).toEqual([{ type: 'loan.paid_off', id: loanOf.dayo }]);
     expect((await api().delete(`/api/webhook-endpoints/${endpoint.json().endpoint.id}`)).statusCode).toBe(200);
+  });
+
+  it("shows each loan's balance after the paystub on the JSON paystub and the PDF payslip", async () => {
+    const [stub] = await queryRows<{ id: number }>(
+      ctx.db,
+      sql`SELECT id FROM paystubs WHERE transaction_id = ${march} AND user_id = ${ada.id}`,
+    );
+    const json = await api().get(`/api/paystubs?transaction_id=${march}&user_id=${ada.id}`);
+    expect(json.statusCode, json.body).toBe(200);
+    const repayment = json.json().data.data[0].items.find((i: { type: string }) => i.type === 'loan_repayment');
+    expect(repayment).toMatchObject({ amount: 41000, loan_id: loanOf.ada, loan_balance_after: 60000 });
+    const pdf = await api().get(`/api/paystubs/${stub.id}/payslip`);
+    expect(pdf.statusCode).toBe(200);
+    const text = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf.rawPayload }).stdout.toString();
+    expect(text).toContain('LOANS AND ADVANCES');
+    expect(text).toMatch(new RegExp(`Loan #${loanOf.ada}, balance after\\s+₦60,000\\.00`));
+    // Chidi's transfer failed: his payslip shows the balance this paystub would have left once paid.
+    const [failed] = await queryRows<{ id: number }>(
+      ctx.db,
+      sql`SELECT id FROM paystubs WHERE transaction_id = ${march} AND user_id = ${chidi.id}`,
+    );
+    const chidiItem = (await api().get(`/api/paystubs?transaction_id=${march}&user_id=${chidi.id}`)).json().data.data[0].items[0];
+    expect(failed.id).toBeGreaterThan(0);
+    expect(chidiItem).toMatchObject({ loan_id: loanOf.chidi, loan_balance_after: 60000 });
   });
 
   it('skip: refused for a month already repaid, before the start, or twice; the skipped month deducts nothing', async () => {

@@ -99,6 +99,21 @@ export function createLoansService(deps: { db: Db; config: { publicUrl: string }
       return { message: LOAN_MESSAGES.created, loan: serializeLoan(row) };
     },
 
+    /**
+     * The console's confirm step: the create rules (advances included) applied without writing, so
+     * the confirmation shows exactly what create would record, or create's own refusal.
+     */
+    async check(companyId: number, userId: number, body: unknown) {
+      const borrower = await loansRepo.borrower(db, companyId, userId);
+      if (!borrower) throw notFound(USER_NOT_FOUND);
+      const plan = planNewLoan(body, {
+        wages: columnToKobo(borrower.wages),
+        advanceOutstanding: await loansRepo.advanceOutstanding(db, companyId, userId),
+      });
+      if (!plan.ok) throw invalid(plan.errors);
+      return plan.value;
+    },
+
     async list(companyId: number, query: LoanListQuery, rawQuery: Record<string, unknown>) {
       return page(companyId, { userId: query.user_id, status: query.status, kind: query.kind }, query, rawQuery, '/api/loans');
     },

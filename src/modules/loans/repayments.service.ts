@@ -9,9 +9,9 @@
 import type { Tx } from '../../db/client.js';
 import { columnToKobo, toRate } from '../../tax-engine/money.js';
 import { builtInPayItemType, type PayItemType } from '../../tax-engine/pay-items.js';
-import type { AddPlannedItems, PlanPayItem } from '../paystubs/index.js';
+import { type AddPlannedItems, DEFAULT_DEDUCTION_RATIO, type PlanPayItem, parseDeductionRatio } from '../paystubs/index.js';
 import { recordEvents } from '../webhooks/index.js';
-import { planRepayments, type RepayableLoan } from './loans.planner.js';
+import { MAX_DEDUCTION_RATIO, planRepayments, type RepayableLoan } from './loans.planner.js';
 import { loansRepo, type RepayableRow } from './loans.repo.js';
 import { serializeLoan } from './loans.serializer.js';
 
@@ -41,10 +41,12 @@ export function loanRepayments(companyId: number): AddPlannedItems {
     const rows = await loansRepo.repayable(tx, companyId, [...new Set(regular.map((p) => p.item.userId))]);
     const added = new Map<number, PlanPayItem[]>();
     if (rows.length === 0) return added;
+    // S3 validated it; a row that somehow is not a ratio falls back to the default rather than failing the run.
+    const ratio = parseDeductionRatio((await loansRepo.deductionRatio(tx, companyId)) ?? DEFAULT_DEDUCTION_RATIO) ?? MAX_DEDUCTION_RATIO;
     for (const p of regular) {
       const period = p.item.end.slice(0, 7);
       const loans = rows.filter((row) => row.user_id === p.item.userId).map((row) => repayable(row, period));
-      const repayments = planRepayments(loans, period, p.figures.netPay);
+      const repayments = planRepayments(loans, period, p.figures.netPay, ratio);
       if (repayments.length === 0) continue;
       added.set(
         p.item.index,
@@ -53,7 +55,7 @@ export function loanRepayments(companyId: number): AddPlannedItems {
           amount: r.amount,
           description: `Loan #${r.loanId}`,
           originPeriod: null,
-          loan: { id: r.loanId, interest: r.interest },
+          loan: { id: r.loanId, interest: r.interest, balanceAfter: r.balanceAfter },
         })),
       );
     }

@@ -75,6 +75,8 @@ describe('pay items on P2 paystubs and run overrides', () => {
         treatment: 'earning',
         description: 'Q1 bonus',
         origin_period: null,
+        loan_id: null,
+        loan_balance_after: null,
       },
     ]);
     // Pension on salary only (8 % of 90 % of 500,000); the bonus adds 180,000 of tax at 18 %.

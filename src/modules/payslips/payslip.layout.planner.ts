@@ -48,7 +48,15 @@ export interface PayslipSource {
   /** Custom contributions applied to this paystub, in the order they were applied. */
   customContributions: { name: string; employee: string; employer: string }[];
   /** Pay items (docs/payroll.md, "Pay items"), each on its own line; absent = none. */
-  items?: { code: string; name: string; treatment: string; cash: boolean; amount: string }[];
+  items?: {
+    code: string;
+    name: string;
+    treatment: string;
+    cash: boolean;
+    amount: string;
+    /** A repayment: its loan and the balance once this paystub repays it (payslips.repo.ts says how). */
+    loan?: { id: number; balanceAfter: string };
+  }[];
   /** Sums over the paystubs that count for the year to date (payslips.repo.ts says which). */
   ytd: {
     year: number;
@@ -79,6 +87,8 @@ export interface Payslip {
   deductions: PayslipLine[];
   netPay: string;
   employer: PayslipLine[];
+  /** Each loan this paystub repays with its remaining balance; empty when none. */
+  loans: PayslipLine[];
   ytdTitle: string;
   ytd: PayslipLine[];
   footer: string;
@@ -211,6 +221,16 @@ function employer(source: PayslipSource): PayslipLine[] {
   ];
 }
 
+/**
+ * Each loan or advance the paystub repays, with the balance left once it is paid (docs/payroll.md,
+ * "Loans and salary advances"): the repayment itself is on the deductions side.
+ */
+function loanLines(items: NonNullable<PayslipSource['items']>): PayslipLine[] {
+  return items.flatMap((i) =>
+    i.loan ? [line(`${i.code === 'advance_recovery' ? 'Advance' : 'Loan'} #${i.loan.id}, balance after`, i.loan.balanceAfter)] : [],
+  );
+}
+
 /** Decimal text of a + b, exact (kobo). */
 const plus = (a: string, b: string) => koboToString(columnToKobo(a) + columnToKobo(b));
 
@@ -266,6 +286,7 @@ export function payslipLayout(source: PayslipSource): Payslip {
     deductions: deductions(source),
     netPay: naira(p.netPay),
     employer: employer(source),
+    loans: loanLines(source.items ?? []),
     ytdTitle: `Year to date, ${ytd.year} (${ytd.paystubs} payslip${ytd.paystubs === 1 ? '' : 's'})`,
     ytd: [
       line('Gross pay', ytd.gross),

@@ -247,6 +247,27 @@ describe('payslipLayout', () => {
     expect(slip.footer).toContain('Before this service (opening)');
   });
 
+  it("shows each repayment among the deductions and each loan's balance after it in a section of its own", () => {
+    const repay = (code: string, id: number, amount: string, balanceAfter: string) => ({
+      code,
+      name: `Repayment: Loan #${id}`,
+      treatment: 'deduction',
+      cash: true,
+      amount,
+      loan: { id, balanceAfter },
+    });
+    const slip = payslipLayout({
+      ...base,
+      items: [repay('loan_repayment', 7, '41000.00', '60000.00'), repay('advance_recovery', 9, '10000.00', '0.00')],
+    });
+    expect(slip.deductions.map((line) => line.label)).toContain('Repayment: Loan #7');
+    expect(slip.loans).toEqual([
+      { label: 'Loan #7, balance after', amount: '₦60,000.00' },
+      { label: 'Advance #9, balance after', amount: '₦0.00' },
+    ]);
+    expect(payslipLayout(base).loans).toEqual([]);
+  });
+
   it('shortens a long custom contribution name so it keeps to one line', () => {
     const name = 'A very long custom contribution name that would not fit';
     const slip = payslipLayout({ ...base, customContributions: [{ name, employee: '1.00', employer: '0.00' }] });

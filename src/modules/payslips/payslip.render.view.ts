@@ -116,7 +116,9 @@ function draw(doc: Doc, slip: Payslip): void {
   writeRight(doc, slip.netPay, left + WIDTH - 12, y + 10, 'bold', 16, ACCENT);
   y += 38 + 20;
 
-  const employerEnd = amounts(doc, slip.employer, left, heading(doc, 'Employer contributions', left, y, COLUMN), COLUMN);
+  let employerEnd = amounts(doc, slip.employer, left, heading(doc, 'Employer contributions', left, y, COLUMN), COLUMN);
+  if (slip.loans.length > 0)
+    employerEnd = amounts(doc, slip.loans, left, heading(doc, 'Loans and advances', left, employerEnd + 14, COLUMN), COLUMN);
   const ytdEnd = amounts(doc, slip.ytd, right, heading(doc, slip.ytdTitle, right, y, COLUMN), COLUMN);
   y = Math.max(employerEnd, ytdEnd) + 20;
 

@@ -3,6 +3,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
+import { LOAN_BALANCE_AFTER } from '../paystubs/index.js';
 
 export interface PayslipRow {
   id: number;
@@ -60,6 +61,9 @@ export interface ItemRow {
   cash: boolean;
   amount: string;
   description: string | null;
+  /** A loan repayment's loan, and its balance once this paystub repays it (null: not a repayment). */
+  loan_id: number | null;
+  loan_balance_after: string | null;
 }
 
 export interface YtdRow {
@@ -142,9 +146,10 @@ export const payslipsRepo = {
     if (paystubIds.length === 0) return [];
     return queryRows<ItemRow>(
       db,
-      sql`SELECT paystub_id, code, name, treatment, cash, amount::text AS amount, description
-          FROM paystub_items
-          WHERE company_id = ${companyId} AND paystub_id = ANY(${pgArray(paystubIds)}::int[]) ORDER BY paystub_id, position`,
+      sql`SELECT i.paystub_id, i.code, i.name, i.treatment, i.cash, i.amount::text AS amount, i.description, i.loan_id,
+                 ${LOAN_BALANCE_AFTER} AS loan_balance_after
+          FROM paystub_items i JOIN paystubs p ON p.id = i.paystub_id
+          WHERE i.company_id = ${companyId} AND i.paystub_id = ANY(${pgArray(paystubIds)}::int[]) ORDER BY i.paystub_id, i.position`,
     );
   },
 

@@ -67,6 +67,7 @@ function source(row: PayslipRow, records: RecordRow[], items: ItemRow[], ytd: Yt
       treatment: i.treatment,
       cash: i.cash,
       amount: i.amount,
+      ...(i.loan_id !== null && i.loan_balance_after !== null ? { loan: { id: i.loan_id, balanceAfter: i.loan_balance_after } } : {}),
     })),
     // The repo always counts the paystub itself; the fallback only keeps the types total.
     ytd: ytd

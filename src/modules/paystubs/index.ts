@@ -28,6 +28,7 @@ export function createPaystubsModule(deps: AppDeps, needs: { recordRun: RecordRu
 
 export type PayrollServices = ReturnType<typeof createPaystubsModule>['services'];
 
+export { DEDUCTION_RATIO_MESSAGE, DEFAULT_DEDUCTION_RATIO, parseDeductionRatio, type Ratio } from './deduction-ratio.rules.js';
 export { createPayslipLinks, PAYSLIP_LINK_DAYS, type PayslipLinks } from './payslip-links.js';
 export {
   codesOf,
@@ -40,6 +41,8 @@ export {
 // What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
 export { validDate } from './paystubs.items.js';
 export type { PlanItem, PlannedPaystub, PlanPayItem } from './paystubs.planner.js';
+// A repayment item's loan balance after its paystub: payslips show it as the paystub JSON does.
+export { LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
 export { type AddPlannedItems, lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.js';
 export { PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, type RecordRun } from './paystubs.service.js';
 export { type RunTotals, runTotals } from './paystubs.totals.js';

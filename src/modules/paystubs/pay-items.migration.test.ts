@@ -42,10 +42,10 @@ const items = (userIds: number[], m: number, salary: bigint): PlanItem[] =>
 
 /** The planner as the service ran it before 0200: the YTD rows read with that schema's columns. */
 async function planBefore(db: Executor, companyId: number, planned: PlanItem[]) {
-  // The settings with that schema's columns (0211's year_end_true_up does not exist in this database yet).
-  const { yearEndTrueUp: _, ...columns } = getTableColumns(contributionSettings);
+  // The settings with that schema's columns (0211's year_end_true_up and 0213's max_deduction_ratio do not exist in this database yet).
+  const { yearEndTrueUp: _, maxDeductionRatio: __, ...columns } = getTableColumns(contributionSettings);
   const [row] = await db.select(columns).from(contributionSettings).where(eq(contributionSettings.companyId, companyId));
-  const settings: SettingsRow = { ...row, yearEndTrueUp: 'false' };
+  const settings: SettingsRow = { ...row, yearEndTrueUp: 'false', maxDeductionRatio: '1/3' };
   const company = await queryRows<{ payment_frequency: string }>(db, sql`SELECT payment_frequency FROM companies WHERE id = ${companyId}`);
   const userIds = planned.map((item) => item.userId);
   const engine = toEngineSettings(settings!);

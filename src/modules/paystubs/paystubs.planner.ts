@@ -69,7 +69,7 @@ export interface PlanPayItem {
   description: string | null;
   originPeriod: string | null;
   /** A loan repayment: the loan it repays and the interest part of the amount (src/modules/loans). */
-  loan?: { id: number; interest: Kobo };
+  loan?: { id: number; interest: Kobo; balanceAfter: Kobo };
 }
 
 /** A paystub item row to insert (the writer adds the paystub's id). */
@@ -90,6 +90,8 @@ export interface NewPaystubItem {
   originPeriod: string | null;
   loanId?: number | null;
   loanInterest?: string | null;
+  /** Not stored: the loan's balance once this paystub is paid, for the written paystub's JSON. */
+  loanBalanceAfter?: string | null;
 }
 
 export interface FailedItem {
@@ -413,6 +415,6 @@ function itemRow(entry: PlanPayItem, position: number, taxableAmount: Kobo): New
     cash: type.cash,
     description: entry.description,
     originPeriod: entry.originPeriod,
-    ...(entry.loan ? { loanId: entry.loan.id, loanInterest: k(entry.loan.interest) } : {}),
+    ...(entry.loan ? { loanId: entry.loan.id, loanInterest: k(entry.loan.interest), loanBalanceAfter: k(entry.loan.balanceAfter) } : {}),
   };
 }

@@ -18,6 +18,20 @@ import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 import { PAYSTUB_COLUMNS, type PaystubFilters, paystubsRepo, paystubsWhere } from './paystubs.repo.js';
 import type { EmbeddedUserRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.js';
 
+/**
+ * A repayment item's loan balance once its paystub `p` (item alias `i`) has repaid it (docs/payroll.md, "Loans and
+ * salary advances", "On the payslip"): the principal less the principal parts of this repayment and
+ * of the loan's repayments on earlier paystubs (period end, then id) that were not failed or
+ * cancelled. So a paystub not paid yet shows the balance its payment will leave, as the run
+ * planned it; floored at 0 as settlement floors it. Null for an item that repays no loan.
+ */
+export const LOAN_BALANCE_AFTER = sql`CASE WHEN i.loan_id IS NULL THEN NULL ELSE (
+    SELECT greatest(l.principal - coalesce((
+      SELECT sum(j.amount - coalesce(j.loan_interest, 0)) FROM paystub_items j JOIN paystubs q ON q.id = j.paystub_id
+      WHERE j.loan_id = i.loan_id AND (q.id = p.id OR (q.status NOT IN ('failed', 'cancelled')
+        AND (q.pay_period_end < p.pay_period_end OR (q.pay_period_end = p.pay_period_end AND q.id < p.id))))), 0), 0)::text
+    FROM loans l WHERE l.id = i.loan_id) END`;
+
 /** The column as the driver hands it over (no Drizzle decoder: timestamps stay PostgreSQL's text). */
 const raw = <T>(column: AnyPgColumn) => sql<T>`${column}`;
 /** A numeric or date as PostgreSQL's text, as paystubs.repo.ts's `::text` columns. */
@@ -198,10 +212,11 @@ export const paystubsReadRepo = {
     if (paystubIds.length === 0) return [];
     return queryRows<PaystubItemRow>(
       executor,
-      sql`SELECT paystub_id, code, name, treatment, amount::text AS amount, taxable_amount::text AS taxable_amount, taxable, pensionable,
-                 regular, cash, description, origin_period
-          FROM paystub_items WHERE company_id = ${companyId} AND paystub_id = ANY(${pgArray(paystubIds)}::int[])
-          ORDER BY paystub_id, position`,
+      sql`SELECT i.paystub_id, i.code, i.name, i.treatment, i.amount::text AS amount, i.taxable_amount::text AS taxable_amount, i.taxable,
+                 i.pensionable, i.regular, i.cash, i.description, i.origin_period, i.loan_id, ${LOAN_BALANCE_AFTER} AS loan_balance_after
+          FROM paystub_items i JOIN paystubs p ON p.id = i.paystub_id
+          WHERE i.company_id = ${companyId} AND i.paystub_id = ANY(${pgArray(paystubIds)}::int[])
+          ORDER BY i.paystub_id, i.position`,
     );
   },
 

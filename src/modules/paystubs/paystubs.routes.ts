@@ -44,6 +44,10 @@ const PaystubItemSchema = Type.Object(
     treatment: Type.String({ description: 'earning or deduction' }),
     description: NullableString,
     origin_period: NullableString,
+    loan_id: Type.Union([Type.Integer(), Type.Null()], { description: 'a loan_repayment or advance_recovery: the loan it repays' }),
+    loan_balance_after: Type.Union([Type.Number(), Type.Null()], {
+      description: "a repayment: the loan's balance once this paystub is paid (earlier failed or cancelled paystubs not counted)",
+    }),
   },
   { $id: 'PaystubItem' },
 );

@@ -60,6 +60,9 @@ export interface PaystubItemRow {
   cash: boolean;
   description: string | null;
   origin_period: string | null;
+  /** A loan repayment: its loan and the balance once this paystub repays it (docs/payroll.md, "Loans and salary advances"). */
+  loan_id: number | null;
+  loan_balance_after: string | null;
 }
 
 /** What a batch INSERT returns: only what the database decided (the rest is known already). */

@@ -33,6 +33,8 @@ export function serializeItem(row: PaystubItemRow) {
     treatment: row.treatment,
     description: row.description,
     origin_period: row.origin_period,
+    loan_id: row.loan_id,
+    loan_balance_after: row.loan_balance_after === null ? null : num(row.loan_balance_after),
   };
 }
 

@@ -29,6 +29,8 @@ function itemRows(paystubId: number, { paystub }: PlannedPaystub): PaystubItemRo
     cash: entry.cash,
     description: entry.description,
     origin_period: entry.originPeriod,
+    loan_id: entry.loanId ?? null,
+    loan_balance_after: entry.loanBalanceAfter ?? null,
   }));
 }
 

@@ -6,12 +6,13 @@ import { badRequest, DomainError, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
 import type { EngineSettings, TaxMethod, TaxRegimeSetting } from '../../tax-engine/engine.types.js';
 import { toRate } from '../../tax-engine/money.js';
+import { canonicalDeductionRatio, DEDUCTION_RATIO_MESSAGE } from './deduction-ratio.rules.js';
 import { type SettingsRow, settingsRepo } from './settings.repo.js';
 
 export const SETTINGS_NOT_FOUND = 'Contribution settings not found.';
 export const NO_DATA = 'No data provided for update.';
 
-type Kind = 'regime' | 'method' | 'nsitf' | 'percent' | 'boolean';
+type Kind = 'regime' | 'method' | 'nsitf' | 'percent' | 'boolean' | 'ratio';
 /**
  * API field → [row key, kind]. A Map, not an object literal: a body field named `toString` or
  * `hasOwnProperty` must be an unknown setting, not a lookup of Object.prototype.
@@ -33,6 +34,7 @@ const FIELDS = new Map<string, [keyof SettingsRow, Kind]>(
     tax_method: ['taxMethod', 'method'],
     nsitf_base: ['nsitfBase', 'nsitf'],
     year_end_true_up: ['yearEndTrueUp', 'boolean'],
+    max_deduction_ratio: ['maxDeductionRatio', 'ratio'],
   } satisfies Record<string, [keyof SettingsRow, Kind]>),
 );
 export const SETTING_FIELDS = [...FIELDS.keys()];
@@ -63,6 +65,11 @@ function canonical(field: string, kind: Kind, raw: unknown): string {
   if (kind === 'nsitf') {
     const value = text.toLowerCase();
     if (!(NSITF_BASES as readonly string[]).includes(value)) throw settingsError(`The ${field} must be one of: ${NSITF_BASES.join(', ')}.`);
+    return value;
+  }
+  if (kind === 'ratio') {
+    const value = canonicalDeductionRatio(text);
+    if (value === null) throw settingsError(DEDUCTION_RATIO_MESSAGE);
     return value;
   }
   if (kind === 'boolean') {

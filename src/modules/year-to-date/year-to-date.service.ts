@@ -68,6 +68,15 @@ export function createYearToDateService(deps: { db: Db }) {
       return read(companyId, userId, yearOf(rawYear));
     },
 
+    /** The console's confirm step: PUT's rules without writing (its refusals, or the figures read). */
+    async check(companyId: number, userId: number, rawYear: string, body: Record<string, unknown>) {
+      if (!(await yearToDateRepo.userExists(db, companyId, userId))) throw notFound(NOT_FOUND);
+      const year = yearOf(rawYear);
+      const checked = checkOpening(body, ['company_id']);
+      if (!checked.ok) throw invalid(checked.errors);
+      return { year, ...checked.value };
+    },
+
     async put(companyId: number, userId: number, rawYear: string, body: Record<string, unknown>) {
       if (!(await yearToDateRepo.userExists(db, companyId, userId))) throw notFound(NOT_FOUND);
       const year = yearOf(rawYear);

@@ -107,11 +107,12 @@ export const PAYROLL_OPERATIONS: Record<string, OperationDoc> = {
   },
   'contribution-settings.index': { description: 'Contribution settings of the authenticated company and of every company below it.' },
   'contribution-settings.show': {
-    description: 'One company’s contribution settings: tax regime and method, pension, NHF, NHIS rates, NSITF base.',
+    description:
+      'One company’s contribution settings: tax regime and method, pension, NHF, NHIS rates, NSITF base, the year-end true-up and `max_deduction_ratio` (the loan repayments’ cap, default `1/3`).',
   },
   'contribution-settings.update': {
     description:
-      'Changes the given settings; every value is a string (`"true"`, `"8"`). An unknown field or a bad value is 422 with its message.',
+      'Changes the given settings; every value is a string (`"true"`, `"8"`, `"1/3"`). An unknown field or a bad value is 422 with its message. `max_deduction_ratio` is the share of net pay before loans that loan repayments may take: a fraction `n/d` or a decimal with at most 4 places, greater than 0 and at most 1.',
     requestBody: SETTINGS_BODY,
     body: {
       pension_enabled: 'true',
@@ -119,6 +120,7 @@ export const PAYROLL_OPERATIONS: Record<string, OperationDoc> = {
       employer_pension_rate: '10',
       nhf_enabled: 'false',
       tax_method: 'annualised',
+      max_deduction_ratio: '1/3',
     },
   },
   'contributions.company': {
