@@ -1,5 +1,4 @@
-// The webhook endpoints themselves (docs/webhooks.md): list, add, show, change, delete, rotate the
-// secret. Registered by webhooksRoutes (webhooks.routes.ts), which adds the shared schemas first.
+// The webhook endpoints themselves (docs/webhooks.md): list, add, show, change, delete. Registered by webhooksRoutes (webhooks.routes.ts), which adds the shared schemas first.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { typed } from '../../platform/deps.js';
@@ -9,13 +8,11 @@ import {
   CompanyQuery,
   EndpointAnswer,
   EndpointsPage,
-  emptyBody,
   errors,
   IdParams,
   LIST_TENANCY,
   one,
   PageQuery,
-  RotateAnswer,
   StoreAnswer,
   StoreBody,
   tags,
@@ -103,21 +100,5 @@ export function webhookEndpointsRoutes(app: ReturnType<typeof typed>, service: W
       },
     },
     async (request) => service.destroy(tenantId(request), request.params.id),
-  );
-
-  app.post(
-    '/api/webhook-endpoints/:id/rotate-secret',
-    {
-      config: { name: 'webhooks.rotate-secret', ...one },
-      preValidation: emptyBody,
-      schema: {
-        tags,
-        summary: 'A new secret (shown once); for 24 h deliveries are signed with the old and the new one',
-        params: IdParams,
-        body: CompanyQuery,
-        response: { 200: RotateAnswer, ...errors },
-      },
-    },
-    async (request) => service.rotateSecret(tenantId(request), request.params.id),
   );
 }

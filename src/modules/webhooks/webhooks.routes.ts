@@ -1,9 +1,9 @@
 // /api/webhook-endpoints (docs/webhooks.md): the endpoints, their deliveries log, a manual retry and
 // a test event. Errors {error}; validation 422 {error: {field: [..]}}. Schemas in webhooks.schemas.ts;
-// the routes in webhooks.endpoints.routes.ts and webhooks.deliveries.routes.ts, registered in this order.
+// the routes in webhooks.endpoints.routes.ts and webhooks.endpoint-actions.routes.ts, in this order.
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../../platform/deps.js';
-import { webhookDeliveriesRoutes } from './webhooks.deliveries.routes.js';
+import { webhookEndpointActionsRoutes } from './webhooks.endpoint-actions.routes.js';
 import { webhookEndpointsRoutes } from './webhooks.endpoints.routes.js';
 import { DeliverySchema, EndpointSchema } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
@@ -14,6 +14,6 @@ export function webhooksRoutes(service: WebhooksService) {
     app.addSchema(EndpointSchema);
     app.addSchema(DeliverySchema);
     webhookEndpointsRoutes(app, service);
-    webhookDeliveriesRoutes(app, service);
+    webhookEndpointActionsRoutes(app, service);
   };
 }

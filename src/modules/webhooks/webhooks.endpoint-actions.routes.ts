@@ -1,12 +1,40 @@
-// An endpoint's deliveries (docs/webhooks.md): the log, a manual retry and a test event. Registered
-// by webhooksRoutes (webhooks.routes.ts) after the endpoint routes.
+// What is done to one endpoint beyond its fields (docs/webhooks.md): rotate its secret, read its
+// deliveries log, retry a delivery, send a test event. Registered by webhooksRoutes
+// (webhooks.routes.ts) after the endpoint routes.
 import { Type } from 'typebox';
 import type { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
-import { CompanyQuery, DeliveriesPage, emptyBody, errors, IdParams, one, PageQuery, RowId, tags } from './webhooks.schemas.js';
+import {
+  CompanyQuery,
+  DeliveriesPage,
+  emptyBody,
+  errors,
+  IdParams,
+  one,
+  PageQuery,
+  RotateAnswer,
+  RowId,
+  tags,
+} from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
 
-export function webhookDeliveriesRoutes(app: ReturnType<typeof typed>, service: WebhooksService): void {
+export function webhookEndpointActionsRoutes(app: ReturnType<typeof typed>, service: WebhooksService): void {
+  app.post(
+    '/api/webhook-endpoints/:id/rotate-secret',
+    {
+      config: { name: 'webhooks.rotate-secret', ...one },
+      preValidation: emptyBody,
+      schema: {
+        tags,
+        summary: 'A new secret (shown once); for 24 h deliveries are signed with the old and the new one',
+        params: IdParams,
+        body: CompanyQuery,
+        response: { 200: RotateAnswer, ...errors },
+      },
+    },
+    async (request) => service.rotateSecret(tenantId(request), request.params.id),
+  );
+
   app.get(
     '/api/webhook-endpoints/:id/deliveries',
     {
