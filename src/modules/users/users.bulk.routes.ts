@@ -1,0 +1,57 @@
+// U8 and U9 (docs/reference.md): create or update users from a CSV file. Registered last by
+// usersRoutes (users.routes.ts).
+import fs from 'node:fs/promises';
+import type { AppDeps, typed } from '../../platform/deps.js';
+import { invalid } from '../../platform/errors.js';
+import { bulkCreate, bulkUpdate } from './users.bulk.js';
+import { CSV_UPLOAD, type CsvKind, parseUsersCsv } from './users.csv.js';
+import { createSlots, readMultipart, resolveFormCompany } from './users.multipart.js';
+import { BULK_TENANCY, BulkQuery, bulkErrors, tags } from './users.params.schemas.js';
+import { BulkReportSchema } from './users.schemas.js';
+
+/** CSV imports parsed and written at once per process (each holds its parsed file: tens of MB). */
+const BULK_CONCURRENCY = 2;
+
+export function usersBulkRoutes(app: ReturnType<typeof typed>, deps: AppDeps): void {
+  const bulkSlot = createSlots(BULK_CONCURRENCY);
+
+  for (const [url, kind, name, summary] of [
+    ['/api/users/bulk-create', 'create', 'users.bulk-create', 'U8. Create users from a CSV file (multipart field `users_csv`)'],
+    ['/api/users/bulk-update', 'update', 'users.bulk-update', 'U9. Update users from a CSV file (multipart field `users_csv`)'],
+  ] as const) {
+    app.post(
+      url,
+      {
+        config: { name, tenancy: BULK_TENANCY, family: 'bulk', sensitive: true },
+        schema: {
+          tags,
+          summary,
+          consumes: ['multipart/form-data'],
+          querystring: BulkQuery,
+          response: { 200: BulkReportSchema, ...bulkErrors },
+        },
+      },
+      async (request) => {
+        const required = invalid({ users_csv: ['The users csv field is required.'] });
+        if (!request.isMultipart()) throw required;
+        const { fields, files, discard } = await readMultipart(request, deps.config.dataDir, CSV_UPLOAD);
+        try {
+          const companyId = await resolveFormCompany(deps.db, request, fields, BULK_TENANCY);
+          const [file] = files;
+          if (!file) throw required;
+          if (file.truncated) throw invalid({ users_csv: [CSV_UPLOAD.tooLarge] });
+          const flag = (value: boolean | undefined, field: string | undefined) => value ?? (field === 'true' || field === '1');
+          const options = { dryRun: flag(request.query.dry_run, fields.dry_run), notify: flag(request.query.notify, fields.notify) };
+          // The file is read, parsed and imported holding one of a few slots: memory stays bounded
+          // however many imports arrive together (the others wait, their files on disk).
+          return await bulkSlot(async () => {
+            const rows = await parseUsersCsv(await fs.readFile(file.path), kind as CsvKind);
+            return kind === 'create' ? bulkCreate(deps, companyId, rows, options) : bulkUpdate(deps, companyId, rows, options);
+          });
+        } finally {
+          await discard();
+        }
+      },
+    );
+  }
+}
