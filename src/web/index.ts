@@ -7,6 +7,8 @@ import type { AppDeps } from '../platform/deps.js';
 import { authRoutes } from './auth.routes.js';
 import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
+import { employeeStatusRoutes } from './employee-status.routes.js';
+import { employeesRoutes } from './employees.routes.js';
 import { html } from './html.view.js';
 import { plainPage } from './layout.view.js';
 import { leaversConsoleRoutes } from './leavers.routes.js';
@@ -47,6 +49,8 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await overviewRoutes(consoleScope, ctx);
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
+        await employeesRoutes(consoleScope, ctx);
+        await employeeStatusRoutes(consoleScope, ctx);
         await leaversConsoleRoutes(consoleScope, ctx);
         await payrollRunRoutes(consoleScope, ctx);
         await offCycleRoutes(consoleScope, ctx);

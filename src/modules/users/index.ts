@@ -3,7 +3,9 @@
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { createAccountResolver } from '../banks/index.js';
 import { createUserActions } from './users.actions.js';
+import { createAdminsService } from './users.admins.service.js';
 import { createBankAccountVerification } from './users.bank-account.js';
+import { createBulkService } from './users.bulk.service.js';
 import { createOnboardingService } from './users.onboarding.js';
 import { usersRoutes } from './users.routes.js';
 import { createUserSearch } from './users.search.js';
@@ -11,9 +13,12 @@ import { createUsersService } from './users.service.js';
 import { createSuspensionService, suspensionEndJob } from './users.suspension.js';
 
 export function createUsersModule(deps: AppDeps) {
+  const actions = createUserActions(deps);
   const services = {
     users: createUsersService(deps),
-    actions: createUserActions(deps),
+    actions,
+    admins: createAdminsService(deps, actions),
+    bulk: createBulkService(deps),
     suspension: createSuspensionService(deps),
     search: createUserSearch(deps),
     onboarding: createOnboardingService(deps),
@@ -27,6 +32,9 @@ export function createUsersModule(deps: AppDeps) {
 }
 
 export type UsersServices = ReturnType<typeof createUsersModule>['services'];
+export { type Actor, ADMIN_MESSAGES, ADMIN_ROLES, type AdminRole } from './users.admins.service.js';
+export { BANK_ACCOUNT_MESSAGES } from './users.bank-account.js';
+export { IMPORT_HEADER, UPDATE_HEADER } from './users.csv.js';
 // For the leavers module (POST /api/users/{id}/terminate, /reinstate): the user events, recorded the same way.
 export { announceUsers } from './users.events.js';
 export { EXIT_REASONS, type ExitReason, exitedSql, isExited, LAGOS_TODAY_SQL } from './users.exit.repo.js';

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { mayGrantConsoleAccess } from '../../platform/auth/console-access.js';
@@ -12,10 +11,10 @@ import { BulkError, CompanyIdInput, errorResponses, FieldsError, MessageError } 
 import type { TenancyMessages } from '../../platform/types.js';
 import type { createUserActions } from './users.actions.js';
 import { type BankAccountVerification, bankAccountRoutes } from './users.bank-account.js';
-import { bulkCreate, bulkUpdate } from './users.bulk.js';
-import { CSV_UPLOAD, type CsvKind, IMPORT_HEADER, parseUsersCsv, templateCsv, UPDATE_HEADER } from './users.csv.js';
+import type { BulkService } from './users.bulk.service.js';
+import { CSV_UPLOAD, type CsvKind, IMPORT_HEADER, templateCsv, UPDATE_HEADER } from './users.csv.js';
 import { DOCUMENT_UPLOAD } from './users.documents.js';
-import { createSlots, readMultipart, resolveFormCompany, sweepStaleUploads } from './users.multipart.js';
+import { readMultipart, resolveFormCompany, sweepStaleUploads } from './users.multipart.js';
 import { BulkReportSchema, CreatedUserSchema, MessageAndUser, UpdatedUserSchema, UserSchema } from './users.schemas.js';
 import { CreateBody, SuspendBody, UnsuspendBody, UpdateBody } from './users.schemas-input.js';
 import { type createUsersService, LIST_STATUSES, USER_NOT_FOUND } from './users.service.js';
@@ -26,8 +25,6 @@ export const USERS_TENANCY: TenancyMessages = { forbidden: 'Unauthorized or inva
 const notFoundMessage = USER_NOT_FOUND;
 /** U8/U9 name a missing company (the published interface). */
 const BULK_TENANCY: TenancyMessages = { ...USERS_TENANCY, notFound: 'Target company not found.' };
-/** CSV imports parsed and written at once per process (each holds its parsed file: tens of MB). */
-const BULK_CONCURRENCY = 2;
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 /** U5-U7 answer a malformed id with their own 400, so the id is parsed by hand. */
@@ -57,12 +54,12 @@ interface UsersRouteServices {
   actions: ReturnType<typeof createUserActions>;
   suspension: ReturnType<typeof createSuspensionService>;
   bankAccount: BankAccountVerification;
+  bulk: BulkService;
 }
 
 export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services: UsersRouteServices): Promise<void> {
   const app = typed(root);
   const { users: service, actions, suspension } = services;
-  const bulkSlot = createSlots(BULK_CONCURRENCY);
   app.addSchema(UserSchema);
   // Temp files of uploads cut off by a crash are removed once the server is ready.
   root.addHook('onReady', async () => {
@@ -309,10 +306,7 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services
           const options = { dryRun: flag(request.query.dry_run, fields.dry_run), notify: flag(request.query.notify, fields.notify) };
           // The file is read, parsed and imported holding one of a few slots: memory stays bounded
           // however many imports arrive together (the others wait, their files on disk).
-          return await bulkSlot(async () => {
-            const rows = await parseUsersCsv(await fs.readFile(file.path), kind as CsvKind);
-            return kind === 'create' ? bulkCreate(deps, companyId, rows, options) : bulkUpdate(deps, companyId, rows, options);
-          });
+          return await services.bulk.run(companyId, kind as CsvKind, file.path, options);
         } finally {
           await discard();
         }
