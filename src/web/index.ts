@@ -9,6 +9,7 @@ import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
 import { employeeStatusRoutes } from './employee-status.routes.js';
 import { employeesRoutes } from './employees.routes.js';
+import { employeesUploadRoutes } from './employees-upload.routes.js';
 import { html } from './html.view.js';
 import { plainPage } from './layout.view.js';
 import { leaversConsoleRoutes } from './leavers.routes.js';
@@ -49,6 +50,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await overviewRoutes(consoleScope, ctx);
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
+        await employeesUploadRoutes(consoleScope, ctx);
         await employeesRoutes(consoleScope, ctx);
         await employeeStatusRoutes(consoleScope, ctx);
         await leaversConsoleRoutes(consoleScope, ctx);

@@ -34,7 +34,7 @@ export function createUsersModule(deps: AppDeps) {
 export type UsersServices = ReturnType<typeof createUsersModule>['services'];
 export { type Actor, ADMIN_MESSAGES, ADMIN_ROLES, type AdminRole } from './users.admins.service.js';
 export { BANK_ACCOUNT_MESSAGES } from './users.bank-account.js';
-export { IMPORT_HEADER, UPDATE_HEADER } from './users.csv.js';
+export { CSV_UPLOAD, type CsvKind, IMPORT_HEADER, templateCsv, UPDATE_HEADER } from './users.csv.js';
 // For the leavers module (POST /api/users/{id}/terminate, /reinstate): the user events, recorded the same way.
 export { announceUsers } from './users.events.js';
 export { EXIT_REASONS, type ExitReason, exitedSql, isExited, LAGOS_TODAY_SQL } from './users.exit.repo.js';
