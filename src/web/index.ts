@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../modules/index.js';
 import type { AppDeps } from '../platform/deps.js';
+import { administratorsRoutes } from './administrators.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
@@ -47,6 +48,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await authRoutes(consoleScope, ctx);
         await securityRoutes(consoleScope, ctx);
         await settingsRoutes(consoleScope, ctx);
+        await administratorsRoutes(consoleScope, ctx);
         await overviewRoutes(consoleScope, ctx);
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
