@@ -2,7 +2,7 @@
 // end job, the onboarding link the console's onboarding page completes, and the console search.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { createAccountResolver } from '../banks/index.js';
-import { createUserActions } from './users.actions.js';
+import { type ActionDeps, createUserActions } from './users.actions.js';
 import { createAdminsService } from './users.admins.service.js';
 import { createBankAccountVerification } from './users.bank-account.js';
 import { createBulkService } from './users.bulk.service.js';
@@ -32,7 +32,12 @@ export function createUsersModule(deps: AppDeps) {
 }
 
 export type UsersServices = ReturnType<typeof createUsersModule>['services'];
-export { type Actor, ADMIN_MESSAGES, ADMIN_ROLES, type AdminRole } from './users.admins.service.js';
+
+/** The admins service on its own: `payroll admin invite` (the CLI) on the configured database. */
+export function createStandaloneAdminsService(deps: ActionDeps) {
+  return createAdminsService(deps, createUserActions(deps));
+}
+export { type Actor, ADMIN_MESSAGES, ADMIN_ROLES, type AdminRole, type InviteInput } from './users.admins.service.js';
 export { BANK_ACCOUNT_MESSAGES } from './users.bank-account.js';
 export { CSV_UPLOAD, type CsvKind, IMPORT_HEADER, templateCsv, UPDATE_HEADER } from './users.csv.js';
 // For the leavers module (POST /api/users/{id}/terminate, /reinstate): the user events, recorded the same way.
