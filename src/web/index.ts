@@ -17,6 +17,7 @@ import { leaversConsoleRoutes } from './leavers.routes.js';
 import { offCycleRoutes } from './off-cycle.routes.js';
 import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
+import { passwordResetRoutes } from './password-reset.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { payrollRunRoutes } from './payroll-runs.routes.js';
 import { consolePayslipRoutes, payslipLinkRoutes } from './payslips.routes.js';
@@ -46,6 +47,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
           ),
         );
         await authRoutes(consoleScope, ctx);
+        await passwordResetRoutes(consoleScope, ctx);
         await securityRoutes(consoleScope, ctx);
         await settingsRoutes(consoleScope, ctx);
         await administratorsRoutes(consoleScope, ctx);

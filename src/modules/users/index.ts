@@ -46,6 +46,6 @@ export { EXIT_REASONS, type ExitReason, exitedSql, isExited, LAGOS_TODAY_SQL } f
 // For the year-to-date module's CSV import (U8's upload handling and slots).
 export { createSlots, readMultipart, resolveFormCompany, type UploadLimits } from './users.multipart.js';
 export { ONBOARDING_EXPIRED } from './users.onboarding.js';
-export { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './users.passwords.js';
+export { hashPassword, PASSWORD_MIN_LENGTH, validatePassword, verifyPassword } from './users.passwords.js';
 export { USER_STATUSES, type UserStatus } from './users.repo.js';
 export { USERS_TENANCY } from './users.routes.js';
