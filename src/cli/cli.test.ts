@@ -5,10 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { describeEmbedded } from '../../test/helpers/embedded-only.js';
 import { openPglite } from '../db/client.js';
+import { users } from '../db/schema/index.js';
 import { findToken } from '../platform/auth/tokens.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,6 +64,7 @@ describeEmbedded('payroll CLI: usage', { timeout: 600_000 }, () => {
       'payroll token generate',
       'payroll token revoke',
       'payroll outbox',
+      'payroll admin invite',
       'PAYROLL_URL',
     ]) {
       expect(res.stdout).toContain(line);
@@ -114,11 +117,29 @@ describeEmbedded('payroll CLI: directly on an embedded database', { timeout: 600
     const second = JSON.parse(generated.stdout);
     expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
 
+    // The first administrator of the company (docs/operations.md): a super admin with an onboarding link.
+    const invited = await payroll(
+      ['admin', 'invite', '--company', '1', '--email', 'Boss@Personal.test', '--first-name', 'Bola', '--last-name', 'Boss'],
+      env,
+    );
+    expect(invited.code, invited.stderr).toBe(0);
+    const answer = JSON.parse(invited.stdout);
+    expect(answer).toMatchObject({
+      role: 'super-admin',
+      user: { first_name: 'Bola', personal_email: 'boss@personal.test', is_active: false },
+    });
+    expect(answer.onboarding_link).toMatch(/^http:\/\/[^/]+\/onboarding\/[\w-]{32,}$/);
+    const refused = await payroll(['admin', 'invite', '--company', '1', '--email', 'boss@personal.test', '--role', 'owner'], env);
+    expect([refused.code, refused.stderr]).toEqual([1, 'payroll: Choose Super admin or Admin.\n']);
+
     const database = await openPglite(dataDir);
     try {
       expect((await findToken(database.db, body.token))?.revokedAt).toBeInstanceOf(Date);
       const current = await findToken(database.db, second.token);
       expect(current).toMatchObject({ companyId: 1, revokedAt: null, scopes: ['all'], apiAccess: true, plan: 'premium' });
+      const [boss] = await database.db.select().from(users).where(eq(users.personalEmail, 'boss@personal.test'));
+      expect(boss.roles).toEqual(['super-admin']);
+      expect(answer.onboarding_link.endsWith(`/onboarding/${boss.onboardingToken}`)).toBe(true);
     } finally {
       await database.close();
     }

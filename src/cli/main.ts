@@ -24,6 +24,10 @@ Usage:
   payroll token generate --company <id> [--scopes a,b]
                                               issue a new API token; the previous one stops working
   payroll token revoke --company <id>         revoke the company's API token
+  payroll admin invite --company <id> --email <address> [--first-name <name>] [--last-name <name>]
+          [--role super-admin|admin]
+                                              invite an administrator (default super-admin) and print
+                                              the onboarding link that sets their password (database only)
   payroll outbox [--to <address>] [--limit <n>]
                                               e-mails in the outbox, newest first
 
@@ -55,6 +59,9 @@ const OPTIONS = {
   'add-user-type': { type: 'string', multiple: true },
   'add-role': { type: 'string', multiple: true },
   to: { type: 'string' },
+  email: { type: 'string' },
+  'first-name': { type: 'string' },
+  'last-name': { type: 'string' },
   limit: { type: 'string' },
 } as const;
 
@@ -185,6 +192,22 @@ async function run(argv: string[]): Promise<number> {
     case 'token revoke': {
       const id = companyId(values, arg);
       return operator(values, (client) => client.revokeToken(id));
+    }
+    case 'admin invite': {
+      const id = companyId(values, arg);
+      const email = values.email;
+      if (!email) throw new UsageError('--email is required');
+      const role = values.role?.[0] ?? 'super-admin';
+      // Names default to the e-mail's local part: the administrator can correct them later in the console.
+      const local = email.split('@')[0] ?? 'Administrator';
+      return operator(values, (client) =>
+        client.inviteAdmin(id, {
+          personal_email: email,
+          first_name: values['first-name'] ?? local,
+          last_name: values['last-name'] ?? 'Administrator',
+          role,
+        }),
+      );
     }
     case 'outbox': {
       const limit = values.limit === undefined ? undefined : Number(values.limit);

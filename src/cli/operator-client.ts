@@ -4,9 +4,11 @@
 import type { Config } from '../config.js';
 import { type CreateCompanyInput, createAdminService, type OutboxQuery, type UpdateCompanyInput } from '../modules/admin/index.js';
 import { createCompanyVocabularyService } from '../modules/companies/index.js';
+import { createStandaloneAdminsService, type InviteInput } from '../modules/users/index.js';
 import { AuthCache } from '../platform/auth/authenticate.js';
 import { DomainError } from '../platform/errors.js';
 import { errorMessage, isRecord } from '../platform/guards.js';
+import { createMailer } from '../platform/mail/outbox.js';
 import { openConfiguredDatabase, prepareDatabase } from '../runtime.js';
 
 export class CliError extends Error {}
@@ -17,6 +19,7 @@ export interface OperatorClient {
   generateToken(id: number, input: { scopes?: string[] }): Promise<unknown>;
   revokeToken(id: number): Promise<unknown>;
   listOutbox(query: OutboxQuery): Promise<unknown>;
+  inviteAdmin(companyId: number, input: InviteInput): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -61,6 +64,12 @@ export function httpClient(baseUrl: string, adminToken: string): OperatorClient 
       const qs = params.toString();
       return request('GET', `/admin/outbox${qs ? `?${qs}` : ''}`);
     },
+    // The operator API has no route for it: the first administrator is made on the database itself.
+    inviteAdmin: async () => {
+      throw new CliError(
+        'admin invite works on the database directly: run it without --url/PAYROLL_URL, with DATABASE_URL (or DATA_DIR) set',
+      );
+    },
     close: async () => {},
   };
 }
@@ -96,6 +105,18 @@ export async function directClient(config: Config): Promise<OperatorClient> {
     generateToken: (id, input) => explain(service.generateToken(id, input)),
     revokeToken: (id) => explain(service.revokeToken(id)),
     listOutbox: (query) => explain(service.listOutbox(query)),
+    inviteAdmin: async (companyId, input) => {
+      const mailer = createMailer({ perCompanyPerHour: config.mailPerCompanyPerHour });
+      const admins = createStandaloneAdminsService({ db: opened.database.db, mailer, config });
+      // The operator acts for the company: any role, and the e-mail goes to the outbox as well.
+      const invited = await explain(admins.invite(companyId, 'operator', input, true));
+      return {
+        message: 'Administrator invited. Give them the onboarding link (valid 7 days, once); the invitation e-mail is in the outbox.',
+        user: invited.user,
+        role: invited.role,
+        onboarding_link: invited.link,
+      };
+    },
     close: () => opened.close(),
   };
 }

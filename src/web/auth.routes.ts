@@ -43,6 +43,7 @@ function loginForm(csrf: string, values: { email?: string; next?: string }, erro
   <button type="submit">Sign in</button>
 </form>
 </div>
+<p><a href="/console/forgot-password">Forgot your password?</a></p>
 <p class="muted">The console is for company administrators. New administrators set their password through the onboarding link in their invitation e-mail.</p>`;
 }
 
@@ -78,6 +79,7 @@ export async function authRoutes(root: FastifyInstance, ctx: WebContext): Promis
           next: Type.Optional(Type.String({ maxLength: 2000 })),
           signed_out: Type.Optional(Type.String()),
           unlocked: Type.Optional(Type.String()),
+          reset: Type.Optional(Type.String()),
         }),
       },
     },
@@ -89,7 +91,9 @@ export async function authRoutes(root: FastifyInstance, ctx: WebContext): Promis
           ? { notice: 'You are signed out.' }
           : request.query.unlocked !== undefined
             ? { notice: UNLOCKED }
-            : {};
+            : request.query.reset !== undefined
+              ? { notice: 'Your password is set. Sign in with it.' }
+              : {};
       return sendHtml(reply, plainPage({ title: 'Sign in', body: loginForm(csrf, { next: request.query.next }), flash }));
     },
   );

@@ -4,9 +4,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../modules/index.js';
 import type { AppDeps } from '../platform/deps.js';
+import { administratorsRoutes } from './administrators.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
+import { employeeStatusRoutes } from './employee-status.routes.js';
+import { employeesRoutes } from './employees.routes.js';
+import { employeesUploadRoutes } from './employees-upload.routes.js';
 import { html } from './html.view.js';
 import { invoicesRoutes } from './invoices.routes.js';
 import { plainPage } from './layout.view.js';
@@ -15,6 +19,7 @@ import { loansConsoleRoutes } from './loans.routes.js';
 import { offCycleRoutes } from './off-cycle.routes.js';
 import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
+import { passwordResetRoutes } from './password-reset.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { payrollRunRoutes } from './payroll-runs.routes.js';
 import { consolePayslipRoutes, payslipLinkRoutes } from './payslips.routes.js';
@@ -45,11 +50,16 @@ export async function registerConsole(app: FastifyInstance, services: AppService
           ),
         );
         await authRoutes(consoleScope, ctx);
+        await passwordResetRoutes(consoleScope, ctx);
         await securityRoutes(consoleScope, ctx);
         await settingsRoutes(consoleScope, ctx);
+        await administratorsRoutes(consoleScope, ctx);
         await overviewRoutes(consoleScope, ctx);
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
+        await employeesUploadRoutes(consoleScope, ctx);
+        await employeesRoutes(consoleScope, ctx);
+        await employeeStatusRoutes(consoleScope, ctx);
         await leaversConsoleRoutes(consoleScope, ctx);
         await loansConsoleRoutes(consoleScope, ctx);
         await yearToDateConsoleRoutes(consoleScope, ctx);

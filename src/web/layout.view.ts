@@ -5,7 +5,17 @@ import type { SessionRow } from '../modules/console-sessions/index.js';
 import { CSS_PATH, JS_PATH } from './assets.view.js';
 import { type Html, html } from './html.view.js';
 
-export type Section = 'overview' | 'employees' | 'payroll' | 'compliance' | 'wallet' | 'invoices' | 'settings' | 'security' | 'developers';
+export type Section =
+  | 'overview'
+  | 'employees'
+  | 'payroll'
+  | 'compliance'
+  | 'wallet'
+  | 'invoices'
+  | 'settings'
+  | 'administrators'
+  | 'security'
+  | 'developers';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'overview', href: '/console', label: 'Overview' },
@@ -15,6 +25,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'wallet', href: '/console/wallet', label: 'Wallet' },
   { section: 'invoices', href: '/console/invoices', label: 'Invoices' },
   { section: 'settings', href: '/console/settings', label: 'Settings' },
+  { section: 'administrators', href: '/console/administrators', label: 'Administrators' },
   { section: 'security', href: '/console/security/api', label: 'Security' },
   { section: 'developers', href: '/console/developers/webhooks', label: 'Developers' },
 ];

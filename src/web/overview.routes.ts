@@ -123,7 +123,8 @@ export async function overviewRoutes(root: FastifyInstance, ctx: WebContext): Pr
       const lastPage = Math.max(1, Math.ceil(result.total / EMPLOYEES_PER_PAGE));
       const rows = result.users;
       const filtered = q !== '' || status !== undefined;
-      const body = html`<form method="get" action="/console/employees" class="card" role="search">
+      const body = html`<p><a class="button" href="/console/employees/new">Add employee</a> <a class="button secondary" href="/console/employees/upload">Upload a CSV file</a></p>
+<form method="get" action="/console/employees" class="card" role="search">
   <label for="q">Search employees <span class="hint">Name, company or personal e-mail, or employee number</span></label>
   <input id="q" name="q" type="search" value="${q}">
   <label for="status">Status</label>
@@ -139,7 +140,7 @@ ${
         filtered
           ? 'No employees match this search.'
           : result.total === 0
-            ? 'No employees yet. Add them through the API (POST /api/users) or a bulk CSV upload.'
+            ? 'No employees yet. Add one, upload a CSV file, or use the API (POST /api/users).'
             : 'No employees on this page.'
       }</p>`
     : html`<div class="table-wrap"><table>
@@ -147,7 +148,7 @@ ${
   <thead><tr><th scope="col">Employee</th><th scope="col">Name</th><th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows.map(
     (u) =>
-      html`<tr><td><a href="/console/employees/${u.id}/statutory" title="Statutory details">${u.employee_id}</a></td><td>${u.first_name} ${u.last_name}</td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${
+      html`<tr><td><a href="/console/employees/${u.id}/statutory" title="Statutory details">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${
         u.exit_date !== null && !isExited(u.exit_date, lagosDate()) ? html` <span class="badge warn">Leaving ${u.exit_date}</span>` : ''
       }</td></tr>`,
   )}</tbody>

@@ -71,6 +71,38 @@ function yesNo(field: string, label: string, hint: string, value: unknown): Html
   <label for="${field}-no"><input type="radio" id="${field}-no" name="${field}" value="false"${on ? '' : html` checked`}> No</label></div></fieldset>`;
 }
 
+/** The statutory inputs of an employee form (this page and the console's Add/Edit employee pages). */
+export function statutoryInputs(values: Values, states: Option[], pfas: Option[]): Html {
+  return html`${select('state_of_residence', 'State of residence (PAYE authority)', states, values.state_of_residence, 'Unknown')}
+    ${select('pfa_code', 'Pension Fund Administrator', pfas, values.pfa_code, 'Unknown')}
+    ${select(
+      'gender',
+      'Gender',
+      [
+        { code: 'female', name: 'Female' },
+        { code: 'male', name: 'Male' },
+      ],
+      values.gender,
+      'Not recorded',
+    )}
+    ${TEXT_FIELDS.map(
+      ([field, label, hint]) => html`<label for="${field}">${label} <span class="hint">${hint}</span></label>
+    <input id="${field}" name="${field}" type="text" maxlength="40" value="${text(values[field])}">`,
+    )}
+    ${BOOLEAN_FIELDS.map(([field, label, hint]) => yesNo(field, label, hint, values[field]))}
+    <label for="${REASON_FIELD}">Reason for the pension exemption <span class="hint">Required when exempt, up to 200 characters</span></label>
+    <input id="${REASON_FIELD}" name="${REASON_FIELD}" type="text" maxlength="200" class="wide" value="${text(values[REASON_FIELD])}">`;
+}
+
+/** The labels of the statutory fields, by field key: what error messages name instead of the key. */
+export const STATUTORY_LABELS: Record<string, string> = {
+  state_of_residence: 'State of residence',
+  pfa_code: 'Pension Fund Administrator',
+  gender: 'Gender',
+  ...Object.fromEntries([...TEXT_FIELDS, ...BOOLEAN_FIELDS].map(([field, label]) => [field, label])),
+  [REASON_FIELD]: 'Reason for the pension exemption',
+};
+
 /** The form's strings as a U4 body: an emptied box is null (unknown); booleans as sent. */
 function formToBody(form: Record<string, string | undefined>, fields: readonly string[]): Values {
   const body: Values = {};
@@ -171,25 +203,7 @@ export async function statutoryRoutes(root: FastifyInstance, ctx: WebContext): P
   <p class="muted">Used for PAYE, pension and NHF. Empty a box when a detail is unknown.</p>
   <form method="post" action="/console/employees/${id}/statutory">
     ${csrfField(session.csrfToken)}
-    ${select('state_of_residence', 'State of residence (PAYE authority)', referenceData.states().data, values.state_of_residence, 'Unknown')}
-    ${select('pfa_code', 'Pension Fund Administrator', referenceData.pfas().data, values.pfa_code, 'Unknown')}
-    ${select(
-      'gender',
-      'Gender',
-      [
-        { code: 'female', name: 'Female' },
-        { code: 'male', name: 'Male' },
-      ],
-      values.gender,
-      'Not recorded',
-    )}
-    ${TEXT_FIELDS.map(
-      ([field, label, hint]) => html`<label for="${field}">${label} <span class="hint">${hint}</span></label>
-    <input id="${field}" name="${field}" type="text" maxlength="40" value="${text(values[field])}">`,
-    )}
-    ${BOOLEAN_FIELDS.map(([field, label, hint]) => yesNo(field, label, hint, values[field]))}
-    <label for="${REASON_FIELD}">Reason for the pension exemption <span class="hint">Required when exempt, up to 200 characters</span></label>
-    <input id="${REASON_FIELD}" name="${REASON_FIELD}" type="text" maxlength="200" class="wide" value="${text(values[REASON_FIELD])}">
+    ${statutoryInputs(values, referenceData.states().data, referenceData.pfas().data)}
     <button type="submit">Save statutory details</button>
   </form>
 </section>`;

@@ -100,8 +100,12 @@ export function checkAnonymousCsrf(ctx: WebContext) {
   };
 }
 
-/** preHandler for signed-in pages: a live session, and on POST its CSRF secret. */
-export function requireSession(ctx: WebContext) {
+/**
+ * preHandler for signed-in pages: a live session, and on POST its CSRF secret. `multipart`: a file
+ * upload form, whose fields only the route reads; that route must check the `_csrf` field itself
+ * (`checkCsrfField`) before it acts.
+ */
+export function requireSession(ctx: WebContext, options: { multipart?: boolean } = {}) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const session = await ctx.sessions.resolve(request.cookies[ctx.cookieNames.session]);
     if (!session) {
@@ -110,7 +114,7 @@ export function requireSession(ctx: WebContext) {
       return reply.redirect(`/console/login${next}`, 303);
     }
     request.webSession = session;
-    if (request.method === 'POST') {
+    if (request.method === 'POST' && !(options.multipart && request.isMultipart())) {
       const field = formField(request, '_csrf');
       if (!field || !safeEqual(field, session.csrfToken)) {
         return sendHtml(reply, page({ title: 'Form expired', session, section: 'overview', body: html`<p>${FORBIDDEN_FORM}</p>` }), 403);
@@ -118,6 +122,13 @@ export function requireSession(ctx: WebContext) {
     }
   };
 }
+
+/** The CSRF check of a multipart form's `_csrf` field (see requireSession's `multipart`). */
+export function csrfFieldMatches(session: SessionRow, field: string | undefined): boolean {
+  return field !== undefined && safeEqual(field, session.csrfToken);
+}
+
+export const FORBIDDEN_FORM_MESSAGE = FORBIDDEN_FORM;
 
 /** The signed-in session of a page behind `requireSession` (a page without that guard has none: a 500). */
 export function sessionOf(request: FastifyRequest): SessionRow {

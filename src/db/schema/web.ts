@@ -40,3 +40,21 @@ export const webLoginFailures = pgTable(
   },
   (t) => [uniqueIndex('web_login_failures_key_hash_key').on(t.keyHash), index('web_login_failures_created_idx').on(t.createdAt)],
 );
+
+/** Password-reset links of the console (migration 0240): the SHA-256 of the secret, single use, 30 minutes. */
+export const webPasswordResets = pgTable(
+  'web_password_resets',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    companyId: integer('company_id').notNull(),
+    userId: integer('user_id').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('web_password_resets_token_hash_key').on(t.tokenHash),
+    index('web_password_resets_user_idx').on(t.companyId, t.userId),
+  ],
+);

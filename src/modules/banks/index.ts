@@ -2,10 +2,11 @@
 // finding a bank by code or by name, and resolving an account holder's name through the payment
 // provider. No tables: the bank list is a data file (docs/banks.md).
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { createAccountsService } from './banks.accounts.service.js';
 import { banksRoutes } from './banks.routes.js';
 
-export function createBanksModule(_deps: AppDeps) {
-  const services = {};
+export function createBanksModule(deps: AppDeps) {
+  const services = { accounts: createAccountsService(deps.config) };
   return { services, routes: banksRoutes, jobs: [] } satisfies FeatureModule<typeof services>;
 }
 
@@ -16,6 +17,7 @@ export {
   namesMatch,
   ResolverUnavailable,
 } from './account-resolver.provider.js';
+export { ACCOUNT_CHECK_MESSAGES, type AccountCheck } from './banks.accounts.service.js';
 export { BANK_DATA_SOURCE } from './banks.data.js';
 export { BANKS, type Bank, bankByCode, bankCodeForName, paystackBankCode } from './banks.lookup.rules.js';
 export { isNubanBankCode, isValidNuban, nubanCheckDigit, nubanFor } from './nuban.rules.js';

@@ -4,9 +4,10 @@
 // pages are the console's.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { createSessionService } from './console-sessions.service.js';
+import { createPasswordResetService } from './password-reset.service.js';
 
 export function createConsoleSessionsModule(deps: AppDeps) {
-  const services = { sessions: createSessionService(deps) };
+  const services = { sessions: createSessionService(deps), passwordResets: createPasswordResetService(deps) };
   return {
     services,
     routes: () => {},
@@ -25,3 +26,4 @@ export {
   type SignInResult,
   safeEqual,
 } from './console-sessions.service.js';
+export { RESET_LIMITS, RESET_LINK_SECONDS, type ResetState } from './password-reset.service.js';

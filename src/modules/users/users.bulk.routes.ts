@@ -1,19 +1,14 @@
 // U8 and U9 (docs/reference.md): create or update users from a CSV file. Registered last by
 // usersRoutes (users.routes.ts).
-import fs from 'node:fs/promises';
 import type { AppDeps, typed } from '../../platform/deps.js';
 import { invalid } from '../../platform/errors.js';
-import { bulkCreate, bulkUpdate } from './users.bulk.js';
-import { CSV_UPLOAD, type CsvKind, parseUsersCsv } from './users.csv.js';
-import { createSlots, readMultipart, resolveFormCompany } from './users.multipart.js';
+import type { BulkService } from './users.bulk.service.js';
+import { CSV_UPLOAD, type CsvKind } from './users.csv.js';
+import { readMultipart, resolveFormCompany } from './users.multipart.js';
 import { BULK_TENANCY, BulkQuery, bulkErrors, tags } from './users.params.schemas.js';
 import { BulkReportSchema } from './users.schemas.js';
 
-/** CSV imports parsed and written at once per process (each holds its parsed file: tens of MB). */
-const BULK_CONCURRENCY = 2;
-
-export function usersBulkRoutes(app: ReturnType<typeof typed>, deps: AppDeps): void {
-  const bulkSlot = createSlots(BULK_CONCURRENCY);
+export function usersBulkRoutes(app: ReturnType<typeof typed>, deps: AppDeps, bulk: BulkService): void {
 
   for (const [url, kind, name, summary] of [
     ['/api/users/bulk-create', 'create', 'users.bulk-create', 'U8. Create users from a CSV file (multipart field `users_csv`)'],
@@ -44,10 +39,7 @@ export function usersBulkRoutes(app: ReturnType<typeof typed>, deps: AppDeps): v
           const options = { dryRun: flag(request.query.dry_run, fields.dry_run), notify: flag(request.query.notify, fields.notify) };
           // The file is read, parsed and imported holding one of a few slots: memory stays bounded
           // however many imports arrive together (the others wait, their files on disk).
-          return await bulkSlot(async () => {
-            const rows = await parseUsersCsv(await fs.readFile(file.path), kind as CsvKind);
-            return kind === 'create' ? bulkCreate(deps, companyId, rows, options) : bulkUpdate(deps, companyId, rows, options);
-          });
+          return await bulk.run(companyId, kind as CsvKind, file.path, options);
         } finally {
           await discard();
         }

@@ -2,6 +2,7 @@
 // each registrar of users.*.routes.ts.
 import type { createUserActions } from './users.actions.js';
 import type { BankAccountVerification } from './users.bank-account.js';
+import type { BulkService } from './users.bulk.service.js';
 import type { createUsersService } from './users.service.js';
 import type { createSuspensionService } from './users.suspension.js';
 
@@ -10,4 +11,5 @@ export interface UsersRouteServices {
   actions: ReturnType<typeof createUserActions>;
   suspension: ReturnType<typeof createSuspensionService>;
   bankAccount: BankAccountVerification;
+  bulk: BulkService;
 }

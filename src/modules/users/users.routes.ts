@@ -32,5 +32,5 @@ export async function usersRoutes(root: FastifyInstance, deps: AppDeps, services
   usersWriteRoutes(app, deps, services);
   usersStatusRoutes(app, services);
   usersSuspensionRoutes(app, services);
-  usersBulkRoutes(app, deps);
+  usersBulkRoutes(app, deps, services.bulk);
 }
