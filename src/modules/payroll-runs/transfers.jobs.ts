@@ -8,7 +8,7 @@
 //   ones; looks again later (backing off, pollDelay) while any of the batch is unsettled.
 import type { Db } from '../../db/client.js';
 import { isRecord } from '../../platform/guards.js';
-import { exponentialBackoff, type JobDefinition } from '../../platform/jobs/queue.js';
+import { exponentialBackoff, type JobDefinition, type JobOutcome } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import type { PayslipLinks } from '../paystubs/index.js';
 import { ProviderRateLimited } from '../wallet/index.js';
@@ -139,9 +139,9 @@ export async function settleBatch(deps: TransferDeps, key: BatchKey): Promise<nu
  * exhausts its attempts (docs/payroll-runs.md, "Paystack's rate limit").
  */
 async function rateLimited(
-  work: () => Promise<void | { retryInSeconds: number }>,
+  work: () => Promise<JobOutcome>,
   log: { info(o: object, m: string): void },
-): Promise<void | { retryInSeconds: number }> {
+): Promise<JobOutcome> {
   try {
     return await work();
   } catch (error) {
