@@ -7,6 +7,7 @@ import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { errorMessage } from '../platform/guards.js';
 import { openConfiguredDatabase, prepareDatabase } from '../runtime.js';
 import { CliError, directClient, httpClient, type OperatorClient } from './operator-client.js';
+import { DEFAULT_RETENTION, prune } from './prune.js';
 
 export const HELP = `payroll - the Payroll API server and its operator tools
 
@@ -30,6 +31,9 @@ Usage:
                                               the onboarding link that sets their password (database only)
   payroll outbox [--to <address>] [--limit <n>]
                                               e-mails in the outbox, newest first
+  payroll prune [--jobs-days 7] [--failed-jobs-days 30] [--webhook-days 30]
+                                              delete finished jobs and finished webhook events older
+                                              than that, in batches (on the configured database)
 
 Where the operator commands act:
   --url <base> (or PAYROLL_URL) with ADMIN_TOKEN   over HTTP, through a running server's /admin API
@@ -63,6 +67,9 @@ const OPTIONS = {
   'first-name': { type: 'string' },
   'last-name': { type: 'string' },
   limit: { type: 'string' },
+  'jobs-days': { type: 'string' },
+  'failed-jobs-days': { type: 'string' },
+  'webhook-days': { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -143,6 +150,30 @@ async function migrateCommand(): Promise<number> {
   }
 }
 
+function days(values: Values, name: 'jobs-days' | 'failed-jobs-days' | 'webhook-days', fallback: number): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 3650) throw new UsageError(`--${name} must be a whole number of days, 1 to 3650`);
+  return value;
+}
+
+async function pruneCommand(values: Values): Promise<number> {
+  const retention = {
+    jobsDays: days(values, 'jobs-days', DEFAULT_RETENTION.jobsDays),
+    failedJobsDays: days(values, 'failed-jobs-days', DEFAULT_RETENTION.failedJobsDays),
+    webhookDays: days(values, 'webhook-days', DEFAULT_RETENTION.webhookDays),
+  };
+  const opened = await openConfiguredDatabase(loadConfig());
+  try {
+    const deleted = await prune(opened.database.db, retention);
+    process.stdout.write(`${JSON.stringify({ deleted, retention }, null, 2)}\n`);
+    return 0;
+  } finally {
+    await opened.close();
+  }
+}
+
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   const [command, sub, arg] = positionals;
@@ -215,6 +246,8 @@ async function run(argv: string[]): Promise<number> {
         throw new UsageError('--limit must be 1 to 1000');
       return operator(values, (client) => client.listOutbox({ to: values.to, limit }));
     }
+    case 'prune':
+      return pruneCommand(values);
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   }

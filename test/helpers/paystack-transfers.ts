@@ -38,6 +38,13 @@ export interface FakeTransfers {
   onBulk: (() => void) | undefined;
   /** Accounts whose recipient Paystack refuses to create. */
   badAccounts: Set<string>;
+  /**
+   * Paystack's rate limit: at most this many transfer requests (recipients, bulk, verify) per
+   * second; the next are refused unprocessed with 429 and `Retry-After: 1`. Unset: no limit.
+   */
+  rateLimit: number | undefined;
+  /** Requests refused by the rate limit so far. */
+  limited: number;
 }
 
 const json = (body: unknown, httpStatus = 200): FakeVerify => ({ kind: 'json', httpStatus, body });
@@ -53,6 +60,24 @@ export function fakeTransfers(fake: FakePaystack): FakeTransfers {
     verifyAnswer: undefined,
     onBulk: undefined,
     badAccounts: new Set(),
+    rateLimit: undefined,
+    limited: 0,
+  };
+  let window = { second: 0, requests: 0 };
+  const overLimit = () => {
+    if (state.rateLimit === undefined) return false;
+    const second = Math.floor(Date.now() / 1000);
+    if (window.second !== second) window = { second, requests: 0 };
+    window.requests++;
+    if (window.requests <= state.rateLimit) return false;
+    state.limited++;
+    return true;
+  };
+  const tooMany: FakeVerify = {
+    kind: 'json',
+    httpStatus: 429,
+    headers: { 'retry-after': '1' },
+    body: { status: false, message: 'Too many requests. Retry after 1 second.' },
   };
   const recipientFor = (input: { account_number: string; bank_code: string }) => {
     const key = `${input.bank_code}:${input.account_number}`;
@@ -69,6 +94,8 @@ export function fakeTransfers(fake: FakePaystack): FakeTransfers {
     };
   };
   fake.routes.push((method, url, body) => {
+    const transferRoute = url === '/transferrecipient/bulk' || url === '/transfer/bulk' || url.startsWith('/transfer/verify/');
+    if (transferRoute && overLimit()) return tooMany;
     if (method === 'POST' && url === '/transferrecipient/bulk') {
       const batch = (JSON.parse(body) as { batch: { account_number: string; bank_code: string; type: string; currency: string }[] }).batch;
       const before = state.recipients.size;

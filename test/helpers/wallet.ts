@@ -9,7 +9,7 @@ import { redirectDomains } from '../../src/db/schema/index.js';
 import { createCompany } from './factories.js';
 
 export type FakeVerify =
-  | { kind: 'json'; httpStatus?: number; body: unknown; delayMs?: number }
+  | { kind: 'json'; httpStatus?: number; body: unknown; delayMs?: number; headers?: Record<string, string> }
   | { kind: 'raw'; httpStatus: number; text: string }
   | { kind: 'hang'; ms: number };
 
@@ -50,7 +50,10 @@ export async function startFakePaystack(secret = `sk_test_${crypto.randomBytes(8
     }
     const text = answer.kind === 'raw' ? answer.text : JSON.stringify(answer.body);
     const answerNow = () => {
-      if (!res.destroyed) res.writeHead(answer.httpStatus ?? 200, { 'content-type': 'application/json' }).end(text);
+      if (!res.destroyed)
+        res
+          .writeHead(answer.httpStatus ?? 200, { 'content-type': 'application/json', ...(answer.kind === 'json' ? answer.headers : {}) })
+          .end(text);
     };
     if (answer.kind === 'json' && answer.delayMs) setTimeout(answerNow, answer.delayMs);
     else answerNow();

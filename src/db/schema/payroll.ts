@@ -259,3 +259,14 @@ export const paystubCounts = pgTable('paystub_counts', {
   companyId: integer('company_id').primaryKey(),
   paystubs: integer('paystubs').notNull().default(0),
 });
+
+/** Paystubs per run, moved by triggers on paystubs (migrations/0260_paystub_run_counts.sql): P1's total by transaction_id. */
+export const paystubRunCounts = pgTable(
+  'paystub_run_counts',
+  {
+    companyId: integer('company_id').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    paystubs: integer('paystubs').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.transactionId] })],
+);

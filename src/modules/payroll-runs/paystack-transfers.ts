@@ -4,13 +4,14 @@
 //   NGN, integer kobo, one reference per paystub attempt;
 // - status: GET /transfer/verify/:reference per reference (404 "not found" → unknown).
 // Whatever gives no clear answer (timeout, network, 5xx, 401/429, malformed or unexpected body) is
-// a ProviderError: the job retries later, and nothing is settled or refused on it.
+// a ProviderError: the job retries later, and nothing is settled or refused on it. A 429 is a
+// ProviderRateLimited (paystackRequest): the job comes back after its Retry-After.
 import type { Db } from '../../db/client.js';
 import { toKobo } from '../../tax-engine/money.js';
 import { paystackBankCode } from '../banks/index.js';
-import { type PaystackOptions, type PaystackReply, ProviderError, paystackRequest } from '../wallet/index.js';
+import { type PaystackOptions, type PaystackReply, ProviderError, ProviderRateLimited, paystackRequest } from '../wallet/index.js';
 import { type Account, accountKey, paystackRecipientsRepo } from './paystack-recipients.repo.js';
-import type { SendResult, TransferProvider, TransferRequest, TransferState } from './transfer-provider.js';
+import { PartialStatus, type SendResult, type TransferProvider, type TransferRequest, type TransferState } from './transfer-provider.js';
 
 export const OTP_REQUIRED = 'Transfers need an OTP: disable transfer OTP for this Paystack account.';
 export const REVERSED = 'Paystack reversed the transfer after it had succeeded: the money came back to the balance.';
@@ -176,13 +177,26 @@ export function createPaystackTransferProvider(deps: { db: Db } & PaystackOption
     async status(references): Promise<TransferState[]> {
       const states: TransferState[] = new Array(references.length);
       let next = 0;
+      let stopped = false;
       const worker = async () => {
-        while (next < references.length) {
+        while (next < references.length && !stopped) {
           const i = next++;
-          states[i] = await verify(references[i]);
+          states[i] = await verify(references[i]).catch((error: unknown) => {
+            // One refusal (a rate limit, an outage) answers for the whole call: the other workers
+            // stop asking instead of spending the limit on answers that will be thrown away.
+            stopped = true;
+            throw error;
+          });
         }
       };
-      await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, references.length) }, worker));
+      try {
+        await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, references.length) }, worker));
+      } catch (error) {
+        // Under the rate limit a batch of 100 verifies may never fit in one window: hand back what
+        // was learnt, so that the caller settles it and the next look asks only about the rest.
+        if (error instanceof ProviderRateLimited) throw new PartialStatus(error, states.filter(Boolean));
+        throw error;
+      }
       return states;
     },
   };

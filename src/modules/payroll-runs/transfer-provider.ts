@@ -11,6 +11,7 @@
 //   the transfer had succeeded). The transfer job asks before sending again anything it may
 //   already have sent.
 import type { Db } from '../../db/client.js';
+import { ProviderRateLimited } from '../wallet/index.js';
 import { sandboxTransfersRepo } from './sandbox-transfers.repo.js';
 
 /** At most this many transfers per request (Paystack's bulk limit) and per transfer job. */
@@ -88,4 +89,18 @@ export function createSandboxTransferProvider(deps: { db: Db; delaySeconds: numb
       });
     },
   };
+}
+
+/**
+ * A provider's rate limit met part-way through `status`: the states read before it, for the caller
+ * to settle (the next look asks only about the rest), and when to come back.
+ */
+export class PartialStatus extends ProviderRateLimited {
+  constructor(
+    limited: ProviderRateLimited,
+    readonly states: TransferState[],
+  ) {
+    super(limited.message, limited.retryAfterSeconds);
+    this.name = 'PartialStatus';
+  }
 }

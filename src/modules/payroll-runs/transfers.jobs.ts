@@ -8,11 +8,12 @@
 //   ones; looks again later (backing off, pollDelay) while any of the batch is unsettled.
 import type { Db } from '../../db/client.js';
 import { isRecord } from '../../platform/guards.js';
-import { exponentialBackoff, type JobDefinition } from '../../platform/jobs/queue.js';
+import { exponentialBackoff, type JobDefinition, type JobOutcome } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import type { PayslipLinks } from '../paystubs/index.js';
+import { ProviderRateLimited } from '../wallet/index.js';
 import { payrollRunsRepo } from './payroll-runs.repo.js';
-import { pollDelay, type TransferProvider, type TransferState } from './transfer-provider.js';
+import { PartialStatus, pollDelay, type TransferProvider, type TransferState } from './transfer-provider.js';
 import { type BatchKey, type Outcome, transfersRepo } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.js';
 
@@ -85,17 +86,25 @@ export async function sendBatch(deps: TransferDeps, key: BatchKey): Promise<void
       key.companyId,
       toSend.map((t) => t.reference),
     );
-    const results = await provider.sendBatch(
-      toSend.map((t) => ({
-        reference: t.reference,
-        amount: t.amount,
-        bankName: t.bank_name,
-        bankCode: t.bank_code,
-        accountNumber: t.account_number,
-        accountName: t.account_name,
-        reason,
-      })),
-    );
+    const sending = toSend.map((t) => t.reference);
+    const results = await provider
+      .sendBatch(
+        toSend.map((t) => ({
+          reference: t.reference,
+          amount: t.amount,
+          bankName: t.bank_name,
+          bankCode: t.bank_code,
+          accountNumber: t.account_number,
+          accountName: t.account_name,
+          reason,
+        })),
+      )
+      .catch(async (error: unknown) => {
+        // Refused unprocessed (rate limit): none of them was received, so they go back to queued
+        // and the next attempt sends them without spending verify requests on them first.
+        if (error instanceof ProviderRateLimited) await transfersRepo.markQueued(db, key.companyId, sending);
+        throw error;
+      });
     await transfersRepo.markSent(
       db,
       key.companyId,
@@ -111,11 +120,35 @@ export async function settleBatch(deps: TransferDeps, key: BatchKey): Promise<nu
   const open = await transfersRepo.open(deps.db, key);
   if (open.length === 0) return undefined;
   const asked = open.filter((t) => t.status !== 'queued');
-  const outcomes = finalOutcomes(await deps.provider.status(asked.map((t) => t.reference)));
+  const outcomes = finalOutcomes(
+    await deps.provider.status(asked.map((t) => t.reference)).catch(async (error: unknown) => {
+      // Part of the batch was read before the provider's rate limit: settle that part now.
+      if (error instanceof PartialStatus) await settleTransfers(deps, key.companyId, key.runId, finalOutcomes(error.states));
+      throw error;
+    }),
+  );
   await settleTransfers(deps, key.companyId, key.runId, outcomes);
   if (outcomes.length === open.length) return undefined;
   // Backs off with the time the batch has waited (bounded): the webhook usually comes first.
   return pollDelay(deps.provider, Math.max(0, ...asked.map((t) => t.sent_seconds_ago ?? 0)));
+}
+
+/**
+ * The provider's rate limit is not a failure: the job comes back when the provider said
+ * (Retry-After), its attempt given back, so a 100,000-transfer run paced by the limit never
+ * exhausts its attempts (docs/payroll-runs.md, "Paystack's rate limit").
+ */
+async function rateLimited(
+  work: () => Promise<JobOutcome>,
+  log: { info(o: object, m: string): void },
+): Promise<JobOutcome> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ProviderRateLimited)) throw error;
+    log.info({ retryInSeconds: error.retryAfterSeconds }, 'provider rate limit, will come back');
+    return { retryInSeconds: error.retryAfterSeconds };
+  }
 }
 
 export function transferJobs(deps: TransferDeps): [JobDefinition<typeof TRANSFERS_SEND>, JobDefinition<typeof TRANSFERS_SETTLE>] {
@@ -126,7 +159,7 @@ export function transferJobs(deps: TransferDeps): [JobDefinition<typeof TRANSFER
       backoffSeconds: backoff,
       handler: async (payload, { log }) => {
         if (!isBatchKey(payload)) return log.error({ payload }, 'payroll-runs.send job without a batch key');
-        await sendBatch(deps, payload);
+        return rateLimited(() => sendBatch(deps, payload), log);
       },
     },
     {
@@ -135,8 +168,10 @@ export function transferJobs(deps: TransferDeps): [JobDefinition<typeof TRANSFER
       backoffSeconds: backoff,
       handler: async (payload, { log }) => {
         if (!isBatchKey(payload)) return log.error({ payload }, 'payroll-runs.settle job without a batch key');
-        const next = await settleBatch(deps, payload);
-        return next === undefined ? undefined : { retryInSeconds: next };
+        return rateLimited(async () => {
+          const next = await settleBatch(deps, payload);
+          return next === undefined ? undefined : { retryInSeconds: next };
+        }, log);
       },
     },
   ];

@@ -88,6 +88,18 @@ export const transfersRepo = {
     );
   },
 
+  /**
+   * Back to queued: the provider refused the request carrying them unprocessed (its rate limit,
+   * ProviderRateLimited), so they were not received and the next attempt sends them without asking.
+   */
+  async markQueued(db: Executor, companyId: number, references: string[]): Promise<void> {
+    if (references.length === 0) return;
+    await db.execute(
+      sql`UPDATE payroll_transfers SET status = 'queued', sent_at = NULL
+          WHERE company_id = ${companyId} AND reference = ANY(${pgArray(references)}::text[]) AND status = 'sending'`,
+    );
+  },
+
   async markSent(db: Executor, companyId: number, references: string[]): Promise<void> {
     if (references.length === 0) return;
     await db.execute(

@@ -13,7 +13,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
-import { customContributionRecords, paystubCounts, paystubs, users, userTypes } from '../../db/schema/index.js';
+import { customContributionRecords, paystubCounts, paystubRunCounts, paystubs, users, userTypes } from '../../db/schema/index.js';
 import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 import { PAYSTUB_COLUMNS, type PaystubFilters, paystubsRepo, paystubsWhere } from './paystubs.repo.js';
 import type { EmbeddedUserRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.js';
@@ -114,6 +114,33 @@ const preparedPage = preparedPerExecutor((executor) =>
   ),
 );
 
+/**
+ * The page of one run (P1 filtered by transaction_id alone: the console's run view), newest first,
+ * carrying the run's counter (0260_paystub_run_counts.sql) instead of counting the run's paystubs on
+ * every request, prepared like the unfiltered page: paystubs_company_transaction_idx serves it.
+ */
+const runPageColumns = {
+  ...paystubColumns,
+  total: sql<
+    number | null
+  >`(SELECT ${paystubRunCounts.paystubs} FROM ${paystubRunCounts} WHERE ${paystubRunCounts.companyId} = ${sql.placeholder(
+    'companyId',
+  )} AND ${paystubRunCounts.transactionId} = ${sql.placeholder('transactionId')})`,
+};
+const runPageRows = keyedRows<PaystubRow & { total: number | null }>(runPageColumns);
+const preparedRunPage = preparedPerExecutor((executor) =>
+  withArrayRows(
+    executor
+      .select(runPageColumns)
+      .from(paystubs)
+      .where(and(eq(paystubs.companyId, sql.placeholder('companyId')), eq(paystubs.transactionId, sql.placeholder('transactionId'))))
+      .orderBy(desc(paystubs.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('paystubs_run_page'),
+  ),
+);
+
 /** The embedded `user` of P1's items: public fields only. */
 const userColumns = {
   id: raw<number>(users.id),
@@ -176,6 +203,8 @@ const preparedRecords = preparedPerExecutor((executor) =>
 
 const unfiltered = (filters: PaystubFilters) =>
   filters.userId === undefined && filters.transactionId === undefined && filters.status === undefined;
+const runOnly = (filters: PaystubFilters) =>
+  filters.userId === undefined && filters.status === undefined && filters.transactionId !== undefined;
 
 export const paystubsReadRepo = {
   /**
@@ -192,11 +221,13 @@ export const paystubsReadRepo = {
   ): Promise<{ rows: PaystubRow[]; total: number }> {
     const rows: (PaystubRow & { total: number | null })[] = unfiltered(filters)
       ? pageRows(await preparedPage(hotReads(executor)).execute({ companyId, offset, limit }))
-      : await queryRows<PaystubRow & { total: number }>(
-          executor,
-          sql`SELECT ${PAYSTUB_COLUMNS}, (SELECT count(*)::int FROM paystubs WHERE ${paystubsWhere(companyId, filters)}) AS total
+      : runOnly(filters)
+        ? runPageRows(await preparedRunPage(hotReads(executor)).execute({ companyId, transactionId: filters.transactionId, offset, limit }))
+        : await queryRows<PaystubRow & { total: number }>(
+            executor,
+            sql`SELECT ${PAYSTUB_COLUMNS}, (SELECT count(*)::int FROM paystubs WHERE ${paystubsWhere(companyId, filters)}) AS total
               FROM paystubs WHERE ${paystubsWhere(companyId, filters)} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
-        );
+          );
     const total = rows[0]?.total;
     return { rows, total: total ?? (await paystubsRepo.count(executor, companyId, filters)) };
   },

@@ -137,6 +137,35 @@ describe('P1 reads', () => {
   });
 });
 
+describe("P1 by run: the run's counter (0260_paystub_run_counts.sql)", () => {
+  const runTotal = async (db: Executor, run: string) => (await paystubsReadRepo.page(db, acme.id, { transactionId: run }, 0, 1)).total;
+
+  it('follows inserts and deletes in their statement, and a paystub cannot change run or company', async () => {
+    const { db } = testDb.database;
+    await insertPaystubs(db, acme.id, 'RUN-D', '2026-05', userIds);
+    expect(await runTotal(db, 'RUN-D')).toBe(userIds.length);
+    await db.execute(sql`DELETE FROM paystubs WHERE company_id = ${acme.id} AND transaction_id = 'RUN-D' AND user_id = ${userIds[0]}`);
+    expect(await runTotal(db, 'RUN-D')).toBe(userIds.length - 1);
+    expect(await reference.count(db, sql`company_id = ${acme.id} AND transaction_id = 'RUN-D'`)).toBe(userIds.length - 1);
+    await expect(
+      db.execute(sql`UPDATE paystubs SET transaction_id = 'RUN-A' WHERE company_id = ${acme.id} AND transaction_id = 'RUN-D'`),
+    ).rejects.toThrow();
+    await expect(
+      db.execute(sql`UPDATE paystubs SET company_id = ${empty.id} WHERE company_id = ${acme.id} AND transaction_id = 'RUN-D'`),
+    ).rejects.toThrow();
+    // Updates of anything else (settlement, status) pass and leave the counter alone.
+    await db.execute(sql`UPDATE paystubs SET status = 'cancelled' WHERE company_id = ${acme.id} AND transaction_id = 'RUN-D'`);
+    expect(await runTotal(db, 'RUN-D')).toBe(userIds.length - 1);
+    // Every run's counter is its count.
+    const drift = await queryRows<{ transaction_id: string }>(
+      db,
+      sql`SELECT p.transaction_id FROM (SELECT transaction_id, count(*)::int AS n FROM paystubs WHERE company_id = ${acme.id} GROUP BY 1) p
+          LEFT JOIN paystub_run_counts c ON c.company_id = ${acme.id} AND c.transaction_id = p.transaction_id WHERE c.paystubs IS DISTINCT FROM p.n`,
+    );
+    expect(drift).toEqual([]);
+  });
+});
+
 describe.skipIf(!process.env.DATABASE_URL)('P1 on PostgreSQL', () => {
   it('the unfiltered page and its users and records keep their generic plans on the hot pool', async () => {
     const { db } = testDb.database;
@@ -154,6 +183,13 @@ describe.skipIf(!process.env.DATABASE_URL)('P1 on PostgreSQL', () => {
       sql`SELECT name, custom_plans::int AS custom_plans FROM pg_prepared_statements WHERE name LIKE 'paystubs_page%' ORDER BY name`,
     );
     expect(plans.map((plan) => plan.name)).toEqual(['paystubs_page', 'paystubs_page_records', 'paystubs_page_users']);
+    // The run's page (the console's run view) is prepared too.
+    for (let i = 0; i < 8; i++) await paystubsReadRepo.page(db, acme.id, { transactionId: 'RUN-A' }, i % 3, 2);
+    const run = await queryRows<{ name: string }>(
+      hotReads(db),
+      sql`SELECT name FROM pg_prepared_statements WHERE name = 'paystubs_run_page'`,
+    );
+    expect(run).toHaveLength(1);
     expect(plans.every((plan) => plan.custom_plans === 0)).toBe(true);
   });
 });

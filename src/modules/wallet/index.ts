@@ -37,7 +37,7 @@ export function createWalletModule(deps: AppDeps, options: { transferEvents?: Pa
 
 export type WalletServices = ReturnType<typeof createWalletModule>['services'];
 
-export { ProviderError } from './providers/payment.provider.js';
+export { ProviderError, ProviderRateLimited, retryAfterSeconds } from './providers/payment.provider.js';
 // Paystack's HTTP client and webhook signature (salary transfers talk to the same API).
 export { type PaystackOptions, type PaystackReply, paystackRequest, validPaystackSignature } from './providers/paystack.provider.js';
 // The ledger's one writer of payroll debits and refunds (payroll runs fund and refund through it).

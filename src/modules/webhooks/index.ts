@@ -7,7 +7,7 @@ import { webhooksRoutes } from './webhooks.routes.js';
 import { createWebhooksService } from './webhooks.service.js';
 
 export { type DomainEvent, EVENT_TYPES, type EventType, recordEvent, recordEvents } from './webhooks.events.js';
-export { webhookAudienceSql } from './webhooks.events.repo.js';
+export { pruneWebhookHistory, webhookAudienceSql } from './webhooks.events.repo.js';
 export { openApiWebhooks } from './webhooks.openapi.schemas.js';
 export { USER_AGENT as WEBHOOK_USER_AGENT } from './webhooks.sender.provider.js';
 

@@ -74,3 +74,23 @@ export const webhookAudienceSql = (companyId: number) =>
       UNION ALL
       SELECT c.id, c.created_by, chain.depth + 1 FROM companies c JOIN chain ON c.id = chain.created_by WHERE chain.depth < 64
     ) SELECT 1 FROM chain JOIN webhook_endpoints e ON e.company_id = chain.id WHERE NOT e.disabled)`;
+
+/**
+ * Deletes up to `batch` webhook events made more than `days` ago none of whose deliveries is still
+ * pending, with their deliveries (delivered or failed: the endpoint's log loses them), in one
+ * statement; how many events. webhook_events_created_idx (0261) finds them by age.
+ */
+export async function pruneWebhookHistory(executor: Executor, days: number, batch: number): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    executor,
+    sql`WITH old AS (
+          SELECT e.id FROM webhook_events e
+          WHERE e.created_at < now() - make_interval(days => ${days})
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+          ORDER BY e.created_at LIMIT ${batch}),
+        deliveries AS (DELETE FROM webhook_deliveries d USING old WHERE d.event_id = old.id RETURNING 1),
+        events AS (DELETE FROM webhook_events e USING old WHERE e.id = old.id RETURNING 1)
+        SELECT (SELECT count(*)::int FROM events) AS n, (SELECT count(*)::int FROM deliveries) AS deliveries`,
+  );
+  return row.n;
+}

@@ -85,4 +85,22 @@ export const queueRepo = {
   async finish(executor: Executor, workerId: string, id: number, finish: JobFinish): Promise<void> {
     await executor.execute(sql`UPDATE jobs SET ${assignments(finish)} WHERE id = ${id} AND locked_by = ${workerId}`);
   },
+
+  /**
+   * Deletes up to `batch` jobs done more than `doneDays` ago and up to `batch` failed more than
+   * `failedDays` ago (jobs_done_at_idx, jobs_failed_at_idx: 0261); how many. Unfinished jobs are never touched.
+   */
+  async pruneFinished(executor: Executor, doneDays: number, failedDays: number, batch: number): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(
+      executor,
+      sql`WITH gone AS (
+            DELETE FROM jobs WHERE id IN (
+              (SELECT id FROM jobs WHERE done_at < now() - make_interval(days => ${doneDays}) LIMIT ${batch})
+              UNION ALL
+              (SELECT id FROM jobs WHERE failed_at < now() - make_interval(days => ${failedDays}) LIMIT ${batch}))
+            RETURNING 1)
+          SELECT count(*)::int AS n FROM gone`,
+    );
+    return row.n;
+  },
 };

@@ -37,3 +37,26 @@ export class ProviderError extends Error {
     this.name = 'ProviderError';
   }
 }
+
+/**
+ * The provider refused the request before processing it (HTTP 429, its rate limit): nothing it
+ * carried was received, and the provider said when to come back (`Retry-After`, seconds).
+ */
+export class ProviderRateLimited extends ProviderError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'ProviderRateLimited';
+  }
+}
+
+/** `Retry-After` as seconds (a number of seconds or an HTTP date), at least 1 and at most 600; 5 when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number {
+  const clamp = (seconds: number) => Math.min(600, Math.max(1, Math.ceil(seconds)));
+  if (header === null || header.trim() === '') return 5;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(header)) return clamp(Number(header));
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? 5 : clamp((at - now) / 1000);
+}

@@ -2,7 +2,15 @@
 // Every failure to get a clear answer (timeout, network, 5xx, malformed JSON, unexpected shape)
 // is a ProviderError, which the caller retries; it is never read as "paid" or "failed".
 import crypto from 'node:crypto';
-import { type InitializeInput, type PaymentProvider, ProviderError, type VerifiedStatus, type VerifyResult } from './payment.provider.js';
+import {
+  type InitializeInput,
+  type PaymentProvider,
+  ProviderError,
+  ProviderRateLimited,
+  retryAfterSeconds,
+  type VerifiedStatus,
+  type VerifyResult,
+} from './payment.provider.js';
 
 export interface PaystackOptions {
   secretKey: string;
@@ -62,6 +70,12 @@ export async function paystackRequest(
     throw new ProviderError(timedOut ? `Paystack did not answer within ${timeoutMs} ms` : 'Paystack could not be reached', error);
   }
   if (response.status >= 500) throw new ProviderError(`Paystack answered HTTP ${response.status}`);
+  // Paystack's rate limit: the request was refused unprocessed; come back when it says
+  // (docs/payroll-runs.md, "Paystack's rate limit").
+  if (response.status === 429) {
+    const wait = retryAfterSeconds(response.headers.get('retry-after'));
+    throw new ProviderRateLimited(`Paystack rate limit (HTTP 429): retry after ${wait} s`, wait);
+  }
   let body: PaystackReply['body'];
   try {
     body = JSON.parse(text);
