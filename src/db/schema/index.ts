@@ -4,6 +4,7 @@ export * from './companies.js';
 export * from './invoices.js';
 export * from './loans.js';
 export * from './pay-items.js';
+export * from './pay-schedules.js';
 export * from './payroll.js';
 export * from './payroll-runs.js';
 export * from './platform.js';
