@@ -24,10 +24,7 @@ export const paySchedules = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [
-    index('pay_schedules_company_idx').on(t.companyId, t.id),
-    index('pay_schedules_due_idx').on(t.nextCreationAt).where(sql`active`),
-  ],
+  (t) => [index('pay_schedules_company_idx').on(t.companyId, t.id), index('pay_schedules_due_idx').on(t.nextCreationAt).where(sql`active`)],
 );
 
 /** One row per schedule and period: the exactly-once key of the period's run. */

@@ -68,7 +68,9 @@ describe('firstOpenPeriod', () => {
     // payment passed: the next period
     ['2026-12-01', null, '2026-12-01'],
     // a schedule that already made November never makes it again
-    ['2026-11-27', '2026-11-01', '2026-12-01'],
+    ['2026-11-27', '2026-11-30', '2026-12-01'],
+    // after a rule change, never a period overlapping one already made
+    ['2026-11-27', '2026-12-14', '2027-01-01'],
     // before the first period: the first period
     ['2025-06-01', null, '2026-01-01'],
   ] as const)('today %s, last created %s: starts %s', (today, last, start) => {

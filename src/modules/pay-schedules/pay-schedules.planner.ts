@@ -90,19 +90,20 @@ const MAX_PERIODS = 2100;
 
 /**
  * The first period to create from `today` on: the earliest whose payment date is today or later and
- * that starts after `lastCreated` (the latest period the schedule already made: never made again).
- * A period whose payment date has passed is never created by a new or re-activated schedule.
+ * that starts after `lastCreatedEnd` (the end of the latest period the schedule already made, or
+ * tried to: never made again, nor overlapped after its rule changed). A period whose payment date
+ * has passed is never created by a new or re-activated schedule.
  */
 export function firstOpenPeriod(
   rule: ScheduleRule,
   today: string,
-  lastCreated: string | null,
+  lastCreatedEnd: string | null,
   holidays?: Readonly<Record<string, string>>,
 ): Period {
   let start = rule.firstPeriodStart;
   for (let i = 0; i < MAX_PERIODS; i++) {
     const period = periodFrom(rule, start, holidays);
-    if ((lastCreated === null || start > lastCreated) && period.paymentDate >= today) return period;
+    if ((lastCreatedEnd === null || start > lastCreatedEnd) && period.paymentDate >= today) return period;
     start = nextStart(rule.frequency, start);
   }
   throw new Error('pay schedule: no open period within 40 years');
@@ -134,7 +135,8 @@ export function ruleErrors(rule: ScheduleRule): Record<string, string[]> {
     if (rule.frequency !== 'monthly') errors.pay_day = ['A day of the month is a monthly pay day; use a weekday or last_working_day.'];
     else if (dayOfMonth < 1 || dayOfMonth > 31) errors.pay_day = ['The pay day must be a day of the month from 1 to 31.'];
   } else if ((WEEKDAYS as readonly string[]).includes(rule.payDay)) {
-    if (rule.frequency === 'monthly') errors.pay_day = ['A weekday is a weekly or bi-weekly pay day; use a day of the month or last_working_day.'];
+    if (rule.frequency === 'monthly')
+      errors.pay_day = ['A weekday is a weekly or bi-weekly pay day; use a day of the month or last_working_day.'];
   } else {
     errors.pay_day = ['The pay day must be last_working_day, a day of the month (1-31) or a weekday (monday … sunday).'];
   }

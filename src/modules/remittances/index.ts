@@ -16,6 +16,6 @@ export function createRemittancesModule(deps: AppDeps) {
 }
 
 export type RemittancesServices = ReturnType<typeof createRemittancesModule>['services'];
-export type { Download } from './remittances.service.js';
 /** Weekends and the Nigerian public holidays (holidays.data.ts): pay schedules move payment dates off them. */
 export { isWorkingDay } from './due-dates.js';
+export type { Download } from './remittances.service.js';
