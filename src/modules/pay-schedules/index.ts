@@ -7,7 +7,7 @@ import { paySchedulesDueJob } from './pay-schedules.jobs.js';
 import { paySchedulesRoutes } from './pay-schedules.routes.js';
 import { createPaySchedulesService } from './pay-schedules.service.js';
 
-export { type Period, upcomingPeriods, WEEKDAYS } from './pay-schedules.planner.js';
+export { firstOpenPeriod, lagosDay, type Period, upcomingPeriods, WEEKDAYS } from './pay-schedules.planner.js';
 export type { ScheduleView } from './pay-schedules.serializer.js';
 export { SCHEDULE_NOT_FOUND } from './pay-schedules.service.js';
 

@@ -1,17 +1,20 @@
-// The pay-schedules job (docs/payroll-runs.md, "Pay schedules"): one recurring row, every minute,
-// creates the runs of every schedule whose creation time has come, a batch at a time; a schedule
-// created or re-activated late enqueues a one-off row so its period is made at once.
+// The pay-schedules job (docs/payroll-runs.md, "Pay schedules"): SLOTS recurring rows, each every
+// minute, create the runs of every schedule whose creation time has come, a batch at a time (the
+// rows let several instances work at once, and a row a killed instance holds until its 300 s job
+// lease ends does not stop the others); a schedule created or re-activated late enqueues a one-off
+// row so its period is made at once.
 import type { JobDefinition } from '../../platform/jobs/queue.js';
 import { BATCH, PAY_SCHEDULES_DUE, type PaySchedulesService } from './pay-schedules.service.js';
 
 declare module '../../platform/jobs/catalog.js' {
   interface JobPayloads {
-    /** `{}`: the recurring row; `{once: true}`: a one-off turn (a schedule due at once). */
-    'pay-schedules.due': { once?: boolean };
+    /** `{slot}`: a recurring row; `{once: true}`: a one-off turn (a schedule due at once). */
+    'pay-schedules.due': { once?: boolean; slot?: number };
   }
 }
 
 const EVERY_SECONDS = 60;
+const SLOTS = 4;
 
 export function paySchedulesDueJob(service: PaySchedulesService): JobDefinition<typeof PAY_SCHEDULES_DUE> {
   return {
@@ -19,7 +22,7 @@ export function paySchedulesDueJob(service: PaySchedulesService): JobDefinition<
     // The recurring row never fails for good: an unexpected error is logged and the next turn tries again.
     maxAttempts: 1_000_000,
     backoffSeconds: () => EVERY_SECONDS,
-    recurring: {},
+    recurring: Array.from({ length: SLOTS }, (_, slot) => ({ slot })),
     async handler(payload, { log }) {
       const step = await service.runDue();
       for (const err of step.errors) log.error({ err }, 'pay schedule: could not create a period run');

@@ -16,9 +16,13 @@ import { readSchedule, type ScheduleFields, type ScheduleInput } from './pay-sch
 export const SCHEDULE_NOT_FOUND = 'Pay schedule not found.';
 export const SCHEDULES_FORBIDDEN = "You do not have permission to access this company's pay schedules.";
 export const PAY_SCHEDULES_DUE = 'pay-schedules.due';
-/** Schedules claimed per step; a claim is leased for LEASE_SECONDS (well past a batch's run creations). */
-export const BATCH = 100;
-const LEASE_SECONDS = 600;
+/**
+ * Schedules claimed per step, leased for LEASE_SECONDS (well past a batch's run creations; a
+ * killed instance's claims come back when it ends). A lease that ends early costs nothing but
+ * work: the period key refuses a second run.
+ */
+export const BATCH = 25;
+const LEASE_SECONDS = 120;
 const RECENT_RUNS = 12;
 
 const MESSAGES = {

@@ -35,10 +35,12 @@ export interface JobDefinition<K extends keyof C & string, C = JobPayloads> {
   close?: () => void;
   /**
    * A job that runs for ever (its handler answers `{retryInSeconds}`): `ensureRecurring()` (called
-   * by `start()`) makes sure one open row of this kind with this payload exists, however many
-   * instances start at once. Its handler must not throw for long: a row failed for good stops it.
+   * by `start()`) makes sure one open row of this kind exists for each payload, however many
+   * instances start at once. Several payloads let several instances work at once, and one left
+   * claimed by a killed instance (until its lease ends) does not stop the others. Its handler must
+   * not throw for long: a row failed for good stops it.
    */
-  recurring?: C[K];
+  recurring?: C[K][];
 }
 
 export const exponentialBackoff =
@@ -108,8 +110,8 @@ export class JobQueue<C = JobPayloads> {
   /** One open row for each recurring definition (tests call it before `runDue`). */
   async ensureRecurring(): Promise<void> {
     for (const definition of this.definitions.values()) {
-      if (definition.recurring !== undefined)
-        await queueRepo.ensureOpen(this.db, { kind: definition.kind, payload: definition.recurring, maxAttempts: definition.maxAttempts });
+      for (const payload of definition.recurring ?? [])
+        await queueRepo.ensureOpen(this.db, { kind: definition.kind, payload, maxAttempts: definition.maxAttempts });
     }
   }
 
