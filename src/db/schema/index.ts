@@ -8,6 +8,7 @@ export * from './pay-schedules.js';
 export * from './payroll.js';
 export * from './payroll-runs.js';
 export * from './platform.js';
+export * from './remittances.js';
 export * from './users.js';
 export * from './wallet.js';
 export * from './web.js';

@@ -47,6 +47,8 @@ export const payrollRuns = pgTable(
     // 0120: a month's remittance schedules (runs by payment date).
     index('payroll_runs_company_payment_date_idx').on(t.companyId, t.paymentDate),
     index('payroll_runs_schedule_idx').on(t.scheduleId).where(sql`schedule_id IS NOT NULL`),
+    // 0231: the daily remittance deadline check finds the companies that paid lately.
+    index('payroll_runs_paid_at_idx').on(t.paidAt).where(sql`paid_at IS NOT NULL`),
   ],
 );
 
