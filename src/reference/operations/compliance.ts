@@ -19,7 +19,6 @@ export const COMPLIANCE_OPERATIONS: Record<string, OperationDoc> = {
       paid_on: '2026-04-09',
       receipt_reference: 'LIRS-2026-0412',
     },
-    required: ['kind', 'month', 'amount', 'paid_on', 'receipt_reference'],
   },
   'remittances.calendar': {
     description:

@@ -34,7 +34,6 @@ export const PAY_SCHEDULES_OPERATIONS: Record<string, OperationDoc> = {
       first_period_start: '2026-01-01',
       create_days_before: 5,
     },
-    required: ['name', 'frequency', 'pay_day', 'first_period_start'],
     responses: { '201': { message: 'Pay schedule created successfully.', pay_schedule: SCHEDULE } },
   },
   'pay-schedules.index': { description: "The company's pay schedules with their next period, creation time and next 3 runs." },
