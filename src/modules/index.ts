@@ -10,6 +10,7 @@ import { createInvoicesModule } from './invoices/index.js';
 import { createLeaversModule } from './leavers/index.js';
 import { createLoansModule } from './loans/index.js';
 import { createPayItemsModule } from './pay-items/index.js';
+import { createPaySchedulesModule } from './pay-schedules/index.js';
 import { createPayrollRunsModule } from './payroll-runs/index.js';
 import { createPayslipsModule } from './payslips/index.js';
 import { createPaystubsModule } from './paystubs/index.js';
@@ -55,6 +56,8 @@ export function createModules(deps: AppDeps) {
   const banks = createBanksModule(deps);
   const webhooks = createWebhooksModule(deps);
   const remittances = createRemittancesModule(deps);
+  // Schedules create their runs through the same service as POST /api/payroll-runs.
+  const paySchedules = createPaySchedulesModule(deps, { runs });
   // The console's sign-in and sessions (it has no routes: the console's pages use the service).
   const consoleSessions = createConsoleSessionsModule(deps);
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
@@ -69,6 +72,7 @@ export function createModules(deps: AppDeps) {
     invoices,
     wallet,
     payrollRuns,
+    paySchedules,
     remittances,
     payslips,
     webhooks,
@@ -88,6 +92,7 @@ export function createModules(deps: AppDeps) {
     invoices: invoices.services,
     wallet: wallet.services,
     payrollRuns: payrollRuns.services,
+    paySchedules: paySchedules.services,
     remittances: remittances.services,
     payslips: payslips.services,
     webhooks: webhooks.services,

@@ -93,6 +93,10 @@ export const API_TAGS = [
     description: 'The pay cycle: draft run from salaries, approval by a second admin, payment from the wallet, retries.',
   },
   {
+    name: 'pay schedules',
+    description: "Pay schedules: each period's draft run created before its payment date, exactly once, holiday-aware.",
+  },
+  {
     name: 'pay items',
     description:
       'Pay item types: the built-in ones (bonus, overtime, arrears, benefit in kind...) and a company’s own, with their statutory flags.',
@@ -106,7 +110,10 @@ export const API_TAGS = [
   { name: 'wallet', description: 'The company wallet: top-ups through the payment provider, balance and ledger.' },
   { name: 'invoices', description: "Employees' claims (invoices): manager and finance approval, payments." },
   { name: 'companies', description: 'Child companies below the authenticated one.' },
-  { name: 'compliance', description: 'Monthly PAYE, pension, NHF and NSITF schedules, annual PAYE returns and the ITF levy.' },
+  {
+    name: 'compliance',
+    description: 'Monthly PAYE, pension, NHF and NSITF schedules, their filings and deadlines, annual PAYE returns and the ITF levy.',
+  },
   { name: 'webhooks', description: 'Webhook endpoints, their deliveries, secret rotation and test events.' },
   { name: 'reference data', description: 'States with their PAYE authorities, and the Pension Fund Administrators.' },
   { name: 'banks', description: 'Nigerian banks with their CBN codes.' },

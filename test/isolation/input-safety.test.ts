@@ -104,6 +104,8 @@ beforeAll(async () => {
     },
     'loans.store': { kind: 'loan', principal: '1000', instalment: '100', start_period: '2026-05', interest_rate_annual: '1' },
     'loans.skip': { period: '2026-06' },
+    'pay-schedules.store': { name: 'Nul probe', frequency: 'monthly', pay_day: 'last_working_day', first_period_start: '2031-01-01' },
+    'remittances.file': { kind: 'nsitf', month: '2026-03', amount: '1.00', paid_on: '2026-04-01', receipt_reference: 'Nul probe' },
     'pay-item-types.create': { code: 'nul_probe', name: 'Nul probe', treatment: 'earning', pensionable: true },
     'contribution-settings.update': settingValues,
     'custom-contributions.store': {

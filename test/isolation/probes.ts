@@ -8,6 +8,7 @@ import { banksProbes } from './matrix/banks.js';
 import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-wallet.js';
 import { loansProbes } from './matrix/loans.js';
 import { payItemsProbes } from './matrix/pay-items.js';
+import { paySchedulesProbes } from './matrix/pay-schedules.js';
 import { payrollProbes } from './matrix/payroll.js';
 import { payrollRunsProbes } from './matrix/payroll-runs.js';
 import { payslipsProbes } from './matrix/payslips.js';
@@ -134,5 +135,6 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   referenceDataProbes(context);
   webhooksProbes(context);
   remittancesProbes(context);
+  paySchedulesProbes(context);
   return probes;
 }

@@ -43,6 +43,8 @@ export interface Victim {
   idemKey: string;
   /** A loan of B's user (docs/payroll.md, "Loans and salary advances"). */
   loanId: number;
+  /** B's pay schedule (docs/payroll-runs.md, "Pay schedules"). */
+  payScheduleId: number;
 }
 
 /** The attacker's own things, used where a request mixes A's resource with B's reference. */
@@ -205,6 +207,14 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     start_period: '2026-01',
   });
 
+  // B's pay schedule, its first period far ahead (it creates nothing while the matrix runs).
+  const schedule = await call(app, b, 'POST', '/api/pay-schedules', {
+    name: `Victim schedule ${tag}`,
+    frequency: 'monthly',
+    pay_day: 'last_working_day',
+    first_period_start: '2031-01-01',
+  });
+
   const victim: Victim = {
     company: b.id,
     child: bChild.id,
@@ -225,6 +235,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     payItemTypeCode: payItemType.code,
     idemKey,
     loanId: loan.loan.id,
+    payScheduleId: schedule.pay_schedule.id,
   };
   const ghost: Victim = {
     ...victim,
@@ -245,6 +256,7 @@ export async function buildWorld(app: App, db: Executor): Promise<World> {
     payItemTypeCode: `ghost_${tag}`,
     idemKey: `idem-${tag}-ghost`,
     loanId: 99_999_008,
+    payScheduleId: 99_999_009,
   };
   const [bRow] = await queryRows<{ name: string; code: string }>(db, sql`SELECT name, code FROM companies WHERE id = ${b.id}`);
   const secrets = [
@@ -325,6 +337,9 @@ export async function victimView(app: App, world: World): Promise<Record<string,
     childPayItemTypes: await get(`/api/pay-item-types?company_id=${victim.child}`),
     loans: await get('/api/loans?per_page=100'),
     loan: await get(`/api/loans/${victim.loanId}`),
+    paySchedules: await get('/api/pay-schedules'),
+    paySchedule: await get(`/api/pay-schedules/${victim.payScheduleId}`),
+    calendar: await get('/api/remittances/calendar?from=2026-01-01&to=2026-12-31'),
   };
 }
 

@@ -1052,6 +1052,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pay-schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's pay schedules with their next runs
+         * @description The company's pay schedules with their next period, creation time and next 3 runs.
+         */
+        get: operations["paySchedulesIndex"];
+        put?: never;
+        /**
+         * Create a pay schedule: each period's draft run is created before its payment date
+         * @description Creates a pay schedule. A durable job creates each period's **draft** run `create_days_before` days before its payment date (06:00 Lagos time), exactly once per schedule and period, through the same rules as `POST /api/payroll-runs` (approval, one salary per period, the company's frequency); it e-mails the administrators and announces `payroll_run.created` with `schedule_id`. A payment date on a weekend or public holiday moves to the working day before. A period whose creation time has passed and whose payment date is ahead is created at once; periods already paid for are never created. `frequency` must be the company's payment frequency; monthly periods start on day 1-28.
+         */
+        post: operations["paySchedulesStore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pay-schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One pay schedule: its next period and creation time, and the runs it made
+         * @description One pay schedule: its next period and creation time, the next 3 runs, and the latest 12 periods it made (`run_id`, or `error` when the run was refused).
+         */
+        get: operations["paySchedulesShow"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a pay schedule (the runs it made stay)
+         * @description Deletes a schedule: it creates nothing more; the runs it made stay.
+         */
+        delete: operations["paySchedulesDestroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, pause (active: false) or re-activate a pay schedule
+         * @description Changes a schedule (any field of create), pauses it (`active: false`) or re-activates it; its next period is worked out again from today, never one it already made.
+         */
+        patch: operations["paySchedulesUpdate"];
+        trace?: never;
+    };
     "/api/remittances": {
         parameters: {
             query?: never;
@@ -1061,7 +1113,7 @@ export interface paths {
         };
         /**
          * The month's PAYE, pension, NHF and NSITF schedules (paid paystubs of runs paid that month) and the data they miss
-         * @description The month’s PAYE (per state), pension (per PFA), NHF and NSITF schedules from the paid paystubs of runs paid that month, with their due dates and the data they miss.
+         * @description The month’s PAYE (per state), pension (per PFA), NHF and NSITF schedules from the paid paystubs of runs paid that month, with their due dates and the data they miss. Each schedule carries `status` (`due`, `overdue`, `filed`, `filed_late`; null when nothing is owed), `days_late` and its `filing` (`POST /api/remittances/filings`).
          */
         get: operations["remittancesIndex"];
         put?: never;
@@ -1124,6 +1176,46 @@ export interface paths {
          * @description The Industrial Training Fund levy of a year: 1% of the payroll for employers of 5 or more; due 1 April.
          */
         get: operations["annualReturnsItf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/remittances/filings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a remittance schedule was paid, with its receipt reference
+         * @description Records that a schedule was paid: `kind` (paye, pension, nhf, nsitf), `month`, `authority` (the state code for PAYE, the PFA code for pension, null otherwise), `amount`, `paid_on` (not in the future) and the authority's `receipt_reference`. One filing per schedule (409 for a second). The schedule in `GET /api/remittances` then shows `filing` with the `difference` from its amount (shown, never refused) and `status` `filed` or `filed_late` with `days_late`.
+         */
+        post: operations["remittancesFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/remittances/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every remittance due date of the company between from and to (at most 366 days), with status and amount
+         * @description Every remittance due date of the company from `from` to `to` (at most 366 days): PAYE per state, pension per PFA, NHF and NSITF of each month with paid salaries, with amount, `status` (`due`, `overdue`, `filed`, `filed_late`), `days_late` and the filing.
+         */
+        get: operations["remittancesCalendar"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2050,6 +2142,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "remittance.due_soon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * remittance.due_soon (docs/webhooks.md)
+         * @description Signed per Standard Webhooks; answer 2xx within 10 s, or the delivery is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["remittanceDueSoonEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "remittance.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * remittance.overdue (docs/webhooks.md)
+         * @description Signed per Standard Webhooks; answer 2xx within 10 s, or the delivery is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+         */
+        post: operations["remittanceOverdueEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2398,6 +2530,8 @@ export interface components {
             kind: "regular" | "off_cycle";
             /** @description an off-cycle run's reason */
             reason: null | "bonus" | "correction" | "final_pay" | "other";
+            /** @description the pay schedule that created the run (GET /api/pay-schedules/{id}) */
+            schedule_id: null | number;
             pay_period_start: string;
             pay_period_end: string;
             payment_date: null | string;
@@ -2446,6 +2580,48 @@ export interface components {
                 user_id: number;
                 reason: string;
             }[];
+        };
+        PaySchedule: {
+            id: number;
+            company_id: number;
+            name: string;
+            frequency: string;
+            pay_day: string | number;
+            first_period_start: string;
+            create_days_before: number;
+            include: {
+                [key: string]: unknown;
+            } | null;
+            active: boolean;
+            next_period: {
+                pay_period_start: string;
+                pay_period_end: string;
+                /** @description moved to the working day before a weekend or public holiday */
+                payment_date: string;
+                /** @description the Lagos day the draft run is created (06:00) */
+                creation_date: string;
+            } | null;
+            next_creation_at: string | null;
+            /** @description the next 3 runs it will create */
+            upcoming: {
+                pay_period_start: string;
+                pay_period_end: string;
+                /** @description moved to the working day before a weekend or public holiday */
+                payment_date: string;
+                /** @description the Lagos day the draft run is created (06:00) */
+                creation_date: string;
+            }[];
+            /** @description GET one: the latest 12 periods it made, newest first */
+            runs?: {
+                pay_period_start: string;
+                pay_period_end: string;
+                payment_date: string;
+                run_id: string | null;
+                error: string | null;
+                created_at: string;
+            }[];
+            created_at: string;
+            updated_at: string;
         };
         WebhookEndpoint: {
             id: number;
@@ -8599,6 +8775,7 @@ export interface operations {
                      *             "status": "draft",
                      *             "kind": "regular",
                      *             "reason": "bonus",
+                     *             "schedule_id": 1,
                      *             "pay_period_start": "2025-05-01",
                      *             "pay_period_end": "2025-05-31",
                      *             "payment_date": "2025-05-28",
@@ -8823,6 +9000,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "kind": "regular",
                      *         "reason": "bonus",
+                     *         "schedule_id": 1,
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -8962,6 +9140,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "kind": "regular",
                      *         "reason": "bonus",
+                     *         "schedule_id": 1,
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -9111,6 +9290,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "kind": "regular",
                      *         "reason": "bonus",
+                     *         "schedule_id": 1,
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -9179,6 +9359,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "kind": "regular",
                      *         "reason": "bonus",
+                     *         "schedule_id": 1,
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -9331,6 +9512,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "kind": "regular",
                      *         "reason": "bonus",
+                     *         "schedule_id": 1,
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -9475,6 +9657,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "kind": "regular",
                      *         "reason": "bonus",
+                     *         "schedule_id": 1,
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -9619,6 +9802,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "kind": "regular",
                      *         "reason": "bonus",
+                     *         "schedule_id": 1,
                      *         "pay_period_start": "2025-05-01",
                      *         "pay_period_end": "2025-05-31",
                      *         "payment_date": "2025-05-28",
@@ -9730,6 +9914,496 @@ export interface operations {
             };
         };
     };
+    paySchedulesIndex: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "company_id": 12,
+                     *           "name": "Adebayo Logistics Ltd",
+                     *           "frequency": "frequency",
+                     *           "pay_day": "pay day",
+                     *           "first_period_start": "first period start",
+                     *           "create_days_before": 1,
+                     *           "include": {},
+                     *           "active": false,
+                     *           "next_period": {
+                     *             "pay_period_start": "2025-05-01",
+                     *             "pay_period_end": "2025-05-31",
+                     *             "payment_date": "2025-05-28",
+                     *             "creation_date": "2025-05-31"
+                     *           },
+                     *           "next_creation_at": "2025-05-28T10:00:00.000Z",
+                     *           "upcoming": [
+                     *             {
+                     *               "pay_period_start": "2025-05-01",
+                     *               "pay_period_end": "2025-05-31",
+                     *               "payment_date": "2025-05-28",
+                     *               "creation_date": "2025-05-31"
+                     *             }
+                     *           ],
+                     *           "runs": [
+                     *             {
+                     *               "pay_period_start": "2025-05-01",
+                     *               "pay_period_end": "2025-05-31",
+                     *               "payment_date": "2025-05-28",
+                     *               "run_id": "run id",
+                     *               "error": "error",
+                     *               "created_at": "2025-05-02T09:15:00.000Z"
+                     *             }
+                     *           ],
+                     *           "created_at": "2025-05-02T09:15:00.000Z",
+                     *           "updated_at": "2025-05-02T09:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        data: components["schemas"]["PaySchedule"][];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    paySchedulesStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Monthly staff",
+                 *       "frequency": "monthly",
+                 *       "pay_day": "last_working_day",
+                 *       "first_period_start": "2026-01-01",
+                 *       "create_days_before": 5
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                    name?: string;
+                    /** @description monthly, weekly or bi-weekly: the company’s payment frequency */
+                    frequency?: string;
+                    /** @description last_working_day, a day of the month 1-31 (monthly), or a weekday monday … sunday (weekly, bi-weekly) */
+                    pay_day?: string | number;
+                    /** @description YYYY-MM-DD; monthly: day 1-28 */
+                    first_period_start?: string;
+                    /** @description default 5 */
+                    create_days_before?: number;
+                    /** @description who the runs pay: every given filter must match (null: every active employee) */
+                    include?: {
+                        user_types?: string[];
+                        departments?: string[];
+                        user_ids?: number[];
+                    } | null;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Pay schedule created successfully.",
+                     *       "pay_schedule": {
+                     *         "id": 3,
+                     *         "company_id": 1,
+                     *         "name": "Monthly staff",
+                     *         "frequency": "monthly",
+                     *         "pay_day": "last_working_day",
+                     *         "first_period_start": "2026-01-01",
+                     *         "create_days_before": 5,
+                     *         "include": null,
+                     *         "active": true,
+                     *         "next_period": {
+                     *           "pay_period_start": "2026-12-01",
+                     *           "pay_period_end": "2026-12-31",
+                     *           "payment_date": "2026-12-31",
+                     *           "creation_date": "2026-12-26"
+                     *         },
+                     *         "next_creation_at": "2026-12-26T05:00:00.000Z",
+                     *         "upcoming": [
+                     *           {
+                     *             "pay_period_start": "2026-12-01",
+                     *             "pay_period_end": "2026-12-31",
+                     *             "payment_date": "2026-12-31",
+                     *             "creation_date": "2026-12-26"
+                     *           },
+                     *           {
+                     *             "pay_period_start": "2027-01-01",
+                     *             "pay_period_end": "2027-01-31",
+                     *             "payment_date": "2027-01-29",
+                     *             "creation_date": "2027-01-24"
+                     *           },
+                     *           {
+                     *             "pay_period_start": "2027-02-01",
+                     *             "pay_period_end": "2027-02-28",
+                     *             "payment_date": "2027-02-26",
+                     *             "creation_date": "2027-02-21"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-20T09:00:00.000Z",
+                     *         "updated_at": "2026-11-25T05:00:01.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        pay_schedule: components["schemas"]["PaySchedule"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    paySchedulesShow: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "pay_schedule": {
+                     *         "id": 1042,
+                     *         "company_id": 12,
+                     *         "name": "Adebayo Logistics Ltd",
+                     *         "frequency": "frequency",
+                     *         "pay_day": "pay day",
+                     *         "first_period_start": "first period start",
+                     *         "create_days_before": 1,
+                     *         "include": {},
+                     *         "active": false,
+                     *         "next_period": {
+                     *           "pay_period_start": "2025-05-01",
+                     *           "pay_period_end": "2025-05-31",
+                     *           "payment_date": "2025-05-28",
+                     *           "creation_date": "2025-05-31"
+                     *         },
+                     *         "next_creation_at": "2025-05-28T10:00:00.000Z",
+                     *         "upcoming": [
+                     *           {
+                     *             "pay_period_start": "2025-05-01",
+                     *             "pay_period_end": "2025-05-31",
+                     *             "payment_date": "2025-05-28",
+                     *             "creation_date": "2025-05-31"
+                     *           }
+                     *         ],
+                     *         "runs": [
+                     *           {
+                     *             "pay_period_start": "2025-05-01",
+                     *             "pay_period_end": "2025-05-31",
+                     *             "payment_date": "2025-05-28",
+                     *             "run_id": "run id",
+                     *             "error": "error",
+                     *             "created_at": "2025-05-02T09:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2025-05-02T09:15:00.000Z",
+                     *         "updated_at": "2025-05-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        pay_schedule: components["schemas"]["PaySchedule"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    paySchedulesDestroy: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    paySchedulesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                    name?: string;
+                    /** @description monthly, weekly or bi-weekly: the company’s payment frequency */
+                    frequency?: string;
+                    /** @description last_working_day, a day of the month 1-31 (monthly), or a weekday monday … sunday (weekly, bi-weekly) */
+                    pay_day?: string | number;
+                    /** @description YYYY-MM-DD; monthly: day 1-28 */
+                    first_period_start?: string;
+                    /** @description default 5 */
+                    create_days_before?: number;
+                    /** @description who the runs pay: every given filter must match (null: every active employee) */
+                    include?: {
+                        user_types?: string[];
+                        departments?: string[];
+                        user_ids?: number[];
+                    } | null;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "pay_schedule": {
+                     *         "id": 1042,
+                     *         "company_id": 12,
+                     *         "name": "Adebayo Logistics Ltd",
+                     *         "frequency": "frequency",
+                     *         "pay_day": "pay day",
+                     *         "first_period_start": "first period start",
+                     *         "create_days_before": 1,
+                     *         "include": {},
+                     *         "active": false,
+                     *         "next_period": {
+                     *           "pay_period_start": "2025-05-01",
+                     *           "pay_period_end": "2025-05-31",
+                     *           "payment_date": "2025-05-28",
+                     *           "creation_date": "2025-05-31"
+                     *         },
+                     *         "next_creation_at": "2025-05-28T10:00:00.000Z",
+                     *         "upcoming": [
+                     *           {
+                     *             "pay_period_start": "2025-05-01",
+                     *             "pay_period_end": "2025-05-31",
+                     *             "payment_date": "2025-05-28",
+                     *             "creation_date": "2025-05-31"
+                     *           }
+                     *         ],
+                     *         "runs": [
+                     *           {
+                     *             "pay_period_start": "2025-05-01",
+                     *             "pay_period_end": "2025-05-31",
+                     *             "payment_date": "2025-05-28",
+                     *             "run_id": "run id",
+                     *             "error": "error",
+                     *             "created_at": "2025-05-02T09:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2025-05-02T09:15:00.000Z",
+                     *         "updated_at": "2025-05-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        pay_schedule: components["schemas"]["PaySchedule"];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
     remittancesIndex: {
         parameters: {
             query?: {
@@ -9761,7 +10435,15 @@ export interface operations {
                      *             "employer_tax_id": "employer tax id",
                      *             "employees": 24,
                      *             "amount": 500000,
-                     *             "due_date": "2025-05-31"
+                     *             "due_date": "2025-05-31",
+                     *             "status": "due",
+                     *             "days_late": 1,
+                     *             "filing": {
+                     *               "paid_on": "paid on",
+                     *               "receipt_reference": "receipt reference",
+                     *               "amount": 500000,
+                     *               "difference": 0
+                     *             }
                      *           }
                      *         ],
                      *         "pension": [
@@ -9773,14 +10455,30 @@ export interface operations {
                      *             "employer_amount": 0,
                      *             "voluntary_amount": 0,
                      *             "total": 0,
-                     *             "due_date": "2025-05-31"
+                     *             "due_date": "2025-05-31",
+                     *             "status": "due",
+                     *             "days_late": 1,
+                     *             "filing": {
+                     *               "paid_on": "paid on",
+                     *               "receipt_reference": "receipt reference",
+                     *               "amount": 500000,
+                     *               "difference": 0
+                     *             }
                      *           }
                      *         ],
                      *         "nhf": {
                      *           "employees": 24,
                      *           "amount": 500000,
                      *           "missing_amount": 0,
-                     *           "due_date": "2025-05-31"
+                     *           "due_date": "2025-05-31",
+                     *           "status": "due",
+                     *           "days_late": 1,
+                     *           "filing": {
+                     *             "paid_on": "paid on",
+                     *             "receipt_reference": "receipt reference",
+                     *             "amount": 500000,
+                     *             "difference": 0
+                     *           }
                      *         },
                      *         "totals": {
                      *           "paye": {
@@ -9799,7 +10497,15 @@ export interface operations {
                      *         "nsitf": {
                      *           "base": "base",
                      *           "amount": 500000,
-                     *           "due_date": "2025-05-31"
+                     *           "due_date": "2025-05-31",
+                     *           "status": "due",
+                     *           "days_late": 1,
+                     *           "filing": {
+                     *             "paid_on": "paid on",
+                     *             "receipt_reference": "receipt reference",
+                     *             "amount": 500000,
+                     *             "difference": 0
+                     *           }
                      *         }
                      *       },
                      *       "missing": [
@@ -9833,6 +10539,17 @@ export interface operations {
                                 employees: number;
                                 amount: number;
                                 due_date: string;
+                                /** @description null: nothing to remit and no filing */
+                                status: "due" | "overdue" | "filed" | "filed_late" | null;
+                                /** @description filed_late: days after the due date it was paid; overdue: days so far; else 0 */
+                                days_late: number;
+                                filing: {
+                                    paid_on: string;
+                                    receipt_reference: string;
+                                    amount: number;
+                                    /** @description amount paid − the schedule’s amount (shown, never refused) */
+                                    difference: number;
+                                } | null;
                             }[];
                             pension: {
                                 pfa_code: string;
@@ -9845,6 +10562,17 @@ export interface operations {
                                 /** @description employee_amount + employer_amount + voluntary_amount */
                                 total: number;
                                 due_date: string;
+                                /** @description null: nothing to remit and no filing */
+                                status: "due" | "overdue" | "filed" | "filed_late" | null;
+                                /** @description filed_late: days after the due date it was paid; overdue: days so far; else 0 */
+                                days_late: number;
+                                filing: {
+                                    paid_on: string;
+                                    receipt_reference: string;
+                                    amount: number;
+                                    /** @description amount paid − the schedule’s amount (shown, never refused) */
+                                    difference: number;
+                                } | null;
                             }[];
                             nhf: {
                                 employees: number;
@@ -9852,6 +10580,17 @@ export interface operations {
                                 /** @description NHF of paystubs without an NHF number: in `missing`, not in the schedule */
                                 missing_amount: number;
                                 due_date: string | null;
+                                /** @description null: nothing to remit and no filing */
+                                status: "due" | "overdue" | "filed" | "filed_late" | null;
+                                /** @description filed_late: days after the due date it was paid; overdue: days so far; else 0 */
+                                days_late: number;
+                                filing: {
+                                    paid_on: string;
+                                    receipt_reference: string;
+                                    amount: number;
+                                    /** @description amount paid − the schedule’s amount (shown, never refused) */
+                                    difference: number;
+                                } | null;
                             };
                             /** @description each schedule’s filed total beside what it cannot file for want of an identifier (see `missing`) */
                             totals: {
@@ -9872,6 +10611,17 @@ export interface operations {
                                 base: string;
                                 amount: number;
                                 due_date: string;
+                                /** @description null: nothing to remit and no filing */
+                                status: "due" | "overdue" | "filed" | "filed_late" | null;
+                                /** @description filed_late: days after the due date it was paid; overdue: days so far; else 0 */
+                                days_late: number;
+                                filing: {
+                                    paid_on: string;
+                                    receipt_reference: string;
+                                    amount: number;
+                                    /** @description amount paid − the schedule’s amount (shown, never refused) */
+                                    difference: number;
+                                } | null;
                             };
                         };
                         missing: {
@@ -10085,6 +10835,208 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description a message, or {field: [messages]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    remittancesFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "paye",
+                 *       "month": "2026-03",
+                 *       "authority": "LA",
+                 *       "amount": "412500.00",
+                 *       "paid_on": "2026-04-09",
+                 *       "receipt_reference": "LIRS-2026-0412"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Target company (default: the authenticated one) */
+                    company_id?: number | string;
+                    /** @description at most 10 characters */
+                    kind?: unknown;
+                    /** @description at most 7 characters */
+                    month?: unknown;
+                    /** @description state code (PAYE), PFA code (pension), null otherwise */
+                    authority?: unknown;
+                    /** @description decimal string or number, NGN */
+                    amount?: unknown;
+                    /** @description at most 10 characters */
+                    paid_on?: unknown;
+                    /** @description at most 100 characters */
+                    receipt_reference?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "filing": {
+                     *         "id": 1042,
+                     *         "kind": "kind",
+                     *         "month": "2025-05",
+                     *         "authority": "Lagos State Internal Revenue Service",
+                     *         "amount": 500000,
+                     *         "paid_on": "paid on",
+                     *         "receipt_reference": "receipt reference",
+                     *         "created_at": "2025-05-02T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        filing: {
+                            id: number;
+                            kind: string;
+                            month: string;
+                            authority: string | null;
+                            amount: number;
+                            paid_on: string;
+                            receipt_reference: string;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    remittancesCalendar: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+                /** @description YYYY-MM-DD */
+                from?: string;
+                /** @description YYYY-MM-DD */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User created successfully",
+                     *       "from": "from",
+                     *       "to": "to",
+                     *       "data": [
+                     *         {
+                     *           "due_date": "2025-05-31",
+                     *           "kind": "kind",
+                     *           "month": "2025-05",
+                     *           "authority": "Lagos State Internal Revenue Service",
+                     *           "authority_name": "authority name",
+                     *           "amount": 500000,
+                     *           "status": "due",
+                     *           "days_late": 1,
+                     *           "filing": {
+                     *             "paid_on": "paid on",
+                     *             "receipt_reference": "receipt reference",
+                     *             "amount": 500000,
+                     *             "difference": 0
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        from: string;
+                        to: string;
+                        data: {
+                            due_date: string;
+                            /** @description paye, pension, nhf or nsitf */
+                            kind: string;
+                            /** @description the month of the payments remitted */
+                            month: string;
+                            /** @description state (PAYE) or PFA (pension) code */
+                            authority: string | null;
+                            authority_name: string | null;
+                            amount: number;
+                            /** @description null: nothing to remit and no filing */
+                            status: "due" | "overdue" | "filed" | "filed_late" | null;
+                            /** @description filed_late: days after the due date it was paid; overdue: days so far; else 0 */
+                            days_late: number;
+                            filing: {
+                                paid_on: string;
+                                receipt_reference: string;
+                                amount: number;
+                                /** @description amount paid − the schedule’s amount (shown, never refused) */
+                                difference: number;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
                         error: unknown;
                     };
                 };
@@ -12734,6 +13686,104 @@ export interface operations {
                     company_id: number;
                     /** @description The loan as GET /api/loans/{id} answers it. */
                     data: components["schemas"]["Loan"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    remittanceDueSoonEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…), the same on every retry: deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "remittance.due_soon";
+                    /** Format: date-time */
+                    timestamp: string;
+                    company_id: number;
+                    /** @description A remittance schedule nearing (3 working days before) or past its due date, unfiled (GET /api/remittances/calendar). */
+                    data: {
+                        /** @enum {string} */
+                        kind: "paye" | "pension" | "nhf" | "nsitf";
+                        /** @description YYYY-MM: the month of the payments it remits */
+                        month: string;
+                        authority: string | null;
+                        /** Format: date */
+                        due_date: string;
+                        /** @description NGN, two places */
+                        amount: number;
+                        /** @enum {string} */
+                        status: "due" | "overdue";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    remittanceOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…), the same on every retry: deduplicate by it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">, space-separated during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "remittance.overdue";
+                    /** Format: date-time */
+                    timestamp: string;
+                    company_id: number;
+                    /** @description A remittance schedule nearing (3 working days before) or past its due date, unfiled (GET /api/remittances/calendar). */
+                    data: {
+                        /** @enum {string} */
+                        kind: "paye" | "pension" | "nhf" | "nsitf";
+                        /** @description YYYY-MM: the month of the payments it remits */
+                        month: string;
+                        authority: string | null;
+                        /** Format: date */
+                        due_date: string;
+                        /** @description NGN, two places */
+                        amount: number;
+                        /** @enum {string} */
+                        status: "due" | "overdue";
+                    };
                 };
             };
         };

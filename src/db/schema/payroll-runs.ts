@@ -1,6 +1,7 @@
 // Tables of payroll runs (owned by src/modules/payroll-runs) and the wallet's balance row;
 // created by migrations/0080_payroll_runs.sql, 0081_wallet_balances.sql, 0094_wallet_balances_sandbox.sql, 0100_paystack_transfers.sql,
 // 0181_wallet_ledger_seq.sql and 0190_run_approval.sql.
+import { sql } from 'drizzle-orm';
 import { bigint, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -34,6 +35,8 @@ export const payrollRuns = pgTable(
     /** 0200: `off_cycle` runs pay items only, with a reason (docs/payroll-runs.md, "Off-cycle runs"). */
     kind: text('kind').$type<'regular' | 'off_cycle'>().notNull().default('regular'),
     reason: text('reason').$type<'bonus' | 'correction' | 'final_pay' | 'other'>(),
+    /** 0230: the pay schedule that created this run (docs/payroll-runs.md, "Pay schedules"). */
+    scheduleId: integer('schedule_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -43,6 +46,9 @@ export const payrollRuns = pgTable(
     index('payroll_runs_company_status_idx').on(t.companyId, t.status, t.createdAt.desc()),
     // 0120: a month's remittance schedules (runs by payment date).
     index('payroll_runs_company_payment_date_idx').on(t.companyId, t.paymentDate),
+    index('payroll_runs_schedule_idx').on(t.scheduleId).where(sql`schedule_id IS NOT NULL`),
+    // 0231: the daily remittance deadline check finds the companies that paid lately.
+    index('payroll_runs_paid_at_idx').on(t.paidAt).where(sql`paid_at IS NOT NULL`),
   ],
 );
 

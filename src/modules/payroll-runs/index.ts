@@ -13,7 +13,9 @@ import { transferJobs } from './transfers.jobs.js';
 import { settleRunNow } from './transfers.now.js';
 import { createTransferWebhook } from './transfers.webhook.js';
 
-export { RUN_NOT_FOUND, RUNS_FORBIDDEN } from './payroll-runs.service.js';
+export type { RunRow } from './payroll-runs.repo.js';
+export type { CreateRunInput, ScheduledCreation } from './payroll-runs.service.js';
+export { PeriodAlreadyClaimed, RUN_NOT_FOUND, RUNS_FORBIDDEN } from './payroll-runs.service.js';
 export type { TransferProvider } from './transfer-provider.js';
 export type { TransferEventHandler } from './transfers.webhook.js';
 

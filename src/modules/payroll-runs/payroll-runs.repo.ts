@@ -32,6 +32,8 @@ export interface RunRow {
   /** 0200: a regular run (salaries or P2) or an off-cycle one, with its reason. */
   kind: 'regular' | 'off_cycle';
   reason: string | null;
+  /** 0230: the pay schedule that created the run (docs/payroll-runs.md, "Pay schedules"). */
+  schedule_id: number | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -59,6 +61,7 @@ export interface NewRun {
   /** Absent: regular. */
   kind?: 'regular' | 'off_cycle';
   reason?: string | null;
+  scheduleId?: number | null;
 }
 
 export interface RunFilters {
@@ -73,7 +76,7 @@ export type StatusCounts = Record<'unpaid' | 'held' | 'processing' | 'paid' | 'f
 const RUN_COLUMNS =
   sql.raw(`id, company_id, status, source, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
   payment_date::text AS payment_date, created_by_email, created_by_user_id, approved_by_email, approved_by_user_id, approved_via,
-  approved_at, paid_at, cancelled_at, attempt, totals, skipped, kind, reason,
+  approved_at, paid_at, cancelled_at, attempt, totals, skipped, kind, reason, schedule_id,
   created_at, updated_at`);
 
 /** Paystubs whose employee's bank account is usable (payablePaystubs in the planner decides which). */
@@ -96,10 +99,10 @@ export const payrollRunsRepo = {
       queryRows<RunRow>(
         tx,
         sql`INSERT INTO payroll_runs (id, company_id, source, pay_period_start, pay_period_end, payment_date, created_by_email,
-                                      created_by_user_id, totals, skipped, kind, reason)
+                                      created_by_user_id, totals, skipped, kind, reason, schedule_id)
             VALUES (${run.id}, ${companyId}, ${run.source}, ${run.start}, ${run.end}, ${run.paymentDate}, ${run.createdByEmail},
                     ${run.createdByUserId}, ${JSON.stringify(run.totals)}::jsonb, ${JSON.stringify(run.skipped)}::jsonb,
-                    ${run.kind ?? 'regular'}, ${run.reason ?? null})
+                    ${run.kind ?? 'regular'}, ${run.reason ?? null}, ${run.scheduleId ?? null})
             RETURNING ${RUN_COLUMNS}`,
       ),
     );

@@ -37,6 +37,9 @@ export const RunSchema = Type.Object(
     reason: Type.Union([Type.Null(), ...OFF_CYCLE_REASONS.map((reason) => Type.Literal(reason))], {
       description: "an off-cycle run's reason",
     }),
+    schedule_id: Type.Union([Type.Null(), Type.Integer()], {
+      description: 'the pay schedule that created the run (GET /api/pay-schedules/{id})',
+    }),
     pay_period_start: Type.String(),
     pay_period_end: Type.String(),
     payment_date: NullableString,

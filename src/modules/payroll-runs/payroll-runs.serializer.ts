@@ -44,6 +44,7 @@ export function serializeRun(row: RunRow, counts: StatusCounts = EMPTY_COUNTS) {
     status: row.status,
     kind: row.kind,
     reason: row.reason,
+    schedule_id: row.schedule_id ?? null,
     pay_period_start: row.pay_period_start,
     pay_period_end: row.pay_period_end,
     payment_date: row.payment_date,

@@ -53,6 +53,21 @@ export interface RunListQuery {
   per_page?: number;
 }
 
+/**
+ * A pay schedule's part in creating its period's run (docs/payroll-runs.md, "Pay schedules"), in the
+ * run's own transaction: `claim` takes the period's exactly-once key before anything is computed
+ * (false: another instance already has it, and nothing is written), `created` links the run and
+ * tells the administrators. The run is otherwise created like any other.
+ */
+export interface ScheduledCreation {
+  scheduleId: number;
+  claim: (tx: Tx) => Promise<boolean>;
+  created: (tx: Tx, run: RunRow) => Promise<void>;
+}
+
+/** Thrown inside a schedule's transaction when its period was already claimed: rolls it back. */
+export class PeriodAlreadyClaimed extends Error {}
+
 const normalEmail = (email: string | undefined) => (email?.trim() ? email.trim().toLowerCase() : null);
 
 function checkDates(input: CreateRunInput): asserts input is RegularInput {
@@ -167,7 +182,7 @@ export function createPayrollRunsService(deps: {
 
   return {
     /** A draft run from salaries (or off-cycle: off-cycle.ts); `signedIn` is the console's administrator, who is its creator. */
-    async create(companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }) {
+    async create(companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }, schedule?: ScheduledCreation) {
       if (input.kind === 'off_cycle') return offCycle.create(companyId, input, signedIn);
       if (input.reason !== undefined) throw invalidField('reason', MESSAGES.reasonOffCycleOnly);
       if (input.users !== undefined) throw invalidField('users', MESSAGES.usersOffCycleOnly);
@@ -183,6 +198,7 @@ export function createPayrollRunsService(deps: {
       const runId = newTransactionId();
       const run = await db.transaction(async (tx) => {
         await lockCompanyRuns(tx, companyId);
+        if (schedule && !(await schedule.claim(tx))) throw new PeriodAlreadyClaimed();
         const named = input.user_ids ? [...new Set([...input.user_ids, ...overrides.keys()])] : undefined;
         const candidates = await payrollRunsRepo.candidates(tx, companyId, named);
         const request = { start: input.pay_period_start, end: input.pay_period_end, userIds: input.user_ids, overrides };
@@ -203,7 +219,9 @@ export function createPayrollRunsService(deps: {
           createdByUserId: creator?.id ?? null,
           totals: storedTotals(runTotals(written.map((w) => w.planned))),
           skipped: all,
+          scheduleId: schedule?.scheduleId ?? null,
         });
+        if (schedule) await schedule.created(tx, inserted);
         await markIdempotentChange(tx, { kind: 'payroll-run', id: runId });
         return announceRun(tx, inserted, 'payroll_run.created');
       });

@@ -3,17 +3,31 @@
 // snapshots and the runs' payment dates.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { createAnnualReturnsService } from './annual-returns.service.js';
+import { remittanceDeadlinesJob } from './filings.jobs.js';
+import { filingsRoutes } from './filings.routes.js';
+import { createFilingsService } from './filings.service.js';
 import { remittancesRoutes } from './remittances.routes.js';
 import { createRemittancesService } from './remittances.service.js';
 
 export function createRemittancesModule(deps: AppDeps) {
-  const services = { remittances: createRemittancesService(deps), annualReturns: createAnnualReturnsService(deps) };
+  const services = {
+    remittances: createRemittancesService(deps),
+    annualReturns: createAnnualReturnsService(deps),
+    filings: createFilingsService(deps),
+  };
+  const routes = remittancesRoutes(services);
+  const filingRoutes = filingsRoutes(services.filings);
   return {
     services,
-    routes: remittancesRoutes(services),
-    jobs: [],
+    routes: async (app) => {
+      await routes(app);
+      await filingRoutes(app);
+    },
+    jobs: [remittanceDeadlinesJob(services.filings)],
   } satisfies FeatureModule<typeof services>;
 }
 
 export type RemittancesServices = ReturnType<typeof createRemittancesModule>['services'];
+/** Weekends and the Nigerian public holidays (holidays.data.ts): pay schedules move payment dates off them. */
+export { isWorkingDay } from './due-dates.js';
 export type { Download } from './remittances.service.js';

@@ -24,6 +24,23 @@ const errors = { '4xx': ErrorSchema, '5xx': ErrorSchema };
 const FileAnswer = Type.Unknown({ description: 'text/csv or an XLSX workbook (attachment)' });
 const tags = ['compliance'];
 
+/** A schedule's filing and status (docs/compliance.md, "Filings and deadlines"). */
+export const FilingStatusFields = {
+  status: Type.Union([Type.Literal('due'), Type.Literal('overdue'), Type.Literal('filed'), Type.Literal('filed_late'), Type.Null()], {
+    description: 'null: nothing to remit and no filing',
+  }),
+  days_late: Type.Integer({ description: 'filed_late: days after the due date it was paid; overdue: days so far; else 0' }),
+  filing: Type.Union([
+    Type.Object({
+      paid_on: Type.String(),
+      receipt_reference: Type.String(),
+      amount: Money,
+      difference: Type.Number({ description: 'amount paid − the schedule’s amount (shown, never refused)' }),
+    }),
+    Type.Null(),
+  ]),
+};
+
 const RemittancesAnswer = Type.Object({
   message: Type.String(),
   month: Type.String(),
@@ -36,6 +53,7 @@ const RemittancesAnswer = Type.Object({
         employees: Type.Integer(),
         amount: Money,
         due_date: Type.String(),
+        ...FilingStatusFields,
       }),
     ),
     pension: Type.Array(
@@ -50,6 +68,7 @@ const RemittancesAnswer = Type.Object({
         }),
         total: Type.Number({ description: 'employee_amount + employer_amount + voluntary_amount' }),
         due_date: Type.String(),
+        ...FilingStatusFields,
       }),
     ),
     nhf: Type.Object({
@@ -57,6 +76,7 @@ const RemittancesAnswer = Type.Object({
       amount: Money,
       missing_amount: Type.Number({ description: 'NHF of paystubs without an NHF number: in `missing`, not in the schedule' }),
       due_date: DateOrNull,
+      ...FilingStatusFields,
     }),
     totals: Type.Object(
       {
@@ -66,7 +86,7 @@ const RemittancesAnswer = Type.Object({
       },
       { description: 'each schedule’s filed total beside what it cannot file for want of an identifier (see `missing`)' },
     ),
-    nsitf: Type.Object({ base: Type.String(), amount: Money, due_date: Type.String() }),
+    nsitf: Type.Object({ base: Type.String(), amount: Money, due_date: Type.String(), ...FilingStatusFields }),
   }),
   missing: Type.Array(
     Type.Object({

@@ -7,6 +7,8 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { koboToNumber } from '../../tax-engine/money.js';
 import { pfaByCode, stateByCode } from '../reference-data/index.js';
 import { MONTH_PATTERN, monthRange, nhfDueDate, nsitfDueDate, payeDueDate, pensionDueDate } from './due-dates.js';
+import { filingsRepo } from './filings.repo.js';
+import { withStatuses } from './filings.rules.js';
 import { type AggregateRow, type EmployeeRow, type EmployerRow, type MissingRow, remittancesRepo } from './remittances.repo.js';
 import { kobo, nhfSheet, nsitfSheet, onePercent, payeSheet, pensionSheet } from './remittances.schedules.js';
 import { type Sheet, toCsv, toXlsx } from './sheets.js';
@@ -70,7 +72,7 @@ function missingEntry(row: MissingRow, nsitfOnSplit: boolean) {
   };
 }
 
-function schedules(employer: EmployerRow, month: string, rows: AggregateRow[]) {
+export function schedules(employer: EmployerRow, month: string, rows: AggregateRow[]) {
   const all = rows.find((row) => row.kind === 'all');
   const byKey = (a: { key: string | null }, b: { key: string | null }) => (a.key ?? '').localeCompare(b.key ?? '');
   const paye = rows
@@ -127,8 +129,12 @@ function schedules(employer: EmployerRow, month: string, rows: AggregateRow[]) {
   };
 }
 
-export function createRemittancesService(deps: { db: Db }) {
+/** Today in Lagos (UTC+1, no daylight saving): the day a schedule's status is judged on. */
+export const lagosToday = (now: Date) => new Date(now.getTime() + 3_600_000).toISOString().slice(0, 10);
+
+export function createRemittancesService(deps: { db: Db; now?: () => Date }) {
   const { db } = deps;
+  const now = deps.now ?? (() => new Date());
   const employerOf = async (companyId: number) => {
     const employer = await remittancesRepo.employer(db, companyId);
     if (!employer) throw notFound(COMPANY_NOT_FOUND);
@@ -143,10 +149,12 @@ export function createRemittancesService(deps: { db: Db }) {
       const rows = await remittancesRepo.aggregates(db, companyId, from, to);
       const missing = await remittancesRepo.missing(db, companyId, from, to);
       const nsitfOnSplit = employer.nsitf_base === 'basic_housing_transport';
+      const filings = await filingsRepo.ofMonths(db, companyId, [month]);
       return {
         message: 'Remittances retrieved successfully',
         month,
-        schedules: schedules(employer, month, rows),
+        // Each schedule with its filing and status (docs/compliance.md, "Filings and deadlines").
+        schedules: withStatuses(schedules(employer, month, rows), month, filings, lagosToday(now())),
         missing: missing.map((row) => missingEntry(row, nsitfOnSplit)),
       };
     },

@@ -9,6 +9,10 @@ import { as } from '../../../test/helpers/http.js';
 import { buildRemittanceWorld, EVIL_NAME, type RemittanceWorld, VOLUNTARY_PENSION } from '../../../test/helpers/remittances.js';
 import { queryRows, sql } from '../../db/client.js';
 
+/** Unfiled and past its due date (docs/compliance.md, "Filings and deadlines"): every 2026-03 schedule once April is over. */
+const OVERDUE = { status: 'overdue', days_late: expect.any(Number), filing: null };
+/** Nothing to remit and no filing: no status. */
+const NOTHING_OWED = { status: null, days_late: 0, filing: null };
 let ctx: TestContext;
 let world: RemittanceWorld;
 const get = (url: string) => as(ctx.app, world.company).get(url);
@@ -55,6 +59,7 @@ describe('GET /api/remittances', () => {
         employees: 2,
         amount: naira(byState.get('FC')!.tax),
         due_date: '2026-04-10',
+        ...OVERDUE,
       },
       {
         state: 'KN',
@@ -63,6 +68,7 @@ describe('GET /api/remittances', () => {
         employees: 1,
         amount: naira(byState.get('KN')!.tax),
         due_date: '2026-04-10',
+        ...OVERDUE,
       },
       {
         state: 'LA',
@@ -71,6 +77,7 @@ describe('GET /api/remittances', () => {
         employees: 3,
         amount: naira(byState.get('LA')!.tax),
         due_date: '2026-04-10',
+        ...OVERDUE,
       },
     ]);
     const byPfa = await paystubSums(FILED_PFA);
@@ -87,6 +94,7 @@ describe('GET /api/remittances', () => {
           total: naira(BigInt(row.ee) + BigInt(row.er) + BigInt(row.vol)),
           // Paid Friday 27 March 2026: Good Friday and Easter Monday do not count.
           due_date: '2026-04-09',
+          ...OVERDUE,
         };
       }),
     );
@@ -98,6 +106,7 @@ describe('GET /api/remittances', () => {
       amount: naira(nhf.get('filed')!.nhf),
       missing_amount: naira(nhf.get('missing')!.nhf),
       due_date: '2026-04-27',
+      ...OVERDUE,
     });
     expect(BigInt(nhf.get('missing')!.nhf)).toBeGreaterThan(0n);
     // Each schedule's filed total beside what it leaves out; together they are the month's whole.
@@ -112,7 +121,12 @@ describe('GET /api/remittances', () => {
       nhf: { amount: naira(nhf.get('filed')!.nhf), missing_amount: naira(nhf.get('missing')!.nhf) },
     });
     expect(pensionOf(unfiled)).toBeGreaterThan(0n);
-    expect(body.schedules.nsitf).toEqual({ base: 'gross', amount: naira((BigInt(all.gross) + 50n) / 100n), due_date: '2026-04-16' });
+    expect(body.schedules.nsitf).toEqual({
+      base: 'gross',
+      amount: naira((BigInt(all.gross) + 50n) / 100n),
+      due_date: '2026-04-16',
+      ...OVERDUE,
+    });
     // Totals over every schedule to the kobo: PAYE + the one without a state = all tax withheld.
     const paye = body.schedules.paye.reduce((sum: bigint, entry: { amount: number }) => sum + toKobo(entry.amount), 0n);
     expect(paye + BigInt(byState.get(null as never)?.tax ?? 0)).toBe(BigInt(all.tax));
@@ -156,8 +170,8 @@ describe('GET /api/remittances', () => {
     expect(empty.schedules).toEqual({
       paye: [],
       pension: [],
-      nhf: { employees: 0, amount: 0, missing_amount: 0, due_date: null },
-      nsitf: { base: 'gross', amount: 0, due_date: '2026-03-16' },
+      nhf: { employees: 0, amount: 0, missing_amount: 0, due_date: null, ...NOTHING_OWED },
+      nsitf: { base: 'gross', amount: 0, due_date: '2026-03-16', ...NOTHING_OWED },
       totals: {
         paye: { amount: 0, missing_amount: 0 },
         pension: { amount: 0, missing_amount: 0 },
@@ -180,7 +194,12 @@ describe('GET /api/remittances', () => {
     expect((await as(ctx.app, world.company).patch(url, { nsitf_base: 'basic_housing_transport' })).statusCode).toBe(200);
     const [all] = (await paystubSums('company_id')).values();
     const { nsitf } = (await get('/api/remittances?month=2026-03')).json().schedules;
-    expect(nsitf).toEqual({ base: 'basic_housing_transport', amount: naira((BigInt(all.bht) + 50n) / 100n), due_date: '2026-04-16' });
+    expect(nsitf).toEqual({
+      base: 'basic_housing_transport',
+      amount: naira((BigInt(all.bht) + 50n) / 100n),
+      due_date: '2026-04-16',
+      ...OVERDUE,
+    });
     const csv = parse((await get('/api/remittances/nsitf.csv?month=2026-03')).body, { relax_column_count: true }) as string[][];
     expect(csv).toContainEqual(['Contribution (1% of the total base)', (Number((BigInt(all.bht) + 50n) / 100n) / 100).toFixed(2)]);
     expect((await as(ctx.app, world.company).patch(url, { nsitf_base: 'gross' })).statusCode).toBe(200);

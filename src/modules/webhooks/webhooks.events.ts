@@ -36,6 +36,8 @@ export const EVENT_TYPES = [
   'company.deactivated',
   'loan.created',
   'loan.paid_off',
+  'remittance.due_soon',
+  'remittance.overdue',
   'webhook.test',
 ] as const;
 

@@ -53,6 +53,17 @@ const DATA: Record<string, unknown> = {
   ),
   company: ref('Company', 'The company as GET /api/companies/{id} answers it.'),
   loan: ref('Loan', 'The loan as GET /api/loans/{id} answers it.'),
+  remittance: object(
+    {
+      kind: { type: 'string', enum: ['paye', 'pension', 'nhf', 'nsitf'] },
+      month: { type: 'string', description: 'YYYY-MM: the month of the payments it remits' },
+      authority: nullableString,
+      due_date: { type: 'string', format: 'date' },
+      amount: { type: 'number', description: 'NGN, two places' },
+      status: { type: 'string', enum: ['due', 'overdue'] },
+    },
+    'A remittance schedule nearing (3 working days before) or past its due date, unfiled (GET /api/remittances/calendar).',
+  ),
   webhook: object(
     { endpoint_id: { type: 'integer' }, message: { type: 'string' } },
     'A test event (POST /api/webhook-endpoints/{id}/test).',

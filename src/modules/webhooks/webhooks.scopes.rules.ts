@@ -18,6 +18,7 @@ export const READ_SCOPES: readonly (readonly [string, string])[] = [
   ['wallet.', 'wallet.transactions'],
   ['company.', 'companies.show'],
   ['loan.', 'loans.show'],
+  ['remittance.', 'remittances.index'],
 ];
 /** Carries nothing of the company's: any endpoint may receive it. */
 export const FREE_EVENTS = new Set(['webhook.test']);

@@ -88,6 +88,13 @@ export const ROUTE_NAMES = [
   'webhooks.test',
   'remittances.index',
   'remittances.download',
+  'remittances.file',
+  'remittances.calendar',
+  'pay-schedules.index',
+  'pay-schedules.show',
+  'pay-schedules.store',
+  'pay-schedules.update',
+  'pay-schedules.destroy',
   'annual-returns.index',
   'annual-returns.itf',
 ] as const;

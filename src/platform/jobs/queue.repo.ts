@@ -1,7 +1,7 @@
 // All SQL of the job queue (queue.ts): the jobs rows, claimed with FOR UPDATE SKIP LOCKED, and
 // every write that finishes, retries or gives back a claim (only while `workerId` holds it).
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
+import { type Db, type Executor, queryRows } from '../../db/client.js';
 import { jobs } from '../../db/schema/index.js';
 
 /** A claimed row as the claim returns it; queue.ts narrows `payload` to its catalog. */
@@ -43,6 +43,23 @@ export const queueRepo = {
   async insert(executor: Executor, values: { kind: string; payload: unknown; runAt: Date; maxAttempts: number }): Promise<number> {
     const [row] = await executor.insert(jobs).values(values).returning({ id: jobs.id });
     return row.id;
+  },
+
+  /**
+   * Inserts an open job of `kind` with exactly `payload` unless one exists. The advisory lock makes
+   * instances starting together take turns, so there is one row, not one per instance.
+   */
+  async ensureOpen(db: Db, values: { kind: string; payload: unknown; maxAttempts: number }): Promise<void> {
+    const payload = JSON.stringify(values.payload);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`jobs.recurring:${values.kind}`}))`);
+      await tx.execute(
+        sql`INSERT INTO jobs (kind, payload, max_attempts)
+            SELECT ${values.kind}, ${payload}::jsonb, ${values.maxAttempts}
+            WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = ${values.kind} AND payload = ${payload}::jsonb
+                                AND done_at IS NULL AND failed_at IS NULL)`,
+      );
+    });
   },
 
   /** Frees every claimed, unfinished job; how many. */

@@ -33,6 +33,14 @@ export interface JobDefinition<K extends keyof C & string, C = JobPayloads> {
   handler(payload: C[K], context: JobContext): Promise<JobOutcome>;
   /** Releases what the handler keeps open between jobs (an SMTP pool); called by `stop()`. */
   close?: () => void;
+  /**
+   * A job that runs for ever (its handler answers `{retryInSeconds}`): `ensureRecurring()` (called
+   * by `start()`) makes sure one open row of this kind exists for each payload, however many
+   * instances start at once. Several payloads let several instances work at once, and one left
+   * claimed by a killed instance (until its lease ends) does not stop the others. Its handler must
+   * not throw for long: a row failed for good stops it.
+   */
+  recurring?: C[K][];
 }
 
 export const exponentialBackoff =
@@ -94,7 +102,17 @@ export class JobQueue<C = JobPayloads> {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.schedule(0);
+    this.ensureRecurring()
+      .catch((error) => this.log.error({ err: error }, 'could not ensure the recurring jobs'))
+      .finally(() => this.schedule(0));
+  }
+
+  /** One open row for each recurring definition (tests call it before `runDue`). */
+  async ensureRecurring(): Promise<void> {
+    for (const definition of this.definitions.values()) {
+      for (const payload of definition.recurring ?? [])
+        await queueRepo.ensureOpen(this.db, { kind: definition.kind, payload, maxAttempts: definition.maxAttempts });
+    }
   }
 
   /** Stops polling and waits for the batch in progress. */

@@ -6,7 +6,23 @@ const companyOnly = (description: string): OperationDoc => ({ description, body:
 export const COMPLIANCE_OPERATIONS: Record<string, OperationDoc> = {
   'remittances.index': {
     description:
-      'The month’s PAYE (per state), pension (per PFA), NHF and NSITF schedules from the paid paystubs of runs paid that month, with their due dates and the data they miss.',
+      'The month’s PAYE (per state), pension (per PFA), NHF and NSITF schedules from the paid paystubs of runs paid that month, with their due dates and the data they miss. Each schedule carries `status` (`due`, `overdue`, `filed`, `filed_late`; null when nothing is owed), `days_late` and its `filing` (`POST /api/remittances/filings`).',
+  },
+  'remittances.file': {
+    description:
+      "Records that a schedule was paid: `kind` (paye, pension, nhf, nsitf), `month`, `authority` (the state code for PAYE, the PFA code for pension, null otherwise), `amount`, `paid_on` (not in the future) and the authority's `receipt_reference`. One filing per schedule (409 for a second). The schedule in `GET /api/remittances` then shows `filing` with the `difference` from its amount (shown, never refused) and `status` `filed` or `filed_late` with `days_late`.",
+    body: {
+      kind: 'paye',
+      month: '2026-03',
+      authority: 'LA',
+      amount: '412500.00',
+      paid_on: '2026-04-09',
+      receipt_reference: 'LIRS-2026-0412',
+    },
+  },
+  'remittances.calendar': {
+    description:
+      'Every remittance due date of the company from `from` to `to` (at most 366 days): PAYE per state, pension per PFA, NHF and NSITF of each month with paid salaries, with amount, `status` (`due`, `overdue`, `filed`, `filed_late`), `days_late` and the filing.',
   },
   'remittances.download': {
     description: 'One schedule as CSV or XLSX (`paye.csv`, `pension.xlsx`, …); PAYE needs `state`, pension `pfa_code`.',
