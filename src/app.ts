@@ -17,6 +17,7 @@ import { registerGetJsonBody } from './platform/get-body.js';
 import { registerIdempotency } from './platform/idempotency.js';
 import { registerInputSafety } from './platform/input-safety.js';
 import { JobQueue } from './platform/jobs/queue.js';
+import { registerAuditContext } from './platform/audit/index.js';
 import { createLogDestination, RequestLogController, requestId, serializeRequest } from './platform/logging.js';
 import { createMailer, mailDeliveryJob } from './platform/mail/outbox.js';
 import { registerMetrics } from './platform/metrics.js';
@@ -153,6 +154,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 20, fields: 50 } });
 
+  registerAuditContext(app);
   app.addHook('onRequest', createAuthenticator({ db: database.db, config, limiter, cache: authCache }));
   app.addHook('preHandler', (request, _reply, done) => {
     const tenancy = request.routeOptions.config.tenancy;

@@ -8,7 +8,7 @@ import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { createUsers } from './users.create.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './users.documents.js';
-import { announceUsers } from './users.events.js';
+import { announceUsers, snapshotUsers } from './users.events.js';
 import { isExited } from './users.exit.repo.js';
 import { checkCreate, checkUpdate } from './users.fields.js';
 import { lifecycleRepo } from './users.lifecycle.repo.js';
@@ -108,13 +108,16 @@ export function createUserActions(deps: ActionDeps) {
       const passwordHash = hasPassword ? await hashPassword(body.password as string) : undefined;
       const stored = files.length > 0 ? await storeDocuments(deps.config.dataDir, companyId, id, files) : [];
       let result: Awaited<ReturnType<typeof updateUsers>>[number];
+      // The audit event's "before" (docs/audit.md): read just before the update's transaction.
+      const before = await snapshotUsers(db, companyId, [id]);
       try {
         [result] = await updateUsers(
           deps,
           companyId,
           [{ id, values: checked.value, passwordHash, newDocuments: stored, mayGrantConsoleAccess }],
           false,
-          (tx, [done]) => (done.ok ? announceUsers(tx, companyId, [id], 'user.updated') : Promise.resolve()),
+          (tx, [done]) =>
+            done.ok ? announceUsers(tx, companyId, [id], 'user.updated', before, hasPassword ? 'password' : undefined) : Promise.resolve(),
         );
       } catch (error) {
         await deleteDocuments(deps.config.dataDir, stored);

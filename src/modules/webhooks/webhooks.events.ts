@@ -3,6 +3,7 @@
 // call however many events (a run's paystubs, an import's summary).
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/client.js';
+import { type AuditEvent, type FieldChange, recordAudit } from '../../platform/audit/index.js';
 import { type EventRow, insertEvents } from './webhooks.events.repo.js';
 
 export const EVENT_TYPES = [
@@ -46,6 +47,22 @@ export interface DomainEvent {
   type: EventType;
   /** The object the API returns for the resource (its serializer's output). */
   data: unknown;
+  /** Field-level changes for the audit log, where the change knows its before state. */
+  changes?: Record<string, FieldChange>;
+}
+
+/**
+ * Every announced change is also an audit event (docs/audit.md, "What is recorded"), in the same
+ * statement batch: `user.updated` on target `user` with the resource's id. A test delivery
+ * changes nothing of the company's data.
+ */
+function auditOf(event: DomainEvent): AuditEvent | undefined {
+  if (event.type === 'webhook.test') return undefined;
+  const data = (event.data ?? {}) as { id?: unknown; user_ids?: unknown[] };
+  const dot = event.type.lastIndexOf('.');
+  const type = event.type === 'users.import.completed' ? 'users_import' : event.type.slice(0, dot);
+  const id = data.id ?? (type === 'users_import' ? `${(data.user_ids ?? []).length} users` : event.companyId);
+  return { companyId: event.companyId, action: event.type, target: { type, id: String(id) }, changes: event.changes ?? null };
 }
 
 export const newEventId = () => `evt_${crypto.randomBytes(16).toString('hex')}`;
@@ -65,14 +82,25 @@ export function eventRow(event: DomainEvent, endpointId?: number): EventRow {
 }
 
 /** Records several events in the caller's transaction (one statement); returns the deliveries written. */
-export function recordEvents(executor: Executor, events: DomainEvent[]): Promise<number> {
-  return insertEvents(
+export async function recordEvents(executor: Executor, events: DomainEvent[]): Promise<number> {
+  const deliveries = await insertEvents(
     executor,
     events.map((event) => eventRow(event)),
   );
+  await recordAudit(
+    executor,
+    events.map(auditOf).filter((event) => event !== undefined),
+  );
+  return deliveries;
 }
 
 /** Records one event in the caller's transaction: `await recordEvent(tx, companyId, 'user.created', serializeUser(row))`. */
-export function recordEvent(executor: Executor, companyId: number, type: EventType, data: unknown): Promise<number> {
-  return recordEvents(executor, [{ companyId, type, data }]);
+export function recordEvent(
+  executor: Executor,
+  companyId: number,
+  type: EventType,
+  data: unknown,
+  changes?: Record<string, FieldChange>,
+): Promise<number> {
+  return recordEvents(executor, [{ companyId, type, data, changes }]);
 }

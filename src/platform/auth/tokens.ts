@@ -90,6 +90,8 @@ export const ROUTE_NAMES = [
   'remittances.download',
   'annual-returns.index',
   'annual-returns.itf',
+  'audit-events.index',
+  'audit-events.export',
 ] as const;
 
 /** A named /api route (docs/reference.md, "Authentication and scopes"): its scope name, rate-limit key and metrics label. */
@@ -114,6 +116,8 @@ export const SCOPE_OF: Partial<Record<RouteName, RouteName>> = {
   'users.year-to-date.show': 'users.show',
   'users.year-to-date.update': 'users.update',
   'users.year-to-date.import': 'users.update',
+  // The export is the same log in another format (docs/audit.md, "Reading the log").
+  'audit-events.export': 'audit-events.index',
 };
 
 /** The scope that allows a route: its name, or the route named in SCOPE_OF. */
