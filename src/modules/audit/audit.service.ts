@@ -2,6 +2,7 @@
 // opaque cursor over the company's seq, and the CSV export read in pages so that a log of a million
 // events streams in constant memory.
 import type { Db } from '../../db/client.js';
+import { type BrokenLink, countChains, findBrokenLinks } from '../../platform/audit/index.js';
 import { csvText } from '../../platform/csv.js';
 import { addFieldError, type FieldErrors, invalid } from '../../platform/errors.js';
 import { type AuditFilters, auditReadRepo } from './audit.repo.js';
@@ -69,8 +70,22 @@ export function readFilters(query: AuditQuery): AuditFilters {
   return filters;
 }
 
+export interface VerifyReport {
+  ok: boolean;
+  events: number;
+  companies: number;
+  /** Each broken chain's first bad link. */
+  broken: BrokenLink[];
+}
+
 export function createAuditService({ db }: { db: Db }) {
   return {
+    /** `payroll audit verify`: recomputes every chain (or one company's) in the database. */
+    async verify(companyId?: number): Promise<VerifyReport> {
+      const [broken, counted] = [await findBrokenLinks(db, companyId), await countChains(db, companyId)];
+      return { ok: broken.length === 0, ...counted, broken };
+    },
+
     /** One page, newest first; next_cursor is null on the last page. */
     async list(companyId: number, query: AuditQuery) {
       const filters = readFilters(query);

@@ -4,7 +4,7 @@ import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import { auditRoutes } from './audit.routes.js';
 import { createAuditService } from './audit.service.js';
 
-export { ACTOR_TYPES } from './audit.service.js';
+export { ACTOR_TYPES, createAuditService, type VerifyReport } from './audit.service.js';
 
 export function createAuditModule(deps: AppDeps) {
   const services = { events: createAuditService(deps) };

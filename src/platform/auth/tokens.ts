@@ -1,5 +1,6 @@
 // API tokens: opaque `pk_` strings, SHA-256 at rest (tokens are 256-bit random, so a fast hash is
 // enough and keeps authentication to one indexed lookup).
+import { recordAudit } from '../audit/record.js';
 import crypto from 'node:crypto';
 import type { Db, Executor } from '../../db/client.js';
 import { isOneOf } from '../guards.js';
@@ -157,13 +158,27 @@ export async function issueToken(
   scopes: string[] = ['all'],
 ): Promise<{ token: string; id: number; scopes: string[]; lastUsedAt: Date }> {
   const token = newTokenString();
-  await tokensRepo.revokeLive(executor, companyId);
+  const revoked = await tokensRepo.revokeLive(executor, companyId);
   const row = await tokensRepo.insert(executor, companyId, hashToken(token), scopes);
+  // The token itself is never recorded (docs/audit.md): its id and scopes are.
+  await recordAudit(executor, [
+    {
+      companyId,
+      action: revoked.length > 0 ? 'token.regenerated' : 'token.issued',
+      target: { type: 'token', id: row.id },
+      changes: { scopes: [null, scopes] },
+    },
+  ]);
   return { token, id: row.id, scopes, lastUsedAt: row.lastUsedAt };
 }
 
 export async function revokeTokens(executor: Executor, companyId: number): Promise<number> {
-  return (await tokensRepo.revokeLive(executor, companyId)).length;
+  const revoked = await tokensRepo.revokeLive(executor, companyId);
+  await recordAudit(
+    executor,
+    revoked.map((id) => ({ companyId, action: 'token.invalidated', target: { type: 'token', id } })),
+  );
+  return revoked.length;
 }
 
 export function findToken(executor: Executor, token: string): Promise<TokenRecord | undefined> {
