@@ -4,6 +4,7 @@
 // can be sent for the ghost. The cases live by feature in ./matrix/.
 import { expect } from 'vitest';
 import { generatedUsers, multipart } from '../helpers/users.js';
+import { auditProbes } from './matrix/audit.js';
 import { banksProbes } from './matrix/banks.js';
 import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-wallet.js';
 import { loansProbes } from './matrix/loans.js';
@@ -134,5 +135,6 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   referenceDataProbes(context);
   webhooksProbes(context);
   remittancesProbes(context);
+  auditProbes(context);
   return probes;
 }
