@@ -1,5 +1,6 @@
 // The console as one encapsulated Fastify plugin: its own cookie parser, security headers, HTML
 // error pages, session resolution and CSRF checks. Nothing here leaks into the /api routes.
+import { setAuditActor } from '../platform/audit/index.js';
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionRow } from '../modules/console-sessions/index.js';
@@ -110,6 +111,8 @@ export function requireSession(ctx: WebContext) {
       return reply.redirect(`/console/login${next}`, 303);
     }
     request.webSession = session;
+    // The page's changes are this person's in the audit log (docs/audit.md, "Who").
+    setAuditActor(request, { type: 'console_user', id: String(session.userId), email: session.email });
     if (request.method === 'POST') {
       const field = formField(request, '_csrf');
       if (!field || !safeEqual(field, session.csrfToken)) {

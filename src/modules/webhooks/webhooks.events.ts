@@ -54,11 +54,14 @@ export interface DomainEvent {
 /**
  * Every announced change is also an audit event (docs/audit.md, "What is recorded"), in the same
  * statement batch: `user.updated` on target `user` with the resource's id. A test delivery
- * changes nothing of the company's data.
+ * changes nothing of the company's data. A bulk upload is one summarising event with its counts
+ * and user ids (docs/audit.md, "Bulk changes").
  */
 function auditOf(event: DomainEvent): AuditEvent | undefined {
   if (event.type === 'webhook.test') return undefined;
-  const data = (event.data ?? {}) as { id?: unknown; user_ids?: unknown[] };
+  const data = (event.data ?? {}) as { id?: unknown; user_ids?: unknown[]; succeeded?: number };
+  // An import that changed no user changed nothing.
+  if (event.type === 'users.import.completed' && data.succeeded === 0) return undefined;
   const dot = event.type.lastIndexOf('.');
   const type = event.type === 'users.import.completed' ? 'users_import' : event.type.slice(0, dot);
   const id = data.id ?? (type === 'users_import' ? `${(data.user_ids ?? []).length} users` : event.companyId);
