@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { describeEmbedded } from '../../test/helpers/embedded-only.js';
-import { sql } from 'drizzle-orm';
 import { openPglite, queryRows } from '../db/client.js';
 import { findToken } from '../platform/auth/tokens.js';
 

@@ -1,9 +1,10 @@
 // Every feature module, built once, in the order they build on each other: a module that needs
 // another's service receives it here, never by importing that module's files. app.ts collects
 // their jobs, registers their routes and hands `AppServices` to the console.
-import { createAuditModule } from './audit/index.js';
+
 import type { AppDeps, FeatureModule } from '../platform/deps.js';
 import { createAdminModule } from './admin/index.js';
+import { createAuditModule } from './audit/index.js';
 import { createBanksModule } from './banks/index.js';
 import { createCompaniesModule } from './companies/index.js';
 import { createConsoleSessionsModule } from './console-sessions/index.js';

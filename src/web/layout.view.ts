@@ -5,7 +5,17 @@ import type { SessionRow } from '../modules/console-sessions/index.js';
 import { CSS_PATH, JS_PATH } from './assets.view.js';
 import { type Html, html } from './html.view.js';
 
-export type Section = 'overview' | 'employees' | 'payroll' | 'compliance' | 'wallet' | 'invoices' | 'settings' | 'security' | 'developers';
+export type Section =
+  | 'overview'
+  | 'employees'
+  | 'payroll'
+  | 'compliance'
+  | 'wallet'
+  | 'invoices'
+  | 'settings'
+  | 'security'
+  | 'developers'
+  | 'audit';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'overview', href: '/console', label: 'Overview' },
@@ -17,6 +27,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'settings', href: '/console/settings', label: 'Settings' },
   { section: 'security', href: '/console/security/api', label: 'Security' },
   { section: 'developers', href: '/console/developers/webhooks', label: 'Developers' },
+  { section: 'audit', href: '/console/audit-log', label: 'Audit log' },
 ];
 
 function head(title: string): Html {

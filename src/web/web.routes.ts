@@ -1,11 +1,12 @@
 // The console as one encapsulated Fastify plugin: its own cookie parser, security headers, HTML
 // error pages, session resolution and CSRF checks. Nothing here leaks into the /api routes.
-import { setAuditActor } from '../platform/audit/index.js';
+
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionRow } from '../modules/console-sessions/index.js';
 import { randomSecret, SESSION_MAX_SECONDS, type SessionService, safeEqual } from '../modules/console-sessions/index.js';
 import type { AppServices } from '../modules/index.js';
+import { setAuditActor } from '../platform/audit/index.js';
 import { databaseUnavailable } from '../platform/db-errors.js';
 import type { AppDeps } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';

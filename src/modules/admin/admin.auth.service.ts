@@ -2,9 +2,10 @@
 // SHA-256 digests (equal length whatever the input, so neither content nor length leaks). Failed
 // attempts are counted per IP; once an IP has used up its budget every attempt from it is refused
 // with 429 until the window ends, so a guess cannot be confirmed by a different status.
-import { setAuditActor } from '../../platform/audit/index.js';
+
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { setAuditActor } from '../../platform/audit/index.js';
 import type { RateLimitStore } from '../../platform/ratelimit/limiter.js';
 
 const BUCKET = 'admin-unauth';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
-import { CompanyIdInput, FieldsError, errorResponses } from '../../platform/schemas.js';
+import { CompanyIdInput, errorResponses, FieldsError } from '../../platform/schemas.js';
 import { ACTOR_TYPES, AUDIT_FORBIDDEN, type AuditService, MAX_LIMIT } from './audit.service.js';
 
 const Nullable = Type.Union([Type.Null(), Type.String()]);

@@ -55,7 +55,8 @@ export function readFilters(query: AuditQuery): AuditFilters {
   }
   if (query.actor_id !== undefined) filters.actorId = query.actor_id;
   if (query.action !== undefined) {
-    if (!ACTION.test(query.action)) addFieldError(errors, 'action', 'The action must be an action name such as user.updated, or a prefix such as user.*.');
+    if (!ACTION.test(query.action))
+      addFieldError(errors, 'action', 'The action must be an action name such as user.updated, or a prefix such as user.*.');
     else filters.action = query.action.endsWith('.*') ? { prefix: query.action.slice(0, -2) } : { exact: query.action };
   }
   if (query.target_type !== undefined) filters.targetType = query.target_type;

@@ -16,6 +16,7 @@ let ctx: TestContext;
 let acme: TestCompany;
 let child: TestCompany;
 let other: TestCompany;
+// biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally
 type Json = Record<string, any>;
 
 beforeAll(async () => {
@@ -85,10 +86,14 @@ describe('recording', () => {
 describe('the change and its event commit together', () => {
   it('a failure after the change and its event (at commit) leaves neither', async () => {
     await ctx.db.execute(
-      sql.raw(`CREATE FUNCTION audit_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.first_name = 'Doomed' THEN RAISE EXCEPTION 'injected'; END IF; RETURN NULL; END $$`),
+      sql.raw(
+        `CREATE FUNCTION audit_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.first_name = 'Doomed' THEN RAISE EXCEPTION 'injected'; END IF; RETURN NULL; END $$`,
+      ),
     );
     await ctx.db.execute(
-      sql.raw('CREATE CONSTRAINT TRIGGER audit_test_fail AFTER INSERT ON users DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION audit_test_fail()'),
+      sql.raw(
+        'CREATE CONSTRAINT TRIGGER audit_test_fail AFTER INSERT ON users DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION audit_test_fail()',
+      ),
     );
     try {
       const [users, audits] = [await userCount(acme.id), await auditCount(acme.id)];
@@ -104,7 +109,9 @@ describe('the change and its event commit together', () => {
     await ctx.db.execute(
       sql.raw(`CREATE FUNCTION audit_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$`),
     );
-    await ctx.db.execute(sql.raw('CREATE TRIGGER audit_test_refuse BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION audit_test_refuse()'));
+    await ctx.db.execute(
+      sql.raw('CREATE TRIGGER audit_test_refuse BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION audit_test_refuse()'),
+    );
     try {
       const users = await userCount(acme.id);
       const res = await as(ctx.app, acme).post('/api/users', newUserBody(acme));
@@ -127,12 +134,18 @@ describe('tamper evidence', () => {
     const company = await createCompany(ctx.db);
     for (let i = 0; i < 3; i++) await createUser(company);
     expect(await findBrokenLinks(ctx.db, company.id)).toEqual([]);
-    const rows = await queryRows<{ id: number; seq: number }>(ctx.db, sql`SELECT id::int AS id, seq::int AS seq FROM audit_events WHERE company_id = ${company.id} ORDER BY seq`);
+    const rows = await queryRows<{ id: number; seq: number }>(
+      ctx.db,
+      sql`SELECT id::int AS id, seq::int AS seq FROM audit_events WHERE company_id = ${company.id} ORDER BY seq`,
+    );
     await ctx.db.execute(sql.raw('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update_delete'));
     try {
       await ctx.db.execute(sql`UPDATE audit_events SET actor_id = 'someone-else' WHERE id = ${rows[1].id}`);
       expect(await findBrokenLinks(ctx.db, company.id)).toEqual([{ company_id: company.id, seq: 2, id: rows[1].id, reason: 'hash' }]);
+      // The company's first event is its token's (token.issued); then three users.
       await ctx.db.execute(sql`DELETE FROM audit_events WHERE id IN (${rows[1].id}, ${rows[2].id})`);
+      expect(await findBrokenLinks(ctx.db, company.id)).toEqual([{ company_id: company.id, seq: 4, id: rows[3].id, reason: 'seq' }]);
+      await ctx.db.execute(sql`DELETE FROM audit_events WHERE id = ${rows[3].id}`);
       expect(await findBrokenLinks(ctx.db, company.id)).toEqual([{ company_id: company.id, seq: 2, id: 0, reason: 'head' }]);
     } finally {
       await ctx.db.execute(sql.raw('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update_delete'));
@@ -144,20 +157,22 @@ describe('tamper evidence', () => {
 describe('GET /api/audit-events', () => {
   it('pages newest first with a cursor and filters by action prefix, actor and time', async () => {
     const company = await createCompany(ctx.db);
+    // seq 1 is the company's token (token.issued), then five users.
     for (let i = 0; i < 5; i++) await createUser(company);
     const first = await events(company, '?limit=2');
-    expect(first.data.map((e) => e.seq)).toEqual([5, 4]);
+    expect(first.data.map((e) => e.seq)).toEqual([6, 5]);
     const second = await events(company, `?limit=2&cursor=${first.next_cursor}`);
-    expect(second.data.map((e) => e.seq)).toEqual([3, 2]);
-    const last = await events(company, `?limit=2&cursor=${second.next_cursor}`);
-    expect(last).toMatchObject({ next_cursor: null });
-    expect(last.data.map((e) => e.seq)).toEqual([1]);
+    expect(second.data.map((e) => e.seq)).toEqual([4, 3]);
+    const third = await events(company, `?limit=2&cursor=${second.next_cursor}`);
+    expect(third.data.map((e) => e.seq)).toEqual([2, 1]);
+    expect(third.data[1].action).toBe('token.issued');
+    expect(third.next_cursor).toBeNull();
     expect((await events(company, '?action=user.*')).data).toHaveLength(5);
     expect((await events(company, '?action=invoice.*')).data).toHaveLength(0);
     const tokenId = first.data[0].actor.id;
     expect((await events(company, `?actor_type=token&actor_id=${tokenId}`)).data).toHaveLength(5);
     expect((await events(company, '?actor_type=operator')).data).toHaveLength(0);
-    expect((await events(company, '?from=2000-01-01&to=2999-12-31')).data).toHaveLength(5);
+    expect((await events(company, '?from=2000-01-01&to=2999-12-31')).data).toHaveLength(6);
     expect((await events(company, '?to=2000-01-01')).data).toHaveLength(0);
   });
 
@@ -179,7 +194,9 @@ describe('GET /api/audit-events', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     const lines = res.body.trim().split('\n');
-    expect(lines[0]).toBe('id,seq,occurred_at,actor_type,actor_id,actor_email,action,target_type,target_id,changes,request_id,ip,user_agent,prev_hash,hash');
+    expect(lines[0]).toBe(
+      'id,seq,occurred_at,actor_type,actor_id,actor_email,action,target_type,target_id,changes,request_id,ip,user_agent,prev_hash,hash',
+    );
     expect(lines.length - 1).toBe(await auditCount(acme.id));
     expect((await as(ctx.app, acme).get('/api/audit-events/export?to=nope')).statusCode).toBe(422);
   });

@@ -1,10 +1,11 @@
 // Console sign-in and sessions: administrators only, argon2id passwords (users.passwords), sessions
 // in web_sessions keyed by the SHA-256 of a 256-bit cookie value, per-session CSRF secrets, and
 // sign-in throttling counted in the database so that it holds across instances.
-import { type AuditEvent, recordAudit } from '../../platform/audit/index.js';
+
 import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import { type AuditEvent, recordAudit } from '../../platform/audit/index.js';
 import { CONSOLE_ROLES, holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { lagosDate } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';

@@ -59,13 +59,20 @@ export interface DomainEvent {
  */
 function auditOf(event: DomainEvent): AuditEvent | undefined {
   if (event.type === 'webhook.test') return undefined;
-  const data = (event.data ?? {}) as { id?: unknown; user_ids?: unknown[]; succeeded?: number };
+  const data = (event.data ?? {}) as { id?: unknown; user_ids?: unknown[]; succeeded?: number; failed?: number; operation?: string };
   // An import that changed no user changed nothing.
   if (event.type === 'users.import.completed' && data.succeeded === 0) return undefined;
   const dot = event.type.lastIndexOf('.');
   const type = event.type === 'users.import.completed' ? 'users_import' : event.type.slice(0, dot);
   const id = data.id ?? (type === 'users_import' ? `${(data.user_ids ?? []).length} users` : event.companyId);
-  return { companyId: event.companyId, action: event.type, target: { type, id: String(id) }, changes: event.changes ?? null };
+  const counts =
+    type === 'users_import' ? { operation: [null, data.operation], succeeded: [null, data.succeeded], failed: [null, data.failed] } : null;
+  return {
+    companyId: event.companyId,
+    action: event.type,
+    target: { type, id: String(id) },
+    changes: event.changes ?? (counts as Record<string, FieldChange> | null),
+  };
 }
 
 export const newEventId = () => `evt_${crypto.randomBytes(16).toString('hex')}`;

@@ -1,10 +1,10 @@
 // Webhook endpoints (docs/webhooks.md): create with a secret shown once, list, show, change,
 // delete, rotate the secret (24 h of double signatures), the deliveries log, a manual retry and a
 // test event. Every method acts for one company (the tenant the route resolved).
-import type { Executor } from '../../db/client.js';
-import { diffFields, type FieldChange, recordAudit } from '../../platform/audit/index.js';
+
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
+import { diffFields, type FieldChange, recordAudit } from '../../platform/audit/index.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import { checkEndpointUrl } from './webhooks.address.rules.js';
@@ -91,14 +91,14 @@ export function createWebhooksService(deps: { db: Db; config: Config }) {
       const secret = newSecret();
       const row = await db.transaction(async (tx) => {
         const inserted = await webhooksRepo.insert(tx, companyId, {
-        url: input.url as string,
-        description: input.description ?? null,
-        events,
-        includeChildren: input.include_children ?? false,
-        secretEncrypted: encryptSecret(key, secret),
-        createdVia: actor.via,
-        createdByCompanyId: actor.via === 'token' ? actor.companyId : null,
-        createdByTokenId: actor.via === 'token' ? actor.tokenId : null,
+          url: input.url as string,
+          description: input.description ?? null,
+          events,
+          includeChildren: input.include_children ?? false,
+          secretEncrypted: encryptSecret(key, secret),
+          createdVia: actor.via,
+          createdByCompanyId: actor.via === 'token' ? actor.companyId : null,
+          createdByTokenId: actor.via === 'token' ? actor.tokenId : null,
         });
         await audit(tx, companyId, 'webhook_endpoint.created', inserted.id, diffFields(null, serializeEndpoint(inserted), AUDITED));
         return inserted;

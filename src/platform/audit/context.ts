@@ -37,8 +37,7 @@ export function auditOrigin(): AuditOrigin {
   const scope = storage.getStore();
   const request = scope?.request;
   const caller = request?.caller;
-  const actor =
-    scope?.actor ?? (caller ? { type: 'token' as const, id: String(caller.tokenId), email: null } : undefined) ?? UNATTRIBUTED;
+  const actor = scope?.actor ?? (caller ? { type: 'token' as const, id: String(caller.tokenId), email: null } : undefined) ?? UNATTRIBUTED;
   const agent = request?.headers['user-agent'];
   return {
     actor,

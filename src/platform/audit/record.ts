@@ -41,7 +41,11 @@ const plain = (value: unknown): unknown =>
   value === undefined ? null : typeof value === 'bigint' ? value.toString() : value instanceof Date ? value.toISOString() : value;
 
 /** The fields that differ between two snapshots of a resource, as `{field: [before, after]}`. */
-export function diffFields(before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined, fields?: readonly string[]) {
+export function diffFields(
+  before: Record<string, unknown> | null | undefined,
+  after: Record<string, unknown> | null | undefined,
+  fields?: readonly string[],
+) {
   const keys = fields ?? [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   const changes: Record<string, FieldChange> = {};
   for (const key of keys) {

@@ -1,8 +1,9 @@
 // API tokens: opaque `pk_` strings, SHA-256 at rest (tokens are 256-bit random, so a fast hash is
 // enough and keeps authentication to one indexed lookup).
-import { recordAudit } from '../audit/record.js';
+
 import crypto from 'node:crypto';
 import type { Db, Executor } from '../../db/client.js';
+import { recordAudit } from '../audit/record.js';
 import { isOneOf } from '../guards.js';
 import { type TokenRecord, tokensRepo } from './tokens.repo.js';
 

@@ -1,10 +1,11 @@
 // Durable jobs (docs/decisions.md, "Jobs and mail"): rows with a run-at time, claimed with FOR
 // UPDATE SKIP LOCKED so exactly one instance runs each, retried with backoff, and picked up again
 // after a crash once their lease runs out.
-import { runAsActor } from '../audit/context.js';
+
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.js';
+import { runAsActor } from '../audit/context.js';
 import { databaseUnavailable } from '../db-errors.js';
 import type { JobPayloads } from './catalog.js';
 import { type JobFinish, queueRepo } from './queue.repo.js';

@@ -11,7 +11,8 @@ export const COMPLIANCE_OPERATIONS: Record<string, OperationDoc> = {
   'audit-events.export': {
     description: 'The same log as CSV (streamed, newest first) with the same filters; allowed by the `audit-events.index` scope.',
     responses: {
-      '200': 'id,seq,occurred_at,actor_type,actor_id,actor_email,action,target_type,target_id,changes,request_id,ip,user_agent,prev_hash,hash\n',
+      '200':
+        'id,seq,occurred_at,actor_type,actor_id,actor_email,action,target_type,target_id,changes,request_id,ip,user_agent,prev_hash,hash\n',
     },
   },
   'remittances.index': {

@@ -7,7 +7,12 @@ export function auditProbes(context: MatrixContext): void {
   const { A, add, scopes } = context;
   for (const [label, id] of scopes) {
     add({ route: 'audit-events.index', what: `${label}: list`, method: 'GET', url: `/api/audit-events?company_id=${id}` });
-    add({ route: 'audit-events.index', what: `${label}: filtered`, method: 'GET', url: `/api/audit-events?company_id=${id}&action=user.*` });
+    add({
+      route: 'audit-events.index',
+      what: `${label}: filtered`,
+      method: 'GET',
+      url: `/api/audit-events?company_id=${id}&action=user.*`,
+    });
     add({ route: 'audit-events.export', what: `${label}: export`, method: 'GET', url: `/api/audit-events/export?company_id=${id}` });
   }
   add({
