@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { type AppServices, createModules, openApiWebhooks } from './modules/index.js';
+import { registerAuditContext } from './platform/audit/index.js';
 import { AuthCache, createAuthenticator } from './platform/auth/authenticate.js';
 import type { RouteName } from './platform/auth/tokens.js';
 import { closeSilentConnections } from './platform/connection-timeouts.js';
@@ -153,6 +154,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 20, fields: 50 } });
 
+  registerAuditContext(app);
   app.addHook('onRequest', createAuthenticator({ db: database.db, config, limiter, cache: authCache }));
   app.addHook('preHandler', (request, _reply, done) => {
     const tenancy = request.routeOptions.config.tenancy;

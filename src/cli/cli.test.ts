@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { describeEmbedded } from '../../test/helpers/embedded-only.js';
-import { openPglite } from '../db/client.js';
+import { openPglite, queryRows } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 import { findToken } from '../platform/auth/tokens.js';
 
@@ -65,6 +65,7 @@ describeEmbedded('payroll CLI: usage', { timeout: 600_000 }, () => {
       'payroll token revoke',
       'payroll outbox',
       'payroll admin invite',
+      'payroll audit verify',
       'PAYROLL_URL',
     ]) {
       expect(res.stdout).toContain(line);
@@ -143,6 +144,29 @@ describeEmbedded('payroll CLI: directly on an embedded database', { timeout: 600
     } finally {
       await database.close();
     }
+
+    // `audit verify` (docs/audit.md): the chain the CLI's changes wrote, as the operator, is whole;
+    // a row altered by hand (the append-only trigger switched off) is found.
+    const verified = await payroll(['audit', 'verify'], env);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, companies: 1, broken: [] });
+    const tampered = await openPglite(dataDir);
+    try {
+      const events = await queryRows<{ actor: string; action: string }>(
+        tampered.db,
+        sql`SELECT actor_type || ':' || actor_id AS actor, action FROM audit_events ORDER BY seq`,
+      );
+      expect(events).toContainEqual({ actor: 'operator:cli', action: 'token.regenerated' });
+      await tampered.execScript(
+        "ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update_delete; UPDATE audit_events SET action = 'token.issued' WHERE action = 'token.regenerated'; ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update_delete;",
+      );
+    } finally {
+      await tampered.close();
+    }
+    const broken = await payroll(['audit', 'verify', '--company', '1'], env);
+    expect(broken.code).toBe(1);
+    expect(JSON.parse(broken.stdout)).toMatchObject({ ok: false, broken: [{ company_id: 1, reason: 'hash' }] });
+    expect(broken.stderr).toMatch(/company 1: the chain breaks at seq \d+ \(hash\)/);
   });
 });
 

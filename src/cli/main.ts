@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
+import { createAuditService } from '../modules/audit/index.js';
 import { errorMessage } from '../platform/guards.js';
 import { openConfiguredDatabase, prepareDatabase } from '../runtime.js';
 import { CliError, directClient, httpClient, type OperatorClient } from './operator-client.js';
@@ -34,6 +35,8 @@ Usage:
   payroll prune [--jobs-days 7] [--failed-jobs-days 30] [--webhook-days 30]
                                               delete finished jobs and finished webhook events older
                                               than that, in batches (on the configured database)
+  payroll audit verify [--company <id>]       recompute every audit chain (or one company's) on the
+                                              configured database; exit 1 naming the first broken link
 
 Where the operator commands act:
   --url <base> (or PAYROLL_URL) with ADMIN_TOKEN   over HTTP, through a running server's /admin API
@@ -174,6 +177,21 @@ async function pruneCommand(values: Values): Promise<number> {
   }
 }
 
+/** Reads the database itself (docs/audit.md, "Verifying the chain"): there is no HTTP form. */
+async function auditVerify(company: number | undefined): Promise<number> {
+  const opened = await openConfiguredDatabase(loadConfig());
+  try {
+    await prepareDatabase(opened.database);
+    const report = await createAuditService({ db: opened.database.db }).verify(company);
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    for (const link of report.broken)
+      process.stderr.write(`payroll: company ${link.company_id}: the chain breaks at seq ${link.seq} (${link.reason})\n`);
+    return report.ok ? 0 : 1;
+  } finally {
+    await opened.close();
+  }
+}
+
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   const [command, sub, arg] = positionals;
@@ -248,6 +266,8 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'prune':
       return pruneCommand(values);
+    case 'audit verify':
+      return auditVerify(values.company === undefined ? undefined : companyId(values, undefined));
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   }

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { type CreateCompanyInput, createAdminService, type OutboxQuery, type UpdateCompanyInput } from '../modules/admin/index.js';
 import { createCompanyVocabularyService } from '../modules/companies/index.js';
 import { createStandaloneAdminsService, type InviteInput } from '../modules/users/index.js';
+import { runAsActor } from '../platform/audit/index.js';
 import { AuthCache } from '../platform/auth/authenticate.js';
 import { DomainError } from '../platform/errors.js';
 import { errorMessage, isRecord } from '../platform/guards.js';
@@ -74,10 +75,13 @@ export function httpClient(baseUrl: string, adminToken: string): OperatorClient 
   };
 }
 
+/** The CLI's direct changes are the operator's (docs/audit.md, "Who"). */
+const CLI_OPERATOR = { type: 'operator' as const, id: 'cli', email: null };
+
 /** Service errors become CLI errors with every field message. */
-async function explain<T>(work: Promise<T>): Promise<T> {
+async function explain<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await work;
+    return await runAsActor(CLI_OPERATOR, work);
   } catch (error) {
     if (error instanceof DomainError) {
       const details = error.fields ? Object.values(error.fields).flat() : [error.message];
@@ -100,16 +104,16 @@ export async function directClient(config: Config): Promise<OperatorClient> {
   const vocabulary = createCompanyVocabularyService({ db: opened.database.db, authCache });
   const service = createAdminService({ db: opened.database.db, authCache, config, vocabulary });
   return {
-    createCompany: (input) => explain(service.createCompany(input)),
-    updateCompany: (id, input) => explain(service.updateCompany(id, input)),
-    generateToken: (id, input) => explain(service.generateToken(id, input)),
-    revokeToken: (id) => explain(service.revokeToken(id)),
-    listOutbox: (query) => explain(service.listOutbox(query)),
+    createCompany: (input) => explain(() => service.createCompany(input)),
+    updateCompany: (id, input) => explain(() => service.updateCompany(id, input)),
+    generateToken: (id, input) => explain(() => service.generateToken(id, input)),
+    revokeToken: (id) => explain(() => service.revokeToken(id)),
+    listOutbox: (query) => explain(() => service.listOutbox(query)),
     inviteAdmin: async (companyId, input) => {
       const mailer = createMailer({ perCompanyPerHour: config.mailPerCompanyPerHour });
       const admins = createStandaloneAdminsService({ db: opened.database.db, mailer, config });
       // The operator acts for the company: any role, and the e-mail goes to the outbox as well.
-      const invited = await explain(admins.invite(companyId, 'operator', input, true));
+      const invited = await explain(() => admins.invite(companyId, 'operator', input, true));
       return {
         message: 'Administrator invited. Give them the onboarding link (valid 7 days, once); the invitation e-mail is in the outbox.',
         user: invited.user,

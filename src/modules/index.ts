@@ -1,8 +1,10 @@
 // Every feature module, built once, in the order they build on each other: a module that needs
 // another's service receives it here, never by importing that module's files. app.ts collects
 // their jobs, registers their routes and hands `AppServices` to the console.
+
 import type { AppDeps, FeatureModule } from '../platform/deps.js';
 import { createAdminModule } from './admin/index.js';
+import { createAuditModule } from './audit/index.js';
 import { createBanksModule } from './banks/index.js';
 import { createCompaniesModule } from './companies/index.js';
 import { createConsoleSessionsModule } from './console-sessions/index.js';
@@ -60,6 +62,7 @@ export function createModules(deps: AppDeps) {
   const paySchedules = createPaySchedulesModule(deps, { runs });
   // The console's sign-in and sessions (it has no routes: the console's pages use the service).
   const consoleSessions = createConsoleSessionsModule(deps);
+  const audit = createAuditModule(deps);
   /** Route registration order (it is the order of the route catalog and the OpenAPI document). */
   const modules: FeatureModule[] = [
     users,
@@ -76,6 +79,7 @@ export function createModules(deps: AppDeps) {
     remittances,
     payslips,
     webhooks,
+    audit,
     admin,
     referenceData,
     banks,
@@ -96,6 +100,7 @@ export function createModules(deps: AppDeps) {
     remittances: remittances.services,
     payslips: payslips.services,
     webhooks: webhooks.services,
+    audit: audit.services,
     admin: admin.services,
     referenceData: referenceData.services,
     banks: banks.services,

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../modules/index.js';
 import type { AppDeps } from '../platform/deps.js';
 import { administratorsRoutes } from './administrators.routes.js';
+import { auditRoutes } from './audit.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
@@ -70,6 +71,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await invoicesRoutes(consoleScope, ctx);
         await consolePayslipRoutes(consoleScope, ctx);
         await developersRoutes(consoleScope, ctx);
+        await auditRoutes(consoleScope, ctx);
       },
       { prefix: '/console' },
     );

@@ -15,7 +15,8 @@ export type Section =
   | 'settings'
   | 'administrators'
   | 'security'
-  | 'developers';
+  | 'developers'
+  | 'audit';
 
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'overview', href: '/console', label: 'Overview' },
@@ -28,6 +29,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'administrators', href: '/console/administrators', label: 'Administrators' },
   { section: 'security', href: '/console/security/api', label: 'Security' },
   { section: 'developers', href: '/console/developers/webhooks', label: 'Developers' },
+  { section: 'audit', href: '/console/audit-log', label: 'Audit log' },
 ];
 
 function head(title: string, refreshSeconds?: number): Html {

@@ -1,10 +1,12 @@
 // The console as one encapsulated Fastify plugin: its own cookie parser, security headers, HTML
 // error pages, session resolution and CSRF checks. Nothing here leaks into the /api routes.
+
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionRow } from '../modules/console-sessions/index.js';
 import { randomSecret, SESSION_MAX_SECONDS, type SessionService, safeEqual } from '../modules/console-sessions/index.js';
 import type { AppServices } from '../modules/index.js';
+import { setAuditActor } from '../platform/audit/index.js';
 import { databaseUnavailable } from '../platform/db-errors.js';
 import type { AppDeps } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
@@ -114,6 +116,8 @@ export function requireSession(ctx: WebContext, options: { multipart?: boolean }
       return reply.redirect(`/console/login${next}`, 303);
     }
     request.webSession = session;
+    // The page's changes are this person's in the audit log (docs/audit.md, "Who").
+    setAuditActor(request, { type: 'console_user', id: String(session.userId), email: session.email });
     if (request.method === 'POST' && !(options.multipart && request.isMultipart())) {
       const field = formField(request, '_csrf');
       if (!field || !safeEqual(field, session.csrfToken)) {

@@ -4,6 +4,7 @@
 // can be sent for the ghost. The cases live by feature in ./matrix/.
 import { expect } from 'vitest';
 import { generatedUsers, multipart } from '../helpers/users.js';
+import { auditProbes } from './matrix/audit.js';
 import { banksProbes } from './matrix/banks.js';
 import { companiesInvoicesWalletProbes } from './matrix/companies-invoices-wallet.js';
 import { loansProbes } from './matrix/loans.js';
@@ -136,5 +137,6 @@ export function buildProbes(a: Attacker, v: Victim, aTree: number[], replays: Ma
   webhooksProbes(context);
   remittancesProbes(context);
   paySchedulesProbes(context);
+  auditProbes(context);
   return probes;
 }

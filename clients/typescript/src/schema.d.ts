@@ -1396,6 +1396,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's audit log, newest first
+         * @description The company’s audit log (docs/audit.md), newest first: every change with its actor, action, target, field-level changes (secrets never, account numbers as their last 4), request id, address, user agent and its link in the company’s hash chain. Filters `actor_type`, `actor_id`, `action` (`user.*` for a prefix), `target_type`, `target_id`, `from`, `to`; `limit` ≤ 200; pass `next_cursor` as `cursor` for the next page. A parent reads a child’s log with `company_id`.
+         */
+        get: operations["auditEventsIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit-events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log as CSV (streamed), newest first
+         * @description The same log as CSV (streamed, newest first) with the same filters; allowed by the `audit-events.index` scope.
+         */
+        get: operations["auditEventsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/companies": {
         parameters: {
             query?: never;
@@ -2647,6 +2687,33 @@ export interface components {
             last_attempt_at: null | string;
             next_attempt_at: null | string;
             created_at: string;
+        };
+        AuditEvent: {
+            /** @description aud_… */
+            id: string;
+            /** @description the event's place in its company's chain (1, 2, ...) */
+            seq: number;
+            occurred_at: string;
+            company_id: number;
+            actor: {
+                /** @enum {string} */
+                type: "token" | "console_user" | "operator" | "system" | "employee";
+                id: string;
+                email: null | string;
+            };
+            action: string;
+            target: {
+                type: string;
+                id: string;
+            };
+            changes: {
+                [key: string]: unknown[];
+            };
+            request_id: null | string;
+            ip: null | string;
+            user_agent: null | string;
+            hash: string;
+            prev_hash: string;
         };
         AdminCompany: {
             id: number;
@@ -11894,6 +11961,164 @@ export interface operations {
                         error: unknown;
                         /** @description on 403: the event types this token may not read */
                         events?: string[];
+                    };
+                };
+            };
+        };
+    };
+    auditEventsIndex: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+                /** @description one of token, console_user, operator, system, employee */
+                actor_type?: string;
+                /** @description the actor's id (a token id, a console user's id) */
+                actor_id?: string;
+                /** @description an action (user.updated) or a prefix (user.*) */
+                action?: string;
+                /** @description user, payroll_run, invoice, ... */
+                target_type?: string;
+                /** @description the target's id */
+                target_id?: string;
+                /** @description a date or an ISO time: events at or after it */
+                from?: string;
+                /** @description a date (the whole day) or an ISO time: events before it */
+                to?: string;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "1042",
+                     *           "seq": 1,
+                     *           "occurred_at": "2025-05-28T10:00:00.000Z",
+                     *           "company_id": 12,
+                     *           "actor": {
+                     *             "type": "token",
+                     *             "id": "1042",
+                     *             "email": "chiamaka.okafor@adebayo-logistics.ng"
+                     *           },
+                     *           "action": "action",
+                     *           "target": {
+                     *             "type": "type",
+                     *             "id": "1042"
+                     *           },
+                     *           "changes": {},
+                     *           "request_id": "request id",
+                     *           "ip": "ip",
+                     *           "user_agent": "user agent",
+                     *           "hash": "hash",
+                     *           "prev_hash": "prev hash"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AuditEvent"][];
+                        next_cursor: null | string;
+                    };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    auditEventsExport: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+                /** @description one of token, console_user, operator, system, employee */
+                actor_type?: string;
+                /** @description the actor's id (a token id, a console user's id) */
+                actor_id?: string;
+                /** @description an action (user.updated) or a prefix (user.*) */
+                action?: string;
+                /** @description user, payroll_run, invoice, ... */
+                target_type?: string;
+                /** @description the target's id */
+                target_id?: string;
+                /** @description a date or an ISO time: events at or after it */
+                from?: string;
+                /** @description a date (the whole day) or an ISO time: events before it */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv (attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example id,seq,occurred_at,actor_type,actor_id,actor_email,action,target_type,target_id,changes,request_id,ip,user_agent,prev_hash,hash */
+                    "application/json": unknown;
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
                     };
                 };
             };

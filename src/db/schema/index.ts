@@ -1,5 +1,6 @@
 // One Drizzle pg-core schema for PGlite and PostgreSQL. Each feature owns its file; the SQL that
 // creates its tables is in src/db/migrations (append-only, checked against this schema by a test).
+export * from './audit.js';
 export * from './companies.js';
 export * from './invoices.js';
 export * from './loans.js';

@@ -1,9 +1,11 @@
 // Console sign-in and sessions: administrators only, argon2id passwords (users.passwords), sessions
 // in web_sessions keyed by the SHA-256 of a 256-bit cookie value, per-session CSRF secrets, and
 // sign-in throttling counted in the database so that it holds across instances.
+
 import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import { type AuditEvent, recordAudit } from '../../platform/audit/index.js';
 import { CONSOLE_ROLES, holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { lagosDate } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
@@ -46,6 +48,14 @@ export function safeEqual(a: string, b: string): boolean {
   const right = crypto.createHash('sha256').update(b).digest();
   return crypto.timingSafeEqual(left, right);
 }
+
+/** A sign-in's audit event: the person signing in is the actor, their user the target. */
+const signInEvent = (account: { id: number; companyId: number }, action: string, email: string): AuditEvent => ({
+  companyId: account.companyId,
+  action,
+  target: { type: 'user', id: account.id },
+  actor: { type: 'console_user', id: String(account.id), email },
+});
 
 export function createSessionService(deps: { db: Db; config: Config; mailer: Mailer }) {
   const { db } = deps;
@@ -103,6 +113,9 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
     if (!candidate || !verified) {
       // The attempt stays counted: it is a failure. The one that reaches the account's limit mails its owner.
       await lock.afterFailure(keys.owner, owner, candidate);
+      // A failed sign-in on a known account is in its company's audit log (docs/audit.md); an
+      // unknown identifier belongs to no company, so it is only counted by the throttle.
+      if (candidate) await recordAudit(db, [signInEvent(candidate, 'console.sign_in_failed', identifier)]);
       return { ok: false as const, status: 401, message: SIGN_IN_MESSAGES.invalid };
     }
     const matched = candidate;
@@ -145,6 +158,7 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
         // success in between must not grant a guesser another SIGNIN_ACCOUNT_FAILURES).
         await consoleSessionsRepo.clearFailures(tx, keys.account);
         await consoleSessionsRepo.giveBackAttempt(tx, [keys.address, keys.owner]);
+        await recordAudit(tx, [signInEvent(matched, 'console.signed_in', identifierInput.trim())]);
       });
       return { ok: true, token, csrfToken, expiresAt, userId: matched.id, companyId: matched.companyId };
     },

@@ -1,6 +1,7 @@
 // Single-user actions of U3-U7 on top of the shared batch cores (create/update) and the repo.
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
+import { recordAudit } from '../../platform/audit/index.js';
 import { consoleAccessDenied, endConsoleSessions } from '../../platform/auth/console-access.js';
 import { DomainError, forbidden, invalid, notFound } from '../../platform/errors.js';
 import { isoTimestamp, lagosDate } from '../../platform/format.js';
@@ -9,7 +10,7 @@ import type { Mailer } from '../../platform/mail/outbox.js';
 import { recordEvent } from '../webhooks/index.js';
 import { createUsers } from './users.create.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './users.documents.js';
-import { announceUsers } from './users.events.js';
+import { announceUsers, snapshotUsers } from './users.events.js';
 import { isExited } from './users.exit.repo.js';
 import { checkCreate, checkUpdate } from './users.fields.js';
 import { lifecycleRepo } from './users.lifecycle.repo.js';
@@ -127,6 +128,8 @@ export function createUserActions(deps: ActionDeps) {
           made = context.rows.get(id);
           if (!made) await announceUsers(tx, companyId, [id], 'user.created');
           else if (context.announce) await recordEvent(tx, companyId, 'user.created', serializeUserRow(made));
+          // No endpoint could hear of it, so no event; the audit log records the change all the same.
+          else await recordAudit(tx, [{ companyId, action: 'user.created', target: { type: 'user', id } }]);
           await markIdempotentChange(tx, { kind: 'user', id });
         },
         true,
@@ -150,13 +153,16 @@ export function createUserActions(deps: ActionDeps) {
       const passwordHash = hasPassword ? await hashPassword(body.password as string) : undefined;
       const stored = files.length > 0 ? await storeDocuments(deps.config.dataDir, companyId, id, files) : [];
       let result: Awaited<ReturnType<typeof updateUsers>>[number];
+      // The audit event's "before" (docs/audit.md): read just before the update's transaction.
+      const before = await snapshotUsers(db, companyId, [id]);
       try {
         [result] = await updateUsers(
           deps,
           companyId,
           [{ id, values: checked.value, passwordHash, newDocuments: stored, mayGrantConsoleAccess }],
           false,
-          (tx, [done]) => (done.ok ? announceUsers(tx, companyId, [id], 'user.updated') : Promise.resolve()),
+          (tx, [done]) =>
+            done.ok ? announceUsers(tx, companyId, [id], 'user.updated', before, hasPassword ? 'password' : undefined) : Promise.resolve(),
         );
       } catch (error) {
         await deleteDocuments(deps.config.dataDir, stored);

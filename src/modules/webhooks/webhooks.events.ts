@@ -3,6 +3,7 @@
 // call however many events (a run's paystubs, an import's summary).
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/client.js';
+import { type AuditEvent, type FieldChange, recordAudit } from '../../platform/audit/index.js';
 import { type EventRow, insertEvents } from './webhooks.events.repo.js';
 
 export const EVENT_TYPES = [
@@ -48,6 +49,32 @@ export interface DomainEvent {
   type: EventType;
   /** The object the API returns for the resource (its serializer's output). */
   data: unknown;
+  /** Field-level changes for the audit log, where the change knows its before state. */
+  changes?: Record<string, FieldChange>;
+}
+
+/**
+ * Every announced change is also an audit event (docs/audit.md, "What is recorded"), in the same
+ * statement batch: `user.updated` on target `user` with the resource's id. A test delivery
+ * changes nothing of the company's data. A bulk upload is one summarising event with its counts
+ * and user ids (docs/audit.md, "Bulk changes").
+ */
+function auditOf(event: DomainEvent): AuditEvent | undefined {
+  if (event.type === 'webhook.test') return undefined;
+  const data = (event.data ?? {}) as { id?: unknown; user_ids?: unknown[]; succeeded?: number; failed?: number; operation?: string };
+  // An import that changed no user changed nothing.
+  if (event.type === 'users.import.completed' && data.succeeded === 0) return undefined;
+  const dot = event.type.lastIndexOf('.');
+  const type = event.type === 'users.import.completed' ? 'users_import' : event.type.slice(0, dot);
+  const id = data.id ?? (type === 'users_import' ? `${(data.user_ids ?? []).length} users` : event.companyId);
+  const counts =
+    type === 'users_import' ? { operation: [null, data.operation], succeeded: [null, data.succeeded], failed: [null, data.failed] } : null;
+  return {
+    companyId: event.companyId,
+    action: event.type,
+    target: { type, id: String(id) },
+    changes: event.changes ?? (counts as Record<string, FieldChange> | null),
+  };
 }
 
 export const newEventId = () => `evt_${crypto.randomBytes(16).toString('hex')}`;
@@ -67,14 +94,25 @@ export function eventRow(event: DomainEvent, endpointId?: number): EventRow {
 }
 
 /** Records several events in the caller's transaction (one statement); returns the deliveries written. */
-export function recordEvents(executor: Executor, events: DomainEvent[]): Promise<number> {
-  return insertEvents(
+export async function recordEvents(executor: Executor, events: DomainEvent[]): Promise<number> {
+  const deliveries = await insertEvents(
     executor,
     events.map((event) => eventRow(event)),
   );
+  await recordAudit(
+    executor,
+    events.map(auditOf).filter((event) => event !== undefined),
+  );
+  return deliveries;
 }
 
 /** Records one event in the caller's transaction: `await recordEvent(tx, companyId, 'user.created', serializeUser(row))`. */
-export function recordEvent(executor: Executor, companyId: number, type: EventType, data: unknown): Promise<number> {
-  return recordEvents(executor, [{ companyId, type, data }]);
+export function recordEvent(
+  executor: Executor,
+  companyId: number,
+  type: EventType,
+  data: unknown,
+  changes?: Record<string, FieldChange>,
+): Promise<number> {
+  return recordEvents(executor, [{ companyId, type, data, changes }]);
 }

@@ -1,8 +1,10 @@
 // Webhook endpoints (docs/webhooks.md): create with a secret shown once, list, show, change,
 // delete, rotate the secret (24 h of double signatures), the deliveries log, a manual retry and a
 // test event. Every method acts for one company (the tenant the route resolved).
+
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
+import { diffFields, type FieldChange, recordAudit } from '../../platform/audit/index.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import { checkEndpointUrl } from './webhooks.address.rules.js';
@@ -46,6 +48,11 @@ interface PageQuery {
   per_page?: number;
 }
 
+/** The endpoint fields an audit event shows (docs/audit.md); the secret only as "changed". */
+const AUDITED = ['url', 'events', 'description', 'include_children', 'disabled'] as const;
+const audit = (tx: Executor, companyId: number, action: string, id: number, changes?: Record<string, FieldChange>) =>
+  recordAudit(tx, [{ companyId, action, target: { type: action.split('.')[0], id }, changes }]);
+
 export function createWebhooksService(deps: { db: Db; config: Config }) {
   const { db, config } = deps;
   const key = secretKey(config.webhookSecretKey);
@@ -82,15 +89,19 @@ export function createWebhooksService(deps: { db: Db; config: Config }) {
       const events = normalEvents(input.events as string[]);
       requireReadable(actor, events);
       const secret = newSecret();
-      const row = await webhooksRepo.insert(db, companyId, {
-        url: input.url as string,
-        description: input.description ?? null,
-        events,
-        includeChildren: input.include_children ?? false,
-        secretEncrypted: encryptSecret(key, secret),
-        createdVia: actor.via,
-        createdByCompanyId: actor.via === 'token' ? actor.companyId : null,
-        createdByTokenId: actor.via === 'token' ? actor.tokenId : null,
+      const row = await db.transaction(async (tx) => {
+        const inserted = await webhooksRepo.insert(tx, companyId, {
+          url: input.url as string,
+          description: input.description ?? null,
+          events,
+          includeChildren: input.include_children ?? false,
+          secretEncrypted: encryptSecret(key, secret),
+          createdVia: actor.via,
+          createdByCompanyId: actor.via === 'token' ? actor.companyId : null,
+          createdByTokenId: actor.via === 'token' ? actor.tokenId : null,
+        });
+        await audit(tx, companyId, 'webhook_endpoint.created', inserted.id, diffFields(null, serializeEndpoint(inserted), AUDITED));
+        return inserted;
       });
       return { message: MESSAGES.created, endpoint: serializeEndpoint(row), secret };
     },
@@ -121,20 +132,32 @@ export function createWebhooksService(deps: { db: Db; config: Config }) {
       if (input.description !== undefined) changes.description = input.description;
       if (input.include_children !== undefined) changes.includeChildren = input.include_children;
       if (input.disabled !== undefined) changes.disabled = input.disabled;
-      const row = await webhooksRepo.update(db, companyId, id, changes);
-      if (!row) throw notFound(ENDPOINT_NOT_FOUND);
+      const row = await db.transaction(async (tx) => {
+        const updated = await webhooksRepo.update(tx, companyId, id, changes);
+        if (!updated) throw notFound(ENDPOINT_NOT_FOUND);
+        const diff = diffFields(serializeEndpoint(current), serializeEndpoint(updated), AUDITED);
+        await audit(tx, companyId, 'webhook_endpoint.updated', id, diff);
+        return updated;
+      });
       return { message: MESSAGES.updated, endpoint: serializeEndpoint(row) };
     },
 
     async destroy(companyId: number, id: number) {
-      if (!(await webhooksRepo.remove(db, companyId, id))) throw notFound(ENDPOINT_NOT_FOUND);
+      await db.transaction(async (tx) => {
+        if (!(await webhooksRepo.remove(tx, companyId, id))) throw notFound(ENDPOINT_NOT_FOUND);
+        await audit(tx, companyId, 'webhook_endpoint.deleted', id);
+      });
       return { message: MESSAGES.deleted };
     },
 
     async rotateSecret(companyId: number, id: number) {
       const secret = newSecret();
-      const row = await webhooksRepo.rotate(db, companyId, id, encryptSecret(key, secret), ROTATION_OVERLAP_SECONDS);
-      if (!row) throw notFound(ENDPOINT_NOT_FOUND);
+      const row = await db.transaction(async (tx) => {
+        const rotated = await webhooksRepo.rotate(tx, companyId, id, encryptSecret(key, secret), ROTATION_OVERLAP_SECONDS);
+        if (!rotated) throw notFound(ENDPOINT_NOT_FOUND);
+        await audit(tx, companyId, 'webhook_endpoint.secret_rotated', id, { secret: [null, null] });
+        return rotated;
+      });
       return { message: MESSAGES.rotated, secret, endpoint: serializeEndpoint(row) };
     },
 
@@ -152,8 +175,12 @@ export function createWebhooksService(deps: { db: Db; config: Config }) {
 
     async retry(companyId: number, id: number, deliveryId: number) {
       await found(companyId, id);
-      const row = await webhooksRepo.requeue(db, id, deliveryId);
-      if (!row) throw notFound(DELIVERY_NOT_FOUND);
+      const row = await db.transaction(async (tx) => {
+        const requeued = await webhooksRepo.requeue(tx, id, deliveryId);
+        if (!requeued) throw notFound(DELIVERY_NOT_FOUND);
+        await audit(tx, companyId, 'webhook_delivery.retried', deliveryId);
+        return requeued;
+      });
       return { message: MESSAGES.retried, delivery: serializeDelivery(row) };
     },
 
@@ -165,7 +192,10 @@ export function createWebhooksService(deps: { db: Db; config: Config }) {
         { companyId, type: 'webhook.test', data: { endpoint_id: id, message: 'This is a test event from Payroll.' } },
         id,
       );
-      await insertEvents(db, [event]);
+      await db.transaction(async (tx) => {
+        await insertEvents(tx, [event]);
+        await audit(tx, companyId, 'webhook_endpoint.tested', id);
+      });
       return { message: MESSAGES.tested, event_id: event.id };
     },
   };

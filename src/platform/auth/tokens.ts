@@ -1,7 +1,9 @@
 // API tokens: opaque `pk_` strings, SHA-256 at rest (tokens are 256-bit random, so a fast hash is
 // enough and keeps authentication to one indexed lookup).
+
 import crypto from 'node:crypto';
 import type { Db, Executor } from '../../db/client.js';
+import { recordAudit } from '../audit/record.js';
 import { isOneOf } from '../guards.js';
 import { type TokenRecord, tokensRepo } from './tokens.repo.js';
 
@@ -97,6 +99,8 @@ export const ROUTE_NAMES = [
   'pay-schedules.destroy',
   'annual-returns.index',
   'annual-returns.itf',
+  'audit-events.index',
+  'audit-events.export',
 ] as const;
 
 /** A named /api route (docs/reference.md, "Authentication and scopes"): its scope name, rate-limit key and metrics label. */
@@ -121,6 +125,8 @@ export const SCOPE_OF: Partial<Record<RouteName, RouteName>> = {
   'users.year-to-date.show': 'users.show',
   'users.year-to-date.update': 'users.update',
   'users.year-to-date.import': 'users.update',
+  // The export is the same log in another format (docs/audit.md, "Reading the log").
+  'audit-events.export': 'audit-events.index',
 };
 
 /** The scope that allows a route: its name, or the route named in SCOPE_OF. */
@@ -160,13 +166,27 @@ export async function issueToken(
   scopes: string[] = ['all'],
 ): Promise<{ token: string; id: number; scopes: string[]; lastUsedAt: Date }> {
   const token = newTokenString();
-  await tokensRepo.revokeLive(executor, companyId);
+  const revoked = await tokensRepo.revokeLive(executor, companyId);
   const row = await tokensRepo.insert(executor, companyId, hashToken(token), scopes);
+  // The token itself is never recorded (docs/audit.md): its id and scopes are.
+  await recordAudit(executor, [
+    {
+      companyId,
+      action: revoked.length > 0 ? 'token.regenerated' : 'token.issued',
+      target: { type: 'token', id: row.id },
+      changes: { scopes: [null, scopes] },
+    },
+  ]);
   return { token, id: row.id, scopes, lastUsedAt: row.lastUsedAt };
 }
 
 export async function revokeTokens(executor: Executor, companyId: number): Promise<number> {
-  return (await tokensRepo.revokeLive(executor, companyId)).length;
+  const revoked = await tokensRepo.revokeLive(executor, companyId);
+  await recordAudit(
+    executor,
+    revoked.map((id) => ({ companyId, action: 'token.invalidated', target: { type: 'token', id } })),
+  );
+  return revoked.length;
 }
 
 export function findToken(executor: Executor, token: string): Promise<TokenRecord | undefined> {

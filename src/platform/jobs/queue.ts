@@ -1,9 +1,11 @@
 // Durable jobs (docs/decisions.md, "Jobs and mail"): rows with a run-at time, claimed with FOR
 // UPDATE SKIP LOCKED so exactly one instance runs each, retried with backoff, and picked up again
 // after a crash once their lease runs out.
+
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.js';
+import { runAsActor } from '../audit/context.js';
 import { databaseUnavailable } from '../db-errors.js';
 import type { JobPayloads } from './catalog.js';
 import { type JobFinish, queueRepo } from './queue.repo.js';
@@ -189,7 +191,10 @@ export class JobQueue<C = JobPayloads> {
       return;
     }
     try {
-      const outcome = await definition.handler(job.payload, { db: this.db, log, jobId: job.id, attempt: job.attempts });
+      // A job's changes are the system's, named by the job's kind (docs/audit.md, "Who").
+      const outcome = await runAsActor({ type: 'system', id: `job:${job.kind}` }, () =>
+        definition.handler(job.payload, { db: this.db, log, jobId: job.id, attempt: job.attempts }),
+      );
       if (outcome && 'retryInSeconds' in outcome) {
         // Asked to look again later: not a failure, so the attempt is given back.
         await this.finish(job.id, { kind: 'later', seconds: outcome.retryInSeconds, giveBackAttempt: true });

@@ -1,9 +1,20 @@
-// Remittances, annual returns (docs/compliance.md), webhooks (docs/webhooks.md), reference data and banks (docs/banks.md).
+// Remittances, annual returns (docs/compliance.md), the audit log (docs/audit.md), webhooks (docs/webhooks.md), reference data and banks (docs/banks.md).
 import type { OperationDoc } from './types.js';
 
 const companyOnly = (description: string): OperationDoc => ({ description, body: {} });
 
 export const COMPLIANCE_OPERATIONS: Record<string, OperationDoc> = {
+  'audit-events.index': {
+    description:
+      'The company’s audit log (docs/audit.md), newest first: every change with its actor, action, target, field-level changes (secrets never, account numbers as their last 4), request id, address, user agent and its link in the company’s hash chain. Filters `actor_type`, `actor_id`, `action` (`user.*` for a prefix), `target_type`, `target_id`, `from`, `to`; `limit` ≤ 200; pass `next_cursor` as `cursor` for the next page. A parent reads a child’s log with `company_id`.',
+  },
+  'audit-events.export': {
+    description: 'The same log as CSV (streamed, newest first) with the same filters; allowed by the `audit-events.index` scope.',
+    responses: {
+      '200':
+        'id,seq,occurred_at,actor_type,actor_id,actor_email,action,target_type,target_id,changes,request_id,ip,user_agent,prev_hash,hash\n',
+    },
+  },
   'remittances.index': {
     description:
       'The month’s PAYE (per state), pension (per PFA), NHF and NSITF schedules from the paid paystubs of runs paid that month, with their due dates and the data they miss. Each schedule carries `status` (`due`, `overdue`, `filed`, `filed_late`; null when nothing is owed), `days_late` and its `filing` (`POST /api/remittances/filings`).',
