@@ -138,10 +138,7 @@ export async function settleBatch(deps: TransferDeps, key: BatchKey): Promise<nu
  * (Retry-After), its attempt given back, so a 100,000-transfer run paced by the limit never
  * exhausts its attempts (docs/payroll-runs.md, "Paystack's rate limit").
  */
-async function rateLimited(
-  work: () => Promise<JobOutcome>,
-  log: { info(o: object, m: string): void },
-): Promise<JobOutcome> {
+async function rateLimited(work: () => Promise<JobOutcome>, log: { info(o: object, m: string): void }): Promise<JobOutcome> {
   try {
     return await work();
   } catch (error) {

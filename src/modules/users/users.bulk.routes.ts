@@ -9,7 +9,6 @@ import { BULK_TENANCY, BulkQuery, bulkErrors, tags } from './users.params.schema
 import { BulkReportSchema } from './users.schemas.js';
 
 export function usersBulkRoutes(app: ReturnType<typeof typed>, deps: AppDeps, bulk: BulkService): void {
-
   for (const [url, kind, name, summary] of [
     ['/api/users/bulk-create', 'create', 'users.bulk-create', 'U8. Create users from a CSV file (multipart field `users_csv`)'],
     ['/api/users/bulk-update', 'update', 'users.bulk-update', 'U9. Update users from a CSV file (multipart field `users_csv`)'],
