@@ -83,12 +83,18 @@ describe.skipIf(!process.env.DATABASE_URL)('pay schedules: two instances, kill -
     };
     const deadline = Date.now() + 60_000;
     while ((await created()) < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const killedPid = a.child.pid;
     a.child.kill('SIGKILL');
     await a.waitExit(10_000);
     const atKill = await created();
     expect(atKill).toBeLessThan(COMPANIES);
-    // The dead instance's lease, run out.
+    // The dead instance's leases, run out: its schedule claims, and its claims of the job queue's
+    // pay-schedules.due slots (worker ids start with the pid), which would otherwise hold the slots
+    // it had for the job lease (docs/payroll-runs.md, "Pay schedules").
     await db.execute(sql`UPDATE pay_schedules SET claimed_until = NULL`);
+    await db.execute(
+      sql`UPDATE jobs SET locked_at = NULL, locked_by = NULL WHERE locked_by LIKE ${`${killedPid}-%`} AND done_at IS NULL AND failed_at IS NULL`,
+    );
     a = await startServerProcess(env, a.port);
     await a.waitReady({ timeoutMs: START_MS });
 
