@@ -21,6 +21,7 @@ import {
   runPath,
   skippedList,
 } from './payroll-runs.view.js';
+import { runRefusalText } from './run-notices.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const RUNS_PER_PAGE = 20;
@@ -177,14 +178,18 @@ ${
         querystring: Type.Object({
           page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
           done: Type.Optional(Type.String({ maxLength: 20 })),
+          // A refused action's code (run-notices.view.ts); the text is chosen here, never read from the URL.
+          notice: Type.Optional(Type.String({ maxLength: 30 })),
         }),
       },
       preHandler: guard,
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const notice = request.query.done ? DONE[request.query.done] : undefined;
-      return sendHtml(reply, await renderRun(session, request.params.transactionId, request.query.page ?? 1, notice ? { notice } : {}));
+      const notice = request.query.done && Object.hasOwn(DONE, request.query.done) ? DONE[request.query.done] : undefined;
+      const refusal = runRefusalText(request.query.notice);
+      const flash = { ...(notice ? { notice } : {}), ...(refusal ? { error: refusal } : {}) };
+      return sendHtml(reply, await renderRun(session, request.params.transactionId, request.query.page ?? 1, flash));
     },
   );
 
