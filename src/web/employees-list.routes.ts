@@ -107,7 +107,7 @@ ${
   <thead><tr><th scope="col">Employee</th><th scope="col">Name</th><th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows.map(
     (u) =>
-      html`<tr><td><a href="/console/employees/${u.id}/statutory" title="Statutory details">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${
+      html`<tr><td><a href="/console/employees/${u.id}/statutory" aria-label="Statutory details of ${u.first_name} ${u.last_name} (${u.employee_id})">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit" aria-label="Edit ${u.first_name} ${u.last_name}">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${
         u.exit_date !== null && !isExited(u.exit_date, lagosDate()) ? html` <span class="badge warn">Leaving ${u.exit_date}</span>` : ''
       }</td></tr>`,
   )}</tbody>

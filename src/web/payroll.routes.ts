@@ -95,13 +95,18 @@ export function runPageRenderer(ctx: WebContext) {
       const user = row.user as { first_name?: string; last_name?: string; email?: string } | null;
       return user ? html`${user.first_name} ${user.last_name}<br><span class="muted">${user.email}</span>` : html`User ${row.user_id}`;
     };
+    // What a repeated link opens, for a screen reader's list of links ("Payslip PDF for Ada Obi").
+    const plainName = (row: (typeof rows)[number]) => {
+      const user = row.user as { first_name?: string; last_name?: string } | null;
+      return user ? `${user.first_name} ${user.last_name}` : `user ${row.user_id}`;
+    };
     const hasItems = rows.some((row) => row.items.length > 0);
     const body = html`<p><a href="/console/payroll">← All payroll runs</a></p>
 ${runFacts(run)}
 ${runActions(session, run, balance, approvalToken, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
 ${skippedList(run, names)}
 <h2 id="paystubs">Paystubs</h2>
-<p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.${hasItems ? " Each employee's pay items are listed under their name." : ''}${
+<p>${plural(stubs.total, 'paystub')} in this run.${hasItems ? " Each employee's pay items are listed under their name." : ''}${
       stubs.total > (run.counts.cancelled ?? 0)
         ? html` <a class="button" href="${runPath(id)}/payslips.zip" download>Download payslips</a> <span class="muted">(ZIP, one PDF per paystub that is not cancelled)</span>`
         : ''
@@ -111,7 +116,7 @@ ${skippedList(run, names)}
 <tbody>${rows.map(
       (row) =>
         html`<tr><td>${name(row)}${paystubItems(row.items)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td data-paystub="${row.id}"><span class="badge ${paystubBadgeOf(row.status)[0]}">${paystubBadgeOf(row.status)[1]}</span><span class="reason muted">${row.failure_reason ? html`<br>${row.failure_reason}` : ''}</span></td><td>${
-          row.status === 'cancelled' ? '—' : html`<a href="/console/paystubs/${row.id}/payslip" download>PDF</a>`
+          row.status === 'cancelled' ? '—' : html`<a href="/console/paystubs/${row.id}/payslip" download aria-label="Payslip PDF for ${plainName(row)}">PDF</a>`
         }</td></tr>`,
     )}</tbody>
 <tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${plural(rows.length, 'paystub')})`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td><td></td></tr></tfoot>
