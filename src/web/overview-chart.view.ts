@@ -57,7 +57,7 @@ export function overviewChart(months: ChartMonth[]): Html {
     return html`<g><rect class="net" x="${x}" y="${base - net}" width="${bar}" height="${net}" fill="${NET_COLOUR}"><title>${monthLabel(m.month)} net pay ${naira(m.net_pay)}</title></rect><rect class="tax" x="${x + bar}" y="${base - tax}" width="${bar}" height="${tax}" fill="${TAX_COLOUR}"><title>${monthLabel(m.month)} tax ${naira(m.tax_withheld)}</title></rect><text x="${x + bar}" y="${base + 16}" text-anchor="middle" font-size="11">${monthLabel(m.month).slice(0, 3)}</text><text x="${x + bar}" y="${base + 30}" text-anchor="middle" font-size="10" fill="#666">${m.month.slice(2, 4)}</text></g>`;
   });
   return html`<figure class="chart">
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title chart-desc" aria-label="${title}">
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-label="${title}" aria-describedby="chart-desc">
 <title id="chart-title">${title}</title>
 <desc id="chart-desc">${chartDescription(months)}</desc>
 <line x1="${left}" y1="${base}" x2="${width - right}" y2="${base}" stroke="#999" stroke-width="1"/>

@@ -57,7 +57,7 @@ describe('GET /console (overview)', () => {
     expect(res.body).toContain('No payroll runs yet.');
     expect(res.body).toContain('No pay schedule: runs are created by hand.');
     expect(res.body).toContain(`Nothing falls due in ${month}.`);
-    expect(res.body).toMatch(/<svg [^>]*role="img" aria-labelledby="chart-title chart-desc" aria-label="Net pay and tax paid, /);
+    expect(res.body).toMatch(/<svg [^>]*role="img" aria-label="Net pay and tax paid, [^"]*" aria-describedby="chart-desc"/);
     expect(res.body).toContain(`to ${monthLabel(month)}</title>`);
     expect(res.body).toMatch(/<desc id="chart-desc">No payroll was paid from [A-Z][a-z]{2} \d{4} to /);
     expect(res.body.match(/<rect class="net"/g)).toHaveLength(12);
