@@ -1,6 +1,6 @@
 // The overview chart as a table of cases: figures in, markup out (no database, no browser).
 import { describe, expect, it } from 'vitest';
-import { barHeight, CHART, chartDescription, monthLabel, overviewChart } from './overview-chart.view.js';
+import { barHeight, CHART, type ChartMonth, chartDescription, monthLabel, overviewChart } from './overview-chart.view.js';
 
 const months = (figures: [string, string][]) =>
   figures.map(([net_pay, tax_withheld], i) => ({ month: `2026-${String(i + 1).padStart(2, '0')}`, net_pay, tax_withheld }));
@@ -14,18 +14,18 @@ describe('overview chart', () => {
     ['2026-11', 'Nov 2026'],
   ])('labels %s as %s', (month, label) => expect(monthLabel(month)).toBe(label));
 
-  it.each([
+  it.each<[bigint, bigint, number, number]>([
     // amount, max, plot → pixels
     [0n, 0n, 184, 0],
     [0n, 100n, 184, 0],
     [100n, 100n, 184, 184],
     [50n, 100n, 184, 92],
-    [1n, 100_000_000_00n, 184, 1], // any non-zero amount stays visible
+    [1n, 10_000_000_000n, 184, 1], // any non-zero amount stays visible
     [-5n, 100n, 184, 0], // a negative month (reversals) is drawn as nothing, the text still says it
-    [33_333_33n, 100_000_00n, 184, 61], // whole pixels, rounded down, from kobo (no float sums)
+    [3_333_333n, 10_000_000n, 184, 61], // whole pixels, rounded down, from kobo (no float sums)
   ])('bar of %s kobo over a max of %s in %s px is %s px', (amount, max, plot, px) => expect(barHeight(amount, max, plot)).toBe(px));
 
-  it.each([
+  it.each<[string, ChartMonth[], string]>([
     ['no payroll', zero, 'No payroll was paid from Jan 2026 to Dec 2026.'],
     [
       'two months',

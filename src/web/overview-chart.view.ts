@@ -26,7 +26,7 @@ export function monthLabel(month: string): string {
 function kobo(value: string): bigint {
   const [whole, fraction = ''] = value.split('.');
   const sign = whole.startsWith('-') ? -1n : 1n;
-  return sign * (BigInt(whole.replace('-', '') || '0') * 100n + BigInt((fraction + '00').slice(0, 2)));
+  return sign * (BigInt(whole.replace('-', '') || '0') * 100n + BigInt(`${fraction}00`.slice(0, 2)));
 }
 
 /** Bar height in whole pixels: proportional to the largest figure, at least 1 px for any non-zero amount. */
@@ -39,7 +39,7 @@ export function barHeight(amount: bigint, max: bigint, plot: number): number {
 export function chartDescription(months: ChartMonth[]): string {
   const paid = months.filter((m) => kobo(m.net_pay) > 0n || kobo(m.tax_withheld) > 0n);
   if (paid.length === 0) return `No payroll was paid from ${monthLabel(months[0].month)} to ${monthLabel(months[months.length - 1].month)}.`;
-  return paid.map((m) => `${monthLabel(m.month)}: net pay ${naira(m.net_pay)}, tax ${naira(m.tax_withheld)}`).join('; ') + '.';
+  return `${paid.map((m) => `${monthLabel(m.month)}: net pay ${naira(m.net_pay)}, tax ${naira(m.tax_withheld)}`).join('; ')}.`;
 }
 
 export function overviewChart(months: ChartMonth[]): Html {
