@@ -251,7 +251,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
     const chart = page.getByRole('img', { name: /^Net pay and tax paid, / });
     expect(await chart.count()).toBe(1);
     expect((await chart.boundingBox())?.width ?? 0).toBeGreaterThan(200);
-    expect(await page.locator('svg title#chart-title').textContent()).toMatch(/^Net pay and tax paid, [A-Z][a-z]{2} \d{4} to [A-Z][a-z]{2} \d{4}$/);
+    expect(await page.locator('svg title#chart-title').textContent()).toMatch(
+      /^Net pay and tax paid, [A-Z][a-z]{2} \d{4} to [A-Z][a-z]{2} \d{4}$/,
+    );
     expect(await page.locator('svg rect.net').count()).toBe(12);
     await page.goto(`${base}/console/payroll`);
     await page.locator('table a').first().click();

@@ -38,14 +38,17 @@ export function barHeight(amount: bigint, max: bigint, plot: number): number {
 /** The spoken summary: every month's figures, so the chart says nothing the text does not. */
 export function chartDescription(months: ChartMonth[]): string {
   const paid = months.filter((m) => kobo(m.net_pay) > 0n || kobo(m.tax_withheld) > 0n);
-  if (paid.length === 0) return `No payroll was paid from ${monthLabel(months[0].month)} to ${monthLabel(months[months.length - 1].month)}.`;
+  if (paid.length === 0)
+    return `No payroll was paid from ${monthLabel(months[0].month)} to ${monthLabel(months[months.length - 1].month)}.`;
   return `${paid.map((m) => `${monthLabel(m.month)}: net pay ${naira(m.net_pay)}, tax ${naira(m.tax_withheld)}`).join('; ')}.`;
 }
 
 export function overviewChart(months: ChartMonth[]): Html {
   const { width, height, top, bottom, left, right } = CHART;
   const plot = height - top - bottom;
-  const max = months.reduce((m, row) => [kobo(row.net_pay), kobo(row.tax_withheld), m].reduce((a, b) => (b > a ? b : a)), 0n);
+  // The largest figure (bigint: Math.max takes numbers only).
+  let max = 0n;
+  for (const row of months) for (const value of [kobo(row.net_pay), kobo(row.tax_withheld)]) if (value > max) max = value;
   const slot = (width - left - right) / months.length;
   const bar = Math.floor(slot * 0.35);
   const base = top + plot;

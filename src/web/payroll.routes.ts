@@ -116,7 +116,9 @@ ${skippedList(run, names)}
 <tbody>${rows.map(
       (row) =>
         html`<tr><td>${name(row)}${paystubItems(row.items)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td data-paystub="${row.id}"><span class="badge ${paystubBadgeOf(row.status)[0]}">${paystubBadgeOf(row.status)[1]}</span><span class="reason muted">${row.failure_reason ? html`<br>${row.failure_reason}` : ''}</span></td><td>${
-          row.status === 'cancelled' ? '—' : html`<a href="/console/paystubs/${row.id}/payslip" download aria-label="Payslip PDF for ${plainName(row)}">PDF</a>`
+          row.status === 'cancelled'
+            ? '—'
+            : html`<a href="/console/paystubs/${row.id}/payslip" download aria-label="Payslip PDF for ${plainName(row)}">PDF</a>`
         }</td></tr>`,
     )}</tbody>
 <tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${plural(rows.length, 'paystub')})`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td><td></td></tr></tfoot>

@@ -10,7 +10,8 @@ export const RUN_REFUSALS = {
   not_approved: 'Only an approved run can be paid. Nothing was paid: the run below shows where it stands now.',
   not_retryable: 'Only a failed or partially paid run can be retried. Nothing was sent again.',
   not_cancellable: 'Only a draft or approved run can be cancelled. Nothing was cancelled.',
-  own_run: 'The approver must be a different administrator from the creator. Nothing was approved: another administrator approves it, signed in as themselves.',
+  own_run:
+    'The approver must be a different administrator from the creator. Nothing was approved: another administrator approves it, signed in as themselves.',
   not_approver: 'The approver must be an active admin of the company. Nothing was approved.',
   link_invalid: 'This approval link has expired or was replaced by a later request. Nothing was approved: approve the run from this page.',
   short_balance: 'Insufficient wallet balance. Nothing was paid: top up the wallet by the shortfall shown below, then pay again.',

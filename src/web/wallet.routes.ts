@@ -92,7 +92,7 @@ ${
       flash,
       refreshSeconds: pending ? WALLET_REFRESH_SECONDS : undefined,
     });
-  }
+  };
 }
 
 export async function walletRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {

@@ -7,17 +7,17 @@ import { createPayslipLinks } from '../paystubs/index.js';
 import { createFunding } from './payroll-runs.funding.js';
 import { payrollRunsRoutes } from './payroll-runs.routes.js';
 import { createPayrollRunsService, recordPaystubsRun } from './payroll-runs.service.js';
-import { createRunHistoryService } from './run-history.service.js';
 import { createPaystackTransferProvider } from './paystack-transfers.js';
+import { createRunHistoryService } from './run-history.service.js';
 import { createSandboxTransferProvider, type TransferProvider } from './transfer-provider.js';
 import { transferJobs } from './transfers.jobs.js';
 import { settleRunNow } from './transfers.now.js';
 import { createTransferWebhook } from './transfers.webhook.js';
 
 export type { RunRow } from './payroll-runs.repo.js';
-export type { MonthTotals } from './run-history.service.js';
 export type { CreateRunInput, ScheduledCreation } from './payroll-runs.service.js';
 export { PeriodAlreadyClaimed, RUN_NOT_FOUND, RUNS_FORBIDDEN } from './payroll-runs.service.js';
+export type { MonthTotals } from './run-history.service.js';
 export type { TransferProvider } from './transfer-provider.js';
 export type { TransferEventHandler } from './transfers.webhook.js';
 
