@@ -50,7 +50,7 @@ export function remittancesCard(month: string, due: DueRemittance[]): Html {
       : html`<p class="figure">${naira(koboToString(total))}</p><p>${plural(open.length, 'remittance')} to file of ${due.length} due in ${month}${
           open.length > 0 ? html`: ${[...new Set(open.map((entry) => KIND_LABELS[entry.kind] ?? entry.kind))].join(', ')}` : ''
         }.</p>`
-  }<a href="/console/compliance">See compliance</a></section>`;
+  }<a href="/console/compliance">Remittance schedules and due dates</a></section>`;
 }
 
 export function historySection(months: ChartMonth[]): Html {
