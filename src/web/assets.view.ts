@@ -26,6 +26,7 @@ h2{font-size:1.2rem;margin:1.5rem 0 .75rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem 1.25rem;margin:0 0 1rem}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr))}
 .figure{font-size:1.8rem;font-weight:700;margin:.25rem 0}
+.chart{margin:0}.chart svg{display:block;width:100%;height:auto;max-width:720px}.key.net{color:#1f6f43}.key.tax{color:#b35c00}
 .muted{color:var(--muted)}
 .notice{border-left:5px solid var(--ok);background:#eaf6ee;padding:.75rem 1rem;margin:0 0 1rem;border-radius:4px}
 .error{border-left:5px solid var(--danger);background:#fdecee;padding:.75rem 1rem;margin:0 0 1rem;border-radius:4px}

@@ -33,10 +33,11 @@ function due(date: string | null): Html {
   return date < today() ? html`<span class="badge bad" data-overdue>Overdue: ${date}</span>` : html`${date}`;
 }
 
-function downloads(month: string, schedule: string, extra = '', formats = ['csv', 'xlsx']): Html {
+/** `label` names the schedule a row's buttons download ("PAYE schedule for LA, CSV"): every row has the same two buttons. */
+function downloads(month: string, schedule: string, label: string, extra = '', formats = ['csv', 'xlsx']): Html {
   return html`${formats.map(
     (format) =>
-      html`<a class="button secondary" href="/console/compliance/${schedule}.${format}?month=${month}${extra}" download>${format.toUpperCase()}</a> `,
+      html`<a class="button secondary" href="/console/compliance/${schedule}.${format}?month=${month}${extra}" download aria-label="${label}, ${format.toUpperCase()}">${format.toUpperCase()}</a> `,
   )}`;
 }
 
@@ -77,7 +78,7 @@ ${
     : wrap(
         html`<table><thead><tr><th>State</th><th>Authority</th><th>Employer tax ID</th><th class="num">Employees</th><th class="num">Amount</th><th>Due</th><th>Download</th></tr></thead><tbody>${paye.map(
           (entry) =>
-            html`<tr data-schedule="paye-${entry.state}"><td>${entry.state}</td><td>${entry.authority ?? '—'}</td><td>${entry.employer_tax_id ?? html`<span class="badge warn">not set</span>`}</td><td class="num">${entry.employees}</td><td class="num">${naira(entry.amount)}</td><td>${due(entry.due_date)}</td><td>${downloads(month, 'paye', `&state=${entry.state}`)}</td></tr>`,
+            html`<tr data-schedule="paye-${entry.state}"><td>${entry.state}</td><td>${entry.authority ?? '—'}</td><td>${entry.employer_tax_id ?? html`<span class="badge warn">not set</span>`}</td><td class="num">${entry.employees}</td><td class="num">${naira(entry.amount)}</td><td>${due(entry.due_date)}</td><td>${downloads(month, 'paye', `PAYE schedule for ${entry.state}`, `&state=${entry.state}`)}</td></tr>`,
         )}</tbody>${totalsFoot(5, 'PAYE', totals.paye)}</table>`,
       )
 }
@@ -88,20 +89,20 @@ ${
     : wrap(
         html`<table><thead><tr><th>PFA</th><th class="num">Employees</th><th class="num">Employee</th><th class="num">Employer</th><th class="num">Total</th><th>Due</th><th>Download</th></tr></thead><tbody>${pension.map(
           (entry) =>
-            html`<tr data-schedule="pension-${entry.pfa_code}"><td>${entry.pfa_name ?? entry.pfa_code}</td><td class="num">${entry.employees}</td><td class="num">${naira(entry.employee_amount)}</td><td class="num">${naira(entry.employer_amount)}</td><td class="num">${naira(entry.total)}</td><td>${due(entry.due_date)}</td><td>${downloads(month, 'pension', `&pfa_code=${entry.pfa_code}`)}</td></tr>`,
+            html`<tr data-schedule="pension-${entry.pfa_code}"><td>${entry.pfa_name ?? entry.pfa_code}</td><td class="num">${entry.employees}</td><td class="num">${naira(entry.employee_amount)}</td><td class="num">${naira(entry.employer_amount)}</td><td class="num">${naira(entry.total)}</td><td>${due(entry.due_date)}</td><td>${downloads(month, 'pension', `Pension schedule for ${entry.pfa_name ?? entry.pfa_code}`, `&pfa_code=${entry.pfa_code}`)}</td></tr>`,
         )}</tbody>${totalsFoot(5, 'pension', totals.pension)}</table>`,
       )
 }
 <h2>NHF and NSITF</h2>
 ${wrap(html`<table><thead><tr><th>Schedule</th><th class="num">Employees / base</th><th class="num">Amount</th><th>Due</th><th>Download</th></tr></thead><tbody>
-<tr data-schedule="nhf"><td>National Housing Fund</td><td class="num">${nhf.employees}</td><td class="num">${naira(nhf.amount)}</td><td>${due(nhf.due_date)}</td><td>${downloads(month, 'nhf')}</td></tr>
+<tr data-schedule="nhf"><td>National Housing Fund</td><td class="num">${nhf.employees}</td><td class="num">${naira(nhf.amount)}</td><td>${due(nhf.due_date)}</td><td>${downloads(month, 'nhf', 'NHF schedule')}</td></tr>
 ${
   totals.nhf.missing_amount > 0
     ? html`<tr data-total="nhf-missing"><td>NHF of employees with missing data (in no schedule yet)</td><td class="num"></td><td class="num">${naira(totals.nhf.missing_amount)}</td><td></td><td></td></tr>
 <tr data-total="nhf-total"><td>Total NHF</td><td class="num"></td><td class="num">${naira(plus(totals.nhf.amount, totals.nhf.missing_amount))}</td><td></td><td></td></tr>`
     : ''
 }
-<tr data-schedule="nsitf"><td>NSITF (1%, employer)</td><td class="num">${nsitf.base === 'gross' ? 'gross pay' : 'basic + housing + transport'}</td><td class="num">${naira(nsitf.amount)}</td><td>${due(nsitf.due_date)}</td><td>${downloads(month, 'nsitf')}</td></tr>
+<tr data-schedule="nsitf"><td>NSITF (1%, employer)</td><td class="num">${nsitf.base === 'gross' ? 'gross pay' : 'basic + housing + transport'}</td><td class="num">${naira(nsitf.amount)}</td><td>${due(nsitf.due_date)}</td><td>${downloads(month, 'nsitf', 'NSITF schedule')}</td></tr>
 </tbody></table>`)}
 <h2>Missing data</h2>
 ${

@@ -246,6 +246,15 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
       expect(await page.locator('nav.main a[aria-current=page]').count()).toBe(1);
       await shot(name);
     }
+    // The overview's chart: an SVG image drawn by the server (no script), named by its <title>.
+    await page.goto(`${base}/console`);
+    const chart = page.getByRole('img', { name: /^Net pay and tax paid, / });
+    expect(await chart.count()).toBe(1);
+    expect((await chart.boundingBox())?.width ?? 0).toBeGreaterThan(200);
+    expect(await page.locator('svg title#chart-title').textContent()).toMatch(
+      /^Net pay and tax paid, [A-Z][a-z]{2} \d{4} to [A-Z][a-z]{2} \d{4}$/,
+    );
+    expect(await page.locator('svg rect.net').count()).toBe(12);
     await page.goto(`${base}/console/payroll`);
     await page.locator('table a').first().click();
     expect(await page.locator('tfoot td').first().textContent()).toBe('Run totals');
@@ -268,7 +277,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
       storageState: await context.storageState(),
     });
     const mobile = await phone.newPage();
-    for (const url of ['/console/employees', '/console/security/api', '/console/wallet']) {
+    for (const url of ['/console', '/console/employees', '/console/security/api', '/console/wallet']) {
       await mobile.goto(`${base}${url}`);
       expect(await mobile.evaluate(() => document.documentElement.scrollWidth), url).toBeLessThanOrEqual(375);
     }

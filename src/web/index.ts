@@ -11,6 +11,7 @@ import { complianceRoutes } from './compliance.routes.js';
 import { developersRoutes } from './developers.routes.js';
 import { employeeStatusRoutes } from './employee-status.routes.js';
 import { employeesRoutes } from './employees.routes.js';
+import { employeesListRoutes } from './employees-list.routes.js';
 import { employeesUploadRoutes } from './employees-upload.routes.js';
 import { html } from './html.view.js';
 import { invoicesRoutes } from './invoices.routes.js';
@@ -28,6 +29,7 @@ import { runApprovalRoutes } from './run-approval.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { settingsRoutes } from './settings.routes.js';
 import { statutoryRoutes } from './statutory.routes.js';
+import { walletRoutes } from './wallet.routes.js';
 import { createWebContext, registerCookies, registerWebBasics, sendHtml } from './web.routes.js';
 import { yearToDateConsoleRoutes } from './year-to-date.routes.js';
 
@@ -56,6 +58,8 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await settingsRoutes(consoleScope, ctx);
         await administratorsRoutes(consoleScope, ctx);
         await overviewRoutes(consoleScope, ctx);
+        await employeesListRoutes(consoleScope, ctx);
+        await walletRoutes(consoleScope, ctx);
         await payrollRoutes(consoleScope, ctx);
         await statutoryRoutes(consoleScope, ctx);
         await employeesUploadRoutes(consoleScope, ctx);

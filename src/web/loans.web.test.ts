@@ -144,7 +144,7 @@ describe('Opening year-to-date page', () => {
     expect(done.headers.location).toBe(`/console/employees/${user.id}/year-to-date?year=2026&done=saved`);
     const after = await web.get(done.headers.location as string);
     expect(after.body).toContain('Opening figures saved.');
-    expect(after.body).toContain('Recorded, 6 month(s) before this service.');
+    expect(after.body).toContain('Recorded, 6 months before this service.');
     expect(after.body).toContain('₦3,000,000.00');
     expect((await as(ctx.app, acme).get(`/api/users/${user.id}/year-to-date/2026`)).json().opening).toMatchObject({
       tax_withheld: 396120,

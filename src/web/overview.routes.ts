@@ -1,289 +1,63 @@
-// Overview pages: the dashboard, employees, wallet (balance, ledger, Top up through the provider's
-// checkout) and invoices awaiting approval. Every figure comes from the features' services.
+// The console's overview (GET /console, docs/console.md "Overview"): employees, wallet balance,
+// invoices waiting, the last run, the next scheduled run, this month's remittances and twelve
+// months of net pay and tax. Every figure comes from the features' services, read in parallel.
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { SessionRow } from '../modules/console-sessions/index.js';
-import { isExited, USER_STATUSES } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
-import { DomainError } from '../platform/errors.js';
 import { lagosDate } from '../platform/format.js';
-import { isOneOf } from '../platform/guards.js';
 import { naira } from '../tax-engine/money.js';
-import { type Html, html, when } from './html.view.js';
-import { csrfField, type Flash, page } from './layout.view.js';
+import { html } from './html.view.js';
+import { page } from './layout.view.js';
+import { historySection, lastRunCard, type NextRun, nextRunCard, remittancesCard } from './overview.view.js';
+import type { RunView } from './payroll-runs.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
-export const EMPLOYEES_PER_PAGE = 25;
-
-type Badge = [cls: string, label: string];
-
-export function employeeBadge(
-  user: { is_active: boolean; is_suspended?: boolean; onboarding_completed: number | boolean; exit_date?: string | null },
-  today = lagosDate(),
-): Badge {
-  // Exited wins over every other standing (docs/users.md, "Leavers").
-  if (isExited(user.exit_date, today)) return ['off', 'Exited'];
-  if (user.is_suspended) return ['bad', 'Suspended'];
-  if (user.is_active) return ['ok', 'Active'];
-  if (!user.onboarding_completed) return ['warn', 'Invited'];
-  return ['off', 'Inactive'];
+/** The first day of the month before `today`'s (a month's remittances fall due in the next one). */
+function previousMonthStart(today: string): string {
+  const date = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
+  date.setUTCMonth(date.getUTCMonth() - 1);
+  return date.toISOString().slice(0, 10);
 }
 
-/** How often the wallet page reloads while a top-up is pending. */
-export const WALLET_REFRESH_SECONDS = 5;
-
-/**
- * A ledger entry's reference; a payroll debit's (`<run id>-A<attempt>`, payroll-runs.funding.ts)
- * links to the run it paid.
- */
-function ledgerReference(entry: { kind: string; transaction_reference: string | null; reference: string | null }): Html | string {
-  const run = entry.kind === 'payroll_debit' && entry.reference ? /^(.+)-A\d+$/.exec(entry.reference)?.[1] : undefined;
-  const reference = run ? entry.reference : entry.transaction_reference;
-  if (!reference) return '—';
-  return run
-    ? html`<a href="/console/payroll/${encodeURIComponent(run)}" aria-label="Payroll run ${run}, paid by debit ${reference}">${reference}</a>`
-    : reference;
-}
-
-const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
-
-/** Sandbox top-ups are test money (docs/wallet.md, "The wallet rules"): every place that shows them says so. */
-const SANDBOX_BADGE: Badge = ['info', 'Sandbox'];
-const TX_BADGE: Record<string, Badge> = { success: ['ok', 'Paid'], pending: ['warn', 'Pending'], failed: ['bad', 'Failed'] };
-
-function pager(
-  base: string,
-  params: Record<string, string | undefined>,
-  pageNo: number,
-  lastPage: number,
-  total: number,
-  noun: string,
-): Html {
-  const link = (n: number) => {
-    const search = new URLSearchParams();
-    for (const [k, v] of Object.entries(params)) if (v) search.set(k, v);
-    search.set('page', String(n));
-    return `${base}?${search.toString()}`;
-  };
-  return html`<nav class="pager" aria-label="Pages">
-  ${pageNo > 1 ? html`<a href="${link(pageNo - 1)}" rel="prev">← Previous</a>` : ''}
-  <span>Page ${pageNo} of ${lastPage} · ${total} ${noun}</span>
-  ${pageNo < lastPage ? html`<a href="${link(pageNo + 1)}" rel="next">Next →</a>` : ''}
-</nav>`;
+function monthEnd(today: string): string {
+  const date = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
+  date.setUTCMonth(date.getUTCMonth() + 1, 0);
+  return date.toISOString().slice(0, 10);
 }
 
 export async function overviewRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
-  const { users: usersService, search: userSearch } = ctx.services.users;
-  const { wallet } = ctx.services.wallet;
-  const { invoices } = ctx.services.invoices;
+  const { services } = ctx;
 
   app.get('/', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
     const session = sessionOf(request);
-    const [people, balance, awaiting] = await Promise.all([
-      usersService.list(session.companyId, { page: 1, per_page: 1 }),
-      wallet.balanceDecimal(session.companyId),
-      invoices.awaitingApproval(session.companyId, 100),
+    const today = lagosDate();
+    const month = today.slice(0, 7);
+    const [people, balance, awaiting, lastRuns, schedules, calendar, history] = await Promise.all([
+      services.users.users.list(session.companyId, { page: 1, per_page: 1 }),
+      services.wallet.wallet.balanceDecimal(session.companyId),
+      services.invoices.invoices.awaitingApproval(session.companyId, 100),
+      services.payrollRuns.runs.list(session.companyId, { page: 1, per_page: 1 }, { page: 1 }),
+      services.paySchedules.paySchedules.list(session.companyId),
+      services.remittances.filings.calendar(session.companyId, { from: previousMonthStart(today), to: monthEnd(today) }),
+      services.payrollRuns.history.monthlyTotals(session.companyId),
     ]);
+    // The soonest payment date of the active schedules (a paused one has no next period).
+    const next = schedules.data
+      .flatMap((s) => (s.next_period ? [{ schedule: s.name, ...s.next_period } satisfies NextRun] : []))
+      .sort((a, b) => a.payment_date.localeCompare(b.payment_date))[0];
+    const due = calendar.data.filter((entry) => entry.due_date.startsWith(month));
+    const lastRun = lastRuns.data.data[0] as RunView | undefined;
     const body = html`<div class="grid">
-  <section class="card"><h2>Employees</h2><p class="figure">${people.totalResults}</p><a href="/console/employees">See employees</a></section>
+  ${lastRunCard(lastRun)}
+  ${nextRunCard(next, schedules.data.length)}
+  ${remittancesCard(month, due)}
   <section class="card"><h2>Wallet balance</h2><p class="figure">${naira(balance)}</p><a href="/console/wallet">Wallet and top-ups</a></section>
+  <section class="card"><h2>Employees</h2><p class="figure">${people.totalResults}</p><a href="/console/employees">See employees</a></section>
   <section class="card"><h2>Invoices awaiting approval</h2><p class="figure">${awaiting.length >= 100 ? '100+' : awaiting.length}</p><a href="/console/invoices">Review invoices</a></section>
-  <section class="card"><h2>Payroll</h2><p>Payroll runs with their paystubs and totals.</p><a href="/console/payroll">See payroll runs</a></section>
   <section class="card"><h2>API access</h2><p>${session.companyApiAccess ? 'Enabled' : 'Disabled by the operator'}.</p><a href="/console/security/api">Manage the API token</a></section>
-</div>`;
+</div>
+${historySection(history)}`;
     return sendHtml(reply, page({ title: 'Overview', session, section: 'overview', body }));
   });
-
-  app.get(
-    '/employees',
-    {
-      schema: {
-        hide: true,
-        querystring: Type.Object({
-          q: Type.Optional(Type.String({ maxLength: 100 })),
-          status: Type.Optional(Type.Union([Type.Literal(''), ...USER_STATUSES.map((status) => Type.Literal(status))])),
-          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-        }),
-      },
-      preHandler: guard,
-    },
-    async (request, reply) => {
-      const session = sessionOf(request);
-      const pageNo = request.query.page ?? 1;
-      const q = request.query.q?.trim() ?? '';
-      const status = isOneOf(USER_STATUSES, request.query.status) ? request.query.status : undefined;
-      const result = await userSearch.search(session.companyId, {
-        q,
-        status,
-        offset: (pageNo - 1) * EMPLOYEES_PER_PAGE,
-        limit: EMPLOYEES_PER_PAGE,
-      });
-      const lastPage = Math.max(1, Math.ceil(result.total / EMPLOYEES_PER_PAGE));
-      const rows = result.users;
-      const filtered = q !== '' || status !== undefined;
-      const body = html`<p><a class="button" href="/console/employees/new">Add employee</a> <a class="button secondary" href="/console/employees/upload">Upload a CSV file</a></p>
-<form method="get" action="/console/employees" class="card" role="search">
-  <label for="q">Search employees <span class="hint">Name, company or personal e-mail, or employee number</span></label>
-  <input id="q" name="q" type="search" value="${q}">
-  <label for="status">Status</label>
-  <select id="status" name="status">
-    <option value="">Any status</option>
-    ${USER_STATUSES.map((value) => html`<option value="${value}"${status === value ? html` selected` : ''}>${value[0].toUpperCase()}${value.slice(1)}</option>`)}
-  </select>
-  <button type="submit">Search</button>${filtered ? html` <a class="button secondary" href="/console/employees">Clear</a>` : ''}
-</form>
-${
-  rows.length === 0
-    ? html`<p>${
-        filtered
-          ? 'No employees match this search.'
-          : result.total === 0
-            ? 'No employees yet. Add one, upload a CSV file, or use the API (POST /api/users).'
-            : 'No employees on this page.'
-      }</p>`
-    : html`<div class="table-wrap"><table>
-  <caption>${filtered ? `Employees matching the search (${result.total})` : 'Employees, by employee number'}</caption>
-  <thead><tr><th scope="col">Employee</th><th scope="col">Name</th><th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
-  <tbody>${rows.map(
-    (u) =>
-      html`<tr><td><a href="/console/employees/${u.id}/statutory" title="Statutory details">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${
-        u.exit_date !== null && !isExited(u.exit_date, lagosDate()) ? html` <span class="badge warn">Leaving ${u.exit_date}</span>` : ''
-      }</td></tr>`,
-  )}</tbody>
-</table></div>`
-}${pager('/console/employees', { q, status }, pageNo, lastPage, result.total, 'employees')}`;
-      return sendHtml(reply, page({ title: 'Employees', session, section: 'employees', body }));
-    },
-  );
-
-  async function walletPage(session: SessionRow, flash: Flash = {}, form: { amount?: string; email?: string } = {}) {
-    const [{ balance, sandbox }, entries, transactions] = await Promise.all([
-      wallet.balanceParts(session.companyId),
-      wallet.listEntries(session.companyId, 1, 50),
-      wallet.listTransactions(session.companyId, 1, 20),
-    ]);
-    const body = html`<div class="grid">
-<section class="card" aria-labelledby="balance-heading"><h2 id="balance-heading">Balance</h2><p class="figure">${naira(balance)}</p><p class="muted">The sum of the ledger below; top-ups are credited once the provider confirms the payment.</p>${
-      sandbox === '0.00'
-        ? ''
-        : html`<p class="sandbox-note">${badge(SANDBOX_BADGE)} ${naira(sandbox)} of it is sandbox test money: no real payment stands behind it.</p>`
-    }</section>
-<section class="card" aria-labelledby="topup-heading"><h2 id="topup-heading">Top up</h2>
-<form method="post" action="/console/wallet/top-up">
-  ${csrfField(session.csrfToken)}
-  <label for="amount">Amount in naira <span class="hint">From ₦100 to ₦100,000,000, up to 2 decimal places</span></label>
-  <input id="amount" name="amount" type="text" inputmode="decimal" required value="${form.amount ?? ''}">
-  <label for="customer_email">Payer e-mail <span class="hint">The provider sends the receipt here</span></label>
-  <input id="customer_email" name="customer_email" type="email" required value="${form.email ?? session.email}">
-  <button type="submit">Top up</button>
-</form>
-<p class="muted">You will be taken to the payment provider's checkout, then back here.</p></section>
-</div>
-<h2>Ledger</h2>
-${
-  entries.length === 0
-    ? html`<p>No ledger entries yet.</p>`
-    : html`<div class="table-wrap"><table><caption>Latest 50 ledger entries, newest first</caption>
-<thead><tr><th scope="col">Date</th><th scope="col">Kind</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead>
-<tbody>${entries.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${e.kind.replace(/_/g, ' ')}</td><td>${ledgerReference(e)}${e.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td class="num">${naira(e.amount_decimal)}</td></tr>`)}</tbody></table></div>`
-}
-<h2>Top-ups</h2>
-${
-  transactions.length === 0
-    ? html`<p>No top-ups yet.</p>`
-    : html`<div class="table-wrap"><table><caption>Latest 20 top-ups, newest first</caption>
-<thead><tr><th scope="col">Started</th><th scope="col">Reference</th><th scope="col">Payer</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
-<tbody>${transactions.map(
-        (t) =>
-          html`<tr><td>${when(t.created_at)}</td><td>${t.transaction_reference}${t.sandbox ? html` ${badge(SANDBOX_BADGE)}` : ''}</td><td>${t.customer_email ?? '—'}</td><td class="num">${naira(t.amount_decimal)}</td><td>${badge(TX_BADGE[t.status] ?? ['off', t.status])}</td></tr>`,
-      )}</tbody></table></div>`
-}`;
-    // While a top-up is pending (the provider has not confirmed it yet), the page reloads itself
-    // every few seconds so the balance appears without the administrator refreshing by hand.
-    const pending = transactions.some((t) => t.status === 'pending');
-    return page({
-      title: 'Wallet',
-      session,
-      section: 'wallet',
-      body: pending
-        ? html`<p class="muted" role="status">A top-up is pending: this page refreshes every ${WALLET_REFRESH_SECONDS} seconds until the provider confirms it.</p>${body}`
-        : body,
-      flash,
-      refreshSeconds: pending ? WALLET_REFRESH_SECONDS : undefined,
-    });
-  }
-
-  app.get(
-    '/wallet',
-    {
-      schema: {
-        hide: true,
-        querystring: Type.Object({
-          reference: Type.Optional(Type.String({ maxLength: 100 })),
-          // The Top up link of a payroll run that is short prefills the shortfall.
-          amount: Type.Optional(Type.String({ maxLength: 20, pattern: '^[0-9]+(\\.[0-9]{1,2})?$' })),
-        }),
-      },
-      preHandler: guard,
-    },
-    async (request, reply) => {
-      const session = sessionOf(request);
-      let flash: Flash = {};
-      if (request.query.reference) {
-        // Back from the checkout: say where that top-up stands (another company's reference is simply unknown).
-        try {
-          const status = await wallet.transactionStatus(session.companyId, request.query.reference);
-          flash =
-            status.transaction_status === 'success'
-              ? { notice: `Top-up ${request.query.reference} is paid and credited.` }
-              : status.transaction_status === 'failed'
-                ? { error: `Top-up ${request.query.reference} failed or was cancelled; nothing was charged to the wallet.` }
-                : {
-                    notice: `Top-up ${request.query.reference} is being verified with the provider; the balance updates once it is confirmed.`,
-                  };
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-          flash = { error: 'That top-up reference was not found for this company.' };
-        }
-      }
-      return sendHtml(reply, await walletPage(session, flash, { amount: request.query.amount }));
-    },
-  );
-
-  app.post(
-    '/wallet/top-up',
-    {
-      schema: {
-        hide: true,
-        body: Type.Object({
-          _csrf: Type.Optional(Type.String({ maxLength: 200 })),
-          amount: Type.Optional(Type.String({ maxLength: 40 })),
-          customer_email: Type.Optional(Type.String({ maxLength: 320 })),
-        }),
-      },
-      preHandler: guard,
-    },
-    async (request, reply) => {
-      const session = sessionOf(request);
-      const amount = (request.body.amount ?? '').replace(/[₦,\s]/g, '');
-      const email = request.body.customer_email ?? '';
-      try {
-        const result = await wallet.topUp(
-          session.companyId,
-          { amount, customer_email: email, redirect_url: `${ctx.deps.config.publicUrl}/console/wallet` },
-          request.log,
-        );
-        return reply.redirect(result.checkoutUrl, 303);
-      } catch (error) {
-        if (!(error instanceof DomainError) || error.code === 'internal') throw error;
-        const message =
-          Object.values(error.fields ?? {})
-            .flat()
-            .join(' ') || error.message;
-        return sendHtml(reply, await walletPage(session, { error: message }, { amount: request.body.amount, email }), 422);
-      }
-    },
-  );
 }

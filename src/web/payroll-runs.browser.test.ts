@@ -119,15 +119,18 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     expect(await checker.locator('[data-wallet-balance]').textContent()).toBe('₦0.00');
     expect(await checker.locator('[data-shortfall]').textContent()).toContain('short of the run');
 
+    // Post/Redirect/Get: the refusal is a redirect to the run page, which says why beside the shortfall.
     await checker.getByRole('button', { name: 'Pay now' }).click();
+    await checker.waitForURL(`${runUrl}?notice=short_balance`);
     const alert = checker.locator('[role=alert]');
-    await expect.poll(() => alert.textContent()).toContain('Insufficient wallet balance.');
-    expect(await alert.textContent()).toMatch(/The run needs ₦[\d,]+\.\d\d; the wallet holds ₦0\.00, so it is\s+₦[\d,]+\.\d\d short\./);
+    expect(await alert.textContent()).toContain('Insufficient wallet balance. Nothing was paid');
+    const shortBox = checker.locator('[data-shortfall]');
+    expect(await shortBox.textContent()).toMatch(/The wallet is ₦[\d,]+\.\d\d short of the run's net pay\./);
     expect(await runStatus(checker)).toBe('Approved');
     await shot(checker, 'short-balance');
 
     // Top up follows the link (the shortfall prefilled), through the sandbox checkout.
-    await alert.getByRole('link', { name: 'Top up the wallet' }).click();
+    await shortBox.getByRole('link', { name: 'Top up the wallet' }).click();
     await checker.waitForURL(/\/console\/wallet\?amount=/);
     expect(Number(await checker.getByLabel('Amount in naira').inputValue())).toBeGreaterThan(0);
     await checker.getByLabel('Amount in naira').fill('5,000,000');

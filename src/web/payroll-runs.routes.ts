@@ -1,8 +1,8 @@
 // Payroll → New run, and the run's actions (approve, pay, retry, cancel), each a POST form with the
 // session's CSRF secret calling the payroll-runs services. Success redirects to the run page with a
-// notice (Post/Redirect/Get); a refusal (409 wrong state or short balance, 422) re-renders the page
-// with the service's message at the service's status; another company's run is the 404 page.
-import type { FastifyInstance } from 'fastify';
+// notice (Post/Redirect/Get); so does a refusal (wrong state, short balance, maker-checker), with
+// `?notice=<code>` (run-notices.view.ts); another company's run is the 404 page.
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
@@ -13,6 +13,7 @@ import { html } from './html.view.js';
 import { csrfField, type Flash, page } from './layout.view.js';
 import { RUN_NOT_FOUND_PAGE, RunParams, runPageRenderer } from './payroll.routes.js';
 import { errorMessage, runPath } from './payroll-runs.view.js';
+import { runRefusalCode } from './run-notices.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 /** The employees offered for a chosen subset (a larger subset is made through the API). */
@@ -128,6 +129,17 @@ ${fields.user_ids ? html`<p class="field-error" id="user_ids-error">${fields.use
     },
   );
 
+  // A refusal with a code of run-notices.view.ts is a 303 to the run page, which names it
+  // (Post/Redirect/Get: reloading the page does not post again); another one (overlapping
+  // paystubs, whose pairs only the refusal carries) is the run page at the service's status.
+  async function refused(error: unknown, session: SessionRow, id: string, reply: FastifyReply) {
+    if (!(error instanceof DomainError) || error.code === 'internal') throw error;
+    if (error.code === 'not_found') throw notFound(RUN_NOT_FOUND_PAGE);
+    const code = runRefusalCode(error);
+    if (code) return reply.redirect(`${runPath(id)}?notice=${code}`, 303);
+    return sendHtml(reply, await renderRun(session, id, 1, { error: errorMessage(error) }), DOMAIN_STATUS[error.code]);
+  }
+
   type Act = (companyId: number, id: string, session: SessionRow) => Promise<unknown>;
   const action = (path: string, done: string, act: Act) =>
     app.post(
@@ -140,9 +152,7 @@ ${fields.user_ids ? html`<p class="field-error" id="user_ids-error">${fields.use
           await act(session.companyId, id, session);
           return reply.redirect(`${runPath(id)}?done=${done}`, 303);
         } catch (error) {
-          if (!(error instanceof DomainError) || error.code === 'internal') throw error;
-          if (error.code === 'not_found') throw notFound(RUN_NOT_FOUND_PAGE);
-          return sendHtml(reply, await renderRun(session, id, 1, { error: errorMessage(error) }), DOMAIN_STATUS[error.code]);
+          return refused(error, session, id, reply);
         }
       },
     );
@@ -169,9 +179,7 @@ ${fields.user_ids ? html`<p class="field-error" id="user_ids-error">${fields.use
         await runs.approveAsPerson(session.companyId, id, { userId: session.userId }, request.body.approval_token || undefined);
         return reply.redirect(`${runPath(id)}?done=approved`, 303);
       } catch (error) {
-        if (!(error instanceof DomainError) || error.code === 'internal') throw error;
-        if (error.code === 'not_found') throw notFound(RUN_NOT_FOUND_PAGE);
-        return sendHtml(reply, await renderRun(session, id, 1, { error: errorMessage(error) }), DOMAIN_STATUS[error.code]);
+        return refused(error, session, id, reply);
       }
     },
   );

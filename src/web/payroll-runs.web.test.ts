@@ -1,6 +1,7 @@
 // The console's payroll-run forms over inject (no browser): New run, Approve, Pay, Retry, Cancel and
-// their refusals shown as pages (bad CSRF 403, wrong state 409, short balance 409 with the figures
-// and a Top up link, 422), another company's run as the 404 page, and the status JSON.
+// their refusals (bad CSRF 403; wrong state, short balance and maker-checker: a 303 to the run page
+// with `?notice=<code>`, the page saying why, with the shortfall and its Top up link), another
+// company's run as the 404 page, and the status JSON.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
@@ -18,6 +19,14 @@ let staff: Awaited<ReturnType<typeof createUsers>>;
 
 const runIdOf = (location: string | undefined) =>
   /\/console\/payroll\/(PR-\d{8}-[A-Z0-9]{6})\?done=created$/.exec(location ?? '')?.[1] ?? '';
+/** A refusal after Post/Redirect/Get: a 303 to the run page with its notice code, and that page. */
+async function refusedTo(client: WebClient, res: { statusCode: number; headers: Record<string, unknown> }, id: string, code: string) {
+  expect(res.statusCode).toBe(303);
+  expect(res.headers.location).toBe(`/console/payroll/${id}?notice=${code}`);
+  const shown = await client.get(res.headers.location as string);
+  expect(shown.statusCode).toBe(200);
+  return shown.body;
+}
 const form = (start: string, end: string, extra: Record<string, string | string[]> = {}) => ({
   pay_period_start: start,
   pay_period_end: end,
@@ -104,18 +113,18 @@ describe('console payroll runs', () => {
     ];
     for (const body of forms) {
       res = await maker.post(`/console/payroll/${id}/approve`, body);
-      expect(res.statusCode).toBe(422);
-      expect(res.body).toContain('The approver must be a different administrator from the creator.');
+      expect(await refusedTo(maker, res, id, 'own_run')).toContain('The approver must be a different administrator from the creator.');
     }
     expect((await maker.get(`/console/payroll/${id}`)).body).toContain('<span class="badge info">Draft</span>');
 
     // Wrong state: paying or retrying a draft.
     res = await checker.post(`/console/payroll/${id}/pay`, {});
-    expect(res.statusCode).toBe(409);
-    expect(res.body).toContain('Only an approved run can be paid.');
+    expect(await refusedTo(checker, res, id, 'not_approved')).toContain('Only an approved run can be paid.');
     res = await checker.post(`/console/payroll/${id}/retry`, {});
-    expect(res.statusCode).toBe(409);
-    expect(res.body).toContain('Only a failed or partially paid run can be retried.');
+    expect(await refusedTo(checker, res, id, 'not_retryable')).toContain('Only a failed or partially paid run can be retried.');
+    // The notice's text is chosen by the server: an unknown or forged code shows nothing.
+    for (const forged of ['%3Cscript%3E', 'constructor', 'Only%20a%20draft'])
+      expect((await checker.get(`/console/payroll/${id}?notice=${forged}`)).body).not.toMatch(/role="alert"|&lt;script|Only a draft/);
 
     // Bad CSRF and another company: refused, nothing changes.
     res = await checker.post(`/console/payroll/${id}/approve`, { _csrf: maker.csrf });
@@ -138,15 +147,16 @@ describe('console payroll runs', () => {
     expect(res.body).toContain('data-shortfall');
     expect(res.body).toContain('href="/console/wallet?amount=');
     res = await checker.post(`/console/payroll/${id}/approve`, {});
-    expect(res.statusCode).toBe(409);
-    expect(res.body).toContain('Only a draft run can be approved.');
+    expect(await refusedTo(checker, res, id, 'not_draft')).toContain('Only a draft run can be approved.');
 
-    // Short balance: 409 with required, available and shortfall, and a Top up link prefilled.
+    // Short balance: a 303 to the run page, which says so beside the balance, the net pay, the
+    // shortfall and a Top up link prefilled with it.
     res = await checker.post(`/console/payroll/${id}/pay`, {});
-    expect(res.statusCode).toBe(409);
-    expect(res.body).toContain('Insufficient wallet balance.');
-    const shortfall = /wallet\?amount=([\d.]+)/.exec(res.body)?.[1] as string;
-    expect(res.body).toMatch(/The run needs ₦[\d,.]+; the wallet holds ₦0\.00/);
+    const shortPage = await refusedTo(checker, res, id, 'short_balance');
+    expect(shortPage).toContain('Insufficient wallet balance. Nothing was paid');
+    expect(shortPage).toMatch(/data-wallet-balance>₦0\.00</);
+    expect(shortPage).toMatch(/The wallet is ₦[\d,.]+ short of the run's net pay/);
+    const shortfall = /wallet\?amount=([\d.]+)/.exec(shortPage)?.[1] as string;
     const wallet = await checker.get(`/console/wallet?amount=${shortfall}`);
     expect(wallet.body).toContain(`value="${shortfall}"`);
 
@@ -162,7 +172,8 @@ describe('console payroll runs', () => {
     let status = (await checker.get(`/console/payroll/${id}/status`)).json();
     expect(status.status).toBe('processing');
     expect(status.paystubs).toHaveLength(2);
-    expect((await checker.post(`/console/payroll/${id}/cancel`, {})).statusCode).toBe(409);
+    res = await checker.post(`/console/payroll/${id}/cancel`, {});
+    expect(await refusedTo(checker, res, id, 'not_cancellable')).toContain('Only a draft or approved run can be cancelled.');
 
     await drainJobs(ctx.app);
     status = (await checker.get(`/console/payroll/${id}/status`)).json();
@@ -203,8 +214,7 @@ describe('console payroll runs', () => {
     expect(res.headers.location).toBe(`/console/payroll/${id}?done=cancelled`);
     expect((await checker.get(`/console/payroll/${id}?done=cancelled`)).body).toContain('<span class="badge off">Cancelled</span>');
     res = await checker.post(`/console/payroll/${id}/cancel`, {});
-    expect(res.statusCode).toBe(409);
-    expect(res.body).toContain('Only a draft or approved run can be cancelled.');
+    expect(await refusedTo(checker, res, id, 'not_cancellable')).toContain('Only a draft or approved run can be cancelled.');
     // The period is free again: a new run for it is made.
     res = await maker.post('/console/payroll/new', form('2026-07-01', '2026-07-31'));
     expect(res.statusCode).toBe(303);

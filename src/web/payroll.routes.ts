@@ -21,6 +21,7 @@ import {
   runPath,
   skippedList,
 } from './payroll-runs.view.js';
+import { runRefusalText } from './run-notices.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const RUNS_PER_PAGE = 20;
@@ -94,13 +95,18 @@ export function runPageRenderer(ctx: WebContext) {
       const user = row.user as { first_name?: string; last_name?: string; email?: string } | null;
       return user ? html`${user.first_name} ${user.last_name}<br><span class="muted">${user.email}</span>` : html`User ${row.user_id}`;
     };
+    // What a repeated link opens, for a screen reader's list of links ("Payslip PDF for Ada Obi").
+    const plainName = (row: (typeof rows)[number]) => {
+      const user = row.user as { first_name?: string; last_name?: string } | null;
+      return user ? `${user.first_name} ${user.last_name}` : `user ${row.user_id}`;
+    };
     const hasItems = rows.some((row) => row.items.length > 0);
     const body = html`<p><a href="/console/payroll">← All payroll runs</a></p>
 ${runFacts(run)}
 ${runActions(session, run, balance, approvalToken, `${runPath(id)}/status${pageQuery}`, `${runPath(id)}${pageQuery}`)}
 ${skippedList(run, names)}
 <h2 id="paystubs">Paystubs</h2>
-<p>${stubs.total} paystub${stubs.total === 1 ? '' : 's'} in this run.${hasItems ? " Each employee's pay items are listed under their name." : ''}${
+<p>${plural(stubs.total, 'paystub')} in this run.${hasItems ? " Each employee's pay items are listed under their name." : ''}${
       stubs.total > (run.counts.cancelled ?? 0)
         ? html` <a class="button" href="${runPath(id)}/payslips.zip" download>Download payslips</a> <span class="muted">(ZIP, one PDF per paystub that is not cancelled)</span>`
         : ''
@@ -110,7 +116,9 @@ ${skippedList(run, names)}
 <tbody>${rows.map(
       (row) =>
         html`<tr><td>${name(row)}${paystubItems(row.items)}</td><td class="nowrap">${row.pay_period_start}<br>to ${row.pay_period_end}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(kobo(row[field])))}</td>`)}<td data-paystub="${row.id}"><span class="badge ${paystubBadgeOf(row.status)[0]}">${paystubBadgeOf(row.status)[1]}</span><span class="reason muted">${row.failure_reason ? html`<br>${row.failure_reason}` : ''}</span></td><td>${
-          row.status === 'cancelled' ? '—' : html`<a href="/console/paystubs/${row.id}/payslip" download>PDF</a>`
+          row.status === 'cancelled'
+            ? '—'
+            : html`<a href="/console/paystubs/${row.id}/payslip" download aria-label="Payslip PDF for ${plainName(row)}">PDF</a>`
         }</td></tr>`,
     )}</tbody>
 <tfoot><tr><td colspan="2">${single ? 'Run totals' : `Totals of this page (${plural(rows.length, 'paystub')})`}</td>${AMOUNTS.map((field) => html`<td class="num">${naira(koboToString(total(field)))}</td>`)}<td></td><td></td></tr></tfoot>
@@ -177,14 +185,18 @@ ${
         querystring: Type.Object({
           page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
           done: Type.Optional(Type.String({ maxLength: 20 })),
+          // A refused action's code (run-notices.view.ts); the text is chosen here, never read from the URL.
+          notice: Type.Optional(Type.String({ maxLength: 30 })),
         }),
       },
       preHandler: guard,
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const notice = request.query.done ? DONE[request.query.done] : undefined;
-      return sendHtml(reply, await renderRun(session, request.params.transactionId, request.query.page ?? 1, notice ? { notice } : {}));
+      const notice = request.query.done && Object.hasOwn(DONE, request.query.done) ? DONE[request.query.done] : undefined;
+      const refusal = runRefusalText(request.query.notice);
+      const flash = { ...(notice ? { notice } : {}), ...(refusal ? { error: refusal } : {}) };
+      return sendHtml(reply, await renderRun(session, request.params.transactionId, request.query.page ?? 1, flash));
     },
   );
 

@@ -126,7 +126,10 @@ describe('approval by a person in the console', () => {
     expect((await stranger.get(link)).statusCode).toBe(404);
     expect((await stranger.post(`/console/payroll/${id}/approve`, { approval_token: token })).statusCode).toBe(404);
     // A third administrator posting the secret they saw does not approve through the link.
-    expect((await thirdClient.post(`/console/payroll/${id}/approve`, { approval_token: token })).statusCode).toBe(409);
+    const thirdRes = await thirdClient.post(`/console/payroll/${id}/approve`, { approval_token: token });
+    expect(thirdRes.statusCode).toBe(303);
+    expect(thirdRes.headers.location).toBe(`/console/payroll/${id}?notice=link_invalid`);
+    expect((await thirdClient.get(thirdRes.headers.location as string)).body).toContain('This approval link has expired or was replaced');
 
     const approver = await signInThroughLink(link, checker.email);
     const page = await approver.get(link);
@@ -150,8 +153,11 @@ describe('approval by a person in the console', () => {
     expect((await checkerClient.get(first)).statusCode).toBe(410);
     const stale = first.split('/').pop() as string;
     const refused = await checkerClient.post(`/console/payroll/${id}/approve`, { approval_token: stale });
-    expect(refused.statusCode).toBe(409);
-    expect(refused.body).toContain('This approval link has expired or was replaced by a later request.');
+    expect(refused.statusCode).toBe(303);
+    expect(refused.headers.location).toBe(`/console/payroll/${id}?notice=link_invalid`);
+    expect((await checkerClient.get(refused.headers.location as string)).body).toContain(
+      'This approval link has expired or was replaced by a later request.',
+    );
     expect((await checkerClient.get(second)).statusCode).toBe(200);
     await ctx.db.execute(sql`UPDATE payroll_run_approval_requests SET expires_at = now() - interval '1 second' WHERE run_id = ${id}`);
     expect((await checkerClient.get(second)).statusCode).toBe(410);

@@ -10,7 +10,7 @@ import { typed } from '../platform/deps.js';
 import { lagosDate } from '../platform/format.js';
 import { parseRowId } from '../platform/input-safety.js';
 import { koboToString, naira } from '../tax-engine/money.js';
-import { type Html, html } from './html.view.js';
+import { type Html, html, plural } from './html.view.js';
 import { csrfField, type Flash, page } from './layout.view.js';
 import { messagesOf } from './loans.routes.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
@@ -66,7 +66,7 @@ export async function yearToDateConsoleRoutes(root: FastifyInstance, ctx: WebCon
     <label for="view-year">Tax year</label><input id="view-year" name="year" type="number" min="2021" max="2100" value="${String(shown.year)}">
     <button type="submit" class="secondary">Show</button>
   </form>
-  <p class="muted">${opening ? `Recorded, ${opening.months} month(s) before this service.` : 'No opening figures recorded for this year.'}</p>
+  <p class="muted">${opening ? `Recorded, ${plural(opening.months, 'month')} before this service.` : 'No opening figures recorded for this year.'}</p>
   <div class="table-wrap"><table>
     <thead><tr><th></th><th>Before this service</th><th>Paid by this service</th><th>Year to date</th></tr></thead>
     <tbody>${FIELDS.map(

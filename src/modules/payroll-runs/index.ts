@@ -8,6 +8,7 @@ import { createFunding } from './payroll-runs.funding.js';
 import { payrollRunsRoutes } from './payroll-runs.routes.js';
 import { createPayrollRunsService, recordPaystubsRun } from './payroll-runs.service.js';
 import { createPaystackTransferProvider } from './paystack-transfers.js';
+import { createRunHistoryService } from './run-history.service.js';
 import { createSandboxTransferProvider, type TransferProvider } from './transfer-provider.js';
 import { transferJobs } from './transfers.jobs.js';
 import { settleRunNow } from './transfers.now.js';
@@ -16,6 +17,7 @@ import { createTransferWebhook } from './transfers.webhook.js';
 export type { RunRow } from './payroll-runs.repo.js';
 export type { CreateRunInput, ScheduledCreation } from './payroll-runs.service.js';
 export { PeriodAlreadyClaimed, RUN_NOT_FOUND, RUNS_FORBIDDEN } from './payroll-runs.service.js';
+export type { MonthTotals } from './run-history.service.js';
 export type { TransferProvider } from './transfer-provider.js';
 export type { TransferEventHandler } from './transfers.webhook.js';
 
@@ -34,6 +36,8 @@ export function createPayrollRunsModule(deps: AppDeps, needs: { resolveItemTypes
   const transferDeps = { db: deps.db, mailer: deps.mailer, provider: transferProvider, payslipLinks };
   const services = {
     runs: createPayrollRunsService({ ...deps, resolveItemTypes: needs.resolveItemTypes }),
+    /** The console overview's last twelve months of paid net pay and tax (one query). */
+    history: createRunHistoryService({ db: deps.db }),
     funding: createFunding({ db: deps.db, provider: transferProvider }),
     /** What the payroll module calls so that every P2 call is a run too. */
     recordPaystubsRun,
