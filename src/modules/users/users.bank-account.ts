@@ -51,10 +51,11 @@ export function createBankAccountVerification(deps: { db: Db; resolver: AccountR
         }
         throw error;
       }
+      const { bankCode, accountNumber } = user;
       const stored = await db.transaction(async (tx) => {
         const written = await bankAccountRepo.storeResolvedName(tx, companyId, id, {
-          bankCode: user.bankCode,
-          accountNumber: user.accountNumber,
+          bankCode,
+          accountNumber,
           accountName,
         });
         if (written)
@@ -63,7 +64,7 @@ export function createBankAccountVerification(deps: { db: Db; resolver: AccountR
               companyId,
               action: 'user.bank_account_verified',
               target: { type: 'user', id },
-              changes: { account_number: [null, user.accountNumber], account_name: [null, accountName] },
+              changes: { account_number: [null, accountNumber], account_name: [null, accountName] },
             },
           ]);
         return written;

@@ -88,7 +88,7 @@ export function createYearToDateService(deps: { db: Db }) {
         if (!(await yearToDateRepo.userExists(tx, companyId, userId, true))) throw notFound(NOT_FOUND);
         await yearToDateRepo.upsert(tx, companyId, [toWrite(userId, year, checked.value)]);
         // The figures as given (the opening balances a run starts from), with their year.
-        const given = Object.entries(checked.value as Record<string, unknown>);
+        const given = Object.entries(checked.value as unknown as Record<string, unknown>);
         await recordAudit(tx, [
           {
             companyId,
