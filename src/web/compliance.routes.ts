@@ -164,7 +164,7 @@ export async function complianceRoutes(root: FastifyInstance, ctx: WebContext): 
       title: 'Compliance',
       session,
       section: 'compliance',
-      body: html`${body(month, data)}${filingsSection(month, data)}${recordFilingForm(session, month, values)}${calendarSection(from, to, calendar)}`,
+      body: html`${body(month, data)}${filingsSection(month, data)}${recordFilingForm(session, values)}${calendarSection(from, to, calendar)}`,
       flash,
     });
   };

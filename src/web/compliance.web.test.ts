@@ -106,7 +106,7 @@ describe('console compliance: filings and due dates', () => {
     const res = await admin.get('/console/compliance?month=2026-03');
     const api = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
     const nsitf = api.schedules.nsitf;
-    const row = new RegExp(`data-filing="nsitf">.*?</tr>`).exec(res.body)?.[0] ?? '';
+    const row = /data-filing="nsitf">.*?<\/tr>/.exec(res.body)?.[0] ?? '';
     expect(row).toContain(`data-status="${nsitf.status}"`);
     if (nsitf.days_late > 0) expect(row).toContain(`${nsitf.days_late} day`);
     expect(res.body).toContain('action="/console/compliance/filings"');
@@ -125,7 +125,13 @@ describe('console compliance: filings and due dates', () => {
   });
 
   it('records a filing (303, then filed on the page and in the API), refuses a bad one with its message', async () => {
-    const bad = await admin.post('/console/compliance/filings', { kind: 'nsitf', month: '2026-03', amount: 'abc', paid_on: '2026-04-01', receipt_reference: 'R-1' });
+    const bad = await admin.post('/console/compliance/filings', {
+      kind: 'nsitf',
+      month: '2026-03',
+      amount: 'abc',
+      paid_on: '2026-04-01',
+      receipt_reference: 'R-1',
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('role="alert"');
     expect(bad.body).toContain('value="R-1"');

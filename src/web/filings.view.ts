@@ -58,7 +58,8 @@ export function filingsSection(month: string, data: Remittances): Html {
 
 export type FilingForm = Partial<Record<'kind' | 'month' | 'authority' | 'amount' | 'paid_on' | 'receipt_reference', string>>;
 
-export function recordFilingForm(session: SessionRow, month: string, values: FilingForm = {}): Html {
+/** `values`: the form as last typed (its month defaults to the page's month). */
+export function recordFilingForm(session: SessionRow, values: FilingForm = {}): Html {
   const text = (name: keyof FilingForm, label: string, hint: string, type = 'text') =>
     html`<label for="filing-${name}">${label} <span class="hint">${hint}</span></label><input id="filing-${name}" name="${name}" type="${type}" value="${values[name] ?? ''}">`;
   return html`<section class="card" aria-labelledby="record-filing"><h2 id="record-filing">Record filing</h2>

@@ -193,7 +193,10 @@ export async function paySchedulesConsoleRoutes(root: FastifyInstance, ctx: WebC
 
   app.post(
     '/pay-schedules/:id/deactivate',
-    { schema: { hide: true, params: IdParams, body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) }) }, preHandler: guard },
+    {
+      schema: { hide: true, params: IdParams, body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) }) },
+      preHandler: guard,
+    },
     async (request, reply) => {
       const session = sessionOf(request);
       try {

@@ -65,7 +65,12 @@ describe('console pay schedules', () => {
   });
 
   it('re-renders a refused form with the message, writing nothing', async () => {
-    const res = await admin.post('/console/pay-schedules', { name: 'Bad', frequency: 'daily', pay_day: '1', first_period_start: '2031-01-01' });
+    const res = await admin.post('/console/pay-schedules', {
+      name: 'Bad',
+      frequency: 'daily',
+      pay_day: '1',
+      first_period_start: '2031-01-01',
+    });
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('role="alert"');
     expect(res.body).toContain('value="Bad"');

@@ -5,14 +5,15 @@
 // or a company below them (C4 changes the child, C2's event is the new company's), or the test fails naming the route. Requests refused (a sample that a
 // route's rules refuse, an id that names nothing) change nothing and are not audited by design;
 // the walk reports how many routes it reached and needs most of them.
-import type { FastifySchema } from 'fastify';
+
 import { sql } from 'drizzle-orm';
+import type { FastifySchema } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/app.js';
 import { queryRows } from '../../src/db/client.js';
+import { createTestApp, type TestContext } from '../helpers/app.js';
 import { type CatalogInputs, catalogInputs } from '../isolation/catalog-inputs.js';
 import { buildWorld, type World } from '../isolation/world.js';
-import { createTestApp, type TestContext } from '../helpers/app.js';
 
 /**
  * Write routes that change no company data when they succeed, so no audit event is owed. Keep

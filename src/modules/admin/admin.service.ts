@@ -1,9 +1,10 @@
 // Operator use cases (docs/decisions.md, "Operator API and CLI"): create root companies, change
 // their plan, access and vocabulary, issue and revoke their API token, read the e-mail outbox. Used
 // by the /admin routes and, without HTTP, by the `payroll` CLI on the configured database.
-import { type FieldChange, recordAudit } from '../../platform/audit/index.js';
+
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import { type FieldChange, recordAudit } from '../../platform/audit/index.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';
 import { createTokenService, issueToken, normaliseScopes } from '../../platform/auth/tokens.js';
 import { uniqueViolation } from '../../platform/db-errors.js';

@@ -1,9 +1,10 @@
 // Child companies (C1-C6, docs/companies-invoices.md, "The companies and invoices rules"). A
 // company acts on the companies below it in the `created_by` tree (children, grandchildren, ...);
 // anything else, itself included, is "not found".
-import { diffFields, recordAudit } from '../../platform/audit/index.js';
+
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
+import { diffFields, recordAudit } from '../../platform/audit/index.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { addFieldError, DomainError, type FieldErrors, forbidden, invalid, notFound } from '../../platform/errors.js';

@@ -141,7 +141,9 @@ export function createLoansService(deps: { db: Db; config: { publicUrl: string }
         const [repayable] = (await loansRepo.repayable(tx, companyId, [row.user_id])).filter((loan) => loan.id === id);
         if (repayable?.repaid_periods.includes(period)) throw invalidField('period', LOAN_MESSAGES.periodRepaid);
         await loansRepo.addSkipped(tx, companyId, id, period);
-        await recordAudit(tx, [{ companyId, action: 'loan.period_skipped', target: { type: 'loan', id }, changes: { skipped_period: [null, period] } }]);
+        await recordAudit(tx, [
+          { companyId, action: 'loan.period_skipped', target: { type: 'loan', id }, changes: { skipped_period: [null, period] } },
+        ]);
       });
     },
 
@@ -160,7 +162,9 @@ export function createLoansService(deps: { db: Db; config: { publicUrl: string }
       return change(companyId, id, LOAN_MESSAGES.writtenOff, async (tx) => {
         if (await loansRepo.repaymentWaiting(tx, companyId, id)) throw conflict(LOAN_MESSAGES.waiting);
         await loansRepo.close(tx, companyId, id, 'written_off');
-        await recordAudit(tx, [{ companyId, action: 'loan.written_off', target: { type: 'loan', id }, changes: { status: [null, 'written_off'] } }]);
+        await recordAudit(tx, [
+          { companyId, action: 'loan.written_off', target: { type: 'loan', id }, changes: { status: [null, 'written_off'] } },
+        ]);
       });
     },
 

@@ -63,7 +63,12 @@ export function createPayItemTypesService(deps: { db: Db }) {
         if (!inserted) throw invalidField('code', TYPE_MESSAGES.codeTaken);
         await markIdempotentChange(tx, { kind: 'pay-item-type', id: inserted.id });
         await recordAudit(tx, [
-          { companyId, action: 'pay_item_type.created', target: { type: 'pay_item_type', id: inserted.id }, changes: { code: [null, inserted.code] } },
+          {
+            companyId,
+            action: 'pay_item_type.created',
+            target: { type: 'pay_item_type', id: inserted.id },
+            changes: { code: [null, inserted.code] },
+          },
         ]);
         return inserted;
       });

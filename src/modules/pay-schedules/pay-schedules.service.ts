@@ -161,7 +161,12 @@ export function createPaySchedulesService(deps: {
         const inserted = await repo.insert(tx, companyId, valuesOf(fields, null));
         await soonIfDue(tx, inserted);
         await recordAudit(tx, [
-          { companyId, action: 'pay_schedule.created', target: { type: 'pay_schedule', id: inserted.id }, changes: diffFields(null, serializeSchedule(inserted), AUDITED) },
+          {
+            companyId,
+            action: 'pay_schedule.created',
+            target: { type: 'pay_schedule', id: inserted.id },
+            changes: diffFields(null, serializeSchedule(inserted), AUDITED),
+          },
         ]);
         return inserted;
       });

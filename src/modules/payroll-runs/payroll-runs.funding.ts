@@ -78,7 +78,12 @@ export function createFunding(deps: { db: Db; provider: TransferProvider }) {
       await markIdempotentChange(tx, { kind: 'payroll-run', id });
       if (mode === 'retry')
         await recordAudit(tx, [
-          { companyId, action: 'payroll_run.retried', target: { type: 'payroll_run', id }, changes: { attempt: [started.attempt - 1, started.attempt] } },
+          {
+            companyId,
+            action: 'payroll_run.retried',
+            target: { type: 'payroll_run', id },
+            changes: { attempt: [started.attempt - 1, started.attempt] },
+          },
         ]);
       return (await payrollRunsRepo.find(tx, companyId, id)) ?? started;
     });

@@ -182,7 +182,12 @@ export function createCustomContributionsService(deps: { db: Db }) {
           const row = await customContributionsRepo.insert(tx, companyId, values);
           await customContributionsRepo.replaceTargets(tx, row.id, userTypeIds, userIds);
           await recordAudit(tx, [
-            { companyId, action: 'custom_contribution.created', target: { type: 'custom_contribution', id: row.id }, changes: diffFields(null, asRecord(values)) },
+            {
+              companyId,
+              action: 'custom_contribution.created',
+              target: { type: 'custom_contribution', id: row.id },
+              changes: diffFields(null, asRecord(values)),
+            },
           ]);
           return serializeCustomContribution(row, await customContributionsRepo.targets(tx, [row.id]), true);
         });
@@ -206,8 +211,11 @@ export function createCustomContributionsService(deps: { db: Db }) {
           }
           const row = await customContributionsRepo.update(tx, companyId, current.id, values);
           const changes = diffFields(asRecord(current), asRecord(row), Object.keys(values));
-          if (input.user_types !== undefined || input.users !== undefined) changes.targets = [null, { user_types: input.user_types ?? [], users: input.users ?? [] }];
-          await recordAudit(tx, [{ companyId, action: 'custom_contribution.updated', target: { type: 'custom_contribution', id: current.id }, changes }]);
+          if (input.user_types !== undefined || input.users !== undefined)
+            changes.targets = [null, { user_types: input.user_types ?? [], users: input.users ?? [] }];
+          await recordAudit(tx, [
+            { companyId, action: 'custom_contribution.updated', target: { type: 'custom_contribution', id: current.id }, changes },
+          ]);
           return serializeCustomContribution(row, await customContributionsRepo.targets(tx, [row.id]));
         });
       } catch (error) {
@@ -222,7 +230,8 @@ export function createCustomContributionsService(deps: { db: Db }) {
         id !== null &&
         (await db.transaction(async (tx) => {
           const gone = await customContributionsRepo.delete(tx, companyId, id);
-          if (gone) await recordAudit(tx, [{ companyId, action: 'custom_contribution.deleted', target: { type: 'custom_contribution', id } }]);
+          if (gone)
+            await recordAudit(tx, [{ companyId, action: 'custom_contribution.deleted', target: { type: 'custom_contribution', id } }]);
           return gone;
         }));
       if (!deleted) throw notFound(CUSTOM_NOT_FOUND);

@@ -100,7 +100,9 @@ export function createAdminsService(deps: ActionDeps, actions: ReturnType<typeof
         if (role !== 'super-admin' && (await lastSuper(tx, companyId, user))) throw forbidden(ADMIN_MESSAGES.lastSuper);
         const others = user.roles.filter((r) => !CONSOLE_ROLES.includes(r));
         await adminsRepo.setRoles(tx, companyId, id, [role, ...others]);
-        await recordAudit(tx, [{ companyId, action: 'user.roles_changed', target: { type: 'user', id }, changes: { roles: [user.roles, [role, ...others]] } }]);
+        await recordAudit(tx, [
+          { companyId, action: 'user.roles_changed', target: { type: 'user', id }, changes: { roles: [user.roles, [role, ...others]] } },
+        ]);
       });
     },
 
@@ -115,7 +117,12 @@ export function createAdminsService(deps: ActionDeps, actions: ReturnType<typeof
         const others = user.roles.filter((r) => !CONSOLE_ROLES.includes(r));
         await adminsRepo.setRoles(tx, companyId, id, others.length ? others : ['user']);
         await recordAudit(tx, [
-          { companyId, action: 'user.roles_changed', target: { type: 'user', id }, changes: { roles: [user.roles, others.length ? others : ['user']] } },
+          {
+            companyId,
+            action: 'user.roles_changed',
+            target: { type: 'user', id },
+            changes: { roles: [user.roles, others.length ? others : ['user']] },
+          },
         ]);
         await endConsoleSessions(tx, companyId, [id]);
       });

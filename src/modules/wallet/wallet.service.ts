@@ -2,8 +2,8 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import { recordAudit } from '../../platform/audit/index.js';
 import type { Db } from '../../db/client.js';
+import { recordAudit } from '../../platform/audit/index.js';
 import { isEmail } from '../../platform/email.js';
 import { badRequest, invalidField, notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
