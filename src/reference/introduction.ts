@@ -115,6 +115,7 @@ export const API_TAGS = [
     description: 'Monthly PAYE, pension, NHF and NSITF schedules, their filings and deadlines, annual PAYE returns and the ITF levy.',
   },
   { name: 'webhooks', description: 'Webhook endpoints, their deliveries, secret rotation and test events.' },
+  { name: 'audit', description: 'The audit log: every change, who made it and from where, on a per-company hash chain nobody can edit.' },
   { name: 'reference data', description: 'States with their PAYE authorities, and the Pension Fund Administrators.' },
   { name: 'banks', description: 'Nigerian banks with their CBN codes.' },
   { name: 'admin', description: 'The operator API (only when ADMIN_TOKEN is set): root companies, tokens, the e-mail outbox.' },

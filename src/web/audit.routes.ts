@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { ACTOR_TYPES } from '../modules/audit/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
-import { type Html, html } from './html.view.js';
+import { type Html, html, when } from './html.view.js';
 import { page } from './layout.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
@@ -64,15 +64,15 @@ export async function auditRoutes(root: FastifyInstance, ctx: WebContext): Promi
   ${input('target_id', 'Target id')} ${input('from', 'From', 'date')} ${input('to', 'To', 'date')}
   <button type="submit">Filter</button> <a href="${BASE}">Clear</a>
 </form>
-<table><caption>Audit events, newest first</caption>
-<thead><tr><th scope="col">When (UTC)</th><th scope="col">Actor</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Changes</th><th scope="col">Request</th></tr></thead>
+<div class="table-wrap"><table><caption>Audit events, newest first</caption>
+<thead><tr><th scope="col">When</th><th scope="col">Actor</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Changes</th><th scope="col">Request</th></tr></thead>
 <tbody>${result.data.map(
         (
           event,
-        ) => html`<tr><td>${event.occurred_at}</td><td>${event.actor.type} ${event.actor.id}${event.actor.email ? html`<br><small>${event.actor.email}</small>` : ''}</td>
+        ) => html`<tr><td><time datetime="${event.occurred_at}">${when(event.occurred_at)}</time></td><td>${event.actor.type} ${event.actor.id}${event.actor.email ? html`<br><small>${event.actor.email}</small>` : ''}</td>
   <td><code>${event.action}</code></td><td>${event.target.type} ${event.target.id}</td><td>${diff(event.changes)}</td>
   <td><small>${event.request_id ?? ''} ${event.ip ?? ''}</small></td></tr>`,
-      )}</tbody></table>
+      )}</tbody></table></div>
 ${result.data.length === 0 ? html`<p>No events match.</p>` : ''}
 ${older ? html`<p><a href="${older}">Older events</a></p>` : ''}`;
       return sendHtml(reply, page({ title: 'Audit log', session, section: 'audit', body, flash: { error } }), error ? 422 : 200);

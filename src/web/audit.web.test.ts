@@ -60,7 +60,7 @@ describe('console Audit log', () => {
   });
   // Last: it replaces the company's API token the other tests use.
   it('records a console change as the console user', async () => {
-    const res = await admin.post('/console/security/api/generate', { scopes: 'all' });
+    const res = await admin.post('/console/security/api/generate', { scopes: 'all', confirm: 'yes' });
     expect(res.statusCode, res.body.slice(0, 300)).toBeLessThan(400);
     const [event] = (await admin.get(`${PAGE}?action=token.regenerated`)).body.split('<tbody>')[1].split('</tr>');
     expect(event).toContain(`console_user ${adminId}`);

@@ -154,8 +154,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     const stop = pumpJobs();
     try {
       // The script polls every 2 s, updates the badges, and loads the finished page.
-      await checker.waitForURL(runUrl, { timeout: 60_000 });
+      // The finished page carries done=settled: its notice says the payment finished.
+      await checker.waitForURL(`${runUrl}?done=settled`, { timeout: 60_000 });
       expect(await runStatus(checker)).toBe('Partially paid');
+      expect(await checker.getByText('Payment finished:').count()).toBe(1);
     } finally {
       stop();
     }
@@ -184,7 +186,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     expect(await runStatus(checker)).toBe('Processing');
     const stop = pumpJobs();
     try {
-      await checker.waitForURL(runUrl, { timeout: 60_000 });
+      // The finished page carries done=settled: its notice says the payment finished.
+      await checker.waitForURL(`${runUrl}?done=settled`, { timeout: 60_000 });
     } finally {
       stop();
     }

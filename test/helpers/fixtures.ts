@@ -1,12 +1,15 @@
 // The shared set-up of HTTP tests as vitest fixtures (docs/architecture.md, "Tests"): a file asks for
 // what it needs by name and gets it built once for the file, torn down after its last test.
 //
-//   import { test } from '../../../test/helpers/fixtures.js';
-//   test.override('appConfig', { sandboxTransferDelaySeconds: 0 });   // optional, top of the file
+//   import { test } from '../../../test/helpers/fixtures.js';   (or `test as shared`, then extend it)
+//   const test = shared.extend('appConfig', { scope: 'file' }, { sandboxTransferDelaySeconds: 0 }); // optional
 //   test('lists users', async ({ ctx, company, api }) => { ... });
 //   test.beforeAll(async ({ ctx, company }) => { ...seed the file's data... });
 //
 // - `appConfig`: the overrides `ctx` is built with (file scope; default none).
+// A file changes a fixture by extending the shared `test` into a file-local one, never with
+// test.override: files share their worker's modules (vitest.config.ts), so an override would
+// reach the files that run after it in the same worker.
 // - `ctx`: the real app on a database of its own (createTestApp), closed after the file.
 // - `company`: a company with an `all`-scoped token, `runApproval: 'token'` so tokens may approve.
 // - `api`: requests as that company (`api.get(url)`, `api.post(url, body)`).

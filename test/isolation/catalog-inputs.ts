@@ -15,8 +15,17 @@ export interface CatalogInputs {
 export async function catalogInputs(app: App, world: World): Promise<CatalogInputs> {
   const { a } = world;
   const invoice = await createInvoiceViaApi(app, a.company, invoiceBody(a.userEmail));
+  // A schedule of A's, so that the probes of /api/pay-schedules/{id} reach its body's checks.
+  const schedule = (
+    await app.inject({
+      method: 'POST',
+      url: '/api/pay-schedules',
+      headers: a.company.auth,
+      payload: { name: 'Probe schedule', frequency: 'monthly', pay_day: 'last_working_day', first_period_start: '2032-01-01' },
+    })
+  ).json().pay_schedule as { id: number };
   const pathValues: CatalogInputs['pathValues'] = {
-    id: (url) => String(url.startsWith('/api/companies') ? a.child : a.userId),
+    id: (url) => String(url.startsWith('/api/companies') ? a.child : url.startsWith('/api/pay-schedules') ? schedule.id : a.userId),
     company_id: () => String(a.company.id),
     contribution_id: () => String(a.contributionId),
     user_id: () => String(a.userId),
@@ -79,6 +88,7 @@ export async function catalogInputs(app: App, world: World): Promise<CatalogInpu
     'loans.store': { kind: 'loan', principal: '1000', instalment: '100', start_period: '2026-05', interest_rate_annual: '1' },
     'loans.skip': { period: '2026-06' },
     'pay-schedules.store': { name: 'Nul probe', frequency: 'monthly', pay_day: 'last_working_day', first_period_start: '2031-01-01' },
+    'pay-schedules.update': { name: 'Nul probe', frequency: 'monthly', pay_day: 'last_working_day', first_period_start: '2032-01-01' },
     'remittances.file': { kind: 'nsitf', month: '2026-03', amount: '1.00', paid_on: '2026-04-01', receipt_reference: 'Nul probe' },
     'pay-item-types.create': { code: 'nul_probe', name: 'Nul probe', treatment: 'earning', pensionable: true },
     'contribution-settings.update': settingValues,

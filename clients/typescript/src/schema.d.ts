@@ -10931,17 +10931,17 @@ export interface operations {
                     /** @description Target company (default: the authenticated one) */
                     company_id?: number | string;
                     /** @description at most 10 characters */
-                    kind?: unknown;
+                    kind?: string;
                     /** @description at most 7 characters */
-                    month?: unknown;
+                    month?: string;
                     /** @description state code (PAYE), PFA code (pension), null otherwise */
                     authority?: unknown;
                     /** @description decimal string or number, NGN */
                     amount?: unknown;
                     /** @description at most 10 characters */
-                    paid_on?: unknown;
+                    paid_on?: string;
                     /** @description at most 100 characters */
-                    receipt_reference?: unknown;
+                    receipt_reference?: string;
                 };
             };
         };

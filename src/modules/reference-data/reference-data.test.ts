@@ -1,10 +1,13 @@
 // GET /api/states and GET /api/pfas: the lists, their source and date, any valid token.
 import { createCompany } from '../../../test/helpers/factories.js';
-import { describe, expect, test } from '../../../test/helpers/fixtures.js';
+import { describe, expect, test as shared } from '../../../test/helpers/fixtures.js';
 import { anonymous, as } from '../../../test/helpers/http.js';
 
-// A token with exactly the two scopes these lists need.
-test.override('company', { scope: 'file' }, async ({ ctx }) => createCompany(ctx.db, { scopes: ['states.index', 'pfas.index'] }));
+// A token with exactly the two scopes these lists need. (An extension of the shared `test`, not
+// test.override: files share their worker's modules, and an override would reach later files.)
+const test = shared.extend('company', { scope: 'file' }, async ({ ctx }) =>
+  createCompany(ctx.db, { scopes: ['states.index', 'pfas.index'] }),
+);
 
 describe('GET /api/states', () => {
   test('lists the 36 states and the FCT with their tax authorities, source and date', async ({ api }) => {

@@ -13,7 +13,8 @@ import { FilingStatusFields, REMITTANCES_FORBIDDEN } from './remittances.routes.
 const TENANCY: TenancyMessages = { forbidden: REMITTANCES_FORBIDDEN };
 const errors = errorResponses(FieldsError);
 const tags = ['compliance'];
-const Text = (maxLength: number) => Type.Optional(Type.Unknown({ description: `at most ${maxLength} characters` }));
+/** A text field: the schema says it is a string (a number is refused in the family's shape), the service checks the rest. */
+const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength, description: `at most ${maxLength} characters` }));
 
 const FilingSchema = Type.Object({
   id: Type.Integer(),

@@ -59,7 +59,8 @@ describe('the read scope of each event', () => {
     expect(readScopeOf('wallet.debited')).toBe('wallet.transactions');
     expect(readScopeOf('company.created')).toBe('companies.show');
     expect(readScopeOf('*')).toBe('all');
-    expect(readScopeOf('remittance.overdue')).toBe('all');
+    expect(readScopeOf('remittance.overdue')).toBe('remittances.index');
+    expect(readScopeOf('pension_filing.accepted')).toBe('all');
     expect(readScopeOf('webhook.test')).toBeNull();
     expect(unreadableEvents(['users.*', 'webhooks.*'], ['user.created', 'invoice.paid', 'webhook.test', '*'])).toEqual([
       'invoice.paid',
