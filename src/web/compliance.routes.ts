@@ -9,11 +9,26 @@ import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError } from '../platform/errors.js';
 import { koboToString, naira, toKobo } from '../tax-engine/money.js';
+import { calendarSection, type FilingForm, filingsSection, recordFilingForm } from './filings.view.js';
 import { type Html, html } from './html.view.js';
-import { page } from './layout.view.js';
+import { type Flash, page } from './layout.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
-const MonthQuery = Type.Object({ month: Type.Optional(Type.String({ maxLength: 10 })) });
+const MonthQuery = Type.Object({
+  month: Type.Optional(Type.String({ maxLength: 10 })),
+  done: Type.Optional(Type.String({ maxLength: 20 })),
+});
+const FilingBody = Type.Object({
+  _csrf: Type.Optional(Type.String({ maxLength: 200 })),
+  kind: Type.Optional(Type.String({ maxLength: 20 })),
+  month: Type.Optional(Type.String({ maxLength: 10 })),
+  authority: Type.Optional(Type.String({ maxLength: 40 })),
+  amount: Type.Optional(Type.String({ maxLength: 30 })),
+  paid_on: Type.Optional(Type.String({ maxLength: 20 })),
+  receipt_reference: Type.Optional(Type.String({ maxLength: 200 })),
+});
+/** The calendar shows the due dates from today to 3 months ahead. */
+const CALENDAR_MONTHS = 3;
 const FileQuery = Type.Object({
   month: Type.Optional(Type.String({ maxLength: 10 })),
   state: Type.Optional(Type.String({ maxLength: 40 })),
@@ -121,7 +136,7 @@ ${wrap(
 export async function complianceRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
-  const { remittances } = ctx.services.remittances;
+  const { remittances, filings } = ctx.services.remittances;
 
   const errorPage = (session: SessionRow, error: DomainError) =>
     page({
@@ -137,17 +152,54 @@ export async function complianceRoutes(root: FastifyInstance, ctx: WebContext): 
       },
     });
 
+  /** The month's schedules and filings, the record form and the next 3 months' due dates. */
+  const fullPage = async (session: SessionRow, month: string, form: FilingForm = {}, flash?: Flash) => {
+    const data = await remittances.month(session.companyId, { month });
+    const from = today();
+    const end = new Date(`${from}T00:00:00Z`);
+    end.setUTCMonth(end.getUTCMonth() + CALENDAR_MONTHS);
+    const to = end.toISOString().slice(0, 10);
+    const calendar = await filings.calendar(session.companyId, { from, to });
+    const values = { month, ...form };
+    return page({
+      title: 'Compliance',
+      session,
+      section: 'compliance',
+      body: html`${body(month, data)}${filingsSection(month, data)}${recordFilingForm(session, values)}${calendarSection(from, to, calendar)}`,
+      flash,
+    });
+  };
+
   app.get('/compliance', { schema: { hide: true, querystring: MonthQuery }, preHandler: guard }, async (request, reply) => {
     const session = sessionOf(request);
     const month = request.query.month || lastMonth(new Date());
     try {
-      const data = await remittances.month(session.companyId, { month });
-      return sendHtml(reply, page({ title: 'Compliance', session, section: 'compliance', body: body(month, data) }));
+      const flash = request.query.done === 'filed' ? { notice: 'Filing recorded.' } : undefined;
+      return sendHtml(reply, await fullPage(session, month, {}, flash));
     } catch (error) {
       if (error instanceof DomainError && error.code !== 'internal')
         return sendHtml(reply, errorPage(session, error), DOMAIN_STATUS[error.code]);
       throw error;
     }
+  });
+
+  // Record filing: the service of POST /api/remittances/filings; a refusal shows the page again with
+  // the form as typed and the service's messages (post/redirect/get on success).
+  app.post('/compliance/filings', { schema: { hide: true, body: FilingBody }, preHandler: guard }, async (request, reply) => {
+    const session = sessionOf(request);
+    const { _csrf: _token, ...form } = request.body;
+    try {
+      await filings.file(session.companyId, { ...form, authority: form.authority?.trim() || null });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code === 'internal') throw error;
+      const message =
+        Object.entries(error.fields ?? {})
+          .map(([field, messages]) => [messages].flat().join(' ') || field)
+          .join(' ') || error.message;
+      const month = form.month && /^\d{4}-\d{2}$/.test(form.month) ? form.month : lastMonth(new Date());
+      return sendHtml(reply, await fullPage(session, month, form, { error: message }), DOMAIN_STATUS[error.code]);
+    }
+    return reply.redirect(`/console/compliance?month=${encodeURIComponent(form.month ?? '')}&done=filed#filings`, 303);
   });
 
   app.get(

@@ -100,3 +100,58 @@ describe('console compliance', () => {
     expect(csv.body).not.toContain('Remit & Co');
   });
 });
+
+describe('console compliance: filings and due dates', () => {
+  it("shows each schedule's filing status with days late, and the next 3 months' due dates", async () => {
+    const res = await admin.get('/console/compliance?month=2026-03');
+    const api = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    const nsitf = api.schedules.nsitf;
+    const row = /data-filing="nsitf">.*?<\/tr>/.exec(res.body)?.[0] ?? '';
+    expect(row).toContain(`data-status="${nsitf.status}"`);
+    if (nsitf.days_late > 0) expect(row).toContain(`${nsitf.days_late} day`);
+    expect(res.body).toContain('action="/console/compliance/filings"');
+    expect(res.body).toContain('id="calendar"');
+    const today = new Date().toISOString().slice(0, 10);
+    const end = new Date(`${today}T00:00:00Z`);
+    end.setUTCMonth(end.getUTCMonth() + 3);
+    const calendar = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/remittances/calendar?from=${today}&to=${end.toISOString().slice(0, 10)}`,
+        headers: world.company.auth,
+      })
+    ).json();
+    for (const entry of calendar.data) expect(res.body).toContain(entry.due_date);
+  });
+
+  it('records a filing (303, then filed on the page and in the API), refuses a bad one with its message', async () => {
+    const bad = await admin.post('/console/compliance/filings', {
+      kind: 'nsitf',
+      month: '2026-03',
+      amount: 'abc',
+      paid_on: '2026-04-01',
+      receipt_reference: 'R-1',
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('role="alert"');
+    expect(bad.body).toContain('value="R-1"');
+    const api = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    expect(api.schedules.nsitf.filing).toBeNull();
+    const res = await admin.post('/console/compliance/filings', {
+      kind: 'nsitf',
+      month: '2026-03',
+      authority: '',
+      amount: String(api.schedules.nsitf.amount),
+      paid_on: '2026-04-05',
+      receipt_reference: 'NSITF-RCPT-1',
+    });
+    expect(res.statusCode, res.body.slice(0, 500)).toBe(303);
+    const after = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    expect(after.schedules.nsitf.filing.receipt_reference).toBe('NSITF-RCPT-1');
+    const shown = await admin.get(res.headers.location as string);
+    expect(shown.body).toContain('Filing recorded.');
+    expect(shown.body).toContain('NSITF-RCPT-1');
+    // Another company's console cannot see it.
+    expect((await stranger.get('/console/compliance?month=2026-03')).body).not.toContain('NSITF-RCPT-1');
+  });
+});

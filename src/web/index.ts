@@ -22,6 +22,7 @@ import { offCycleRoutes } from './off-cycle.routes.js';
 import { onboardingRoutes } from './onboarding.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { passwordResetRoutes } from './password-reset.routes.js';
+import { paySchedulesConsoleRoutes } from './pay-schedules.routes.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { payrollRunRoutes } from './payroll-runs.routes.js';
 import { consolePayslipRoutes, payslipLinkRoutes } from './payslips.routes.js';
@@ -72,6 +73,7 @@ export async function registerConsole(app: FastifyInstance, services: AppService
         await offCycleRoutes(consoleScope, ctx);
         await runApprovalRoutes(consoleScope, ctx);
         await complianceRoutes(consoleScope, ctx);
+        await paySchedulesConsoleRoutes(consoleScope, ctx);
         await invoicesRoutes(consoleScope, ctx);
         await consolePayslipRoutes(consoleScope, ctx);
         await developersRoutes(consoleScope, ctx);

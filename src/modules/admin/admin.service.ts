@@ -1,8 +1,10 @@
 // Operator use cases (docs/decisions.md, "Operator API and CLI"): create root companies, change
 // their plan, access and vocabulary, issue and revoke their API token, read the e-mail outbox. Used
 // by the /admin routes and, without HTTP, by the `payroll` CLI on the configured database.
+
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import { type FieldChange, recordAudit } from '../../platform/audit/index.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';
 import { createTokenService, issueToken, normaliseScopes } from '../../platform/auth/tokens.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
@@ -177,6 +179,16 @@ export function createAdminService(deps: { db: Db; authCache: AuthCache; config:
       if (redirects) await vocabulary.setRedirectDomains(companyId, redirects, tx);
       await writeCompanyStatutory(tx, companyId, statutory);
       if (runApproval) await writeRunApproval(tx, companyId, runApproval);
+      // The operator's request as given (the before state is several tables; not read for this).
+      const asked = Object.entries(input).filter(([, value]) => value !== undefined);
+      await recordAudit(tx, [
+        {
+          companyId,
+          action: 'company.updated',
+          target: { type: 'company', id: companyId },
+          changes: Object.fromEntries(asked.map(([field, value]): [string, FieldChange] => [field, [null, value]])),
+        },
+      ]);
     });
     // Cleared again after commit: a request between the first clear and the commit re-cached the old row.
     authCache.clear();

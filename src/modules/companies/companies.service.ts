@@ -1,8 +1,10 @@
 // Child companies (C1-C6, docs/companies-invoices.md, "The companies and invoices rules"). A
 // company acts on the companies below it in the `created_by` tree (children, grandchildren, ...);
 // anything else, itself included, is "not found".
+
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
+import { diffFields, recordAudit } from '../../platform/audit/index.js';
 import type { AuthCache } from '../../platform/auth/authenticate.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { addFieldError, DomainError, type FieldErrors, forbidden, invalid, notFound } from '../../platform/errors.js';
@@ -230,6 +232,14 @@ export function createCompaniesService(deps: CompaniesDeps) {
           const updated = await companiesRepo.update(tx, id, input);
           // A new domain becomes usable for employee e-mails; existing employees keep theirs.
           if (input.domain && input.domain !== company.domain) await companiesRepo.addDomain(tx, id, input.domain);
+          await recordAudit(tx, [
+            {
+              companyId: id,
+              action: 'company.updated',
+              target: { type: 'company', id },
+              changes: diffFields(serializeCompany(company), serializeCompany(updated)),
+            },
+          ]);
           return { message: 'Company updated successfully.', company: serializeCompany(updated) };
         });
       } catch (error) {

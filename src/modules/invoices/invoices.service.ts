@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
+import { diffFields, recordAudit } from '../../platform/audit/index.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
@@ -201,6 +202,13 @@ export function createInvoicesService(deps: InvoicesDeps) {
           }
           row = paid;
           if (paid.status === 'paid') await announce(tx, paid, 'invoice.paid');
+        }
+        // A payment that settles the invoice is already recorded as invoice.paid; anything else here is
+        // an invoice.updated with the fields (as I2 shows them) that changed.
+        if (row.status !== 'paid' || paidKobo === undefined) {
+          const changes = diffFields(serializeInvoice(current), serializeInvoice(row));
+          delete changes.updated_at;
+          await recordAudit(tx, [{ companyId, action: 'invoice.updated', target: { type: 'invoice', id: transactionId }, changes }]);
         }
         return ok('Invoice updated successfully.', row);
       });

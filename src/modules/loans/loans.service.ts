@@ -3,6 +3,7 @@
 // (loans.planner.ts), write, record the webhook event and mark the Idempotency-Key. Repayments on
 // paystubs are repayments.service.ts.
 import type { Db, Tx } from '../../db/client.js';
+import { recordAudit } from '../../platform/audit/index.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { laravelPage, pageOffset } from '../../platform/paginator.js';
@@ -140,6 +141,9 @@ export function createLoansService(deps: { db: Db; config: { publicUrl: string }
         const [repayable] = (await loansRepo.repayable(tx, companyId, [row.user_id])).filter((loan) => loan.id === id);
         if (repayable?.repaid_periods.includes(period)) throw invalidField('period', LOAN_MESSAGES.periodRepaid);
         await loansRepo.addSkipped(tx, companyId, id, period);
+        await recordAudit(tx, [
+          { companyId, action: 'loan.period_skipped', target: { type: 'loan', id }, changes: { skipped_period: [null, period] } },
+        ]);
       });
     },
 
@@ -158,6 +162,9 @@ export function createLoansService(deps: { db: Db; config: { publicUrl: string }
       return change(companyId, id, LOAN_MESSAGES.writtenOff, async (tx) => {
         if (await loansRepo.repaymentWaiting(tx, companyId, id)) throw conflict(LOAN_MESSAGES.waiting);
         await loansRepo.close(tx, companyId, id, 'written_off');
+        await recordAudit(tx, [
+          { companyId, action: 'loan.written_off', target: { type: 'loan', id }, changes: { status: [null, 'written_off'] } },
+        ]);
       });
     },
 

@@ -2,6 +2,7 @@
 // src/tax-engine/pay-items.ts) and each company's own types. The paystub and run services resolve
 // the codes of a request's items through resolveTypes.
 import type { Db, Executor } from '../../db/client.js';
+import { recordAudit } from '../../platform/audit/index.js';
 import { invalid, invalidField } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { BUILT_IN_PAY_ITEM_TYPES, builtInPayItemType, type PayItemType } from '../../tax-engine/pay-items.js';
@@ -61,6 +62,14 @@ export function createPayItemTypesService(deps: { db: Db }) {
         const inserted = await repo.insert(tx, companyId, read.type);
         if (!inserted) throw invalidField('code', TYPE_MESSAGES.codeTaken);
         await markIdempotentChange(tx, { kind: 'pay-item-type', id: inserted.id });
+        await recordAudit(tx, [
+          {
+            companyId,
+            action: 'pay_item_type.created',
+            target: { type: 'pay_item_type', id: inserted.id },
+            changes: { code: [null, inserted.code] },
+          },
+        ]);
         return inserted;
       });
       return { message: MESSAGES.created, pay_item_type: serializeRow(row) };

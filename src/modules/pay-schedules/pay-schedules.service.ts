@@ -3,6 +3,7 @@
 // period run through the payroll-runs service (the same rules as any run: approval, one salary per
 // period, the company's frequency), exactly once per schedule and period.
 import type { Db } from '../../db/client.js';
+import { diffFields, recordAudit } from '../../platform/audit/index.js';
 import { DomainError, invalid, invalidField, notFound } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
@@ -15,6 +16,8 @@ import { readSchedule, type ScheduleFields, type ScheduleInput } from './pay-sch
 
 export const SCHEDULE_NOT_FOUND = 'Pay schedule not found.';
 export const SCHEDULES_FORBIDDEN = "You do not have permission to access this company's pay schedules.";
+/** The schedule's fields an audit event's changes carry (as the API shows them). */
+const AUDITED = ['name', 'frequency', 'pay_day', 'first_period_start', 'create_days_before', 'include', 'active'] as const;
 export const PAY_SCHEDULES_DUE = 'pay-schedules.due';
 /**
  * Schedules claimed per step, leased for LEASE_SECONDS (well past a batch's run creations; a
@@ -157,6 +160,14 @@ export function createPaySchedulesService(deps: {
       const row = await db.transaction(async (tx) => {
         const inserted = await repo.insert(tx, companyId, valuesOf(fields, null));
         await soonIfDue(tx, inserted);
+        await recordAudit(tx, [
+          {
+            companyId,
+            action: 'pay_schedule.created',
+            target: { type: 'pay_schedule', id: inserted.id },
+            changes: diffFields(null, serializeSchedule(inserted), AUDITED),
+          },
+        ]);
         return inserted;
       });
       return { message: MESSAGES.created, pay_schedule: serializeSchedule(row) };
@@ -182,13 +193,24 @@ export function createPaySchedulesService(deps: {
         const updated = await repo.update(tx, companyId, id, valuesOf(fields, await repo.lastPeriodEnd(tx, companyId, id)));
         if (!updated) throw notFound(SCHEDULE_NOT_FOUND);
         await soonIfDue(tx, updated);
+        await recordAudit(tx, [
+          {
+            companyId,
+            action: 'pay_schedule.updated',
+            target: { type: 'pay_schedule', id },
+            changes: diffFields(serializeSchedule(current), serializeSchedule(updated), AUDITED),
+          },
+        ]);
         return updated;
       });
       return { message: MESSAGES.updated, pay_schedule: serializeSchedule(row) };
     },
 
     async destroy(companyId: number, id: number) {
-      if (!(await repo.softDelete(db, companyId, id))) throw notFound(SCHEDULE_NOT_FOUND);
+      await db.transaction(async (tx) => {
+        if (!(await repo.softDelete(tx, companyId, id))) throw notFound(SCHEDULE_NOT_FOUND);
+        await recordAudit(tx, [{ companyId, action: 'pay_schedule.deleted', target: { type: 'pay_schedule', id } }]);
+      });
       return { message: MESSAGES.deleted };
     },
 

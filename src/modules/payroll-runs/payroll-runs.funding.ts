@@ -15,6 +15,7 @@
 //   6. a run with nothing to transfer ends at once.
 import crypto from 'node:crypto';
 import type { Db } from '../../db/client.js';
+import { recordAudit } from '../../platform/audit/index.js';
 import { conflict } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { koboToString, toKobo } from '../../tax-engine/money.js';
@@ -75,6 +76,15 @@ export function createFunding(deps: { db: Db; provider: TransferProvider }) {
       }
       await announceSettlement(tx, companyId, id, [], await payrollRunsRepo.finish(tx, companyId, id));
       await markIdempotentChange(tx, { kind: 'payroll-run', id });
+      if (mode === 'retry')
+        await recordAudit(tx, [
+          {
+            companyId,
+            action: 'payroll_run.retried',
+            target: { type: 'payroll_run', id },
+            changes: { attempt: [started.attempt - 1, started.attempt] },
+          },
+        ]);
       return (await payrollRunsRepo.find(tx, companyId, id)) ?? started;
     });
     return { message: MESSAGES.paying, run: await runView(db, run) };

@@ -1,5 +1,6 @@
 // S6-S10: custom contributions and their targets (docs/payroll.md, "The payroll rules").
 import type { Db, Tx } from '../../db/client.js';
+import { diffFields, recordAudit } from '../../platform/audit/index.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { DomainError, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
@@ -10,6 +11,9 @@ import {
   type NewCustomContribution,
   type TargetRow,
 } from './custom-contributions.repo.js';
+
+/** A row or column set as the audit diff reads it. */
+const asRecord = (value: object): Record<string, unknown> => value as Record<string, unknown>;
 
 export const CUSTOM_NOT_FOUND = 'Custom contribution not found.';
 export const CUSTOM_UPDATE_NOT_FOUND = 'The company or contribution could not be found.';
@@ -177,6 +181,14 @@ export function createCustomContributionsService(deps: { db: Db }) {
           const { userTypeIds, userIds } = await resolveTargets(tx, companyId, input);
           const row = await customContributionsRepo.insert(tx, companyId, values);
           await customContributionsRepo.replaceTargets(tx, row.id, userTypeIds, userIds);
+          await recordAudit(tx, [
+            {
+              companyId,
+              action: 'custom_contribution.created',
+              target: { type: 'custom_contribution', id: row.id },
+              changes: diffFields(null, asRecord(values)),
+            },
+          ]);
           return serializeCustomContribution(row, await customContributionsRepo.targets(tx, [row.id]), true);
         });
       } catch (error) {
@@ -198,6 +210,12 @@ export function createCustomContributionsService(deps: { db: Db }) {
             await customContributionsRepo.replaceTargets(tx, current.id, userTypeIds, userIds);
           }
           const row = await customContributionsRepo.update(tx, companyId, current.id, values);
+          const changes = diffFields(asRecord(current), asRecord(row), Object.keys(values));
+          if (input.user_types !== undefined || input.users !== undefined)
+            changes.targets = [null, { user_types: input.user_types ?? [], users: input.users ?? [] }];
+          await recordAudit(tx, [
+            { companyId, action: 'custom_contribution.updated', target: { type: 'custom_contribution', id: current.id }, changes },
+          ]);
           return serializeCustomContribution(row, await customContributionsRepo.targets(tx, [row.id]));
         });
       } catch (error) {
@@ -208,7 +226,14 @@ export function createCustomContributionsService(deps: { db: Db }) {
 
     /** Records already on paystubs keep their name and amounts (their link is set to null). */
     async remove(companyId: number, id: number | null) {
-      const deleted = id !== null && (await db.transaction((tx) => customContributionsRepo.delete(tx, companyId, id)));
+      const deleted =
+        id !== null &&
+        (await db.transaction(async (tx) => {
+          const gone = await customContributionsRepo.delete(tx, companyId, id);
+          if (gone)
+            await recordAudit(tx, [{ companyId, action: 'custom_contribution.deleted', target: { type: 'custom_contribution', id } }]);
+          return gone;
+        }));
       if (!deleted) throw notFound(CUSTOM_NOT_FOUND);
     },
   };

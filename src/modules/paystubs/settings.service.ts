@@ -2,6 +2,7 @@
 // payroll rules"); this file is the one place that validates those strings and turns them into the
 // engine's settings.
 import type { Db } from '../../db/client.js';
+import { diffFields, recordAudit } from '../../platform/audit/index.js';
 import { badRequest, DomainError, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
 import type { EngineSettings, TaxMethod, TaxRegimeSetting } from '../../tax-engine/engine.types.js';
@@ -151,7 +152,19 @@ export function createSettingsService(deps: { db: Db }) {
         const current = await settingsRepo.lock(tx, companyId);
         if (!current) throw notFound(SETTINGS_NOT_FOUND);
         const updated = await settingsRepo.update(tx, companyId, validateSettingsUpdate(body, current));
-        return serializeSettings(updated as SettingsRow);
+        const before = serializeSettings(current) as Record<string, unknown>;
+        const after = serializeSettings(updated as SettingsRow) as Record<string, unknown>;
+        const { updated_at: _was, ...beforeFields } = before;
+        const { updated_at: _now, ...afterFields } = after;
+        await recordAudit(tx, [
+          {
+            companyId,
+            action: 'contribution_settings.updated',
+            target: { type: 'contribution_settings', id: companyId },
+            changes: diffFields(beforeFields, afterFields),
+          },
+        ]);
+        return after as ReturnType<typeof serializeSettings>;
       });
     },
   };

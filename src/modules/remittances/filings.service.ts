@@ -3,6 +3,7 @@
 // (GET /api/remittances/calendar), and the daily step that announces remittance.due_soon and
 // remittance.overdue once each, as webhooks and e-mails to the administrators.
 import type { Db, Executor } from '../../db/client.js';
+import { recordAudit } from '../../platform/audit/index.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
@@ -247,15 +248,33 @@ export function createFilingsService(deps: { db: Db; mailer: Mailer; now?: () =>
       if (reference === '' || reference.length > 100)
         errors.receipt_reference = ['The receipt reference is required (at most 100 characters).'];
       if (Object.keys(errors).length > 0) throw invalid(errors);
-      const row = await filingsRepo.insert(db, companyId, {
-        kind,
-        month: input.month as string,
-        authority,
-        amount: koboToString(amount as bigint),
-        paidOn: input.paid_on as string,
-        receiptReference: reference,
+      const row = await db.transaction(async (tx) => {
+        const inserted = await filingsRepo.insert(tx, companyId, {
+          kind,
+          month: input.month as string,
+          authority,
+          amount: koboToString(amount as bigint),
+          paidOn: input.paid_on as string,
+          receiptReference: reference,
+        });
+        if (!inserted) throw conflict(FILING_EXISTS);
+        await recordAudit(tx, [
+          {
+            companyId,
+            action: 'remittance_filing.recorded',
+            target: { type: 'remittance_filing', id: inserted.id },
+            changes: {
+              kind: [null, kind],
+              month: [null, input.month],
+              authority: [null, authority],
+              amount: [null, koboToString(amount as bigint)],
+              paid_on: [null, input.paid_on],
+              receipt_reference: [null, reference],
+            },
+          },
+        ]);
+        return inserted;
       });
-      if (!row) throw conflict(FILING_EXISTS);
       return { message: 'Filing recorded successfully.', filing: serializeFiling(row) };
     },
 

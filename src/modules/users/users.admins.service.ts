@@ -2,6 +2,7 @@
 // (`super-admin`, `admin`), inviting one (a U3 create with that role, inactive, with an onboarding
 // link), changing the role and removing it. Used by the console's Administrators page and by
 // `payroll admin invite` (the first administrator of a company made by the operator).
+import { recordAudit } from '../../platform/audit/index.js';
 import { CONSOLE_ROLES, endConsoleSessions } from '../../platform/auth/console-access.js';
 import { forbidden, invalid, notFound } from '../../platform/errors.js';
 import { lagosDate } from '../../platform/format.js';
@@ -99,6 +100,9 @@ export function createAdminsService(deps: ActionDeps, actions: ReturnType<typeof
         if (role !== 'super-admin' && (await lastSuper(tx, companyId, user))) throw forbidden(ADMIN_MESSAGES.lastSuper);
         const others = user.roles.filter((r) => !CONSOLE_ROLES.includes(r));
         await adminsRepo.setRoles(tx, companyId, id, [role, ...others]);
+        await recordAudit(tx, [
+          { companyId, action: 'user.roles_changed', target: { type: 'user', id }, changes: { roles: [user.roles, [role, ...others]] } },
+        ]);
       });
     },
 
@@ -112,6 +116,14 @@ export function createAdminsService(deps: ActionDeps, actions: ReturnType<typeof
         if (await lastSuper(tx, companyId, user)) throw forbidden(ADMIN_MESSAGES.lastSuper);
         const others = user.roles.filter((r) => !CONSOLE_ROLES.includes(r));
         await adminsRepo.setRoles(tx, companyId, id, others.length ? others : ['user']);
+        await recordAudit(tx, [
+          {
+            companyId,
+            action: 'user.roles_changed',
+            target: { type: 'user', id },
+            changes: { roles: [user.roles, others.length ? others : ['user']] },
+          },
+        ]);
         await endConsoleSessions(tx, companyId, [id]);
       });
     },

@@ -5,6 +5,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/client.js';
+import { recordAudit } from '../../platform/audit/index.js';
 import { typed } from '../../platform/deps.js';
 import { badGateway, conflict, invalid, notFound } from '../../platform/errors.js';
 import { tenantId } from '../../platform/request-context.js';
@@ -50,10 +51,23 @@ export function createBankAccountVerification(deps: { db: Db; resolver: AccountR
         }
         throw error;
       }
-      const stored = await bankAccountRepo.storeResolvedName(db, companyId, id, {
-        bankCode: user.bankCode,
-        accountNumber: user.accountNumber,
-        accountName,
+      const { bankCode, accountNumber } = user;
+      const stored = await db.transaction(async (tx) => {
+        const written = await bankAccountRepo.storeResolvedName(tx, companyId, id, {
+          bankCode,
+          accountNumber,
+          accountName,
+        });
+        if (written)
+          await recordAudit(tx, [
+            {
+              companyId,
+              action: 'user.bank_account_verified',
+              target: { type: 'user', id },
+              changes: { account_number: [null, accountNumber], account_name: [null, accountName] },
+            },
+          ]);
+        return written;
       });
       const fresh = stored ? await usersRepo.findById(db, companyId, id) : undefined;
       if (!fresh) throw conflict(BANK_ACCOUNT_MESSAGES.changed);

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import { recordAudit } from '../../platform/audit/index.js';
 import { isEmail } from '../../platform/email.js';
 import { badRequest, invalidField, notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
@@ -140,6 +141,15 @@ export function createWalletService(deps: WalletServiceDeps) {
         });
         await jobs.enqueue(tx, WALLET_VERIFY, { reference }, { delaySeconds: config.walletVerifyDelaySeconds });
         await markIdempotentChange(tx, { kind: 'wallet-transaction', id: reference });
+        // The request only (pending); the credit, when paid, is recorded as wallet.credited.
+        await recordAudit(tx, [
+          {
+            companyId,
+            action: 'wallet.top_up_requested',
+            target: { type: 'wallet_transaction', id: reference },
+            changes: { amount: [null, koboToString(amountKobo)], provider: [null, provider.name] },
+          },
+        ]);
       });
       let checkoutUrl: string;
       try {

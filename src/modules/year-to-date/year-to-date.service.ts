@@ -2,6 +2,7 @@
 // withheld in a tax year before this service paid them, read and written per (user, year), and the
 // CSV import (year-to-date.import.service.ts). Each write is one transaction, the user locked first.
 import type { Db } from '../../db/client.js';
+import { type FieldChange, recordAudit } from '../../platform/audit/index.js';
 import { type FieldErrors, invalid, notFound } from '../../platform/errors.js';
 import { columnToKobo, type Kobo, koboToNumber, koboToString } from '../../tax-engine/money.js';
 import { type OpeningRow, type OpeningWrite, type PaidRow, yearToDateRepo } from './year-to-date.repo.js';
@@ -86,6 +87,16 @@ export function createYearToDateService(deps: { db: Db }) {
         // Locked, so a user deleted meanwhile is not written for (and a concurrent run reads before or after).
         if (!(await yearToDateRepo.userExists(tx, companyId, userId, true))) throw notFound(NOT_FOUND);
         await yearToDateRepo.upsert(tx, companyId, [toWrite(userId, year, checked.value)]);
+        // The figures as given (the opening balances a run starts from), with their year.
+        const given = Object.entries(checked.value as unknown as Record<string, unknown>);
+        await recordAudit(tx, [
+          {
+            companyId,
+            action: 'year_to_date.updated',
+            target: { type: 'user', id: userId },
+            changes: { year: [null, year], ...Object.fromEntries(given.map(([k, v]): [string, FieldChange] => [k, [null, v]])) },
+          },
+        ]);
       });
       return { message: SAVED, ...(await read(companyId, userId, year)) };
     },
