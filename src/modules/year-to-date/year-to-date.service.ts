@@ -87,14 +87,18 @@ export function createYearToDateService(deps: { db: Db }) {
         // Locked, so a user deleted meanwhile is not written for (and a concurrent run reads before or after).
         if (!(await yearToDateRepo.userExists(tx, companyId, userId, true))) throw notFound(NOT_FOUND);
         await yearToDateRepo.upsert(tx, companyId, [toWrite(userId, year, checked.value)]);
-        // The figures as given (the opening balances a run starts from), with their year.
-        const given = Object.entries(checked.value as unknown as Record<string, unknown>);
+        // The figures as given (the opening balances a run starts from), each its own field in
+        // naira text (kobo are bigints, which JSON cannot carry), with their year and months.
+        const given = Object.entries(checked.value.amounts as Record<string, Kobo | null>).map(([field, kobo]): [string, FieldChange] => [
+          field,
+          [null, kobo === null ? null : koboToString(kobo)],
+        ]);
         await recordAudit(tx, [
           {
             companyId,
             action: 'year_to_date.updated',
             target: { type: 'user', id: userId },
-            changes: { year: [null, year], ...Object.fromEntries(given.map(([k, v]): [string, FieldChange] => [k, [null, v]])) },
+            changes: { year: [null, year], months: [null, checked.value.months], ...Object.fromEntries(given) },
           },
         ]);
       });

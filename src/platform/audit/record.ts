@@ -59,7 +59,10 @@ export function diffFields(
 function changesText(changes: AuditEvent['changes']): string | null {
   if (!changes) return null;
   const safe = Object.fromEntries(Object.entries(changes).map(([field, change]) => [field, safeChange(field, change)]));
-  return Object.keys(safe).length === 0 ? null : JSON.stringify(safe);
+  // Kobo are bigints, anywhere in a change: written as their decimal text, never a thrown TypeError.
+  return Object.keys(safe).length === 0
+    ? null
+    : JSON.stringify(safe, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
 }
 
 /** Writes the events in the caller's transaction: one INSERT however many. */
