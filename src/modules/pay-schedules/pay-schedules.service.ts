@@ -2,12 +2,14 @@
 // job runs: claim the schedules whose creation time has come, in batches, and create each one's
 // period run through the payroll-runs service (the same rules as any run: approval, one salary per
 // period, the company's frequency), exactly once per schedule and period.
+
 import type { Db } from '../../db/client.js';
 import { diffFields, recordAudit } from '../../platform/audit/index.js';
 import { DomainError, invalid, invalidField, notFound } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { type PayrollRunsServices, PeriodAlreadyClaimed } from '../payroll-runs/index.js';
+import { adminEmails } from '../webhooks/index.js';
 import { runCreatedMail, runNotCreatedMail } from './pay-schedules.mail.js';
 import { creationInstant, firstOpenPeriod, lagosDay, nextStart, type Period, periodFrom } from './pay-schedules.planner.js';
 import { paySchedulesRepo as repo, type ScheduleRow, type ScheduleValues } from './pay-schedules.repo.js';
@@ -108,7 +110,7 @@ export function createPaySchedulesService(deps: {
     companyId: number,
     build: (to: string) => Parameters<Mailer['send']>[1],
   ) {
-    const admins = await repo.adminEmails(tx, companyId);
+    const admins = await adminEmails(tx, companyId);
     await mailer.sendMany(tx, admins.map(build));
   }
 

@@ -76,15 +76,4 @@ export const filingsRepo = {
           RETURNING company_id`,
     );
   },
-
-  /** Active administrators' addresses (who hears of a deadline), as the webhooks module reads them. */
-  async adminEmails(executor: Executor, companyId: number): Promise<string[]> {
-    const rows = await queryRows<{ email: string }>(
-      executor,
-      sql`SELECT email FROM users WHERE company_id = ${companyId} AND deleted_at IS NULL AND is_active
-            AND (exit_date IS NULL OR exit_date >= ((now() AT TIME ZONE 'UTC') + interval '1 hour')::date)
-            AND 'admin' = ANY(roles) ORDER BY id LIMIT 50`,
-    );
-    return rows.map((row) => row.email);
-  },
 };

@@ -9,7 +9,7 @@ import { isoTimestamp } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { koboToNumber, koboToString, toKobo } from '../../tax-engine/money.js';
 import { pfaByCode, stateByCode } from '../reference-data/index.js';
-import { recordEvents } from '../webhooks/index.js';
+import { adminEmails, recordEvents } from '../webhooks/index.js';
 import { MONTH_PATTERN, monthRange } from './due-dates.js';
 import { type FilingRow, filingsRepo } from './filings.repo.js';
 import { dueSoonDay, type FilingStatus, type scheduleStatus, withStatuses } from './filings.rules.js';
@@ -195,7 +195,7 @@ export function createFilingsService(deps: { db: Db; mailer: Mailer; now?: () =>
           },
         })),
       );
-      const admins = await filingsRepo.adminEmails(tx, companyId);
+      const admins = await adminEmails(tx, companyId);
       const lines = news.map(
         (o) =>
           `- ${o.entry.kind.toUpperCase()} ${o.entry.month}${o.entry.authority ? ` (${o.entry.authority})` : ''}: ₦${o.entry.amount.toFixed(2)}, due ${o.entry.due_date}${o.notice === 'overdue' ? `, ${o.entry.days_late} day(s) late` : ''}`,

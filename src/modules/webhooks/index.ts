@@ -10,6 +10,8 @@ export { type DomainEvent, EVENT_TYPES, type EventType, recordEvent, recordEvent
 export { pruneWebhookHistory, webhookAudienceSql } from './webhooks.events.repo.js';
 export { openApiWebhooks } from './webhooks.openapi.schemas.js';
 export { USER_AGENT as WEBHOOK_USER_AGENT } from './webhooks.sender.provider.js';
+// Who hears of a company's happenings by e-mail (a disabled endpoint, a scheduled run, a deadline): one query.
+export { adminEmails } from './webhooks.sender.repo.js';
 
 export function createWebhooksModule(deps: AppDeps) {
   const deliveries = createDeliveryService(deps);

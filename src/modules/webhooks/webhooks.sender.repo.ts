@@ -122,3 +122,6 @@ export const senderRepo = {
     return seconds === null || seconds === undefined ? null : Math.max(0, Number(seconds));
   },
 };
+
+/** Active administrators' e-mail addresses of a company, for the modules that e-mail them (webhooks, pay schedules, filings). */
+export const adminEmails = (executor: Executor, companyId: number): Promise<string[]> => senderRepo.adminEmails(executor, companyId);
