@@ -154,7 +154,7 @@ describeEmbedded('payroll CLI: directly on an embedded database', { timeout: 600
     try {
       const events = await queryRows<{ actor: string; action: string }>(
         tampered.db,
-        sql`SELECT actor_type || ':' || actor_id AS actor, action FROM audit_events ORDER BY seq`,
+        sql`SELECT actor_type || ':' || actor_id AS actor, action FROM audit_events ORDER BY id`,
       );
       expect(events).toContainEqual({ actor: 'operator:cli', action: 'token.regenerated' });
       await tampered.execScript(

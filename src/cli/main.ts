@@ -185,7 +185,11 @@ async function auditVerify(company: number | undefined): Promise<number> {
     const report = await createAuditService({ db: opened.database.db }).verify(company);
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     for (const link of report.broken)
-      process.stderr.write(`payroll: company ${link.company_id}: the chain breaks at seq ${link.seq} (${link.reason})\n`);
+      process.stderr.write(
+        link.reason === 'unsealed'
+          ? `payroll: company ${link.company_id}: event aud_${link.id} was never sealed, though its transaction ended before the sealed line (added by hand, or its seal removed)\n`
+          : `payroll: company ${link.company_id}: the chain breaks at seq ${link.seq} (${link.reason})\n`,
+      );
     return report.ok ? 0 : 1;
   } finally {
     await opened.close();

@@ -35,7 +35,7 @@ const actions = async () =>
   (
     await queryRows<{ action: string; actor_type: string }>(
       ctx.db,
-      sql`SELECT action, actor_type FROM audit_events WHERE company_id = ${company.id} AND target_type = 'pay_schedule' ORDER BY seq`,
+      sql`SELECT action, actor_type FROM audit_events WHERE company_id = ${company.id} AND target_type = 'pay_schedule' ORDER BY id`,
     )
   ).map((row) => `${row.actor_type}:${row.action}`);
 

@@ -2691,8 +2691,8 @@ export interface components {
         AuditEvent: {
             /** @description aud_… */
             id: string;
-            /** @description the event's place in its company's chain (1, 2, ...) */
-            seq: number;
+            /** @description the event's place in its company's chain (1, 2, ...); null until the sealer chains it, seconds after its commit */
+            seq: null | number;
             occurred_at: string;
             company_id: number;
             actor: {
@@ -2712,8 +2712,10 @@ export interface components {
             request_id: null | string;
             ip: null | string;
             user_agent: null | string;
-            hash: string;
-            prev_hash: string;
+            /** @description sha256 of prev_hash and the canonical event; null until sealed */
+            hash: null | string;
+            /** @description the previous event's hash in the chain; null until sealed */
+            prev_hash: null | string;
         };
         AdminCompany: {
             id: number;

@@ -13,7 +13,9 @@ const Change = Type.Array(Type.Unknown(), { minItems: 2, maxItems: 2, descriptio
 const AuditEventSchema = Type.Object(
   {
     id: Type.String({ description: 'aud_…' }),
-    seq: Type.Integer({ description: "the event's place in its company's chain (1, 2, ...)" }),
+    seq: Type.Union([Type.Null(), Type.Integer()], {
+      description: "the event's place in its company's chain (1, 2, ...); null until the sealer chains it, seconds after its commit",
+    }),
     occurred_at: Type.String(),
     company_id: Type.Integer(),
     actor: Type.Object({ type: Type.String({ enum: [...ACTOR_TYPES] }), id: Type.String(), email: Nullable }),
@@ -23,8 +25,8 @@ const AuditEventSchema = Type.Object(
     request_id: Nullable,
     ip: Nullable,
     user_agent: Nullable,
-    hash: Type.String(),
-    prev_hash: Type.String(),
+    hash: Type.Union([Type.Null(), Type.String()], { description: 'sha256 of prev_hash and the canonical event; null until sealed' }),
+    prev_hash: Type.Union([Type.Null(), Type.String()], { description: "the previous event's hash in the chain; null until sealed" }),
   },
   { $id: 'AuditEvent' },
 );

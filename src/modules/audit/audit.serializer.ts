@@ -41,7 +41,7 @@ export const AUDIT_CSV_HEADER: CsvCell[] = [
 export function auditCsvRecord(row: AuditEventRow): CsvCell[] {
   return [
     `aud_${row.id}`,
-    { number: String(row.seq) },
+    row.seq === null ? null : { number: String(row.seq) },
     row.occurred_at,
     row.actor_type,
     row.actor_id,

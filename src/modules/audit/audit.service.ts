@@ -1,11 +1,11 @@
 // Reading the audit log (docs/audit.md, "Reading the log"): filters checked field by field, an
-// opaque cursor over the company's seq, and the CSV export read in pages so that a log of a million
+// opaque cursor over the chain order (xid, id), and the CSV export read in pages so that a log of a million
 // events streams in constant memory.
 import type { Db } from '../../db/client.js';
-import { type BrokenLink, countChains, findBrokenLinks } from '../../platform/audit/index.js';
+import { type BrokenLink, countChains, findBrokenLinks, sealAuditEvents } from '../../platform/audit/index.js';
 import { csvText } from '../../platform/csv.js';
 import { addFieldError, type FieldErrors, invalid } from '../../platform/errors.js';
-import { type AuditFilters, auditReadRepo } from './audit.repo.js';
+import { type AuditFilters, auditReadRepo, type ChainPosition } from './audit.repo.js';
 import { AUDIT_CSV_HEADER, auditCsvRecord, serializeAuditEvent } from './audit.serializer.js';
 
 export const AUDIT_FORBIDDEN = 'You are not allowed to read the audit log of this company.';
@@ -39,10 +39,10 @@ function readTime(text: string, field: 'from' | 'to', errors: FieldErrors): Date
   return at;
 }
 
-export const encodeCursor = (seq: number) => Buffer.from(`seq:${seq}`).toString('base64url');
-function decodeCursor(cursor: string): number | undefined {
-  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return match ? Number(match[1]) : undefined;
+export const encodeCursor = (at: ChainPosition) => Buffer.from(`at:${at.xid}:${at.id}`).toString('base64url');
+function decodeCursor(cursor: string): ChainPosition | undefined {
+  const match = /^at:(\d{1,19}):(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match && BigInt(match[1]) < 2n ** 63n ? { xid: match[1], id: Number(match[2]) } : undefined;
 }
 
 /** The filters of a query, or a 422 naming every bad field. */
@@ -64,8 +64,8 @@ export function readFilters(query: AuditQuery): AuditFilters {
   if (query.from !== undefined) filters.from = readTime(query.from, 'from', errors);
   if (query.to !== undefined) filters.to = readTime(query.to, 'to', errors);
   if (query.cursor !== undefined) {
-    filters.beforeSeq = decodeCursor(query.cursor);
-    if (filters.beforeSeq === undefined) addFieldError(errors, 'cursor', 'The cursor is not one this API gave.');
+    filters.before = decodeCursor(query.cursor);
+    if (filters.before === undefined) addFieldError(errors, 'cursor', 'The cursor is not one this API gave.');
   }
   if (Object.keys(errors).length > 0) throw invalid(errors);
   return filters;
@@ -75,17 +75,25 @@ export interface VerifyReport {
   ok: boolean;
   events: number;
   companies: number;
+  /** Events sealed by this verification before it checked (the sealer had not reached them yet). */
+  sealed: number;
+  /** Events still waiting for a transaction older than theirs to end: not covered yet. */
+  unsealed: number;
   /** Each broken chain's first bad link. */
   broken: BrokenLink[];
 }
 
 export function createAuditService({ db }: { db: Db }) {
   return {
-    /** `payroll audit verify`: recomputes every chain (or one company's) in the database. */
+    /** `payroll audit verify`: seals what the sealer has not reached, then recomputes every chain (or one company's). */
     async verify(companyId?: number): Promise<VerifyReport> {
+      const sealed = await sealAuditEvents(db);
       const [broken, counted] = [await findBrokenLinks(db, companyId), await countChains(db, companyId)];
-      return { ok: broken.length === 0, ...counted, broken };
+      return { ok: broken.length === 0, ...counted, sealed, broken };
     },
+
+    /** Seals every event whose transaction has ended (what the `audit.seal` job does). */
+    seal: () => sealAuditEvents(db),
 
     /** One page, newest first; next_cursor is null on the last page. */
     async list(companyId: number, query: AuditQuery) {
@@ -94,7 +102,7 @@ export function createAuditService({ db }: { db: Db }) {
       const rows = await auditReadRepo.page(db, companyId, filters, limit + 1);
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
-      return { data: page.map(serializeAuditEvent), next_cursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+      return { data: page.map(serializeAuditEvent), next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
     },
 
     /**
@@ -109,7 +117,8 @@ export function createAuditService({ db }: { db: Db }) {
           const rows = await auditReadRepo.page(db, companyId, filters, EXPORT_PAGE);
           if (rows.length > 0) yield csvText(rows.map(auditCsvRecord));
           if (rows.length < EXPORT_PAGE) return;
-          filters.beforeSeq = rows[rows.length - 1]?.seq;
+          const last = rows[rows.length - 1];
+          filters.before = { xid: last.xid, id: last.id };
         }
       })();
     },

@@ -1,10 +1,12 @@
 // The audit log (docs/audit.md) through HTTP: an event per change with actor, request id, address
 // and user agent; changes and their event commit together or not at all (failures injected after
-// the change); the table refuses UPDATE and DELETE; the chain verifier finds a row altered by hand;
+// the change); the tables refuse UPDATE and DELETE; the sealer chains what was committed, and the
+// chain verifier finds a row altered, removed or added by hand;
 // GET /api/audit-events filters, cursor, CSV export, and a parent reading its child's log.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
+import { sealAudit } from '../../../test/helpers/audit.js';
 import { validNuban } from '../../../test/helpers/banks.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
@@ -48,6 +50,10 @@ const auditCount = async (companyId: number) =>
 describe('recording', () => {
   it('records a created user with the token, request id, address and user agent', async () => {
     const made = await createUser(acme);
+    // Listed at once, sealed (seq and hashes) once the sealer has run.
+    const [pending] = (await events(acme, '?action=user.created')).data;
+    expect(pending).toMatchObject({ action: 'user.created', target: { id: String(made.id) } });
+    await sealAudit(ctx.db, acme.id);
     const [event] = (await events(acme, '?action=user.created')).data;
     expect(event).toMatchObject({
       company_id: acme.id,
@@ -124,32 +130,73 @@ describe('the change and its event commit together', () => {
 });
 
 describe('tamper evidence', () => {
-  it('refuses UPDATE, DELETE and TRUNCATE', async () => {
+  it('refuses UPDATE, DELETE and TRUNCATE of events and of their seals', async () => {
+    await sealAudit(ctx.db, acme.id);
     await expect(ctx.db.execute(sql`UPDATE audit_events SET action = 'x' WHERE company_id = ${acme.id}`)).rejects.toThrow();
     await expect(ctx.db.execute(sql`DELETE FROM audit_events WHERE company_id = ${acme.id}`)).rejects.toThrow();
     await expect(ctx.db.execute(sql`TRUNCATE audit_events`)).rejects.toThrow();
+    await expect(ctx.db.execute(sql`UPDATE audit_seals SET hash = 'x' WHERE company_id = ${acme.id}`)).rejects.toThrow();
+    await expect(ctx.db.execute(sql`DELETE FROM audit_seals WHERE company_id = ${acme.id}`)).rejects.toThrow();
+    await expect(ctx.db.execute(sql`TRUNCATE audit_seals`)).rejects.toThrow();
   });
 
-  it('verify finds nothing wrong, then the first row altered by hand, then a deleted row', async () => {
+  it('seals each company in the order its events were written, continuing its chain', async () => {
+    const company = await createCompany(ctx.db);
+    await createUser(company);
+    await sealAudit(ctx.db, company.id);
+    await createUser(company);
+    await createUser(company);
+    await sealAudit(ctx.db, company.id);
+    const rows = await queryRows<{ seq: number; action: string; prev_hash: string; hash: string }>(
+      ctx.db,
+      sql`SELECT s.seq::int AS seq, e.action, s.prev_hash, s.hash FROM audit_seals s JOIN audit_events e ON e.id = s.event_id
+          WHERE s.company_id = ${company.id} ORDER BY s.seq`,
+    );
+    expect(rows.map((row) => row.seq)).toEqual([1, 2, 3, 4]);
+    expect(rows.map((row) => row.action)).toEqual(['token.issued', 'user.created', 'user.created', 'user.created']);
+    expect(rows[0].prev_hash).toBe('0'.repeat(64));
+    for (let i = 1; i < rows.length; i++) expect(rows[i].prev_hash).toBe(rows[i - 1].hash);
+    // Nothing left to seal: a second sealer finds nothing.
+    expect((await queryRows<{ n: number }>(ctx.db, sql`SELECT audit_seal() AS n`))[0].n).toBe(0);
+  });
+
+  it('verify finds nothing wrong, then a row altered by hand, a deleted row, a deleted tail, a row added by hand', async () => {
     const company = await createCompany(ctx.db);
     for (let i = 0; i < 3; i++) await createUser(company);
+    await sealAudit(ctx.db, company.id);
     expect(await findBrokenLinks(ctx.db, company.id)).toEqual([]);
     const rows = await queryRows<{ id: number; seq: number }>(
       ctx.db,
-      sql`SELECT id::int AS id, seq::int AS seq FROM audit_events WHERE company_id = ${company.id} ORDER BY seq`,
+      sql`SELECT event_id::int AS id, seq::int AS seq FROM audit_seals WHERE company_id = ${company.id} ORDER BY seq`,
     );
-    await ctx.db.execute(sql.raw('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update_delete'));
+    const guards = ['audit_events_no_update_delete', 'audit_seals_no_update_delete'];
+    const toggle = (on: boolean) =>
+      Promise.all(
+        guards.map((name) => ctx.db.execute(sql.raw(`ALTER TABLE ${name.split('_no_')[0]} ${on ? 'ENABLE' : 'DISABLE'} TRIGGER ${name}`))),
+      );
+    const removeEvents = async (ids: number[]) => {
+      await ctx.db.execute(sql`DELETE FROM audit_seals WHERE event_id = ANY(${`{${ids.join(',')}}`}::bigint[])`);
+      await ctx.db.execute(sql`DELETE FROM audit_events WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[])`);
+    };
+    await toggle(false);
     try {
       await ctx.db.execute(sql`UPDATE audit_events SET actor_id = 'someone-else' WHERE id = ${rows[1].id}`);
       expect(await findBrokenLinks(ctx.db, company.id)).toEqual([{ company_id: company.id, seq: 2, id: rows[1].id, reason: 'hash' }]);
       // The company's first event is its token's (token.issued); then three users.
-      await ctx.db.execute(sql`DELETE FROM audit_events WHERE id IN (${rows[1].id}, ${rows[2].id})`);
+      await removeEvents([rows[1].id, rows[2].id]);
       expect(await findBrokenLinks(ctx.db, company.id)).toEqual([{ company_id: company.id, seq: 4, id: rows[3].id, reason: 'seq' }]);
-      await ctx.db.execute(sql`DELETE FROM audit_events WHERE id = ${rows[3].id}`);
+      await removeEvents([rows[3].id]);
       expect(await findBrokenLinks(ctx.db, company.id)).toEqual([{ company_id: company.id, seq: 2, id: 0, reason: 'head' }]);
     } finally {
-      await ctx.db.execute(sql.raw('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update_delete'));
+      await toggle(true);
     }
+    // An event slipped in below the sealed watermark (as an old transaction's) never gets a seal.
+    const [added] = await queryRows<{ id: number }>(
+      ctx.db,
+      sql`INSERT INTO audit_events (company_id, actor_type, actor_id, action, target_type, target_id, xid)
+          VALUES (${company.id}, 'system', 'x', 'user.created', 'user', '1', '3') RETURNING id::int AS id`,
+    );
+    expect(await findBrokenLinks(ctx.db, company.id)).toEqual([{ company_id: company.id, seq: 0, id: added.id, reason: 'unsealed' }]);
     expect(await findBrokenLinks(ctx.db, acme.id)).toEqual([]);
   });
 });
@@ -159,6 +206,7 @@ describe('GET /api/audit-events', () => {
     const company = await createCompany(ctx.db);
     // seq 1 is the company's token (token.issued), then five users.
     for (let i = 0; i < 5; i++) await createUser(company);
+    await sealAudit(ctx.db, company.id);
     const first = await events(company, '?limit=2');
     expect(first.data.map((e) => e.seq)).toEqual([6, 5]);
     const second = await events(company, `?limit=2&cursor=${first.next_cursor}`);
