@@ -27,6 +27,7 @@ import { registerReadiness } from './platform/readiness.js';
 import { registerResponseContract } from './platform/response-contract.js';
 import { ownTargetCompany, resolveTargetCompany } from './platform/tenancy.js';
 import './platform/types.js';
+import { schemaCompilers } from './platform/schema-compilers.js';
 import { registerConsole } from './web/index.js';
 
 export interface BuildOptions {
@@ -91,6 +92,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     requestIdHeader: false,
     genReqId: requestId,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+    // Fastify's own compilers, each compiled function kept for the process (platform/schema-compilers.ts).
+    schemaController: { compilersFactory: schemaCompilers },
   }).withTypeProvider<TypeBoxTypeProvider>();
   closeSilentConnections(app.server, config.headersTimeoutSeconds * 1000);
   database.onConnectionError((error, inUse) =>

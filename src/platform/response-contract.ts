@@ -18,9 +18,20 @@ function schemaFor(request: FastifyRequest, status: number): unknown {
   return responses[String(status)] ?? responses[`${Math.floor(status / 100)}xx`] ?? responses.default;
 }
 
+// One validator per documented schema for the whole process (the suite builds an app per test
+// file), keyed by the schema's JSON; shared schemas are the same in every app of the process.
+let sharedAjv: Ajv2020 | undefined;
+const compiledByText = new Map<string, Validate>();
+function contractAjv(): Ajv2020 {
+  if (!sharedAjv) {
+    sharedAjv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    addFormats.default(sharedAjv);
+  }
+  return sharedAjv;
+}
+
 export function registerResponseContract(app: FastifyInstance, record: (mismatch: string) => void): void {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  addFormats.default(ajv);
+  const ajv = contractAjv();
   const compiled = new WeakMap<object, Validate>();
   const checked = new WeakSet<FastifyRequest>();
 
@@ -33,7 +44,9 @@ export function registerResponseContract(app: FastifyInstance, record: (mismatch
     }
     let validate = compiled.get(schema);
     if (!validate) {
-      validate = ajv.compile(schema) as Validate;
+      const text = JSON.stringify(schema);
+      validate = compiledByText.get(text) ?? (ajv.compile(schema) as Validate);
+      compiledByText.set(text, validate);
       compiled.set(schema, validate);
     }
     // What reaches the wire: Dates become ISO text, undefined keys vanish.
