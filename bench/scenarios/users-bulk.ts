@@ -9,9 +9,9 @@ const RUNS = Number(process.env.BENCH_USERS_BULK_RUNS ?? 3);
 const HEADER =
   'first_name,last_name,personal_email,domain,user_types,title,base_salary,department,allowances,office_location,start_date (YYYY-MM-DD),manager,bank_name,account_number';
 
-function csv(domain: string, tag: string): string {
+export function csv(domain: string, tag: string, rows = ROWS): string {
   const lines = ['Instructions: start_date must use the format YYYY-MM-DD', HEADER];
-  for (let i = 0; i < ROWS; i++) {
+  for (let i = 0; i < rows; i++) {
     // Varied names, as in a real file: some clash (same first and last name) and need a suffix.
     lines.push(
       `Emp${i % 997},Staff${i % 1009},bench.${tag}.${i}@personal.test,${domain},Full-time,Engineer,250000.00,Engineering,15000.50,Lagos,2024-02-01,,Bank,00${String(10_000_000 + i)}`,

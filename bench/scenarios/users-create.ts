@@ -24,7 +24,7 @@ const READ_CLIENTS = 18;
 const MIXED_CREATE_CLIENTS = 2;
 
 /** A valid U3 body; autocannon puts a fresh id in place of `[<id>]` (unique personal and company e-mails). */
-const createBody = (domain: string) =>
+export const createBody = (domain: string) =>
   JSON.stringify({
     first_name: 'Load',
     last_name: 'T[<id>]',
