@@ -12,7 +12,7 @@ import { createBody } from './users-create.js';
 
 const SMOKE = Boolean(process.env.BENCH_SMOKE);
 const ROUNDS = Number(process.env.BENCH_PAIRED_ROUNDS || (SMOKE ? 1 : 5));
-const ROUND_SECONDS = 3;
+const ROUND_SECONDS = Number(process.env.BENCH_DURATION_SECONDS) || 3;
 const CLIENTS = 20;
 const IMPORT_ROWS = SMOKE ? 1_000 : 10_000;
 
