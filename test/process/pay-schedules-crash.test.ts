@@ -77,6 +77,9 @@ describe.skipIf(!process.env.DATABASE_URL)('pay schedules: two instances, kill -
       sql`UPDATE pay_schedules SET first_period_start = '2026-01-01', next_period_start = ${period.start},
             next_creation_at = now() - interval '1 minute'`,
     );
+    // The job's recurring rows come round once a minute; bring the next turn forward, as if that
+    // minute had passed (what is under test is exactly-once across the kill, not the cadence).
+    await db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind = 'pay-schedules.due' AND done_at IS NULL AND failed_at IS NULL`);
     const created = async () => {
       const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM payroll_runs WHERE schedule_id IS NOT NULL`);
       return row.n;
@@ -97,6 +100,7 @@ describe.skipIf(!process.env.DATABASE_URL)('pay schedules: two instances, kill -
     );
     a = await startServerProcess(env, a.port);
     await a.waitReady({ timeoutMs: START_MS });
+    await db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind = 'pay-schedules.due' AND done_at IS NULL AND failed_at IS NULL`);
 
     const done = Date.now() + 120_000;
     while ((await created()) < COMPANIES && Date.now() < done) await new Promise((resolve) => setTimeout(resolve, 200));
