@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/sequencer.js';
 
 /**
  * Test files that must get a fresh process: signin.security replaces a module with vi.mock, which
@@ -17,6 +18,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ['default'],
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       // Every other file shares its worker's modules with the files that ran there before it: no
       // module of ours keeps state between files (each file builds its own app and database), and
