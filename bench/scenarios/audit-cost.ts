@@ -5,6 +5,7 @@
 // the round and dropped after it: the service has no switch to turn its log off. The figure is the
 // median of the rounds' ratios on/off (target >= 0.85 for both).
 import { sql } from 'drizzle-orm';
+import { timedBulkCreate } from '../lib/bulk-upload.js';
 import { median } from '../lib/paired.js';
 import type { BenchContext, Scenario } from '../scenario.js';
 import { csv } from './users-bulk.js';
@@ -42,18 +43,7 @@ async function creates(ctx: BenchContext): Promise<number> {
 
 async function importRows(ctx: BenchContext, tag: string): Promise<number> {
   const company = await ctx.newCompany();
-  const body = new FormData();
-  body.append('users_csv', new Blob([csv(company.domain, `${company.id}${tag}`, IMPORT_ROWS)], { type: 'text/csv' }), 'users.csv');
-  const started = performance.now();
-  const res = await fetch(`${ctx.baseUrl}/api/users/bulk-create`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${company.token}` },
-    body,
-  });
-  const json = (await res.json()) as { failures?: unknown[] };
-  if (res.status !== 200 || json.failures?.length)
-    throw new Error(`bulk create failed: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return IMPORT_ROWS / ((performance.now() - started) / 1000);
+  return IMPORT_ROWS / (await timedBulkCreate(ctx, company.token, csv(company.domain, `${company.id}${tag}`, IMPORT_ROWS)));
 }
 
 type Side = 'on' | 'off';

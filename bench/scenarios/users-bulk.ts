@@ -1,6 +1,7 @@
 // U8 throughput: a 10,000-row CSV in the import template layout posted to the real server as
 // multipart/form-data, end to end (upload, parse, validation, batched writes, invitations). Target:
 // at least 5,000 rows/s on PostgreSQL with the server's peak RSS under 300 MB.
+import { timedBulkCreate } from '../lib/bulk-upload.js';
 import type { Scenario } from '../scenario.js';
 
 const ROWS = Number(process.env.BENCH_USERS_BULK_ROWS ?? 10_000);
@@ -29,19 +30,7 @@ const scenario: Scenario = {
     await ctx.serverPeakRssMb(); // reset the peak before the first upload
     for (let run = 0; run < RUNS; run++) {
       const company = await ctx.newCompany();
-      const body = new FormData();
-      body.append('users_csv', new Blob([csv(company.domain, `${company.id}r${run}`)], { type: 'text/csv' }), 'users.csv');
-      const started = performance.now();
-      const res = await fetch(`${ctx.baseUrl}/api/users/bulk-create?notify=true`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${company.token}` },
-        body,
-      });
-      const json = (await res.json()) as { summary?: string; failures?: unknown[] };
-      const seconds = (performance.now() - started) / 1000;
-      if (res.status !== 200 || json.failures?.length) {
-        throw new Error(`bulk create failed: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
-      }
+      const seconds = await timedBulkCreate(ctx, company.token, csv(company.domain, `${company.id}r${run}`), '?notify=true');
       rates.push(ROWS / seconds);
       peak = Math.max(peak, await ctx.serverPeakRssMb());
     }

@@ -8,6 +8,8 @@
 //    with nothing to deliver, then the same with 10,000 events just queued and going out; the median
 //    of the rounds' ratios is the figure. Each round waits for the queue to empty before the next.
 // BENCH_SMOKE (CI): 200 rows, 300 events, one round.
+
+import { timedBulkCreate } from '../lib/bulk-upload.js';
 import { loadProblems, runLoad } from '../lib/load.js';
 import { PAGE_PATH, usersFixture } from '../lib/users-fixture.js';
 import { deliveryCounts, queuePaystubEvents, startReceiver, waitDelivered } from '../lib/webhooks.js';
@@ -31,20 +33,8 @@ function csv(domain: string, tag: string): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-async function importWithEndpoint(ctx: BenchContext, company: { id: number; token: string; domain: string }) {
-  const body = new FormData();
-  body.append('users_csv', new Blob([csv(company.domain, `h${company.id}`)], { type: 'text/csv' }), 'users.csv');
-  const started = performance.now();
-  const res = await fetch(`${ctx.baseUrl}/api/users/bulk-create`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${company.token}` },
-    body,
-  });
-  const json = (await res.json()) as { failures?: unknown[] };
-  const seconds = (performance.now() - started) / 1000;
-  if (res.status !== 200 || json.failures?.length)
-    throw new Error(`bulk create failed: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
-  return seconds;
+function importWithEndpoint(ctx: BenchContext, company: { id: number; token: string; domain: string }) {
+  return timedBulkCreate(ctx, company.token, csv(company.domain, `h${company.id}`));
 }
 
 const scenario: Scenario = {
