@@ -5,12 +5,11 @@
 import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
-import { diffFields, recordAudit } from '../../platform/audit/index.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { columnToKobo, koboToString } from '../../tax-engine/money.js';
-import { type EventType, recordEvent } from '../webhooks/index.js';
+import { announce, auditChange } from './invoices.events.js';
 import { financeApprovalMail } from './invoices.mail.js';
 import { type InvoiceRow, invoicesRepo, type NewInvoice } from './invoices.repo.js';
 import { serializeInvoice } from './invoices.serializer.js';
@@ -52,12 +51,6 @@ function newTransactionId(): string {
 }
 
 const ok = (message: string, invoice: InvoiceRow) => ({ message, invoice: serializeInvoice(invoice) });
-
-/** Records an invoice event (data: the invoice as I2 answers it) in the change's transaction; returns the row. */
-async function announce(tx: Executor, row: InvoiceRow, type: EventType): Promise<InvoiceRow> {
-  await recordEvent(tx, row.companyId, type, serializeInvoice(row));
-  return row;
-}
 
 export function createInvoicesService(deps: InvoicesDeps) {
   const { db, mailer, config } = deps;
@@ -205,11 +198,7 @@ export function createInvoicesService(deps: InvoicesDeps) {
         }
         // A payment that settles the invoice is already recorded as invoice.paid; anything else here is
         // an invoice.updated with the fields (as I2 shows them) that changed.
-        if (row.status !== 'paid' || paidKobo === undefined) {
-          const changes = diffFields(serializeInvoice(current), serializeInvoice(row));
-          delete changes.updated_at;
-          await recordAudit(tx, [{ companyId, action: 'invoice.updated', target: { type: 'invoice', id: transactionId }, changes }]);
-        }
+        if (row.status !== 'paid' || paidKobo === undefined) await auditChange(tx, 'invoice.updated', current, row);
         return ok('Invoice updated successfully.', row);
       });
     },
@@ -235,7 +224,10 @@ export function createInvoicesService(deps: InvoicesDeps) {
           await mustFind(tx, companyId, transactionId);
           throw conflict(MANAGER_ALREADY_DECIDED);
         }
+        // A rejection is announced (invoice.rejected, audited by the event recorder); a manager's
+        // approval has no webhook event of its own, so it is audited here, with what changed.
         if (row.approvalStatus === 'rejected') await announce(tx, row, 'invoice.rejected');
+        else await auditChange(tx, 'invoice.manager_approved', current, row);
         if (input.notifyFinance && input.decision === 'approve' && row.financeApproverEmail) {
           await mailer.send(tx, { companyId, ...financeApprovalMail(row, row.financeApproverEmail, config.publicUrl) });
         }

@@ -2,12 +2,15 @@
 // the PUT's rules, row by row like U8 (docs/users.md): every row succeeds or fails on its own (a row
 // is one opening, written whole or not at all), failures name the row and column, `dry_run` checks
 // everything and writes nothing. Chunks of CHUNK rows: one transaction and a few statements per chunk.
+// Each opening saved is audited as PUT's is (year_to_date.updated, one per row: each changes a
+// person's tax), written with its chunk in one statement.
 import type { Db } from '../../db/client.js';
+import { type AuditEvent, recordAudit } from '../../platform/audit/index.js';
 import { addFieldError, type FieldErrors } from '../../platform/errors.js';
 import { type RowFailure, rowReport, yieldToEventLoop } from '../../platform/row-report.js';
 import { parseYearToDateCsv } from './year-to-date.import.validation.js';
 import { type OpeningWrite, yearToDateRepo } from './year-to-date.repo.js';
-import { toWrite } from './year-to-date.service.js';
+import { openingAudit, toWrite } from './year-to-date.service.js';
 import { checkOpening, checkYear } from './year-to-date.validation.js';
 
 const CHUNK = 2000;
@@ -40,6 +43,7 @@ export async function importOpenings(db: Db, companyId: number, data: Buffer, op
     await db.transaction(async (tx) => {
       const found = await yearToDateRepo.usersByEmail(tx, companyId, [...new Set(emails.filter(Boolean))]);
       const writes: OpeningWrite[] = [];
+      const audits: AuditEvent[] = [];
       const written: Success[] = [];
       chunk.forEach(({ line, record }, i) => {
         const errors: FieldErrors = {};
@@ -59,9 +63,13 @@ export async function importOpenings(db: Db, companyId: number, data: Buffer, op
         }
         seen.add(key);
         writes.push(toWrite(userId, year, checked.value));
+        audits.push(openingAudit(companyId, userId, year, checked.value));
         written.push({ row: line, user_id: userId, email, year });
       });
-      if (!options.dryRun) await yearToDateRepo.upsert(tx, companyId, writes);
+      if (!options.dryRun) {
+        await yearToDateRepo.upsert(tx, companyId, writes);
+        await recordAudit(tx, audits);
+      }
       successes.push(...written);
     });
   }

@@ -2,7 +2,7 @@
 // withheld in a tax year before this service paid them, read and written per (user, year), and the
 // CSV import (year-to-date.import.service.ts). Each write is one transaction, the user locked first.
 import type { Db } from '../../db/client.js';
-import { type FieldChange, recordAudit } from '../../platform/audit/index.js';
+import { type AuditEvent, type FieldChange, recordAudit } from '../../platform/audit/index.js';
 import { type FieldErrors, invalid, notFound } from '../../platform/errors.js';
 import { columnToKobo, type Kobo, koboToNumber, koboToString } from '../../tax-engine/money.js';
 import { type OpeningRow, type OpeningWrite, type PaidRow, yearToDateRepo } from './year-to-date.repo.js';
@@ -42,6 +42,24 @@ export const toWrite = (userId: number, year: number, value: OpeningValues): Ope
   amounts: Object.fromEntries(AMOUNT_FIELDS.map((field) => [field, koboToString(value.amounts[field])])) as OpeningWrite['amounts'],
   months: value.months,
 });
+
+/**
+ * The audit event of one opening written (by PUT or by a row of the import): the figures as given
+ * (the opening balances a run starts from), each its own field in naira text (kobo are bigints,
+ * which JSON cannot carry), with their year and months.
+ */
+export function openingAudit(companyId: number, userId: number, year: number, value: OpeningValues): AuditEvent {
+  const given = Object.entries(value.amounts as Record<string, Kobo | null>).map(([field, kobo]): [string, FieldChange] => [
+    field,
+    [null, kobo === null ? null : koboToString(kobo)],
+  ]);
+  return {
+    companyId,
+    action: 'year_to_date.updated',
+    target: { type: 'user', id: userId },
+    changes: { year: [null, year], months: [null, value.months], ...Object.fromEntries(given) },
+  };
+}
 
 /** As the annual return's path (docs/compliance.md): what is not a four-digit year names nothing (404); a year out of range is a 422. */
 function yearOf(raw: string): number {
@@ -87,20 +105,7 @@ export function createYearToDateService(deps: { db: Db }) {
         // Locked, so a user deleted meanwhile is not written for (and a concurrent run reads before or after).
         if (!(await yearToDateRepo.userExists(tx, companyId, userId, true))) throw notFound(NOT_FOUND);
         await yearToDateRepo.upsert(tx, companyId, [toWrite(userId, year, checked.value)]);
-        // The figures as given (the opening balances a run starts from), each its own field in
-        // naira text (kobo are bigints, which JSON cannot carry), with their year and months.
-        const given = Object.entries(checked.value.amounts as Record<string, Kobo | null>).map(([field, kobo]): [string, FieldChange] => [
-          field,
-          [null, kobo === null ? null : koboToString(kobo)],
-        ]);
-        await recordAudit(tx, [
-          {
-            companyId,
-            action: 'year_to_date.updated',
-            target: { type: 'user', id: userId },
-            changes: { year: [null, year], months: [null, checked.value.months], ...Object.fromEntries(given) },
-          },
-        ]);
+        await recordAudit(tx, [openingAudit(companyId, userId, year, checked.value)]);
       });
       return { message: SAVED, ...(await read(companyId, userId, year)) };
     },
