@@ -1,5 +1,8 @@
-// The `payroll` CLI, spawned as a real process (bin/payroll.js through tsx), in both modes: directly
-// on an embedded database in a temporary DATA_DIR, and over HTTP against a listening server.
+// The `payroll` CLI, spawned as a real process, in both modes: directly on an embedded database in a
+// temporary DATA_DIR, and over HTTP against a listening server. The help test runs bin/payroll.js
+// (what `npx payroll` runs: the sources through tsx); the others run the same `main` from the
+// compiled build the process tests share (test/helpers/server-build.ts), which starts in 0.7 s of
+// CPU instead of 2 s (tsx compiles the CLI's modules on every start).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,12 +12,20 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { describeEmbedded } from '../../test/helpers/embedded-only.js';
+import { SERVER_SCRIPT } from '../../test/helpers/server-build.js';
 import { openPglite, queryRows } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 import { findToken } from '../platform/auth/tokens.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin/payroll.js');
+/** `main` of the compiled build, called as bin/payroll.js calls the source's. */
+const compiled = [
+  '--input-type=module',
+  '-e',
+  'const { main } = await import(process.argv[1]); process.exitCode = await main(process.argv.slice(2));',
+  path.join(path.dirname(SERVER_SCRIPT), 'cli/main.js'),
+];
 const ADMIN_TOKEN = 'cli-test-admin-token-abcdef0123456789';
 
 interface Result {
@@ -24,7 +35,7 @@ interface Result {
 }
 
 /** Runs the CLI with a clean environment: no DATABASE_URL/PAYROLL_URL unless given. */
-function payroll(args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
+function payroll(args: string[], env: Record<string, string | undefined> = {}, entry: 'compiled' | 'bin' = 'compiled'): Promise<Result> {
   const base = {
     ...process.env,
     DATABASE_URL: undefined,
@@ -35,10 +46,15 @@ function payroll(args: string[], env: Record<string, string | undefined> = {}): 
   };
   const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: root, env: merged, timeout: 240_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [...(entry === 'bin' ? [bin] : compiled), ...args],
+      { cwd: root, env: merged, timeout: 240_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -54,7 +70,7 @@ afterAll(() => {
 
 describeEmbedded('payroll CLI: usage', { timeout: 600_000 }, () => {
   it('prints help with every command and exits 0', async () => {
-    const res = await payroll(['--help']);
+    const res = await payroll(['--help'], {}, 'bin');
     expect(res.code).toBe(0);
     for (const line of [
       'payroll serve',
