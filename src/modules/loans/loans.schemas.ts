@@ -1,9 +1,16 @@
 // Request and response schemas of the loans routes (docs/payroll.md, "Loans and salary advances").
 // The create body's fields are read and checked by loans.planner.ts (every problem at once, with
 // the rule named); the schema documents them and refuses only what no field rule could read.
+// Also the tenancy and error answers that loans.routes.ts and loans.actions.routes.ts share.
 import { Type } from 'typebox';
-import { CompanyIdInput } from '../../platform/schemas.js';
+import { CompanyIdInput, errorResponses, FieldsError, LaravelPage, PageQueryFields } from '../../platform/schemas.js';
+import type { TenancyMessages } from '../../platform/types.js';
 import { LOAN_KINDS, LOAN_STATUSES } from './loans.planner.js';
+import { LOANS_FORBIDDEN } from './loans.service.js';
+
+/** The tenancy answer of every loans route. */
+export const LOANS_TENANCY: TenancyMessages = { forbidden: LOANS_FORBIDDEN };
+export const LoanErrors = errorResponses(FieldsError);
 
 const Decimal = (description: string) => Type.String({ description });
 const Nullable = (description: string) => Type.Union([Type.Null(), Type.String()], { description });
@@ -50,9 +57,23 @@ export const SkipBody = Type.Object({
 
 export const CompanyBody = Type.Object({ company_id: CompanyIdInput });
 
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const CompanyQuery = Type.Object({ company_id: CompanyBody.properties.company_id });
+
 export const LoanAnswer = Type.Object({ message: Type.String(), loan: Type.Ref('Loan') });
 
 export const LoanListFilters = {
   status: Type.Optional(Type.String({ enum: [...LOAN_STATUSES] })),
   kind: Type.Optional(Type.String({ enum: [...LOAN_KINDS] })),
 };
+
+export const LoanUserListQuery = Type.Object({ company_id: CompanyBody.properties.company_id, ...LoanListFilters, ...PageQueryFields });
+
+export const LoanListQuery = Type.Object({
+  company_id: CompanyBody.properties.company_id,
+  user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+  ...LoanListFilters,
+  ...PageQueryFields,
+});
+
+export const LoanListAnswer = Type.Object({ message: Type.String(), data: LaravelPage(Type.Ref('Loan')) });

@@ -1,11 +1,18 @@
 // W1 top-up, W2 transaction status (both paths), and the balance. Errors use the wallet family:
-// {status: "error", message} (401 and 429 keep the platform's {error}).
+// {status: "error", message} (401 and 429 keep the platform's {error}). Schemas in wallet.schemas.ts.
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
-import { CompanyIdInput as CompanyId, WalletError as ErrorSchema, MoneyInput } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
+import {
+  BalanceAnswer,
+  BalanceQuery,
+  WalletErrors as errors,
+  StatusAnswer,
+  StatusQuery,
+  TopUpAnswer,
+  TopUpBody,
+} from './wallet.schemas.js';
 import type { WalletService } from './wallet.service.js';
 
 const COMPANY_NOT_FOUND = 'The company you are trying to access could not be found. Please verify the company ID and try again.';
@@ -19,24 +26,6 @@ export const TRANSACTIONS_TENANCY: TenancyMessages = {
   forbidden: "You do not have permission to access this company's transactions.",
   notFound: 'Transaction not found.',
 };
-
-const TransactionSchema = Type.Object({
-  transaction_reference: Type.String(),
-  amount: Type.Number({ description: 'NGN, exact to the kobo' }),
-  currency: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failed')]),
-  type: Type.Literal('top_up'),
-  provider: Type.String(),
-  sandbox: Type.Boolean({ description: 'true for sandbox (test) money: no real payment stands behind it' }),
-  customer_email: Type.String(),
-  checkout_url: Type.Union([Type.Null(), Type.String()]),
-  failure_reason: Type.Union([Type.Null(), Type.String()]),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-  completed_at: Type.Union([Type.Null(), Type.String()]),
-});
-
-const StatusQuery = Type.Object({ transaction_reference: Type.Optional(Type.String()), company_id: CompanyId });
 
 export function walletRoutes(service: WalletService) {
   return async (root: FastifyInstance): Promise<void> => {
@@ -60,17 +49,8 @@ export function walletRoutes(service: WalletService) {
         schema: {
           tags: ['wallet'],
           summary: 'W1. Top up the wallet through the payment provider',
-          body: Type.Object({
-            amount: Type.Optional(MoneyInput('NGN, 100 to 100,000,000, at most 2 decimals')),
-            customer_email: Type.Optional(Type.String()),
-            redirect_url: Type.Optional(Type.String({ description: 'http(s) URL on a domain the company authorized' })),
-            company_id: CompanyId,
-          }),
-          response: {
-            200: Type.Object({ status: Type.Literal('success'), checkoutUrl: Type.String(), transactionReference: Type.String() }),
-            '4xx': ErrorSchema,
-            '5xx': ErrorSchema,
-          },
+          body: TopUpBody,
+          response: { 200: TopUpAnswer, ...errors },
         },
       },
       async (request) => service.topUp(tenantId(request), request.body, request.log),
@@ -91,15 +71,7 @@ export function walletRoutes(service: WalletService) {
             tags: ['wallet'],
             summary: 'W2. Status of a top-up transaction',
             querystring: StatusQuery,
-            response: {
-              200: Type.Object({
-                status: Type.Literal('success'),
-                transaction_status: Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failed')]),
-                transaction: TransactionSchema,
-              }),
-              '4xx': ErrorSchema,
-              '5xx': ErrorSchema,
-            },
+            response: { 200: StatusAnswer, ...errors },
           },
         },
         async (request) => service.transactionStatus(tenantId(request), request.query.transaction_reference),
@@ -118,17 +90,8 @@ export function walletRoutes(service: WalletService) {
         schema: {
           tags: ['wallet'],
           summary: 'Wallet balance (sum of the ledger)',
-          querystring: Type.Object({ company_id: CompanyId }),
-          response: {
-            200: Type.Object({
-              status: Type.Literal('success'),
-              balance: Type.Number(),
-              currency: Type.Literal('NGN'),
-              sandbox_balance: Type.Number({ description: 'the part of balance that came from sandbox (test) top-ups' }),
-            }),
-            '4xx': ErrorSchema,
-            '5xx': ErrorSchema,
-          },
+          querystring: BalanceQuery,
+          response: { 200: BalanceAnswer, ...errors },
         },
       },
       async (request) => service.balance(tenantId(request)),
