@@ -2,10 +2,10 @@
 // and recorded, and the page must still render the reference, attempt no other host (no fonts, no
 // scripts, no telemetry), and show none of the vendor's own buttons (docs/operations.md, API reference).
 import fs from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 
 /** The vendor's controls the page must not show (AI chat, MCP installs, hosted deploy and share, its toolbar, its credit). */
 const VENDOR_TEXTS = [
@@ -49,11 +49,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('/docs in chromium with every other ho
     base = `http://127.0.0.1:${port}`;
     ctx = await createTestApp({ publicUrl: undefined, port });
     await ctx.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await ctx?.close();
   });
 

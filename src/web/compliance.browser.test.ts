@@ -1,10 +1,10 @@
 // The Compliance page in chromium: pick a month, see the schedules with overdue due dates in red,
 // download a schedule through the session, follow a missing-data link to the employee's details.
 import fs from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { buildRemittanceWorld, type RemittanceWorld } from '../../test/helpers/remittances.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 
@@ -22,7 +22,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the Compliance page in chromium', { t
     await ctx.app.listen({ port, host: '127.0.0.1' });
     world = await buildRemittanceWorld(ctx.app, ctx.db);
     const email = (await createAdmin(ctx.db, world.company.id, { firstName: 'Cara', lastName: 'Compliance' })).email;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     context.setDefaultTimeout(30_000);
     page = await context.newPage();
@@ -33,7 +33,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the Compliance page in chromium', { t
     await page.waitForURL(`${base}/console`);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await ctx?.close();
   });
 

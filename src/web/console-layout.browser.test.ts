@@ -3,10 +3,10 @@
 // at 1280 and 390 pixels: no page may scroll sideways (wide tables scroll inside their card), and
 // the payroll run shows its Net pay column on a desktop screen.
 import fs from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { webhookTestConfig } from '../../test/helpers/webhooks.js';
 import { type DemoSeed, seedDemo } from '../seed.js';
 
@@ -81,11 +81,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('a first run in chromium, PUBLIC_URL u
     invoiceId = (await ctx.app.services.invoices.invoices.awaitingApproval(demo.companyId, 1))[0].transaction_id;
     await endpoints.test(demo.companyId, endpointId);
     await ctx.app.services.webhooks.deliveries.drain();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await ctx?.close();
   });
 

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { users } from '../db/schema/index.js';
 import { revokeTokens } from '../platform/auth/tokens.js';
@@ -63,7 +63,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
       })),
     );
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     context.setDefaultTimeout(30_000);
@@ -71,7 +71,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await ctx?.close();
     console.log(`console screenshots: ${shots}`);
   });

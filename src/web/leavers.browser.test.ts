@@ -3,10 +3,10 @@
 // to the notice, the Exited badge and filter of the employees list, then Reinstate through the
 // browser's confirm prompt.
 import fs from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 import { lagosDate } from '../platform/format.js';
@@ -30,7 +30,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('Terminate and Reinstate in chromium',
     const company = await createCompany(ctx.db, { name: 'Browser Leavers Ltd' });
     adminEmail = (await createAdmin(ctx.db, company.id, { roles: ['super-admin'] })).email;
     [{ id: employeeId }] = await createUsers(ctx.db, company.id, [{ firstName: 'Kunle', lastName: 'Adebayo' }]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(30_000);
     page = await context.newPage();
@@ -42,7 +42,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('Terminate and Reinstate in chromium',
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await ctx?.close();
   });
 

@@ -2,10 +2,10 @@
 // its confirm step, then Settle through its own; the notices after each redirect; the page does not
 // scroll sideways on a 390-pixel phone (the loans table scrolls in its own box).
 import fs from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 
@@ -38,11 +38,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('Loans and advances in chromium', { ti
     const company = await createCompany(ctx.db, { name: 'Acme Lenders' });
     adminEmail = (await createAdmin(ctx.db, company.id, { firstName: 'Ada', lastName: 'Maker' })).email;
     [{ id: employeeId }] = await createUsers(ctx.db, company.id, [{ firstName: 'Chidi', lastName: 'Okafor', baseSalary: '300000.00' }]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await ctx?.close();
   });
 

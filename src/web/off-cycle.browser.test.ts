@@ -2,10 +2,10 @@
 // lists the item under the employee and says what kind of run it is; neither page scrolls sideways
 // on a 390-pixel phone (the whole console is also checked by console-layout.browser.test.ts).
 import fs from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 
@@ -40,11 +40,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('New off-cycle run in chromium', { tim
       { firstName: 'Chidi', lastName: 'Okafor', baseSalary: '300000.00' },
       { firstName: 'Ngozi', lastName: 'Eze', baseSalary: '250000.00' },
     ]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await ctx?.close();
   });
 

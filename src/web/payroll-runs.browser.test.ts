@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../test/helpers/browser.js';
+import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { setBankAccounts } from '../../test/helpers/payroll-runs.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
@@ -75,13 +75,13 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', {
     ]);
     await setBankAccounts(ctx.db, [staff[0].id, staff[1].id, staff[3].id]);
     await setBankAccounts(ctx.db, [staff[2].id], '9990001234');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
     maker = await signedIn(makerEmail);
     checker = await signedIn(checkerEmail);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await ctx?.close();
     console.log(`payroll-run screenshots: ${shots}`);
   });

@@ -7,10 +7,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort, hasChromium } from '../../test/helpers/browser.js';
+import { freePort, hasChromium, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { paystubItem, postPaystubs } from '../../test/helpers/payroll.js';
 import { setBankAccounts } from '../../test/helpers/payroll-runs.js';
@@ -42,11 +42,11 @@ describe.skipIf(!hasChromium)('a payslip through its signed link in chromium', {
     });
     expect(res.statusCode, res.body).toBe(201);
     link = await createPayslipLinks(base).url(ctx.db, res.json().created_paystubs[0].paystub.id);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await ctx?.close();
     console.log(`payslip screenshots: ${shots}`);
   });

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -25,4 +26,24 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One chromium per test worker, shared by the browser test files that run in it (the files share
+ * their worker's modules, vitest.config.ts): a launch costs ~2 s of CPU, and each file's pages live
+ * in contexts of their own. Playwright closes the browser when the worker exits. A browser that
+ * crashed or was closed is launched again.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  const current = await shared?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  shared = chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return shared;
+}
+
+/** A file's afterAll: closes the contexts it left open, keeping the browser for the next file. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  for (const context of browser?.contexts() ?? []) await context.close();
 }

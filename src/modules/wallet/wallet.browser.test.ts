@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from '../../../test/helpers/browser.js';
+import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../../test/helpers/browser.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { makeVerifyJobsDue } from '../../../test/helpers/wallet.js';
 
@@ -36,10 +36,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('sandbox checkout in a real browser', 
     await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
     merchantBase = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
     company = await createCompany(ctx.db, { redirectDomains: ['127.0.0.1'] });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await new Promise<void>((resolve) => (merchant ? merchant.close(() => resolve()) : resolve()));
     await ctx?.close();
   });
