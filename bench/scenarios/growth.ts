@@ -1,4 +1,4 @@
-// The growth scenario (issue 34), first part: U1's first and last page at each size of one company
+// The growth scenario (docs/benchmarks.md, "Growth"), first part: U1's first and last page at each size of one company
 // (BENCH_GROWTH_SIZES, default 1,000 and 10,000 users; CI's smoke run only the smallest), each as
 // the median of sequential requests, and their cost per item (a page's 20 users). Writes
 // bench/results/growth.json: [{measure, n, per_item_ms}]. Run alone with BENCH_ONLY=growth.
