@@ -149,3 +149,22 @@ export function employeeForm(o: EmployeeFormOptions): Html {
   <button type="submit" name="intent" value="save">${o.submit}</button>
 </form>`;
 }
+
+/** Add employee's choice of how the employee starts (above the submit button). */
+export function startAsFieldset(values: Values): Html {
+  const startAs = String(values.start_as ?? 'active');
+  return html`<fieldset><legend>When the employee is added</legend><div class="checks">
+  <label for="start_as-active"><input type="radio" id="start_as-active" name="start_as" value="active"${startAs === 'active' ? html` checked` : ''}> Active at once (paid from the start date)</label>
+  <label for="start_as-invited"><input type="radio" id="start_as-invited" name="start_as" value="invited"${startAs === 'invited' ? html` checked` : ''}> Invited: active once they set a password through the e-mailed link</label>
+  <label for="notify"><input type="checkbox" id="notify" name="notify" value="true"${values.notify === false ? '' : html` checked`}> Send them the welcome or invitation e-mail</label>
+</div></fieldset>`;
+}
+
+/** Edit employee's lines above the form: the links back, who it is, and the bank account on record. */
+export function editHeader(id: number, user: Values, name: string): Html {
+  const verifiedLine = user.account_name
+    ? html`<p class="muted">Account on record: ${String(user.account_name)}${user.bank_account_verified_at ? ' (verified)' : ''}.</p>`
+    : '';
+  return html`<p><a href="/console/employees">← Employees</a> · <a href="/console/employees/${id}/statutory">Statutory details and employment</a></p>
+<p>${name} · employee number <strong>${String(user.employee_id)}</strong> · ${String(user.email)}</p>${verifiedLine}`;
+}
