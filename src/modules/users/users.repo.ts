@@ -6,8 +6,8 @@ import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor, queryNamed } from '../../db/prepared.js';
 import { users, userTypes } from '../../db/schema/index.js';
 import { lagosDate } from '../../platform/format.js';
-import { exitedSql } from './users.exit.repo.js';
-import { flatUserRowSql, type UserFlatRow, usersReadRepo } from './users.read.repo.js';
+import { exitedSql } from './lifecycle/users.exit.repo.js';
+import { flatUserRowSql, type UserFlatRow, usersReadRepo } from './read/users.read.repo.js';
 
 const manager = aliasedTable(users, 'manager');
 

@@ -5,16 +5,16 @@
 // tenancy messages in users.params.schemas.ts.
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, typed } from '../../platform/deps.js';
-import { bankAccountRoutes } from './users.bank-account.js';
-import { usersBulkRoutes } from './users.bulk.routes.js';
-import { sweepStaleUploads } from './users.multipart.js';
+import { bankAccountRoutes } from './bank/users.bank-account.service.js';
+import { usersBulkRoutes } from './import/users.bulk.routes.js';
+import { sweepStaleUploads } from './import/users.multipart.service.js';
+import { usersStatusRoutes } from './lifecycle/users.status.routes.js';
+import { usersSuspensionRoutes } from './lifecycle/users.suspension.routes.js';
+import { usersReadRoutes } from './read/users.read.routes.js';
 import { USERS_TENANCY } from './users.params.schemas.js';
-import { usersReadRoutes } from './users.read.routes.js';
 import { grants } from './users.request.validation.js';
 import type { UsersRouteServices } from './users.route-services.types.js';
 import { UserSchema } from './users.schemas.js';
-import { usersStatusRoutes } from './users.status.routes.js';
-import { usersSuspensionRoutes } from './users.suspension.routes.js';
 import { usersWriteRoutes } from './users.write.routes.js';
 
 export { USERS_TENANCY } from './users.params.schemas.js';

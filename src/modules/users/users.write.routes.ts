@@ -4,13 +4,13 @@ import { Type } from 'typebox';
 import type { AppDeps, typed } from '../../platform/deps.js';
 import { recoverAnswer } from '../../platform/idempotency-claims.js';
 import { tenantId } from '../../platform/request-context.js';
-import { DOCUMENT_UPLOAD } from './users.documents.js';
-import { readMultipart, resolveFormCompany } from './users.multipart.js';
+import { readMultipart, resolveFormCompany } from './import/users.multipart.service.js';
+import { DOCUMENT_UPLOAD } from './update/users.documents.service.js';
+import { CreateBody, UpdateBody } from './users.input.schemas.js';
 import { CompanyQuery, errors, IdParams, notFoundMessage, tags, USERS_TENANCY } from './users.params.schemas.js';
 import { bodyOf, grants } from './users.request.validation.js';
 import type { UsersRouteServices } from './users.route-services.types.js';
 import { CreatedUserSchema, UpdatedUserSchema } from './users.schemas.js';
-import { CreateBody, UpdateBody } from './users.schemas-input.js';
 
 export function usersWriteRoutes(app: ReturnType<typeof typed>, deps: AppDeps, services: UsersRouteServices): void {
   const { actions } = services;
