@@ -1,16 +1,11 @@
 // POST /api/users/{id}/bank-account/verify: asks the payment provider whose account the user's
 // bank_code + account_number is, stores that name and when, and says whether it is the employee's
 // (docs/banks.md). The provider is asked outside any transaction; the answer is stored only if
-// the account did not change meanwhile.
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+// the account did not change meanwhile. The route is users.bank-account.routes.ts.
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/client.js';
 import { recordAudit } from '../../../platform/audit/index.js';
-import { typed } from '../../../platform/deps.js';
 import { badGateway, conflict, invalid, notFound } from '../../../platform/errors.js';
-import { tenantId } from '../../../platform/request-context.js';
-import { CompanyIdInput, errorResponses, FieldsError } from '../../../platform/schemas.js';
-import type { TenancyMessages } from '../../../platform/types.js';
 import { AccountNotResolved, type AccountResolver, isValidNuban, namesMatch, ResolverUnavailable } from '../../banks/index.js';
 import { usersRepo } from '../users.repo.js';
 import { serializeUser } from '../users.serializer.js';
@@ -82,35 +77,3 @@ export function createBankAccountVerification(deps: { db: Db; resolver: AccountR
 }
 
 export type BankAccountVerification = ReturnType<typeof createBankAccountVerification>;
-
-/** The route (registered by users.routes.ts, after the User schema). */
-export function bankAccountRoutes(
-  root: FastifyInstance,
-  verification: BankAccountVerification,
-  tenancy: TenancyMessages,
-  mayGrant: (request: FastifyRequest) => boolean,
-): void {
-  const app = typed(root);
-  app.post(
-    '/api/users/:id/bank-account/verify',
-    {
-      config: { name: 'users.verify-bank-account', tenancy, notFoundMessage: 'User not found.', sensitive: true },
-      schema: {
-        tags: ['users'],
-        summary: "Resolve the holder's name of the user's bank account through the payment provider, and store it",
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
-        querystring: Type.Object({ company_id: CompanyIdInput }),
-        response: {
-          200: Type.Object({
-            message: Type.String(),
-            user: Type.Ref('User'),
-            account_name: Type.String(),
-            name_matches: Type.Boolean(),
-          }),
-          ...errorResponses(FieldsError),
-        },
-      },
-    },
-    async (request) => verification.verify(tenantId(request), request.params.id, mayGrant(request), request.log),
-  );
-}

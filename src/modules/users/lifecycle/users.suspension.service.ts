@@ -2,24 +2,15 @@
 // durable job `users.suspension-end` at `suspension_ends_at`. The job carries the end time it was
 // scheduled for and only ends a suspension that still has exactly that end: a moved, ended or
 // replaced suspension makes every older job a no-op, so a stale job can never end the wrong
-// suspension.
+// suspension. The job itself is users.suspension.jobs.ts.
 import type { Db, Executor } from '../../../db/client.js';
 import { endConsoleSessions } from '../../../platform/auth/console-access.js';
 import { badRequest, DomainError, notFound } from '../../../platform/errors.js';
-import type { JobDefinition, JobQueue } from '../../../platform/jobs/queue.js';
-import { exponentialBackoff } from '../../../platform/jobs/queue.js';
+import type { JobQueue } from '../../../platform/jobs/queue.js';
 import { announceUsers } from '../users.events.js';
 import { usersRepo } from '../users.repo.js';
 import { lifecycleRepo } from './users.lifecycle.repo.js';
-
-export const SUSPENSION_END = 'users.suspension-end';
-
-declare module '../../../platform/jobs/catalog.js' {
-  interface JobPayloads {
-    /** `endsAt`: the ISO time the job was scheduled for; only a suspension ending exactly then is ended. */
-    'users.suspension-end': { companyId: number; userId: number; endsAt: string };
-  }
-}
+import { SUSPENSION_END } from './users.suspension.jobs.js';
 export const INVALID_ACTION = 'Invalid action.';
 const MAX_MINUTES = 525_600; // one year
 const MAX_HOURS = 8_760;
@@ -133,21 +124,6 @@ export function createSuspensionService(deps: { db: Db; jobs: JobQueue }) {
         if (endsAt <= new Date()) throw invalidInput('The new unsuspension time field must be a date after now.');
         await lifecycleRepo.moveSuspensionEnd(tx, companyId, userId, endsAt);
         await schedule(tx, companyId, userId, endsAt);
-      });
-    },
-  };
-}
-
-export function suspensionEndJob(): JobDefinition<typeof SUSPENSION_END> {
-  return {
-    kind: SUSPENSION_END,
-    maxAttempts: 20,
-    backoffSeconds: exponentialBackoff(10, 600),
-    async handler({ companyId, userId, endsAt }, { db }) {
-      // Only the suspension this job was scheduled for, and only once it is due.
-      await db.transaction(async (tx) => {
-        if (await lifecycleRepo.endDueSuspension(tx, companyId, userId, endsAt))
-          await announceUsers(tx, companyId, [userId], 'user.unsuspended');
       });
     },
   };
