@@ -13,10 +13,10 @@ import { checkCreate, checkUpdate } from './fields/users.fields.validation.js';
 import { isExited } from './lifecycle/users.exit.repo.js';
 import { lifecycleRepo } from './lifecycle/users.lifecycle.repo.js';
 import { hashPassword, validatePassword } from './lifecycle/users.passwords.rules.js';
-import { USER_ROW as at, type UserFlatRow } from './read/users.read.repo.js';
 import { checkDocuments, deleteDocuments, storeDocuments, type UploadedFile } from './update/users.documents.service.js';
 import { updateUsers } from './update/users.update.service.js';
 import { announceUsers, snapshotUsers } from './users.events.js';
+import { USER_ROW as at, type UserFlatRow } from './users.flat-row.repo.js';
 import { companyName } from './users.lookup.repo.js';
 import { activatedMail } from './users.mail.js';
 import type { UserRow, UserWithNames } from './users.repo.js';
@@ -42,7 +42,7 @@ function failure(status: number, errors: Record<string, string[]>): DomainError 
   return invalid(errors);
 }
 
-/** U3's answer from the flat row its insert returned (users.repo.ts insertMany `withRows`): the same fields as createdAnswer. */
+/** U3's answer from the flat row its insert returned (create/users.create.repo.ts insertMany `withRows`): the same fields as createdAnswer. */
 function createdAnswerOfRow(row: UserFlatRow) {
   return {
     message: 'User created successfully',

@@ -2,14 +2,14 @@ import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp, lagosDate } from '../../platform/format.js';
 import { moneyString } from '../../tax-engine/money.js';
 import { isExited } from './lifecycle/users.exit.repo.js';
-import { USER_ROW as at, ROW_FIELDS, type UserFlatRow } from './read/users.read.repo.js';
+import { USER_ROW as at, ROW_FIELDS, type UserFlatRow } from './users.flat-row.repo.js';
 import type { UserWithNames } from './users.repo.js';
 
 type Nullable<T> = T | null;
 type Instant = Nullable<Date | string>;
 
 /**
- * The User object of the published interface, built once from a flat user row (users.read.repo.ts):
+ * The User object of the published interface, built once from a flat user row (users.flat-row.repo.ts):
  * the hot reads (U1, U2) hand their driver rows here as they arrive. `mayGrantConsoleAccess` is
  * whether the viewer's token has `all`: the onboarding token of a user holding (or, while
  * suspended, keeping aside) a console role sets that user's password, so only a viewer who could

@@ -17,7 +17,8 @@ import { holdsConsoleRole } from '../../../platform/auth/console-access.js';
 import type { FieldErrors } from '../../../platform/errors.js';
 import type { CreateValues } from '../fields/users.fields.validation.js';
 import type { Vocabulary } from '../users.lookup.repo.js';
-import type { NewUser, UserPatch, UserRow } from '../users.repo.js';
+import type { UserPatch, UserRow } from '../users.repo.js';
+import type { NewUser } from './users.create.repo.js';
 
 export const DOMAIN_MISSING = 'Domain name does not exist for the specified company.';
 export const TYPE_MISSING = 'The user type entered does not exist for the specified company.';

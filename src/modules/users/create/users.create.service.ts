@@ -11,7 +11,7 @@ import type { Mailer, MailMessage } from '../../../platform/mail/outbox.js';
 import { bankChangeNotices } from '../bank/users.bank-change.mail.js';
 import type { CreateValues } from '../fields/users.fields.validation.js';
 import { statutoryRepo } from '../fields/users.statutory.repo.js';
-import type { UserFlatRow } from '../read/users.read.repo.js';
+import type { UserFlatRow } from '../users.flat-row.repo.js';
 import {
   allocateEmployeeIds,
   createLookup,
@@ -24,6 +24,7 @@ import { emailLocalPart, emailStemKeys, freeEmails, inRounds, ONBOARDING_TTL_MS,
 import { invitationMail, onboardingLink, welcomeMail } from '../users.mail.js';
 import { type UserRow, usersRepo } from '../users.repo.js';
 import { type CreateResult, planCreateRows, planCreates, plannedEmail } from './users.create.planner.js';
+import { createRepo } from './users.create.repo.js';
 
 export { ALREADY_ACTIVE, type CreateResult, DOMAIN_MISSING, MANAGER_MISSING, TYPE_MISSING } from './users.create.planner.js';
 
@@ -44,7 +45,7 @@ interface CreateOptions {
 export interface CreateContext {
   /** False when no webhook endpoint could hear of the company's events: nothing to record. */
   announce: boolean;
-  /** The flat row (users.read.repo.ts) of each user created by an insert, by id (`withRows` only). */
+  /** The flat row (users.flat-row.repo.ts) of each user created by an insert, by id (`withRows` only). */
   rows: Map<number, UserFlatRow>;
 }
 
@@ -192,7 +193,7 @@ async function createRound(
 
   if (values.length > 0) {
     // DO NOTHING on any unique index: a row that lost a race is simply not returned and retried.
-    const inserted = await usersRepo.insertMany(tx, companyId, values, options.withRows);
+    const inserted = await createRepo.insertMany(tx, companyId, values, options.withRows);
     const idByUnique = new Map(inserted.map((row) => [row.uniqueId, row.id]));
     for (const row of inserted) if (row.row) context.rows.set(row.id, row.row);
     fresh.forEach((p, i) => {

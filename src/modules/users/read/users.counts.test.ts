@@ -19,7 +19,7 @@ import { createUserViaApi, generatedUsers, multipart, newUserBody, usersCsv } fr
 import { queryRows } from '../../../db/client.js';
 import { migrate } from '../../../db/migrate.js';
 import { userCounts, users } from '../../../db/schema/index.js';
-import { usersRepo } from '../users.repo.js';
+import { searchRepo } from './users.search.repo.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
@@ -63,12 +63,12 @@ async function expectExact(company: TestCompany, expected?: number) {
   expect(await counter(company.id)).toBe(n);
   expect(await totalResults(company)).toBe(n);
   // The console's unfiltered list reads the counter too; a filtered one still counts.
-  expect((await usersRepo.search(ctx.db, company.id, { offset: 0, limit: 1 })).total).toBe(n);
+  expect((await searchRepo.search(ctx.db, company.id, { offset: 0, limit: 1 })).total).toBe(n);
   const [active] = await queryRows<{ n: number }>(
     ctx.db,
     sql`SELECT count(*)::int AS n FROM users WHERE company_id = ${company.id} AND deleted_at IS NULL AND is_active AND NOT is_suspended`,
   );
-  expect((await usersRepo.search(ctx.db, company.id, { status: 'active', offset: 0, limit: 1 })).total).toBe(active.n);
+  expect((await searchRepo.search(ctx.db, company.id, { status: 'active', offset: 0, limit: 1 })).total).toBe(active.n);
 }
 const bulkCreate = (company: TestCompany, count: number) => {
   const form = multipart({}, [

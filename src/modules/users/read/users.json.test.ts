@@ -17,6 +17,7 @@ import { type UserWithNames, usersRepo } from '../users.repo.js';
 import { serializeUser, serializeUserRow } from '../users.serializer.js';
 import { userListJson } from '../users.service.js';
 import { usersReadRepo } from './users.read.repo.js';
+import { searchRepo } from './users.search.repo.js';
 
 let ctx: TestContext;
 let company: TestCompany;
@@ -29,7 +30,7 @@ afterAll(() => ctx.close());
 
 /** Each user of the company's first page as the serializer writes it, by id. */
 async function serializerTexts(mayGrant: boolean): Promise<string[]> {
-  const { rows } = await usersRepo.search(ctx.db, company.id, { offset: 0, limit: 1000 });
+  const { rows } = await searchRepo.search(ctx.db, company.id, { offset: 0, limit: 1000 });
   const named = await usersRepo.findManyByIds(
     ctx.db,
     company.id,

@@ -13,6 +13,7 @@ import { users } from '../../../db/schema/index.js';
 import { usersRepo } from '../users.repo.js';
 import { serializeUser, serializeUserRow } from '../users.serializer.js';
 import { usersReadRepo } from './users.read.repo.js';
+import { searchRepo } from './users.search.repo.js';
 
 let testDb: TestDatabase;
 let company: TestCompany;
@@ -109,7 +110,7 @@ describe('flat user rows (U1, U2)', () => {
   it('the page is the live users of the company by id, with their number; a deleted or foreign user is not found', async () => {
     const { db } = testDb.database;
     const { rows, total } = await usersReadRepo.page(db, company.id, 0, 10);
-    const search = await usersRepo.search(db, company.id, { offset: 0, limit: 10 });
+    const search = await searchRepo.search(db, company.id, { offset: 0, limit: 10 });
     expect(rows.map((row) => serializeUserRow(row).id)).toEqual(search.rows.map((r) => r.user.id));
     expect(total).toBe(3);
     // Past the end and for a company without users, the page is empty and the total still exact.

@@ -3,9 +3,8 @@
 // status, paged, with the total. Company id first, like every users query.
 import type { Db } from '../../../db/client.js';
 import { lagosDate } from '../../../platform/format.js';
-import type { UserStatus } from '../users.repo.js';
-import { usersRepo } from '../users.repo.js';
 import { serializeUser } from '../users.serializer.js';
+import { searchRepo, type UserStatus } from './users.search.repo.js';
 
 export interface UserSearch {
   q?: string;
@@ -21,7 +20,7 @@ export function createUserSearch(deps: { db: Db }) {
       const text = input.q?.trim().slice(0, 100);
       // One Lagos day for the whole page: the status filter and every user's is_active agree.
       const today = lagosDate();
-      const { rows, total } = await usersRepo.search(db, companyId, {
+      const { rows, total } = await searchRepo.search(db, companyId, {
         text,
         status: input.status,
         offset: input.offset,
