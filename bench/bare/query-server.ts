@@ -4,7 +4,7 @@
 // the platform around it: no logger, authentication, tenancy, rate limits, metrics or request ids.
 import Fastify from 'fastify';
 import { openPostgres } from '../../src/db/client.js';
-import { usersReadRepo } from '../../src/modules/users/users.read.repo.js';
+import { usersReadRepo } from '../../src/modules/users/read/users.read.repo.js';
 import { usersRepo } from '../../src/modules/users/users.repo.js';
 import { userListJson } from '../../src/modules/users/users.service.js';
 

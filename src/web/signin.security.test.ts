@@ -9,7 +9,7 @@ import { users, webSessions } from '../db/schema/index.js';
 
 // Counts argon2 verifications (the expensive step) without changing what they answer.
 const argon = vi.hoisted(() => ({ verifications: 0 }));
-vi.mock('../modules/users/users.passwords.js', async (importOriginal) => {
+vi.mock('../modules/users/lifecycle/users.passwords.rules.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../modules/users/index.js')>();
   return {
     ...original,

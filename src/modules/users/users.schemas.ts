@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { BankUserFields } from './users.bank-fields.js';
-import { StatutoryUserProperties } from './users.statutory-fields.js';
+import { BankUserFields } from './bank/users.bank-fields.validation.js';
+import { StatutoryUserProperties } from './fields/users.statutory-fields.validation.js';
 
 // Response-only nullable types written as `type: [..., 'null']`: fast-json-stringify serializes
 // these about 30% faster than `anyOf` unions, and they are plain JSON Schema 2020-12 (OpenAPI 3.1).

@@ -10,7 +10,7 @@ import { as } from '../../../test/helpers/http.js';
 import { multipart } from '../../../test/helpers/users.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../../test/helpers/web.js';
 import { users } from '../../db/schema/index.js';
-import { createOnboardingService } from './users.onboarding.js';
+import { createOnboardingService } from './lifecycle/users.onboarding.service.js';
 
 let ctx: TestContext;
 /** A token scoped to every users route one by one, but not `all`. */

@@ -1,15 +1,15 @@
 import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp, lagosDate } from '../../platform/format.js';
 import { moneyString } from '../../tax-engine/money.js';
-import { isExited } from './users.exit.repo.js';
-import { USER_ROW as at, ROW_FIELDS, type UserFlatRow } from './users.read.repo.js';
+import { isExited } from './lifecycle/users.exit.repo.js';
+import { USER_ROW as at, ROW_FIELDS, type UserFlatRow } from './users.flat-row.repo.js';
 import type { UserWithNames } from './users.repo.js';
 
 type Nullable<T> = T | null;
 type Instant = Nullable<Date | string>;
 
 /**
- * The User object of the published interface, built once from a flat user row (users.read.repo.ts):
+ * The User object of the published interface, built once from a flat user row (users.flat-row.repo.ts):
  * the hot reads (U1, U2) hand their driver rows here as they arrive. `mayGrantConsoleAccess` is
  * whether the viewer's token has `all`: the onboarding token of a user holding (or, while
  * suspended, keeping aside) a console role sets that user's password, so only a viewer who could
@@ -45,7 +45,7 @@ export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false
     office_location: row[at.officeLocation] as Nullable<string>,
     base_salary: moneyString(row[at.baseSalary] as Nullable<string>),
     allowances: moneyString(row[at.allowances] as Nullable<string>),
-    // The statutory fields (users.statutory-fields.ts), in StatutoryUserProperties' order.
+    // The statutory fields (users.statutory-fields.validation.ts), in StatutoryUserProperties' order.
     annual_rent_paid: moneyString(row[at.annualRentPaid] as Nullable<string>),
     life_assurance_premium: moneyString(row[at.lifeAssurancePremium] as Nullable<string>),
     nin: row[at.nin] as Nullable<string>,
@@ -65,7 +65,7 @@ export function serializeUserRow(row: UserFlatRow, mayGrantConsoleAccess = false
     exit_reason: row[at.exitReason] as Nullable<string>,
     bank_name: row[at.bankName] as Nullable<string>,
     account_number: row[at.accountNumber] as Nullable<string>,
-    // The bank fields (users.bank-fields.ts BankUserFields).
+    // The bank fields (users.bank-fields.validation.ts BankUserFields).
     bank_code: row[at.bankCode] as Nullable<string>,
     account_name: row[at.accountName] as Nullable<string>,
     bank_account_verified_at: isoTimestamp(row[at.bankAccountVerifiedAt] as Instant),

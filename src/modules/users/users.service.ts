@@ -1,7 +1,7 @@
 import { type Db, onDatabaseServer } from '../../db/client.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { lagosDate } from '../../platform/format.js';
-import { type ListFilter, usersReadRepo } from './users.read.repo.js';
+import { type ListFilter, usersReadRepo } from './read/users.read.repo.js';
 import { serializeUserRow } from './users.serializer.js';
 
 export const USER_NOT_FOUND = 'User not found.';

@@ -1,0 +1,35 @@
+// Employee search for the web console (added by the console work; not an /api endpoint): one
+// company's non-deleted users whose name, e-mails or employee id contain the text, optionally by
+// status, paged, with the total. Company id first, like every users query.
+import type { Db } from '../../../db/client.js';
+import { lagosDate } from '../../../platform/format.js';
+import { serializeUser } from '../users.serializer.js';
+import { searchRepo, type UserStatus } from './users.search.repo.js';
+
+export interface UserSearch {
+  q?: string;
+  status?: UserStatus;
+  offset: number;
+  limit: number;
+}
+
+export function createUserSearch(deps: { db: Db }) {
+  const { db } = deps;
+  return {
+    async search(companyId: number, input: UserSearch) {
+      const text = input.q?.trim().slice(0, 100);
+      // One Lagos day for the whole page: the status filter and every user's is_active agree.
+      const today = lagosDate();
+      const { rows, total } = await searchRepo.search(db, companyId, {
+        text,
+        status: input.status,
+        offset: input.offset,
+        limit: input.limit,
+        today,
+      });
+      // The console list does not show managers, so their names are not joined.
+      const data = rows.map((row) => serializeUser({ ...row, managerFirstName: null, managerLastName: null }, false, today));
+      return { users: data, total };
+    },
+  };
+}
