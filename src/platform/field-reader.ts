@@ -1,6 +1,6 @@
 // The one field-by-field reader of request bodies (and CSV rows): every field is checked and every
 // problem collected as {field: [message]} with the Laravel-like messages of the spec, instead of
-// stopping at the first. Features add their own field kinds on top (users.fields.ts).
+// stopping at the first. Features add their own field kinds on top (users/fields/users.fields.validation.ts).
 import { isEmail } from './email.js';
 import { addFieldError, type FieldErrors } from './errors.js';
 

@@ -1,4 +1,4 @@
-// Console sign-in and sessions: administrators only, argon2id passwords (users.passwords), sessions
+// Console sign-in and sessions: administrators only, argon2id passwords (users/lifecycle/users.passwords.rules.ts), sessions
 // in web_sessions keyed by the SHA-256 of a 256-bit cookie value, per-session CSRF secrets, and
 // sign-in throttling counted in the database so that it holds across instances.
 
