@@ -13,7 +13,7 @@ import { DomainError } from '../platform/errors.js';
 import { parseRowId } from '../platform/input-safety.js';
 import { type Html, html } from './html.view.js';
 import { csrfField, type Flash, page } from './layout.view.js';
-import { employmentSection, LEAVER_NOTICES } from './leavers.routes.js';
+import { employmentSection, LEAVER_NOTICES } from './leavers.view.js';
 import { payEventsSection } from './loans.routes.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
