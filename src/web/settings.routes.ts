@@ -10,7 +10,7 @@ import { type Flash, page } from './layout.view.js';
 import { runApprovalSection, runApprovalSettingsRoutes } from './run-approval.settings.routes.js';
 import { DoneQuery, PayrollBody, VocabularyBody } from './settings.schemas.js';
 import { payrollSection, SETTING_FIELDS, vocabularySections } from './settings.view.js';
-import { companyStatutorySection, companyStatutoryValues } from './statutory.routes.js';
+import { companyStatutorySection, companyStatutoryValues } from './statutory.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const DONE: Record<string, string> = {
