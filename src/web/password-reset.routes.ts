@@ -3,13 +3,13 @@
 // (opening it uses nothing up: mail scanners open links), whose POST sets the password once.
 // The rules are the console-sessions module's password-reset service.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Type } from 'typebox';
 import type { ResetState } from '../modules/console-sessions/index.js';
-import { PASSWORD_MIN_LENGTH } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { html } from './html.view.js';
 import { plainPage } from './layout.view.js';
+import { AskBody, Params, ResetBody } from './password-reset.schemas.js';
+import { askForm, resetForm } from './password-reset.view.js';
 import { anonymousCsrf, checkAnonymousCsrf, sendHtml, type WebContext } from './web.routes.js';
 
 const SAME_ANSWER =
@@ -30,39 +30,28 @@ function deadLink(reply: FastifyReply, state: Exclude<ResetState, 'open'>) {
 }
 
 export async function passwordResetRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  await forgotPasswordRoutes(root, ctx);
+  await resetLinkRoutes(root, ctx);
+}
+
+/** Asking for a link: the form, its POST (always the same answer) and the page saying so. */
+async function forgotPasswordRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const { passwordResets } = ctx.services.consoleSessions;
-
-  const askForm = (csrf: string) => html`<div class="card"><form method="post" action="/console/forgot-password" novalidate>
-  <input type="hidden" name="_csrf" value="${csrf}">
-  <label for="email">E-mail address <span class="hint">Your company e-mail or your personal e-mail</span></label>
-  <input id="email" name="email" type="email" autocomplete="username" required>
-  <button type="submit">E-mail me a link</button>
-</form></div><p><a href="/console/login">Back to sign in</a></p>`;
 
   app.get('/forgot-password', { schema: { hide: true } }, async (request, reply) =>
     sendHtml(reply, plainPage({ title: 'Forgot your password?', body: askForm(anonymousCsrf(ctx, request, reply)) })),
   );
 
-  app.post(
-    '/forgot-password',
-    {
-      schema: {
-        hide: true,
-        body: Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })), email: Type.Optional(Type.String({ maxLength: 320 })) }),
-      },
-      preHandler: checkAnonymousCsrf(ctx),
-    },
-    async (request, reply) => {
-      const result = await passwordResets.request(request.body.email ?? '', request.ip);
-      if (result === 'throttled') {
-        reply.header('Retry-After', String(15 * 60));
-        const body = html`<p>Too many requests for a reset link. Try again in 15 minutes.</p><p><a href="/console/login">Back to sign in</a></p>`;
-        return sendHtml(reply, plainPage({ title: 'Forgot your password?', body }), 429);
-      }
-      return reply.redirect('/console/forgot-password/sent', 303);
-    },
-  );
+  app.post('/forgot-password', { schema: { hide: true, body: AskBody }, preHandler: checkAnonymousCsrf(ctx) }, async (request, reply) => {
+    const result = await passwordResets.request(request.body.email ?? '', request.ip);
+    if (result === 'throttled') {
+      reply.header('Retry-After', String(15 * 60));
+      const body = html`<p>Too many requests for a reset link. Try again in 15 minutes.</p><p><a href="/console/login">Back to sign in</a></p>`;
+      return sendHtml(reply, plainPage({ title: 'Forgot your password?', body }), 429);
+    }
+    return reply.redirect('/console/forgot-password/sent', 303);
+  });
 
   app.get('/forgot-password/sent', { schema: { hide: true } }, async (_request, reply) =>
     sendHtml(
@@ -74,19 +63,12 @@ export async function passwordResetRoutes(root: FastifyInstance, ctx: WebContext
       }),
     ),
   );
+}
 
-  const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
-  const resetForm = (
-    token: string,
-    csrf: string,
-  ) => html`<div class="card"><form method="post" action="/console/reset-password/${token}" novalidate>
-  <input type="hidden" name="_csrf" value="${csrf}">
-  <label for="password">New password <span class="hint" id="password-rules">At least ${PASSWORD_MIN_LENGTH} characters, with at least one upper-case letter and one symbol (such as ! or -).</span></label>
-  <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-rules">
-  <label for="password_confirmation">Repeat the password</label>
-  <input id="password_confirmation" name="password_confirmation" type="password" autocomplete="new-password" required>
-  <button type="submit">Set the new password</button>
-</form></div>`;
+/** The e-mailed link: its form (opening it uses nothing up) and the POST that sets the password once. */
+async function resetLinkRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  const app = typed(root);
+  const { passwordResets } = ctx.services.consoleSessions;
 
   app.get('/reset-password/:token', { schema: { hide: true, params: Params } }, async (request, reply) => {
     const state = await passwordResets.check(request.params.token);
@@ -99,18 +81,7 @@ export async function passwordResetRoutes(root: FastifyInstance, ctx: WebContext
 
   app.post(
     '/reset-password/:token',
-    {
-      schema: {
-        hide: true,
-        params: Params,
-        body: Type.Object({
-          _csrf: Type.Optional(Type.String({ maxLength: 200 })),
-          password: Type.Optional(Type.String({ maxLength: 1024 })),
-          password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
-        }),
-      },
-      preHandler: checkAnonymousCsrf(ctx),
-    },
+    { schema: { hide: true, params: Params, body: ResetBody }, preHandler: checkAnonymousCsrf(ctx) },
     async (request, reply) => {
       const { token } = request.params;
       const state = await passwordResets.check(token);

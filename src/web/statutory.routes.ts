@@ -5,103 +5,26 @@
 // companies' statutory service), so the same values are accepted with the same messages. An emptied
 // box means "unknown" (null), unlike the API's blank "unchanged": a form always sends all.
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { CompanyProfile } from '../modules/companies/index.js';
 import type { SessionRow } from '../modules/console-sessions/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError } from '../platform/errors.js';
 import { parseRowId } from '../platform/input-safety.js';
-import { type Html, html } from './html.view.js';
-import { csrfField, type Flash, page } from './layout.view.js';
-import { employmentSection, LEAVER_NOTICES } from './leavers.routes.js';
+import { html } from './html.view.js';
+import { type Flash, page } from './layout.view.js';
+import { employmentSection, LEAVER_NOTICES } from './leavers.view.js';
 import { payEventsSection } from './loans.routes.js';
+import { CompanyBody, DoneQuery, EmployeeBody, Params } from './statutory.schemas.js';
+import {
+  COMPANY_FORM_FIELDS,
+  companyStatutorySection,
+  EMPLOYEE_FORM_FIELDS,
+  employeeStatutoryCard,
+  type Values,
+} from './statutory.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
-type Values = Record<string, unknown>;
-type Option = { code: string; name: string };
-
-const TEXT_FIELDS = [
-  ['nin', 'NIN', '11 digits'],
-  ['tax_id', 'Tax ID (TIN)', 'State or federal taxpayer ID, up to 20 characters'],
-  ['rsa_pin', 'RSA PIN', 'PEN followed by 12 digits'],
-  ['nhf_number', 'NHF number', 'Letters, digits, / and -'],
-  ['annual_rent_paid', 'Annual rent paid (₦)', 'For rent relief; a decimal amount'],
-  ['life_assurance_premium', 'Life assurance premium a year (₦)', 'For life assurance relief; a decimal amount'],
-] as const;
-const BOOLEAN_FIELDS = [
-  ['nhf_opt_in', 'Contributes to the NHF', 'Compulsory in the public sector; voluntary in the private sector'],
-  ['is_expatriate', 'Expatriate', 'Not a Nigerian citizen: no NHF'],
-  [
-    'pension_exempt',
-    'Exempt from pension',
-    'Pension Reform Act 2014 exemptions (e.g. less than 3 months to retirement, covered by another scheme): no employee or employer pension',
-  ],
-] as const;
-const REASON_FIELD = 'pension_exempt_reason';
-const REGISTRATIONS = [
-  ['rc_number', 'CAC RC number', 'RC, BN or IT and up to 8 digits'],
-  ['pencom_employer_code', 'PenCom employer code', ''],
-  ['nhf_employer_number', 'NHF employer number', 'Federal Mortgage Bank of Nigeria'],
-  ['nsitf_number', 'NSITF number', ''],
-  ['itf_number', 'ITF number', ''],
-] as const;
-export const EMPLOYEE_FORM_FIELDS = [
-  ...TEXT_FIELDS.map(([f]) => f),
-  'state_of_residence',
-  'pfa_code',
-  'gender',
-  ...BOOLEAN_FIELDS.map(([f]) => f),
-  REASON_FIELD,
-];
-const COMPANY_FORM_FIELDS = ['sector', ...REGISTRATIONS.map(([f]) => f), 'tax_ids'];
-
-const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
-
-function select(field: string, label: string, options: Option[], value: unknown, empty: string): Html {
-  return html`<label for="${field}">${label}</label>
-  <select id="${field}" name="${field}" class="wide"><option value="">${empty}</option>${options.map(
-    (o) => html`<option value="${o.code}"${text(value) === o.code ? html` selected` : ''}>${o.name} (${o.code})</option>`,
-  )}</select>`;
-}
-
-function yesNo(field: string, label: string, hint: string, value: unknown): Html {
-  const on = value === true || value === 'true';
-  return html`<fieldset><legend>${label}</legend><span class="hint">${hint}</span><div class="checks">
-  <label for="${field}-yes"><input type="radio" id="${field}-yes" name="${field}" value="true"${on ? html` checked` : ''}> Yes</label>
-  <label for="${field}-no"><input type="radio" id="${field}-no" name="${field}" value="false"${on ? '' : html` checked`}> No</label></div></fieldset>`;
-}
-
-/** The statutory inputs of an employee form (this page and the console's Add/Edit employee pages). */
-export function statutoryInputs(values: Values, states: Option[], pfas: Option[]): Html {
-  return html`${select('state_of_residence', 'State of residence (PAYE authority)', states, values.state_of_residence, 'Unknown')}
-    ${select('pfa_code', 'Pension Fund Administrator', pfas, values.pfa_code, 'Unknown')}
-    ${select(
-      'gender',
-      'Gender',
-      [
-        { code: 'female', name: 'Female' },
-        { code: 'male', name: 'Male' },
-      ],
-      values.gender,
-      'Not recorded',
-    )}
-    ${TEXT_FIELDS.map(
-      ([field, label, hint]) => html`<label for="${field}">${label} <span class="hint">${hint}</span></label>
-    <input id="${field}" name="${field}" type="text" maxlength="40" value="${text(values[field])}">`,
-    )}
-    ${BOOLEAN_FIELDS.map(([field, label, hint]) => yesNo(field, label, hint, values[field]))}
-    <label for="${REASON_FIELD}">Reason for the pension exemption <span class="hint">Required when exempt, up to 200 characters</span></label>
-    <input id="${REASON_FIELD}" name="${REASON_FIELD}" type="text" maxlength="200" class="wide" value="${text(values[REASON_FIELD])}">`;
-}
-
-/** The labels of the statutory fields, by field key: what error messages name instead of the key. */
-export const STATUTORY_LABELS: Record<string, string> = {
-  state_of_residence: 'State of residence',
-  pfa_code: 'Pension Fund Administrator',
-  gender: 'Gender',
-  ...Object.fromEntries([...TEXT_FIELDS, ...BOOLEAN_FIELDS].map(([field, label]) => [field, label])),
-  [REASON_FIELD]: 'Reason for the pension exemption',
-};
+// The employee form's statutory inputs, labels and fields, where the Add/Edit employee pages import them.
+export { EMPLOYEE_FORM_FIELDS, STATUTORY_LABELS, statutoryInputs } from './statutory.view.js';
 
 /** The form's strings as a U4 body: an emptied box is null (unknown); booleans as sent. */
 function formToBody(form: Record<string, string | undefined>, fields: readonly string[]): Values {
@@ -126,49 +49,6 @@ export function parseTaxIdLines(textValue: string): Record<string, string> {
   return out;
 }
 
-const taxIdLines = (taxIds: unknown) =>
-  typeof taxIds === 'string'
-    ? taxIds
-    : Object.entries((taxIds ?? {}) as Record<string, string>)
-        .map(([code, id]) => `${code}: ${id}`)
-        .join('\n');
-
-/** The Settings section: sector and registrations; `values` are the stored ones or what was typed. */
-export function companyStatutorySection(session: SessionRow, values: Values): Html {
-  return html`<section class="card" aria-labelledby="statutory-heading">
-  <h2 id="statutory-heading">Statutory registrations</h2>
-  <p class="muted">What remittance schedules carry for this employer. Empty a box to remove a number.</p>
-  <form method="post" action="/console/settings/statutory">
-    ${csrfField(session.csrfToken)}
-    <label for="sector">Sector <span class="hint">NHF is compulsory in the public sector and voluntary in the private sector.</span></label>
-    <select id="sector" name="sector" class="wide">${['private', 'public'].map(
-      (s) => html`<option value="${s}"${text(values.sector) === s ? html` selected` : ''}>${s[0].toUpperCase()}${s.slice(1)}</option>`,
-    )}</select>
-    ${REGISTRATIONS.map(
-      ([field, label, hint]) => html`<label for="${field}">${label}${hint ? html` <span class="hint">${hint}</span>` : ''}</label>
-    <input id="${field}" name="${field}" type="text" maxlength="40" value="${text(values[field])}">`,
-    )}
-    <label for="tax_ids">Payer IDs at state tax authorities <span class="hint">One per line: state code, colon, payer ID (LA: 1234567).</span></label>
-    <textarea id="tax_ids" name="tax_ids" rows="4" class="wide">${taxIdLines(values.tax_ids)}</textarea>
-    <button type="submit">Save registrations</button>
-  </form>
-</section>`;
-}
-
-/** The stored values of the Settings section. */
-export function companyStatutoryValues(profile: CompanyProfile): Values {
-  const c = profile.company;
-  return {
-    sector: c.sector,
-    rc_number: c.rcNumber,
-    pencom_employer_code: c.pencomEmployerCode,
-    nhf_employer_number: c.nhfEmployerNumber,
-    nsitf_number: c.nsitfNumber,
-    itf_number: c.itfNumber,
-    tax_ids: c.taxIds,
-  };
-}
-
 const messagesOf = (error: unknown): string => {
   if (!(error instanceof DomainError) || error.code === 'internal') throw error;
   return (
@@ -178,62 +58,47 @@ const messagesOf = (error: unknown): string => {
   );
 };
 
-const FormBody = (fields: readonly string[]) =>
-  Type.Object({
-    _csrf: Type.Optional(Type.String({ maxLength: 200 })),
-    ...Object.fromEntries(
-      fields.map((f) => [f, Type.Optional(Type.String({ maxLength: f === 'tax_ids' ? 4000 : f === REASON_FIELD ? 1000 : 100 }))]),
-    ),
+const employeeId = (raw: string) => parseRowId(raw) ?? 0;
+
+/** The employee's page: the statutory details, then the Employment section and the pay events. */
+async function employeePage(ctx: WebContext, session: SessionRow, id: number, flash: Flash = {}, typed?: Values) {
+  const { referenceData } = ctx.services.referenceData;
+  const user: Values = await ctx.services.users.users.show(session.companyId, id);
+  const values = { ...user, ...typed };
+  const body = employeeStatutoryCard(session, id, user, values, referenceData.states().data, referenceData.pfas().data);
+  return page({
+    title: 'Statutory details',
+    session,
+    section: 'employees',
+    body: html`${body}${employmentSection(session, user)}${payEventsSection(Number(user.id))}`,
+    flash,
   });
+}
 
 export async function statutoryRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  await employeeStatutoryRoutes(root, ctx);
+  await companyStatutoryRoutes(root, ctx);
+}
+
+/** The employee's page and its statutory details form. */
+async function employeeStatutoryRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
-  const { users, actions } = ctx.services.users;
-  const { referenceData } = ctx.services.referenceData;
-  const { statutory } = ctx.services.companies;
-  const Params = Type.Object({ id: Type.String({ maxLength: 20 }) });
-
-  async function employeePage(session: SessionRow, id: number, flash: Flash = {}, typed?: Values) {
-    const user: Values = await users.show(session.companyId, id);
-    const values = { ...user, ...typed };
-    const body = html`<p><a href="/console/employees">← Employees</a></p>
-<section class="card" aria-labelledby="statutory-heading">
-  <h2 id="statutory-heading">Statutory details of ${text(user.first_name)} ${text(user.last_name)} (${text(user.employee_id)})</h2>
-  <p class="muted">Used for PAYE, pension and NHF. Empty a box when a detail is unknown.</p>
-  <form method="post" action="/console/employees/${id}/statutory">
-    ${csrfField(session.csrfToken)}
-    ${statutoryInputs(values, referenceData.states().data, referenceData.pfas().data)}
-    <button type="submit">Save statutory details</button>
-  </form>
-</section>`;
-    return page({
-      title: 'Statutory details',
-      session,
-      section: 'employees',
-      body: html`${body}${employmentSection(session, user)}${payEventsSection(Number(user.id))}`,
-      flash,
-    });
-  }
-
-  const employeeId = (raw: string) => parseRowId(raw) ?? 0;
+  const { actions } = ctx.services.users;
 
   app.get(
     '/employees/:id/statutory',
-    {
-      schema: { hide: true, params: Params, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 10 })) }) },
-      preHandler: guard,
-    },
+    { schema: { hide: true, params: Params, querystring: DoneQuery }, preHandler: guard },
     async (request, reply) => {
       const done = request.query.done;
       const flash = done ? { notice: LEAVER_NOTICES[done] ?? 'Statutory details saved.' } : {};
-      return sendHtml(reply, await employeePage(sessionOf(request), employeeId(request.params.id), flash));
+      return sendHtml(reply, await employeePage(ctx, sessionOf(request), employeeId(request.params.id), flash));
     },
   );
 
   app.post(
     '/employees/:id/statutory',
-    { schema: { hide: true, params: Params, body: FormBody(EMPLOYEE_FORM_FIELDS) }, preHandler: guard },
+    { schema: { hide: true, params: Params, body: EmployeeBody }, preHandler: guard },
     async (request, reply) => {
       const session = sessionOf(request);
       const id = employeeId(request.params.id);
@@ -243,29 +108,32 @@ export async function statutoryRoutes(root: FastifyInstance, ctx: WebContext): P
       } catch (error) {
         const message = messagesOf(error);
         if (error instanceof DomainError && error.code === 'not_found') throw error;
-        return sendHtml(reply, await employeePage(session, id, { error: message }, body), 422);
+        return sendHtml(reply, await employeePage(ctx, session, id, { error: message }, body), 422);
       }
       return reply.redirect(`/console/employees/${id}/statutory?done=1`, 303);
     },
   );
+}
 
-  app.post(
-    '/settings/statutory',
-    { schema: { hide: true, body: FormBody(COMPANY_FORM_FIELDS) }, preHandler: guard },
-    async (request, reply) => {
-      const session = sessionOf(request);
-      const form = request.body as Record<string, string | undefined>;
-      const body = formToBody(form, COMPANY_FORM_FIELDS);
-      if (typeof body.tax_ids === 'string') body.tax_ids = parseTaxIdLines(body.tax_ids);
-      try {
-        await statutory.update(session.companyId, body);
-      } catch (error) {
-        const message = messagesOf(error);
-        // The section alone, with what was typed, so one mistake does not lose the other edits.
-        const section = companyStatutorySection(session, { ...body, tax_ids: form.tax_ids ?? '' });
-        return sendHtml(reply, page({ title: 'Settings', session, section: 'settings', body: section, flash: { error: message } }), 422);
-      }
-      return reply.redirect('/console/settings?done=statutory', 303);
-    },
-  );
+/** The Settings section's form: the company's sector and registrations. */
+async function companyStatutoryRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  const app = typed(root);
+  const guard = requireSession(ctx);
+  const { statutory } = ctx.services.companies;
+
+  app.post('/settings/statutory', { schema: { hide: true, body: CompanyBody }, preHandler: guard }, async (request, reply) => {
+    const session = sessionOf(request);
+    const form = request.body as Record<string, string | undefined>;
+    const body = formToBody(form, COMPANY_FORM_FIELDS);
+    if (typeof body.tax_ids === 'string') body.tax_ids = parseTaxIdLines(body.tax_ids);
+    try {
+      await statutory.update(session.companyId, body);
+    } catch (error) {
+      const message = messagesOf(error);
+      // The section alone, with what was typed, so one mistake does not lose the other edits.
+      const section = companyStatutorySection(session, { ...body, tax_ids: form.tax_ids ?? '' });
+      return sendHtml(reply, page({ title: 'Settings', session, section: 'settings', body: section, flash: { error: message } }), 422);
+    }
+    return reply.redirect('/console/settings?done=statutory', 303);
+  });
 }
