@@ -1,7 +1,7 @@
 // Payroll → Pay schedules (docs/console.md, "Pay schedules"; docs/payroll-runs.md, "Pay schedules"):
 // list the company's schedules with their next 3 periods (payment and creation dates, from the
 // pay-schedules planner through the service), create one, edit one, deactivate one after a
-// confirmation. Every form posts, then redirects (post/redirect/get); a refusal re-renders the
+// confirmation, activate one again. Every form posts, then redirects (post/redirect/get); a refusal re-renders the
 // form with the service's own messages. The same service as /api/pay-schedules, so the rules and
 // the audit events are the API's.
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +18,7 @@ const DONE: Record<string, string> = {
   created: 'Pay schedule created.',
   updated: 'Pay schedule saved.',
   deactivated: 'Pay schedule deactivated: it creates no more runs.',
+  activated: 'Pay schedule activated: it creates its coming runs again.',
 };
 
 /** The form's strings as the API's input: a day of month as a number, an empty field as absent. */
@@ -55,6 +56,7 @@ export async function paySchedulesConsoleRoutes(root: FastifyInstance, ctx: WebC
   await scheduleListRoutes(root, ctx);
   await scheduleEditRoutes(root, ctx);
   await scheduleDeactivateRoutes(root, ctx);
+  await scheduleActivateRoutes(root, ctx);
 }
 
 /** The list and its New form. */
@@ -140,6 +142,28 @@ async function scheduleDeactivateRoutes(root: FastifyInstance, ctx: WebContext):
         return sendHtml(reply, await loadListPage(ctx, session, {}, flash), status);
       }
       return reply.redirect('/console/pay-schedules?done=deactivated', 303);
+    },
+  );
+}
+
+/** Activate an inactive schedule again (PUT /api/pay-schedules/{id} with active: true). */
+async function scheduleActivateRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
+  const app = typed(root);
+  const guard = requireSession(ctx);
+  const { paySchedules } = ctx.services.paySchedules;
+
+  app.post(
+    '/pay-schedules/:id/activate',
+    { schema: { hide: true, params: IdParams, body: CsrfBody }, preHandler: guard },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      try {
+        await paySchedules.update(session.companyId, Number(request.params.id), { active: true });
+      } catch (error) {
+        const { status, flash } = refused(error);
+        return sendHtml(reply, await loadListPage(ctx, session, {}, flash), status);
+      }
+      return reply.redirect('/console/pay-schedules?done=activated', 303);
     },
   );
 }

@@ -41,6 +41,11 @@ function periodsTable(s: Schedule): Html {
   )}</tbody></table>`;
 }
 
+/** Activate: nothing is lost by it, so a button (no confirmation page). */
+function activateForm(session: SessionRow, id: number): Html {
+  return html`<form method="post" action="/console/pay-schedules/${id}/activate">${csrfField(session.csrfToken)}<button type="submit" class="secondary">Activate</button></form>`;
+}
+
 function listBody(session: SessionRow, schedules: Schedule[], values: FormValues): Html {
   return html`<p class="muted">Each active schedule creates its period's draft run before the payment date; a payment date on a weekend or public holiday moves to the working day before.</p>
 ${
@@ -52,7 +57,9 @@ ${
 <p>${s.frequency}, pay day ${String(s.pay_day)}, draft ${s.create_days_before} days before payment.</p>
 ${periodsTable(s)}
 <p><a class="button secondary" href="/console/pay-schedules/${s.id}/edit">Edit</a>${
-          s.active ? html` <a class="button secondary" href="/console/pay-schedules/${s.id}/deactivate">Deactivate</a>` : ''
+          s.active
+            ? html` <a class="button secondary" href="/console/pay-schedules/${s.id}/deactivate">Deactivate</a>`
+            : html`</p>${activateForm(session, s.id)}<p class="muted">Activating creates the draft run of a period whose creation date has passed and whose payment date is ahead, within a minute.`
         }</p>
 </section>`,
       )
@@ -80,7 +87,7 @@ export function deactivatePage(session: SessionRow, id: number, name: string): H
     title: 'Deactivate pay schedule',
     session,
     section: 'payroll',
-    body: html`<p>Deactivate <strong>${name}</strong>? It creates no more draft runs; runs it already created stay. It can be re-activated through the API (PUT /api/pay-schedules/{id} with active: true).</p>
+    body: html`<p>Deactivate <strong>${name}</strong>? It creates no more draft runs; runs it already created stay. It can be activated again from this page.</p>
 <form method="post" action="/console/pay-schedules/${id}/deactivate">${csrfField(session.csrfToken)}
 <button type="submit" class="danger">Deactivate</button> <a href="/console/pay-schedules">Cancel</a></form>`,
   });

@@ -99,8 +99,17 @@ describe('console pay schedules', () => {
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/console/pay-schedules?done=deactivated');
     expect((await apiList())[0].active).toBe(false);
+    const inactive = await admin.get('/console/pay-schedules');
+    expect(inactive.body).toContain(`action="/console/pay-schedules/${schedule.id}/activate"`);
+    expect(inactive.body).not.toContain(`/console/pay-schedules/${schedule.id}/deactivate`);
+    const activated = await admin.post(`/console/pay-schedules/${schedule.id}/activate`, {});
+    expect(activated.statusCode).toBe(303);
+    expect(activated.headers.location).toBe('/console/pay-schedules?done=activated');
+    expect((await apiList())[0].active).toBe(true);
+    expect((await admin.get('/console/pay-schedules?done=activated')).body).toContain('Pay schedule activated');
     expect(await actions()).toEqual([
       'console_user:pay_schedule.created',
+      'console_user:pay_schedule.updated',
       'console_user:pay_schedule.updated',
       'console_user:pay_schedule.updated',
     ]);
@@ -110,6 +119,7 @@ describe('console pay schedules', () => {
     const [schedule] = await apiList();
     expect((await stranger.get(`/console/pay-schedules/${schedule.id}/edit`)).statusCode).toBe(404);
     expect((await stranger.post(`/console/pay-schedules/${schedule.id}/deactivate`, {})).statusCode).toBe(404);
+    expect((await stranger.post(`/console/pay-schedules/${schedule.id}/activate`, {})).statusCode).toBe(404);
     const list = await stranger.get('/console/pay-schedules');
     expect(list.body).not.toContain('Salaries');
   });
