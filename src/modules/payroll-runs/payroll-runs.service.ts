@@ -1,5 +1,5 @@
 // Payroll runs as plain functions over explicit dependencies: the API routes and the console call
-// the same ones. Creation goes through the same plan-and-write path as P2 (payroll/paystubs.run.ts);
+// the same ones. Creation goes through the same plan-and-write path as P2 (paystubs/paystubs.run.service.ts);
 // every state change is one conditional UPDATE (payroll-runs.repo.ts), so a wrong or lost race is
 // a 409 and never a second change. Approval is in run-approval.ts, funding in payroll-runs.funding.ts.
 import type { Db, Executor, Tx } from '../../db/client.js';

@@ -29,7 +29,7 @@ export function createPaystubsModule(deps: AppDeps, needs: { recordRun: RecordRu
 export type PayrollServices = ReturnType<typeof createPaystubsModule>['services'];
 
 export { DEDUCTION_RATIO_MESSAGE, DEFAULT_DEDUCTION_RATIO, parseDeductionRatio, type Ratio } from './deduction-ratio.rules.js';
-export { createPayslipLinks, PAYSLIP_LINK_DAYS, type PayslipLinks } from './payslip-links.js';
+export { createPayslipLinks, PAYSLIP_LINK_DAYS, type PayslipLinks } from './payslip-links.service.js';
 export {
   codesOf,
   type ItemInput,
@@ -39,11 +39,11 @@ export {
   resolveItems,
 } from './paystubs.item-input.validation.js';
 // What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
-export { validDate } from './paystubs.items.js';
+export { validDate } from './paystubs.items.validation.js';
 export type { PlanItem, PlannedPaystub, PlanPayItem } from './paystubs.planner.js';
 // A repayment item's loan balance after its paystub: payslips show it as the paystub JSON does.
 export { LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
-export { type AddPlannedItems, lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.js';
+export { type AddPlannedItems, lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.service.js';
 export { PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, type RecordRun } from './paystubs.service.js';
-export { type RunTotals, runTotals } from './paystubs.totals.js';
-export type { WrittenPaystub } from './paystubs.writer.js';
+export { type RunTotals, runTotals } from './paystubs.totals.rules.js';
+export type { WrittenPaystub } from './paystubs.writer.service.js';

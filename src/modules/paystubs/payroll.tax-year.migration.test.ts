@@ -60,7 +60,7 @@ async function user(db: Executor, p: Person, n: number) {
   return id;
 }
 
-/** What P2 loaded at 0190 (paystubs.run.ts then): no is_expatriate, no pension_exempt, no state history. */
+/** What P2 loaded at 0190 (paystubs.run.service.ts then): no is_expatriate, no pension_exempt, no state history. */
 async function contextBefore(db: Executor): Promise<PlanContext> {
   const row = await one<SettingsRow>(
     db,

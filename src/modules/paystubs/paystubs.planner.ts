@@ -4,7 +4,7 @@
 //
 // Contract of planPaystubRun(context, items):
 // - `items` are already resolved: a user, a period and the three amounts in kobo. P2 builds them from
-//   the request (paystubs.items.ts); a run computed from salaries builds them from each employee's
+//   the request (paystubs.items.validation.ts); a run computed from salaries builds them from each employee's
 //   base_salary / allowances (pro rata when they started inside the period), with the same shape.
 //   `index` is the item's position in the request and `id` what to echo in its failure.
 // - `context` is what the caller loaded in the run's transaction, under the company's run lock:
@@ -13,7 +13,7 @@
 //   applications already made to these users, and the (user, period) pairs that already have a
 //   paystub. Optional (absent = the behaviour before the statutory amendments): the company's
 //   `sector` and each user's `nhf_opt_in` (whether NHF is deducted), custom contributions'
-//   `tax_deductible`, under tax_method cumulative the stored `yearToDate` rows (paystubs.ytd.ts),
+//   `tax_deductible`, under tax_method cumulative the stored `yearToDate` rows (paystubs.ytd.rules.ts),
 //   users' `is_expatriate` / `pension_exempt` (NHF and pension: nhfAppliesTo, pensionApplies) and
 //   `stateHistory` (each paystub's PAYE state, paystubs.paye-state.rules.ts; absent = the current state).
 // - Under tax_method cumulative each paystub's tax uses its user's year to date: stored paystubs of
@@ -35,9 +35,9 @@ import { type EngineSettings, type PaystubFigures, PERIODS_PER_YEAR, type Prepar
 import { type Kobo, koboToString, toKobo } from '../../tax-engine/money.js';
 import type { EngineItem, PayItemType } from '../../tax-engine/pay-items.js';
 import { historyByUser, payeStateFor, type StateHistoryRow } from './paystubs.paye-state.rules.js';
-import { type PaystubSnapshot, paystubSnapshot, type SnapshotUser, salarySplit } from './paystubs.snapshot.js';
+import { type PaystubSnapshot, paystubSnapshot, type SnapshotUser, salarySplit } from './paystubs.snapshot.rules.js';
 import { isYearEndPaystub } from './paystubs.true-up.rules.js';
-import { type PlanYtdRow, ytdEntry } from './paystubs.ytd.js';
+import { type PlanYtdRow, ytdEntry } from './paystubs.ytd.rules.js';
 
 export const UNKNOWN_USER = 'The selected id is invalid.';
 export const DUPLICATE = 'A paystub for this user and pay period already exists.';

@@ -163,7 +163,7 @@ const ContributionDetails = Type.Object({
   created_at: Timestamp,
 });
 
-// S4/S5 paging (contributions.paging.ts): checked there, so a bad value is the settings family's 422.
+// S4/S5 paging (contributions.paging.validation.ts): checked there, so a bad value is the settings family's 422.
 const ContributionsQuery = Type.Object({
   page: Type.Optional(Type.String({ description: 'from 1; default 1' })),
   per_page: Type.Optional(Type.String({ description: 'from 1 to 1000; default 1000' })),

@@ -10,7 +10,7 @@ import type { Mailer } from '../../platform/mail/outbox.js';
 import { koboToNumber, koboToString, toKobo } from '../../tax-engine/money.js';
 import { pfaByCode, stateByCode } from '../reference-data/index.js';
 import { adminEmails, recordEvents } from '../webhooks/index.js';
-import { MONTH_PATTERN, monthRange } from './due-dates.js';
+import { MONTH_PATTERN, monthRange } from './due-dates.rules.js';
 import { type FilingRow, filingsRepo } from './filings.repo.js';
 import { dueSoonDay, type FilingStatus, type scheduleStatus, withStatuses } from './filings.rules.js';
 import { remittancesRepo } from './remittances.repo.js';

@@ -29,5 +29,5 @@ export function createRemittancesModule(deps: AppDeps) {
 
 export type RemittancesServices = ReturnType<typeof createRemittancesModule>['services'];
 /** Weekends and the Nigerian public holidays (holidays.data.ts): pay schedules move payment dates off them. */
-export { isWorkingDay } from './due-dates.js';
+export { isWorkingDay } from './due-dates.rules.js';
 export type { Download } from './remittances.service.js';

@@ -4,7 +4,7 @@
 import type { Executor } from '../../db/client.js';
 import { type PlannedPaystub, periodKey } from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
-import type { InsertedRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.js';
+import type { InsertedRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.types.js';
 
 export interface WrittenPaystub {
   planned: PlannedPaystub;

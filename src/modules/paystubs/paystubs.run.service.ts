@@ -1,7 +1,7 @@
 // The one code path that turns resolved items into a run's paystubs, shared by P2 and by runs
 // computed from salaries (src/modules/payroll-runs): in the caller's transaction, under the
 // company's run lock, load what the planner needs, plan (paystubs.planner.ts), write
-// (paystubs.writer.ts). A (user, period) the database refuses at write time fails as a duplicate.
+// (paystubs.writer.service.ts). A (user, period) the database refuses at write time fails as a duplicate.
 import crypto from 'node:crypto';
 import type { Tx } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
@@ -20,7 +20,7 @@ import {
 } from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
 import { isYearEndPaystub } from './paystubs.true-up.rules.js';
-import { type WrittenPaystub, writePlannedPaystubs } from './paystubs.writer.js';
+import { type WrittenPaystub, writePlannedPaystubs } from './paystubs.writer.service.js';
 import { settingsRepo } from './settings.repo.js';
 import { toEngineSettings } from './settings.service.js';
 

@@ -2,7 +2,7 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { neutralise, type Sheet, toCsv, toXlsx } from './sheets.js';
+import { neutralise, type Sheet, toCsv, toXlsx } from './sheets.view.js';
 
 describe('neutralise', () => {
   it.each([

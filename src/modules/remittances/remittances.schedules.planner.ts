@@ -1,8 +1,8 @@
-// The schedules as sheets (sheets.ts writes them): columns as the authorities ask for them
+// The schedules as sheets (sheets.view.ts writes them): columns as the authorities ask for them
 // (docs/compliance.md lists each with its source). Pure: rows in, a Sheet out.
 import { columnToKobo, type Kobo, koboToString } from '../../tax-engine/money.js';
 import type { EmployeeRow, EmployerRow } from './remittances.repo.js';
-import type { Cell, Column, Sheet } from './sheets.js';
+import type { Cell, Column, Sheet } from './sheets.view.js';
 
 export const kobo = (value: string | null | undefined): Kobo => (value === null || value === undefined ? 0n : columnToKobo(value));
 const money = (value: string | null | undefined): Cell => ({ kobo: kobo(value) });

@@ -1,4 +1,4 @@
-// Due dates as table tests: the pure functions of due-dates.ts over month ends, year ends, leap
+// Due dates as table tests: the pure functions of due-dates.rules.ts over month ends, year ends, leap
 // years, weekends and the public holidays of holidays.data.ts.
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,7 +11,7 @@ import {
   nsitfDueDate,
   payeDueDate,
   pensionDueDate,
-} from './due-dates.js';
+} from './due-dates.rules.js';
 import { HOLIDAY_YEARS, NIGERIAN_PUBLIC_HOLIDAYS } from './holidays.data.js';
 
 describe('fixed-day deadlines', () => {
