@@ -56,16 +56,6 @@ const FILE_ROLES = new Set([
  * paystubs, remittances, users), so renaming them was left to a quiet moment. Do not add to it.
  */
 const UNROLED_FILES_TO_RENAME = new Set([
-  'src/modules/payroll-runs/destinations.ts',
-  'src/modules/payroll-runs/pay-periods.ts',
-  'src/modules/payroll-runs/payroll-runs.funding.ts',
-  'src/modules/payroll-runs/payroll-runs.lookup.ts',
-  'src/modules/payroll-runs/paystack-transfers.ts',
-  'src/modules/payroll-runs/run-approval.ts',
-  'src/modules/payroll-runs/transfer-provider.ts',
-  'src/modules/payroll-runs/transfers.now.ts',
-  'src/modules/payroll-runs/transfers.settle.ts',
-  'src/modules/payroll-runs/transfers.webhook.ts',
   'src/modules/users/users.actions.ts',
   'src/modules/users/users.bank-account.ts',
   'src/modules/users/users.bank-change.ts',

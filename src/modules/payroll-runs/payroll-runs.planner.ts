@@ -38,7 +38,7 @@ export interface Override {
 
 /** POST /api/payroll-runs as the service takes it (the route's schema has checked the shape). */
 export interface CreateRunInput {
-  /** Absent: regular. An off-cycle run (off-cycle.ts) pays `users`' items only. */
+  /** Absent: regular. An off-cycle run (off-cycle/off-cycle.service.ts) pays `users`' items only. */
   kind?: 'regular' | 'off_cycle';
   reason?: string;
   /** Required for a regular run; an off-cycle run's default to its payment date. */

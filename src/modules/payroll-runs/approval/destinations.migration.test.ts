@@ -7,9 +7,9 @@
 // and the hold works on the migrated data.
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
-import { type Executor, queryRows } from '../../db/client.js';
-import { migrate } from '../../db/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../../../../test/helpers/database.js';
+import { type Executor, queryRows } from '../../../db/client.js';
+import { migrate } from '../../../db/migrate.js';
 
 let testDb: TestDatabase;
 afterAll(() => testDb?.close());

@@ -6,12 +6,12 @@
 // at creation (422). The console side (approving, the e-mailed link) is in src/web/run-approval.web.test.ts.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { as } from '../../../test/helpers/http.js';
-import { paystubItem, postPaystubs } from '../../../test/helpers/payroll.js';
-import { runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { queryRows } from '../../db/client.js';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
+import { paystubItem, postPaystubs } from '../../../../test/helpers/payroll.js';
+import { runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { queryRows } from '../../../db/client.js';
 
 let ctx: TestContext;
 

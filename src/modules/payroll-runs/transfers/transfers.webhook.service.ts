@@ -6,15 +6,15 @@
 // jobs' own conditional step (settleTransfers), so duplicates, late events and a racing verify job
 // settle, refund and e-mail once.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.js';
-import { isRecord } from '../../platform/guards.js';
-import type { Mailer } from '../../platform/mail/outbox.js';
-import { toKobo } from '../../tax-engine/money.js';
-import type { PayslipLinks } from '../paystubs/index.js';
-import { fromPaystackReference, stateOf } from './paystack-transfers.js';
+import type { Db } from '../../../db/client.js';
+import { isRecord } from '../../../platform/guards.js';
+import type { Mailer } from '../../../platform/mail/outbox.js';
+import { toKobo } from '../../../tax-engine/money.js';
+import type { PayslipLinks } from '../../paystubs/index.js';
+import { fromPaystackReference, stateOf } from './paystack-transfers.provider.js';
 import type { Outcome } from './transfers.repo.js';
 import { transfersRepo } from './transfers.repo.js';
-import { settleTransfers } from './transfers.settle.js';
+import { settleTransfers } from './transfers.settle.service.js';
 
 const EVENT_STATUS: Record<string, string> = {
   'transfer.success': 'success',

@@ -1,6 +1,6 @@
 // One pay period of the company's payment frequency (docs/payroll-runs.md, "One salary per
 // period"): a run computed from salaries pays one period of base salary, so its dates must be one
-// period long. Pure: table-tested in pay-periods.test.ts.
+// period long. Pure: table-tested in pay-periods.rules.test.ts.
 
 export type PayFrequency = 'monthly' | 'weekly' | 'bi-weekly';
 

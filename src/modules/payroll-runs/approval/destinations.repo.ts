@@ -3,9 +3,9 @@
 // destination is no longer the employee's, and releasing held paystubs. The hold itself is the
 // trigger of migrations/0186_paystub_destinations.sql (it fires for every writer of bank details).
 import { sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
-import { pgArray } from '../../db/pg-array.js';
-import type { Approval } from './payroll-runs.repo.js';
+import { type Executor, queryRows } from '../../../db/client.js';
+import { pgArray } from '../../../db/pg-array.js';
+import type { Approval } from '../payroll-runs.repo.js';
 
 export const HOLD_REASON = 'Bank account changed after approval.';
 

@@ -1,40 +1,24 @@
 // Settling transfers: shared by the transfer jobs (a refusal at send, a final status when asked)
-// and the provider's webhook (transfers.webhook.ts). One transaction per call:
+// and the provider's webhook (transfers.webhook.service.ts). One transaction per call:
 //   1. lock the run row (settlements of one run take turns, so the last one sees every result);
 //   2. move each paystub processing → paid | failed, only where its reference is current and it
 //      is still processing (transfersRepo.settlePaystubs): a repeated notification moves nothing;
 //   2b. a reversal (money back after success) also moves a paid paystub → failed, only where it
 //      is still paid (transfersRepo.reversePaid): a repeated reversal moves nothing;
 //   3. for the failed ones THIS call moved, refund net pay (one entry per reference, unique index);
-//   4. for the paid ones THIS call moved, the employee's e-mail into the outbox, with a signed link
-//      to their payslip (docs/compliance.md, "Payslips");
+//   4. for the paid ones THIS call moved, the employee's e-mail (salary-paid.mail.ts) into the
+//      outbox, with a signed link to their payslip (docs/compliance.md, "Payslips");
 //   5. finish the run if nothing of it is processing any more; a finished run that lost a paid
 //      paystub to a reversal becomes partially_paid or failed (transfersRepo.refinish).
-import type { Db } from '../../db/client.js';
-import type { Mailer, MailMessage } from '../../platform/mail/outbox.js';
-import { koboToNumber, toKobo } from '../../tax-engine/money.js';
-import { settleLoanRepayments } from '../loans/index.js';
-import { PAYSLIP_LINK_DAYS, type PayslipLinks } from '../paystubs/index.js';
-import { walletLedger } from '../wallet/index.js';
-import { announceSettlement } from './payroll-runs.events.js';
-import { payrollRunsRepo } from './payroll-runs.repo.js';
-import { type Outcome, type SettledPaystub, transfersRepo } from './transfers.repo.js';
-
-const naira = (amount: string) =>
-  `NGN ${koboToNumber(toKobo(amount) ?? 0n).toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
-export function paidMail(companyId: number, company: string, paystub: SettledPaystub, payslipUrl: string): MailMessage {
-  const period = `${paystub.pay_period_start} to ${paystub.pay_period_end}`;
-  return {
-    companyId,
-    to: paystub.personal_email,
-    subject: `${company} has paid your salary for ${period}`,
-    text:
-      `Hello ${paystub.first_name},\n\n${company} has paid your net pay of ${naira(paystub.net_pay)} for the pay period ${period} ` +
-      `to your bank account (reference ${paystub.reference}).\n\n` +
-      `Your payslip (PDF): ${payslipUrl}\nThis link is yours alone and works for ${PAYSLIP_LINK_DAYS} days; keep the PDF if you need it later.\n`,
-  };
-}
+import type { Db } from '../../../db/client.js';
+import type { Mailer, MailMessage } from '../../../platform/mail/outbox.js';
+import { settleLoanRepayments } from '../../loans/index.js';
+import type { PayslipLinks } from '../../paystubs/index.js';
+import { walletLedger } from '../../wallet/index.js';
+import { announceSettlement } from '../payroll-runs.events.js';
+import { payrollRunsRepo } from '../payroll-runs.repo.js';
+import { paidMail } from './salary-paid.mail.js';
+import { type Outcome, transfersRepo } from './transfers.repo.js';
 
 export async function settleTransfers(
   deps: { db: Db; mailer: Mailer; payslipLinks: PayslipLinks },

@@ -3,13 +3,13 @@
 // notifications, and a transfer job resumed after a crash between "sending" and "sent".
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { balance, drainJobs, fundWallet, ledger, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { queryRows } from '../../db/client.js';
-import { createPayslipLinks } from '../paystubs/index.js';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { balance, drainJobs, fundWallet, ledger, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { queryRows } from '../../../db/client.js';
+import { createPayslipLinks } from '../../paystubs/index.js';
 import { sendBatch } from './transfers.jobs.js';
-import { settleTransfers } from './transfers.settle.js';
+import { settleTransfers } from './transfers.settle.service.js';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -4,14 +4,14 @@
 // limit of a few requests a second sends every transfer exactly once and settles.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers } from '../../../test/helpers/factories.js';
-import { runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../test/helpers/paystack-transfers.js';
-import { type FakePaystack, startFakePaystack } from '../../../test/helpers/wallet.js';
-import { queryRows } from '../../db/client.js';
-import { ProviderRateLimited, retryAfterSeconds } from '../wallet/index.js';
-import { createPaystackTransferProvider } from './paystack-transfers.js';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
+import { runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
+import { type FakePaystack, startFakePaystack } from '../../../../test/helpers/wallet.js';
+import { queryRows } from '../../../db/client.js';
+import { ProviderRateLimited, retryAfterSeconds } from '../../wallet/index.js';
+import { createPaystackTransferProvider } from './paystack-transfers.provider.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;

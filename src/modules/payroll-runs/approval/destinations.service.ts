@@ -3,10 +3,10 @@
 // bank change after approval holds the paystub (the trigger of 0186_paystub_destinations.sql); a
 // later approval of the run releases held paystubs (and failed ones whose account changed) with
 // the employee's new account. Both are called inside the approving transaction.
-import type { Executor } from '../../db/client.js';
-import { conflict } from '../../platform/errors.js';
+import type { Executor } from '../../../db/client.js';
+import { conflict } from '../../../platform/errors.js';
+import { type Approval, payrollRunsRepo, type RunRow } from '../payroll-runs.repo.js';
 import { destinationsRepo } from './destinations.repo.js';
-import { type Approval, payrollRunsRepo, type RunRow } from './payroll-runs.repo.js';
 
 export const NEEDS_APPROVAL = 'These paystubs need approval of their new bank account first.';
 

@@ -6,12 +6,12 @@
 // Whatever gives no clear answer (timeout, network, 5xx, 401/429, malformed or unexpected body) is
 // a ProviderError: the job retries later, and nothing is settled or refused on it. A 429 is a
 // ProviderRateLimited (paystackRequest): the job comes back after its Retry-After.
-import type { Db } from '../../db/client.js';
-import { toKobo } from '../../tax-engine/money.js';
-import { paystackBankCode } from '../banks/index.js';
-import { type PaystackOptions, type PaystackReply, ProviderError, ProviderRateLimited, paystackRequest } from '../wallet/index.js';
+import type { Db } from '../../../db/client.js';
+import { toKobo } from '../../../tax-engine/money.js';
+import { paystackBankCode } from '../../banks/index.js';
+import { type PaystackOptions, type PaystackReply, ProviderError, ProviderRateLimited, paystackRequest } from '../../wallet/index.js';
 import { type Account, accountKey, paystackRecipientsRepo } from './paystack-recipients.repo.js';
-import { PartialStatus, type SendResult, type TransferProvider, type TransferRequest, type TransferState } from './transfer-provider.js';
+import { PartialStatus, type SendResult, type TransferProvider, type TransferRequest, type TransferState } from './transfer.provider.js';
 
 export const OTP_REQUIRED = 'Transfers need an OTP: disable transfer OTP for this Paystack account.';
 export const REVERSED = 'Paystack reversed the transfer after it had succeeded: the money came back to the balance.';

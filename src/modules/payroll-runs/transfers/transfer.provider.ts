@@ -1,5 +1,5 @@
-// The interface every salary transfer provider implements (the sandbox below; Paystack Transfers
-// in paystack-transfers.ts), and the built-in sandbox.
+// The interface every salary transfer provider implements (the built-in sandbox in
+// sandbox-transfers.provider.ts; Paystack Transfers in paystack-transfers.provider.ts).
 //
 // Contract (docs/payroll-runs.md, "exactly once"):
 // - `sendBatch` hands up to BATCH_SIZE transfers to the provider and answers per transfer whether
@@ -10,9 +10,7 @@
 //   `pending`, `success`, or `failed` with a reason (`reversed` when the money came back after
 //   the transfer had succeeded). The transfer job asks before sending again anything it may
 //   already have sent.
-import type { Db } from '../../db/client.js';
-import { ProviderRateLimited } from '../wallet/index.js';
-import { sandboxTransfersRepo } from './sandbox-transfers.repo.js';
+import { ProviderRateLimited } from '../../wallet/index.js';
 
 /** At most this many transfers per request (Paystack's bulk limit) and per transfer job. */
 export const BATCH_SIZE = 100;
@@ -56,39 +54,6 @@ export function pollDelay(provider: Pick<TransferProvider, 'settleAfterSeconds' 
   const least = Math.min(60, Math.max(1, provider.settleAfterSeconds));
   const most = Math.max(least, provider.maxPollSeconds);
   return Math.round(Math.min(most, Math.max(least, elapsedSeconds / 2)));
-}
-
-export const SANDBOX_REJECTED = 'Sandbox: account rejected.';
-
-/**
- * The sandbox never calls the network: it books each transfer in its own table (once per
- * reference, counting how often it was asked), settles it `delaySeconds` later, and fails
- * accounts that start with 999.
- */
-export function createSandboxTransferProvider(deps: { db: Db; delaySeconds: number }): TransferProvider {
-  const { db, delaySeconds } = deps;
-  return {
-    name: 'sandbox',
-    settleAfterSeconds: delaySeconds,
-    maxPollSeconds: Math.min(60, Math.max(1, delaySeconds)),
-    async sendBatch(transfers) {
-      if (transfers.length === 0) return [];
-      await sandboxTransfersRepo.book(db, transfers, delaySeconds);
-      return transfers.map((t) => ({ reference: t.reference, accepted: true as const }));
-    },
-    async status(references) {
-      if (references.length === 0) return [];
-      const rows = await sandboxTransfersRepo.find(db, references);
-      const byRef = new Map(rows.map((row) => [row.reference, row]));
-      return references.map((reference): TransferState => {
-        const row = byRef.get(reference);
-        if (!row) return { reference, status: 'unknown' };
-        if (!row.due) return { reference, status: 'pending' };
-        if (row.account_number.startsWith('999')) return { reference, status: 'failed', reason: SANDBOX_REJECTED };
-        return { reference, status: 'success' };
-      });
-    },
-  };
 }
 
 /**

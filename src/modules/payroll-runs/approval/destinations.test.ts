@@ -8,15 +8,15 @@
 import { spawnSync } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { drainJobs, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../test/helpers/paystack-transfers.js';
-import { multipart, newUserBody, usersCsv } from '../../../test/helpers/users.js';
-import { type FakePaystack, startFakePaystack } from '../../../test/helpers/wallet.js';
-import { queryRows } from '../../db/client.js';
-import { issueToken } from '../../platform/auth/tokens.js';
-import { nubanFor } from '../banks/index.js';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { drainJobs, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
+import { multipart, newUserBody, usersCsv } from '../../../../test/helpers/users.js';
+import { type FakePaystack, startFakePaystack } from '../../../../test/helpers/wallet.js';
+import { queryRows } from '../../../db/client.js';
+import { issueToken } from '../../../platform/auth/tokens.js';
+import { nubanFor } from '../../banks/index.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;

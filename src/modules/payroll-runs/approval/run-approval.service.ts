@@ -5,17 +5,17 @@
 // e-mail names them. Every approval, however it comes, goes through approveRun: one transaction
 // that refuses overlapping salaries (one regular salary per person per period) and moves the run.
 import crypto from 'node:crypto';
-import type { Db, Executor, Tx } from '../../db/client.js';
-import { conflict, invalidField } from '../../platform/errors.js';
-import { isoTimestamp } from '../../platform/format.js';
-import { markIdempotentChange } from '../../platform/idempotency-claims.js';
-import type { Mailer } from '../../platform/mail/outbox.js';
-import { naira } from '../../tax-engine/money.js';
-import { lockCompanyRuns } from '../paystubs/index.js';
-import { paystubsAwaitingApproval, pinDestinations, releaseHeld } from './destinations.js';
-import { announceRun } from './payroll-runs.events.js';
-import { findRun, MESSAGES, runView } from './payroll-runs.lookup.js';
-import { type Approval, payrollRunsRepo, type RunRow } from './payroll-runs.repo.js';
+import type { Db, Executor, Tx } from '../../../db/client.js';
+import { conflict, invalidField } from '../../../platform/errors.js';
+import { isoTimestamp } from '../../../platform/format.js';
+import { markIdempotentChange } from '../../../platform/idempotency-claims.js';
+import type { Mailer } from '../../../platform/mail/outbox.js';
+import { naira } from '../../../tax-engine/money.js';
+import { lockCompanyRuns } from '../../paystubs/index.js';
+import { announceRun } from '../payroll-runs.events.js';
+import { findRun, MESSAGES, runView } from '../payroll-runs.lookup.service.js';
+import { type Approval, payrollRunsRepo, type RunRow } from '../payroll-runs.repo.js';
+import { paystubsAwaitingApproval, pinDestinations, releaseHeld } from './destinations.service.js';
 import { APPROVAL_LINK_HOURS, runApprovalRepo } from './run-approval.repo.js';
 
 export const APPROVAL_MESSAGES = {

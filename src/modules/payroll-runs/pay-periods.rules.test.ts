@@ -1,7 +1,7 @@
-// One pay period per frequency (pay-periods.ts): the month from a day to the day before the same
+// One pay period per frequency (pay-periods.rules.ts): the month from a day to the day before the same
 // day of the next month, short months clamped; 7 and 14 days.
 import { describe, expect, it } from 'vitest';
-import { periodEnd, periodMismatch } from './pay-periods.js';
+import { periodEnd, periodMismatch } from './pay-periods.rules.js';
 
 describe('periodEnd', () => {
   it.each([

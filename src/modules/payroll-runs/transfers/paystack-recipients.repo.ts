@@ -1,8 +1,8 @@
 // Paystack transfer recipients (paystack_transfer_recipients): one per bank account, created once
 // at Paystack and reused by every later transfer to that account, whatever the company or run.
 import { sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
-import { pgArray } from '../../db/pg-array.js';
+import { type Executor, queryRows } from '../../../db/client.js';
+import { pgArray } from '../../../db/pg-array.js';
 
 export interface Account {
   bankCode: string;

@@ -1,9 +1,9 @@
 // Off-cycle runs (docs/payroll-runs.md, "Off-cycle runs"): a bonus, a correction or a leaver's final
 // pay, outside the monthly run. The same plan-and-write path as every run, then the same approval,
 // funding, transfers, settlement, payslips, events and remittances: only the items differ.
-import type { Db, Executor, Tx } from '../../db/client.js';
-import { invalid, invalidField } from '../../platform/errors.js';
-import { markIdempotentChange } from '../../platform/idempotency-claims.js';
+import type { Db, Executor, Tx } from '../../../db/client.js';
+import { invalid, invalidField } from '../../../platform/errors.js';
+import { markIdempotentChange } from '../../../platform/idempotency-claims.js';
 import {
   codesOf,
   type ItemInput,
@@ -16,13 +16,13 @@ import {
   resolveItems,
   runTotals,
   validDate,
-} from '../paystubs/index.js';
+} from '../../paystubs/index.js';
+import { announceRun } from '../payroll-runs.events.js';
+import { MESSAGES, runView } from '../payroll-runs.lookup.service.js';
+import type { CreateRunInput, Skipped } from '../payroll-runs.planner.js';
+import { payrollRunsRepo } from '../payroll-runs.repo.js';
+import { serializeRun, storedTotals } from '../payroll-runs.serializer.js';
 import { OFF_CYCLE_REASONS, type OffCycleReason, planOffCycleItems } from './off-cycle.planner.js';
-import { announceRun } from './payroll-runs.events.js';
-import { MESSAGES, runView } from './payroll-runs.lookup.js';
-import type { CreateRunInput, Skipped } from './payroll-runs.planner.js';
-import { payrollRunsRepo } from './payroll-runs.repo.js';
-import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
 
 type Creator = (
   db: Executor,

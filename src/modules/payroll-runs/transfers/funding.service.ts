@@ -14,18 +14,18 @@
 //      balance whatever the code did), and the send and settle jobs of every batch;
 //   6. a run with nothing to transfer ends at once.
 import crypto from 'node:crypto';
-import type { Db } from '../../db/client.js';
-import { recordAudit } from '../../platform/audit/index.js';
-import { conflict } from '../../platform/errors.js';
-import { markIdempotentChange } from '../../platform/idempotency-claims.js';
-import { koboToString, toKobo } from '../../tax-engine/money.js';
-import { walletLedger } from '../wallet/index.js';
-import { refuseAllHeld, refuseChangedDestinations } from './destinations.js';
-import { announceSettlement } from './payroll-runs.events.js';
-import { payablePaystubs } from './payroll-runs.planner.js';
-import { payrollRunsRepo } from './payroll-runs.repo.js';
-import { findRun, MESSAGES, runView } from './payroll-runs.service.js';
-import type { TransferProvider } from './transfer-provider.js';
+import type { Db } from '../../../db/client.js';
+import { recordAudit } from '../../../platform/audit/index.js';
+import { conflict } from '../../../platform/errors.js';
+import { markIdempotentChange } from '../../../platform/idempotency-claims.js';
+import { koboToString, toKobo } from '../../../tax-engine/money.js';
+import { walletLedger } from '../../wallet/index.js';
+import { refuseAllHeld, refuseChangedDestinations } from '../approval/destinations.service.js';
+import { announceSettlement } from '../payroll-runs.events.js';
+import { payablePaystubs } from '../payroll-runs.planner.js';
+import { payrollRunsRepo } from '../payroll-runs.repo.js';
+import { findRun, MESSAGES, runView } from '../payroll-runs.service.js';
+import type { TransferProvider } from './transfer.provider.js';
 import { batchJobs } from './transfers.jobs.js';
 import { transfersRepo } from './transfers.repo.js';
 

@@ -1,8 +1,8 @@
 // The sandbox transfer provider's own book (payroll_sandbox_transfers): the SQL behind
 // createSandboxTransferProvider. No company id: the reference is the key, as at a real provider.
 import { sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
-import { pgArray } from '../../db/pg-array.js';
+import { type Executor, queryRows } from '../../../db/client.js';
+import { pgArray } from '../../../db/pg-array.js';
 
 export interface SandboxBooking {
   reference: string;

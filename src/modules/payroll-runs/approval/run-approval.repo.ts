@@ -2,9 +2,9 @@
 // approvers as users, approval requests, and the overlap check of one regular salary per person
 // per period. Every method takes companyId first and an executor (the database or a transaction).
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
-import { pgArray } from '../../db/pg-array.js';
-import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
+import { type Executor, queryRows } from '../../../db/client.js';
+import { pgArray } from '../../../db/pg-array.js';
+import { exitedSql, LAGOS_TODAY_SQL } from '../../users/index.js';
 
 /** A user who names a creator or an approver, found by company or personal e-mail in any case. */
 export interface NamedUser {

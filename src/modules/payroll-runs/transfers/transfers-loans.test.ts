@@ -3,13 +3,13 @@
 // and a loan paid off by that repayment is active again.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { as } from '../../../test/helpers/http.js';
-import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { queryRows } from '../../db/client.js';
-import { createPayslipLinks } from '../paystubs/index.js';
-import { settleTransfers } from './transfers.settle.js';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
+import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { queryRows } from '../../../db/client.js';
+import { createPayslipLinks } from '../../paystubs/index.js';
+import { settleTransfers } from './transfers.settle.service.js';
 
 let ctx: TestContext;
 let company: TestCompany;

@@ -4,18 +4,18 @@
 // (webhook on one, verify job on the other), and the crash re-send that asks Paystack first.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers } from '../../../test/helpers/factories.js';
-import { as } from '../../../test/helpers/http.js';
-import { drainJobs, ledger, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { type FakeTransfers, fakeTransfers, fundWalletPaystack, transferWebhook } from '../../../test/helpers/paystack-transfers.js';
-import { type FakePaystack, paystackSignature, startFakePaystack } from '../../../test/helpers/wallet.js';
-import { type Receiver, startReceiver, webhookTestConfig } from '../../../test/helpers/webhooks.js';
-import { queryRows } from '../../db/client.js';
-import { createPayslipLinks } from '../paystubs/index.js';
-import { REVERSED, toPaystackReference } from './paystack-transfers.js';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
+import { drainJobs, ledger, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { type FakeTransfers, fakeTransfers, fundWalletPaystack, transferWebhook } from '../../../../test/helpers/paystack-transfers.js';
+import { type FakePaystack, paystackSignature, startFakePaystack } from '../../../../test/helpers/wallet.js';
+import { type Receiver, startReceiver, webhookTestConfig } from '../../../../test/helpers/webhooks.js';
+import { queryRows } from '../../../db/client.js';
+import { createPayslipLinks } from '../../paystubs/index.js';
+import { REVERSED, toPaystackReference } from './paystack-transfers.provider.js';
 import { sendBatch } from './transfers.jobs.js';
-import { settleTransfers } from './transfers.settle.js';
+import { settleTransfers } from './transfers.settle.service.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;

@@ -5,12 +5,12 @@
 // the transactions one after another, so there the test checks the order without a race.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { queryRows } from '../../db/client.js';
-import { createPayslipLinks } from '../paystubs/index.js';
-import { settleTransfers } from './transfers.settle.js';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { fundWallet, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { queryRows } from '../../../db/client.js';
+import { createPayslipLinks } from '../../paystubs/index.js';
+import { settleTransfers } from './transfers.settle.service.js';
 
 let ctx: TestContext;
 // Transfers never settle by themselves (an hour's sandbox delay): the test settles them, racing the rest.

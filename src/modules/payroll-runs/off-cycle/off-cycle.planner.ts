@@ -3,9 +3,9 @@
 // eligibility by activity (a leaver's final pay goes to someone no longer active), one paystub per
 // employee dated the payment date. Its irregular items are taxed at the margin of the employee's
 // salary for one period (their base_salary), as if they were paid beside it.
-import { type Kobo, toKobo } from '../../tax-engine/money.js';
-import type { PlanItem, PlanPayItem } from '../paystubs/index.js';
-import { type Candidate, SKIP, type Skipped } from './payroll-runs.planner.js';
+import { type Kobo, toKobo } from '../../../tax-engine/money.js';
+import type { PlanItem, PlanPayItem } from '../../paystubs/index.js';
+import { type Candidate, SKIP, type Skipped } from '../payroll-runs.planner.js';
 
 export const OFF_CYCLE_REASONS = ['bonus', 'correction', 'final_pay', 'other'] as const;
 export type OffCycleReason = (typeof OFF_CYCLE_REASONS)[number];

@@ -1,9 +1,9 @@
 // All SQL of salary transfers: a batch's open transfers, their sending marks, the conditional
 // settlement of paystubs and the conditional reversal of paid ones. companyId first; batch statements take whole columns as one array each.
 import { sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
-import { pgArray } from '../../db/pg-array.js';
-import type { PayrollRunStatus } from '../../db/schema/index.js';
+import { type Executor, queryRows } from '../../../db/client.js';
+import { pgArray } from '../../../db/pg-array.js';
+import type { PayrollRunStatus } from '../../../db/schema/index.js';
 
 export interface BatchKey {
   companyId: number;

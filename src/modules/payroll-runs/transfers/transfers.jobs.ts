@@ -6,21 +6,21 @@
 //   received it. Refusals at send are settled as failed at once.
 // - payroll-runs.settle: asks the provider about the batch's sent transfers and settles the final
 //   ones; looks again later (backing off, pollDelay) while any of the batch is unsettled.
-import type { Db } from '../../db/client.js';
-import { isRecord } from '../../platform/guards.js';
-import { exponentialBackoff, type JobDefinition, type JobOutcome } from '../../platform/jobs/queue.js';
-import type { Mailer } from '../../platform/mail/outbox.js';
-import type { PayslipLinks } from '../paystubs/index.js';
-import { ProviderRateLimited } from '../wallet/index.js';
-import { payrollRunsRepo } from './payroll-runs.repo.js';
-import { PartialStatus, pollDelay, type TransferProvider, type TransferState } from './transfer-provider.js';
+import type { Db } from '../../../db/client.js';
+import { isRecord } from '../../../platform/guards.js';
+import { exponentialBackoff, type JobDefinition, type JobOutcome } from '../../../platform/jobs/queue.js';
+import type { Mailer } from '../../../platform/mail/outbox.js';
+import type { PayslipLinks } from '../../paystubs/index.js';
+import { ProviderRateLimited } from '../../wallet/index.js';
+import { payrollRunsRepo } from '../payroll-runs.repo.js';
+import { PartialStatus, pollDelay, type TransferProvider, type TransferState } from './transfer.provider.js';
 import { type BatchKey, type Outcome, transfersRepo } from './transfers.repo.js';
-import { settleTransfers } from './transfers.settle.js';
+import { settleTransfers } from './transfers.settle.service.js';
 
 export const TRANSFERS_SEND = 'payroll-runs.send';
 export const TRANSFERS_SETTLE = 'payroll-runs.settle';
 
-declare module '../../platform/jobs/catalog.js' {
+declare module '../../../platform/jobs/catalog.js' {
   interface JobPayloads {
     'payroll-runs.send': BatchKey;
     'payroll-runs.settle': BatchKey;

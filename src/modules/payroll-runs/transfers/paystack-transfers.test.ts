@@ -3,14 +3,14 @@
 // Paystack failing to answer, and the OTP case.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers } from '../../../test/helpers/factories.js';
-import { payRunSuite } from '../../../test/helpers/pay-suite.js';
-import { drainJobs, ledger, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../test/helpers/paystack-transfers.js';
-import { type FakePaystack, startFakePaystack } from '../../../test/helpers/wallet.js';
-import { queryRows } from '../../db/client.js';
-import { ProviderError } from '../wallet/index.js';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
+import { payRunSuite } from '../../../../test/helpers/pay-suite.js';
+import { drainJobs, ledger, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
+import { type FakePaystack, startFakePaystack } from '../../../../test/helpers/wallet.js';
+import { queryRows } from '../../../db/client.js';
+import { ProviderError } from '../../wallet/index.js';
 import {
   createPaystackTransferProvider,
   fromPaystackReference,
@@ -19,8 +19,8 @@ import {
   REVERSED,
   stateOf,
   toPaystackReference,
-} from './paystack-transfers.js';
-import { pollDelay } from './transfer-provider.js';
+} from './paystack-transfers.provider.js';
+import { pollDelay } from './transfer.provider.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;

@@ -5,11 +5,11 @@
 // 2026: a ₦1,000,000 bonus is taxed once at 18 %).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { paystubItem, postPaystubs } from '../../../test/helpers/payroll.js';
-import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { queryRows } from '../../db/client.js';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { paystubItem, postPaystubs } from '../../../../test/helpers/payroll.js';
+import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { queryRows } from '../../../db/client.js';
 
 let ctx: TestContext;
 
