@@ -40,7 +40,7 @@ export {
 } from './paystubs.item-input.validation.js';
 // What the payroll-runs module builds on: the one paystub creation path (P2 and salary runs).
 export { validDate } from './paystubs.items.validation.js';
-export type { PlanItem, PlannedPaystub, PlanPayItem } from './paystubs.planner.js';
+export type { PlanItem, PlannedPaystub, PlanPayItem } from './paystubs.plan.types.js';
 // A repayment item's loan balance after its paystub: payslips show it as the paystub JSON does.
 export { LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
 export { type AddPlannedItems, lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.service.js';

@@ -5,7 +5,7 @@ import { fieldLabel } from '../../platform/field-reader.js';
 import { isRecord } from '../../platform/guards.js';
 import { type Kobo, toKobo } from '../../tax-engine/money.js';
 import { type ItemInput, parseItemsInput } from './paystubs.item-input.validation.js';
-import type { FailedItem, PlanItem } from './paystubs.planner.js';
+import type { FailedItem, PlanItem } from './paystubs.plan.types.js';
 
 /** A valid P2 item whose pay items' types are still codes (resolved in one lookup per call). */
 export type ValidatedItem = PlanItem & { itemInputs: ItemInput[] };

@@ -6,7 +6,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import type { StateHistoryRow } from './paystubs.paye-state.rules.js';
-import type { NewPaystub, NewPaystubItem, NewRecord, PlanCustom, PlanUser } from './paystubs.planner.js';
+import type { NewPaystub, NewPaystubItem, NewRecord, PlanCustom, PlanUser } from './paystubs.plan.types.js';
 import type { InsertedPaystub, InsertedRow, PaystubRow } from './paystubs.rows.types.js';
 import type { PlanYtdRow } from './paystubs.ytd.rules.js';
 

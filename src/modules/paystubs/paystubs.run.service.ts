@@ -8,16 +8,8 @@ import { notFound } from '../../platform/errors.js';
 import { PERIODS_PER_YEAR } from '../../tax-engine/engine.types.js';
 import { columnToKobo } from '../../tax-engine/money.js';
 import { paystubsOpeningRepo } from './paystubs.opening.repo.js';
-import {
-  DUPLICATE,
-  type FailedItem,
-  type PlanContext,
-  type PlanItem,
-  type PlannedPaystub,
-  type PlanPayItem,
-  type PlanUser,
-  planPaystubRun,
-} from './paystubs.planner.js';
+import type { FailedItem, PlanContext, PlanItem, PlannedPaystub, PlanPayItem, PlanUser } from './paystubs.plan.types.js';
+import { DUPLICATE, planPaystubRun } from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
 import { isYearEndPaystub } from './paystubs.true-up.rules.js';
 import { type WrittenPaystub, writePlannedPaystubs } from './paystubs.writer.service.js';

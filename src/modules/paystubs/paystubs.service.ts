@@ -9,7 +9,7 @@ import { laravelPage } from '../../platform/paginator.js';
 import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.validation.js';
 import { codesOf, type ResolveItemTypes, resolveBuiltIns, resolveItems } from './paystubs.item-input.validation.js';
 import { type ValidatedItem, validateItem } from './paystubs.items.validation.js';
-import type { FailedItem, PlanItem } from './paystubs.planner.js';
+import type { FailedItem, PlanItem } from './paystubs.plan.types.js';
 import { paystubsReadRepo } from './paystubs.read.repo.js';
 import { type PaystubFilters, paystubsRepo } from './paystubs.repo.js';
 import { newTransactionId, planAndWriteRun } from './paystubs.run.service.js';

@@ -1,7 +1,7 @@
 // A run's totals (docs/payroll-runs.md, "The run object"): exact sums of each paystub's rounded
 // figures, so every total equals the sum of its parts to the kobo.
 import type { Kobo } from '../../tax-engine/money.js';
-import type { PlannedPaystub } from './paystubs.planner.js';
+import type { PlannedPaystub } from './paystubs.plan.types.js';
 
 /** Sums of a run's paystubs, in kobo: exact sums of each paystub's rounded figures. */
 export interface RunTotals {

@@ -2,7 +2,8 @@
 // each for the paystubs (each also its contribution record), their custom contribution records and
 // the one_time applications, whatever the size of the run.
 import type { Executor } from '../../db/client.js';
-import { type PlannedPaystub, periodKey } from './paystubs.planner.js';
+import type { PlannedPaystub } from './paystubs.plan.types.js';
+import { periodKey } from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
 import type { InsertedRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.types.js';
 
