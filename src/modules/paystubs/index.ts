@@ -1,6 +1,7 @@
 // Payroll: paystubs (P1-P2), contribution settings (S1-S3), contributions (S4-S5) and custom
 // contributions (S6-S10). The computation itself is the pure engine in src/tax-engine.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { contributionsRoutes } from './contributions.routes.js';
 import { customContributionsRoutes } from './custom-contributions.routes.js';
 import { createCustomContributionsService } from './custom-contributions.service.js';
 import type { ResolveItemTypes } from './paystubs.item-input.validation.js';
@@ -21,6 +22,8 @@ export function createPaystubsModule(deps: AppDeps, needs: { recordRun: RecordRu
       await settingsRoutes(app, services.settings);
       await customContributionsRoutes(app, services.customContributions);
       await paystubsRoutes(app, services.paystubs);
+      // After the paystub routes: their schemas (by $id) are the contributions' too.
+      await contributionsRoutes(app, services.paystubs);
     },
     jobs: [],
   } satisfies FeatureModule<typeof services>;
