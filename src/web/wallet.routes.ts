@@ -16,7 +16,7 @@ type Badge = [cls: string, label: string];
 export const WALLET_REFRESH_SECONDS = 5;
 
 /**
- * A ledger entry's reference; a payroll debit's (`<run id>-A<attempt>`, payroll-runs.funding.ts)
+ * A ledger entry's reference; a payroll debit's (`<run id>-A<attempt>`, payroll-runs/transfers/funding.service.ts)
  * links to the run it paid.
  */
 function ledgerReference(entry: { kind: string; transaction_reference: string | null; reference: string | null }): Html | string {

@@ -50,36 +50,6 @@ const FILE_ROLES = new Set([
   'browser.test',
 ]);
 
-/**
- * Files named before the roles were a checked rule, TO BE RENAMED to `<name>.<role>.ts` (and then
- * removed from here). They sit in modules that were being changed at the time (payroll runs,
- * paystubs, remittances, users), so renaming them was left to a quiet moment. Do not add to it.
- */
-const UNROLED_FILES_TO_RENAME = new Set([
-  'src/modules/payroll-runs/destinations.ts',
-  'src/modules/payroll-runs/pay-periods.ts',
-  'src/modules/payroll-runs/payroll-runs.funding.ts',
-  'src/modules/payroll-runs/payroll-runs.lookup.ts',
-  'src/modules/payroll-runs/paystack-transfers.ts',
-  'src/modules/payroll-runs/run-approval.ts',
-  'src/modules/payroll-runs/transfer-provider.ts',
-  'src/modules/payroll-runs/transfers.now.ts',
-  'src/modules/payroll-runs/transfers.settle.ts',
-  'src/modules/payroll-runs/transfers.webhook.ts',
-  'src/modules/paystubs/contributions.paging.ts',
-  'src/modules/paystubs/payslip-links.ts',
-  'src/modules/paystubs/paystubs.items.ts',
-  'src/modules/paystubs/paystubs.rows.ts',
-  'src/modules/paystubs/paystubs.run.ts',
-  'src/modules/paystubs/paystubs.snapshot.ts',
-  'src/modules/paystubs/paystubs.totals.ts',
-  'src/modules/paystubs/paystubs.writer.ts',
-  'src/modules/paystubs/paystubs.ytd.ts',
-  'src/modules/remittances/due-dates.ts',
-  'src/modules/remittances/remittances.schedules.ts',
-  'src/modules/remittances/sheets.ts',
-]);
-
 /** Whether a feature or console file is `index.ts` or kebab-case `<name>[.<qualifier>].<role>.ts` with a role of FILE_ROLES. */
 function hasRole(file: string): boolean {
   const base = path.posix.basename(file, '.ts');
@@ -284,9 +254,7 @@ describe('module boundaries', () => {
 
   it('feature and console files carry a role of the closed set (design rule 13)', () => {
     const roled = files.filter((file) => /^src\/(modules|web)\//.test(file));
-    expect(roled.filter((file) => !hasRole(file) && !UNROLED_FILES_TO_RENAME.has(file))).toEqual([]);
-    // The list only shrinks: a renamed (or removed) file leaves it.
-    expect([...UNROLED_FILES_TO_RENAME].filter((file) => !roled.includes(file) || hasRole(file))).toEqual([]);
+    expect(roled.filter((file) => !hasRole(file))).toEqual([]);
   });
 
   it('the role check refuses what it should', () => {

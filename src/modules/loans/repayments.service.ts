@@ -64,7 +64,7 @@ export function loanRepayments(companyId: number): AddPlannedItems {
 }
 
 /**
- * Settlement's step (payroll-runs' transfers.settle.ts): `paid` paystubs this call moved to paid
+ * Settlement's step (payroll-runs' transfers/transfers.settle.service.ts): `paid` paystubs this call moved to paid
  * lower their loans' balances; `reversed` ones (paid → failed) restore them. A paystub that failed
  * before being paid moved no balance, so it restores nothing.
  */

@@ -4,22 +4,23 @@
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
 import type { ResolveItemTypes } from '../paystubs/index.js';
 import { createPayslipLinks } from '../paystubs/index.js';
-import { createFunding } from './payroll-runs.funding.js';
 import { payrollRunsRoutes } from './payroll-runs.routes.js';
 import { createPayrollRunsService, recordPaystubsRun } from './payroll-runs.service.js';
-import { createPaystackTransferProvider } from './paystack-transfers.js';
 import { createRunHistoryService } from './run-history.service.js';
-import { createSandboxTransferProvider, type TransferProvider } from './transfer-provider.js';
-import { transferJobs } from './transfers.jobs.js';
-import { settleRunNow } from './transfers.now.js';
-import { createTransferWebhook } from './transfers.webhook.js';
+import { createFunding } from './transfers/funding.service.js';
+import { createPaystackTransferProvider } from './transfers/paystack-transfers.provider.js';
+import { createSandboxTransferProvider } from './transfers/sandbox-transfers.provider.js';
+import type { TransferProvider } from './transfers/transfer.provider.js';
+import { transferJobs } from './transfers/transfers.jobs.js';
+import { settleRunNow } from './transfers/transfers.now.service.js';
+import { createTransferWebhook } from './transfers/transfers.webhook.service.js';
 
 export type { RunRow } from './payroll-runs.repo.js';
 export type { CreateRunInput, ScheduledCreation } from './payroll-runs.service.js';
 export { PeriodAlreadyClaimed, RUN_NOT_FOUND, RUNS_FORBIDDEN } from './payroll-runs.service.js';
 export type { MonthTotals } from './run-history.service.js';
-export type { TransferProvider } from './transfer-provider.js';
-export type { TransferEventHandler } from './transfers.webhook.js';
+export type { TransferProvider } from './transfers/transfer.provider.js';
+export type { TransferEventHandler } from './transfers/transfers.webhook.service.js';
 
 /** PAYMENT_PROVIDER=paystack pays salaries with Paystack Transfers; otherwise the built-in sandbox. */
 function configuredProvider(deps: AppDeps): TransferProvider {

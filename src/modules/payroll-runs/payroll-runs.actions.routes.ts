@@ -5,7 +5,6 @@ import type { RouteName } from '../../platform/auth/tokens.js';
 import type { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
 import type { RecoverAnswer } from '../../platform/types.js';
-import type { createFunding } from './payroll-runs.funding.js';
 import {
   ApprovalRequested,
   ApproveBody,
@@ -17,6 +16,7 @@ import {
   RunAnswer,
 } from './payroll-runs.schemas.js';
 import { type createPayrollRunsService, MESSAGES, RUN_NOT_FOUND } from './payroll-runs.service.js';
+import type { createFunding } from './transfers/funding.service.js';
 
 export function payrollRunActionsRoutes(
   app: ReturnType<typeof typed>,

@@ -5,7 +5,7 @@ import type { PayrollRunStatus } from '../../db/schema/index.js';
 import { type EventType, recordEvent, recordEvents } from '../webhooks/index.js';
 import { payrollRunsRepo, type RunRow } from './payroll-runs.repo.js';
 import { serializeRun } from './payroll-runs.serializer.js';
-import type { SettledPaystub } from './transfers.repo.js';
+import type { SettledPaystub } from './transfers/transfers.repo.js';
 
 /** Records `type` for the run (when there is one) and hands the row back. */
 export async function announceRun<R extends RunRow | undefined>(tx: Executor, row: R, type: EventType): Promise<R> {

@@ -1,7 +1,7 @@
 // Who a run computed from salaries pays, and with what: eligibility, pro rata for mid-period
 // starters and leavers, overrides, and the reasons for everyone skipped. Pure (no database, no clock): every
 // decision is a table test (payroll-runs.planner.test.ts). The items it returns go through the same
-// planner and writer as P2 (payroll/paystubs.run.ts), which adds its own per-item failures
+// planner and writer as P2 (paystubs/paystubs.run.service.ts), which adds its own per-item failures
 // (duplicates, "Deductions exceed pay.").
 import { divRound, type Kobo, toKobo } from '../../tax-engine/money.js';
 import { isValidNuban } from '../banks/index.js';
@@ -38,7 +38,7 @@ export interface Override {
 
 /** POST /api/payroll-runs as the service takes it (the route's schema has checked the shape). */
 export interface CreateRunInput {
-  /** Absent: regular. An off-cycle run (off-cycle.ts) pays `users`' items only. */
+  /** Absent: regular. An off-cycle run (off-cycle/off-cycle.service.ts) pays `users`' items only. */
   kind?: 'regular' | 'off_cycle';
   reason?: string;
   /** Required for a regular run; an off-cycle run's default to its payment date. */

@@ -6,7 +6,7 @@ import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import type { PayrollRunStatus } from '../../db/schema/index.js';
 import type { Candidate } from './payroll-runs.planner.js';
-import { BATCH_SIZE } from './transfer-provider.js';
+import { BATCH_SIZE } from './transfers/transfer.provider.js';
 
 export const NO_BANK_ACCOUNT = 'No valid bank account.';
 

@@ -7,7 +7,6 @@ import { typed } from '../../platform/deps.js';
 import { recoverAnswer } from '../../platform/idempotency-claims.js';
 import { tenantId } from '../../platform/request-context.js';
 import { payrollRunActionsRoutes } from './payroll-runs.actions.routes.js';
-import type { createFunding } from './payroll-runs.funding.js';
 import {
   CompanyQuery,
   CreateBody,
@@ -21,6 +20,7 @@ import {
   RunsPage,
 } from './payroll-runs.schemas.js';
 import { type createPayrollRunsService, MESSAGES, RUN_NOT_FOUND } from './payroll-runs.service.js';
+import type { createFunding } from './transfers/funding.service.js';
 
 export function payrollRunsRoutes(services: {
   runs: ReturnType<typeof createPayrollRunsService>;

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { LaravelPage, MoneyInput, NullableString, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
-import { OFF_CYCLE_REASONS } from './off-cycle.planner.js';
+import { OFF_CYCLE_REASONS } from './off-cycle/off-cycle.planner.js';
 import { RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN } from './payroll-runs.service.js';
 
 export const LIST_TENANCY: TenancyMessages = { forbidden: RUNS_FORBIDDEN };

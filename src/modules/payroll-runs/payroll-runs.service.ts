@@ -1,7 +1,8 @@
 // Payroll runs as plain functions over explicit dependencies: the API routes and the console call
-// the same ones. Creation goes through the same plan-and-write path as P2 (payroll/paystubs.run.ts);
-// every state change is one conditional UPDATE (payroll-runs.repo.ts), so a wrong or lost race is
-// a 409 and never a second change. Approval is in run-approval.ts, funding in payroll-runs.funding.ts.
+// the same ones. Creation goes through the same plan-and-write path as P2
+// (paystubs/paystubs.run.service.ts); every state change is one conditional UPDATE
+// (payroll-runs.repo.ts), so a wrong or lost race is a 409 and never a second change. Approval is
+// in approval/run-approval.service.ts, funding in transfers/funding.service.ts.
 import type { Db, Executor, Tx } from '../../db/client.js';
 import { conflict, invalid, invalidField } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
@@ -25,21 +26,21 @@ import {
   validDate,
   type WrittenPaystub,
 } from '../paystubs/index.js';
-import { createOffCycleRuns } from './off-cycle.service.js';
-import { periodMismatch } from './pay-periods.js';
+import { createOffCycleRuns } from './off-cycle/off-cycle.service.js';
+import { periodMismatch } from './pay-periods.rules.js';
 import { announceRun } from './payroll-runs.events.js';
-import { findRun, MESSAGES, RUN_ID, runView } from './payroll-runs.lookup.js';
+import { findRun, MESSAGES, RUN_ID, runView } from './payroll-runs.lookup.service.js';
 import { type CreateRunInput, type Override, planRunItems, type Skipped } from './payroll-runs.planner.js';
 
 export type { CreateRunInput } from './payroll-runs.planner.js';
 
+import { runApprovalRepo } from './approval/run-approval.repo.js';
+import { createRunApprovals } from './approval/run-approval.service.js';
 import { payrollRunsRepo, type RunFilters, type RunRow } from './payroll-runs.repo.js';
 import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
-import { createRunApprovals } from './run-approval.js';
-import { runApprovalRepo } from './run-approval.repo.js';
 
-// The messages, the run lookup and its view live in payroll-runs.lookup.ts (approval shares them).
-export { findRun, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN, runView } from './payroll-runs.lookup.js';
+// The messages, the run lookup and its view live in payroll-runs.lookup.service.ts (approval shares them).
+export { findRun, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN, runView } from './payroll-runs.lookup.service.js';
 
 /** A regular run's input once its period is known to be there. */
 type RegularInput = CreateRunInput & { pay_period_start: string; pay_period_end: string; payment_date: string };
@@ -181,7 +182,10 @@ export function createPayrollRunsService(deps: {
   const offCycle = createOffCycleRuns({ db, resolveItemTypes, creatorOf });
 
   return {
-    /** A draft run from salaries (or off-cycle: off-cycle.ts); `signedIn` is the console's administrator, who is its creator. */
+    /**
+     * A draft run from salaries (or off-cycle: off-cycle/off-cycle.service.ts); `signedIn` is the
+     * console's administrator, who is its creator.
+     */
     async create(companyId: number, input: CreateRunInput, signedIn?: { userId: number; email: string }, schedule?: ScheduledCreation) {
       if (input.kind === 'off_cycle') return offCycle.create(companyId, input, signedIn);
       if (input.reason !== undefined) throw invalidField('reason', MESSAGES.reasonOffCycleOnly);

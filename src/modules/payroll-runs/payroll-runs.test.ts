@@ -17,7 +17,7 @@ type Method = 'GET' | 'POST';
 const call = (who: TestCompany, method: Method, url: string, payload?: unknown) =>
   ctx.app.inject({ method, url, headers: who.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
 
-/** A company whose token approves (run_approval: token); person-mode approval is in run-approval.test.ts. */
+/** A company whose token approves (run_approval: token); person-mode approval is in approval/run-approval.test.ts. */
 async function newCompany(salaries: string[], extra: Parameters<typeof createUsers>[2] = []) {
   const company = await createCompany(ctx.db, { runApproval: 'token' });
   const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
@@ -224,7 +224,7 @@ describe('approve (maker-checker) and cancel', () => {
   });
 });
 
-// The run-level pay tests, shared with the Paystack provider (paystack-runs.test.ts).
+// The run-level pay tests, shared with the Paystack provider (transfers/paystack-transfers.test.ts).
 payRunSuite('sandbox', () => ({
   ctx,
   fund: (company, amount) => fundWallet(ctx.app, ctx.db, company, amount),

@@ -2,7 +2,8 @@
 // each section lists for a paystub, the totals adding up to the stored net pay to the kobo.
 import { describe, expect, it } from 'vitest';
 import { columnToKobo } from '../../tax-engine/money.js';
-import { longDate, maskedAccount, type PayslipSource, payslipFilename, payslipLayout } from './payslip.layout.planner.js';
+import { longDate, maskedAccount, payslipFilename, payslipLayout } from './payslip.layout.planner.js';
+import type { PayslipSource } from './payslip.types.js';
 
 const base: PayslipSource = {
   company: { name: 'Acme Nigeria Ltd', address: '12 Marina Road\nLagos Island, Lagos' },

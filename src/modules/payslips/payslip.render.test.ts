@@ -4,8 +4,9 @@
 // after another (sharing the process's word cache) must each be complete.
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { type PayslipSource, payslipLayout } from './payslip.layout.planner.js';
+import { payslipLayout } from './payslip.layout.planner.js';
 import { renderPayslip } from './payslip.render.view.js';
+import type { PayslipSource } from './payslip.types.js';
 
 function source(firstName: string, company: string): PayslipSource {
   return {

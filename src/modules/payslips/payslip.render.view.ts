@@ -3,7 +3,7 @@
 // per process and shared (payslip.fonts.view.ts says how, and why it is fast enough for a whole run).
 import PDFDocument from 'pdfkit';
 import { COMMON_TEXT, payslipFonts, shareLayouts, startDocument, tuneStreams } from './payslip.fonts.view.js';
-import type { Payslip, PayslipLine } from './payslip.layout.planner.js';
+import type { Payslip, PayslipLine } from './payslip.types.js';
 
 const PAGE = { width: 595.28, height: 841.89, margin: 42 };
 const WIDTH = PAGE.width - 2 * PAGE.margin;

@@ -8,8 +8,9 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import type { PayslipLinks } from '../paystubs/index.js';
 import { stateByCode } from '../reference-data/index.js';
-import { type PayslipSource, payslipLayout } from './payslip.layout.planner.js';
+import { payslipLayout } from './payslip.layout.planner.js';
 import { renderPayslip } from './payslip.render.view.js';
+import type { PayslipSource } from './payslip.types.js';
 import { type ItemRow, type PayslipRow, payslipsRepo, type RecordRow, type YtdRow } from './payslips.repo.js';
 
 export const PAYSTUB_NOT_FOUND = 'Paystub not found.';

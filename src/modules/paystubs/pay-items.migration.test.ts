@@ -14,7 +14,8 @@ import { type Executor, queryRows } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
 import { contributionSettings } from '../../db/schema/index.js';
 import { koboToNumber } from '../../tax-engine/money.js';
-import { type PlanItem, type PlanUser, planPaystubRun } from './paystubs.planner.js';
+import type { PlanItem, PlanUser } from './paystubs.plan.types.js';
+import { planPaystubRun } from './paystubs.planner.js';
 import type { SettingsRow } from './settings.repo.js';
 import { toEngineSettings } from './settings.service.js';
 

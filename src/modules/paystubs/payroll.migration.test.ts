@@ -15,7 +15,8 @@ import { migrate } from '../../db/migrate.js';
 import { issueToken } from '../../platform/auth/tokens.js';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../../tax-engine/engine.types.js';
 import { koboToNumber } from '../../tax-engine/money.js';
-import { type PlanCustom, type PlanItem, type PlannedPaystub, type PlanUser, planPaystubRun } from './paystubs.planner.js';
+import type { PlanCustom, PlanItem, PlannedPaystub, PlanUser } from './paystubs.plan.types.js';
+import { planPaystubRun } from './paystubs.planner.js';
 import type { SettingsRow } from './settings.repo.js';
 import { toEngineSettings } from './settings.service.js';
 

@@ -16,7 +16,8 @@ import { postPaystubs } from '../../../test/helpers/payroll.js';
 import { type Executor, queryRows } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
 import { koboToNumber } from '../../tax-engine/money.js';
-import { type PlanContext, type PlanCustom, type PlanItem, type PlanUser, planPaystubRun } from './paystubs.planner.js';
+import type { PlanContext, PlanCustom, PlanItem, PlanUser } from './paystubs.plan.types.js';
+import { planPaystubRun } from './paystubs.planner.js';
 import type { SettingsRow } from './settings.repo.js';
 import { toEngineSettings } from './settings.service.js';
 
@@ -60,7 +61,7 @@ async function user(db: Executor, p: Person, n: number) {
   return id;
 }
 
-/** What P2 loaded at 0190 (paystubs.run.ts then): no is_expatriate, no pension_exempt, no state history. */
+/** What P2 loaded at 0190 (paystubs.run.service.ts then): no is_expatriate, no pension_exempt, no state history. */
 async function contextBefore(db: Executor): Promise<PlanContext> {
   const row = await one<SettingsRow>(
     db,

@@ -5,7 +5,7 @@
 import type { Executor } from '../../db/client.js';
 import { builtInPayItemType, LOAN_ITEM_CODES, type PayItemType } from '../../tax-engine/pay-items.js';
 import { type ParsedItemInput, parseItemsInput, unknownTypeErrors } from '../pay-items/index.js';
-import type { PlanPayItem } from './paystubs.planner.js';
+import type { PlanPayItem } from './paystubs.plan.types.js';
 
 /** The request's shape is parsed by the pay-items module (one parser for every route that takes items). */
 export { parseItemsInput };

@@ -1,11 +1,11 @@
 // Opening year-to-date as the cumulative method reads it (docs/payroll.md, "Opening year-to-date";
 // the figures are written by the year-to-date module, 0210_opening_year_to_date.sql). Kept apart from
-// paystubs.repo.ts: one read, in the shape of the stored paystubs' year to date (paystubs.ytd.ts).
+// paystubs.repo.ts: one read, in the shape of the stored paystubs' year to date (paystubs.ytd.rules.ts).
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { DEDUCTION_UNITS_PER_KOBO } from '../../tax-engine/cumulative.js';
-import type { PlanYtdRow } from './paystubs.ytd.js';
+import type { PlanYtdRow } from './paystubs.ytd.rules.js';
 
 export const paystubsOpeningRepo = {
   /**

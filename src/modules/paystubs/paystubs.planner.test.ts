@@ -7,8 +7,9 @@ import { describe, expect, test } from 'vitest';
 import { DEDUCTION_UNITS_PER_KOBO } from '../../tax-engine/cumulative.js';
 import { DEFAULT_SETTINGS } from '../../tax-engine/engine.types.js';
 import { koboToString, toKobo } from '../../tax-engine/money.js';
-import { type PlanContext, type PlanCustom, type PlanItem, planPaystubRun } from './paystubs.planner.js';
-import { runTotals } from './paystubs.totals.js';
+import type { PlanContext, PlanCustom, PlanItem } from './paystubs.plan.types.js';
+import { planPaystubRun } from './paystubs.planner.js';
+import { runTotals } from './paystubs.totals.rules.js';
 
 const naira = (value: string | number) => toKobo(value) ?? 0n;
 

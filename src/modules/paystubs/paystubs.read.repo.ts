@@ -16,7 +16,7 @@ import { preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { customContributionRecords, paystubCounts, paystubRunCounts, paystubs, users, userTypes } from '../../db/schema/index.js';
 import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 import { PAYSTUB_COLUMNS, type PaystubFilters, paystubsRepo, paystubsWhere } from './paystubs.repo.js';
-import type { EmbeddedUserRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.js';
+import type { EmbeddedUserRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.types.js';
 
 /**
  * A repayment item's loan balance once its paystub `p` (item alias `i`) has repaid it (docs/payroll.md, "Loans and

@@ -6,9 +6,9 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import type { StateHistoryRow } from './paystubs.paye-state.rules.js';
-import type { NewPaystub, NewPaystubItem, NewRecord, PlanCustom, PlanUser } from './paystubs.planner.js';
-import type { InsertedPaystub, InsertedRow, PaystubRow } from './paystubs.rows.js';
-import type { PlanYtdRow } from './paystubs.ytd.js';
+import type { NewPaystub, NewPaystubItem, NewRecord, PlanCustom, PlanUser } from './paystubs.plan.types.js';
+import type { InsertedPaystub, InsertedRow, PaystubRow } from './paystubs.rows.types.js';
+import type { PlanYtdRow } from './paystubs.ytd.rules.js';
 
 /** Serialises payroll runs of one company (one_time applications, duplicate checks). */
 const RUN_LOCK = 40_020;

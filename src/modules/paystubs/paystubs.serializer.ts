@@ -7,7 +7,7 @@ import { columnToKobo, koboToString, columnToNumber as num } from '../../tax-eng
 
 const subtractMoney = (a: string, b: string) => (b === '0' || b === '0.00' ? a : koboToString(columnToKobo(a) - columnToKobo(b)));
 
-import type { EmbeddedUserRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.js';
+import type { EmbeddedUserRow, PaystubItemRow, PaystubRow, RecordRow } from './paystubs.rows.types.js';
 
 // Every row of one batch INSERT shares now(): remember the last conversion instead of redoing it
 // for each of the thousands of rows of a run.

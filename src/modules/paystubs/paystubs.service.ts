@@ -1,18 +1,18 @@
 // P1/P2, S4/S5 and the console's payroll-run views. A P2 call is one payroll run: items are
-// validated one by one (paystubs.items.ts); then, in ONE transaction, planAndWriteRun
-// (paystubs.run.ts) plans and writes them under the company's run lock, and the run's header
+// validated one by one (paystubs.items.validation.ts); then, in ONE transaction, planAndWriteRun
+// (paystubs.run.service.ts) plans and writes them under the company's run lock, and the run's header
 // (payroll_runs, a draft) is written beside them.
 import type { Db, Tx } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import { laravelPage } from '../../platform/paginator.js';
-import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.js';
+import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.validation.js';
 import { codesOf, type ResolveItemTypes, resolveBuiltIns, resolveItems } from './paystubs.item-input.validation.js';
-import { type ValidatedItem, validateItem } from './paystubs.items.js';
-import type { FailedItem, PlanItem } from './paystubs.planner.js';
+import { type ValidatedItem, validateItem } from './paystubs.items.validation.js';
+import type { FailedItem, PlanItem } from './paystubs.plan.types.js';
 import { paystubsReadRepo } from './paystubs.read.repo.js';
 import { type PaystubFilters, paystubsRepo } from './paystubs.repo.js';
-import { newTransactionId, planAndWriteRun } from './paystubs.run.js';
+import { newTransactionId, planAndWriteRun } from './paystubs.run.service.js';
 import {
   serializeContribution,
   serializeContributionDetails,
@@ -20,13 +20,13 @@ import {
   serializePaystub,
   serializeRecord,
 } from './paystubs.serializer.js';
-import type { WrittenPaystub } from './paystubs.writer.js';
+import type { WrittenPaystub } from './paystubs.writer.service.js';
 
 export const PAYSTUBS_FORBIDDEN = "You do not have permission to access this company's paystubs.";
 export const PAYSTUBS_NOT_FOUND = 'Paystub or company not found.';
 export const USER_NOT_FOUND = 'User not found.';
 
-export { newTransactionId } from './paystubs.run.js';
+export { newTransactionId } from './paystubs.run.service.js';
 
 export interface PaystubListQuery {
   user_id?: number;

@@ -7,7 +7,8 @@ import { DEFAULT_SETTINGS } from '../../tax-engine/engine.types.js';
 import { toKobo } from '../../tax-engine/money.js';
 import { builtInPayItemType, type PayItemType } from '../../tax-engine/pay-items.js';
 import { payeStateFor, type StateHistoryRow } from './paystubs.paye-state.rules.js';
-import { type PlanContext, type PlanItem, type PlanUser, planPaystubRun } from './paystubs.planner.js';
+import type { PlanContext, PlanItem, PlanUser } from './paystubs.plan.types.js';
+import { planPaystubRun } from './paystubs.planner.js';
 
 const naira = (value: string | number) => toKobo(value) ?? 0n;
 const h = (effective_from: string, state: string | null, user_id = 1): StateHistoryRow => ({ user_id, state, effective_from });

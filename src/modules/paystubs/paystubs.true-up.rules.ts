@@ -1,7 +1,7 @@
 // Which paystubs carry the year-end true-up under annualised tax (docs/payroll.md, "Year-end
 // true-up"): a regular paystub (never an off-cycle one) that is the employee's last period of the
 // calendar year (period ordinal k = N) or that covers their exit date. Pure; kept apart from the
-// planner so the run's loading (paystubs.run.ts) and the planner ask the same question.
+// planner so the run's loading (paystubs.run.service.ts) and the planner ask the same question.
 import { periodOrdinal } from '../../tax-engine/cumulative.js';
 
 export interface TrueUpItem {

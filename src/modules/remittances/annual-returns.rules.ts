@@ -3,7 +3,7 @@
 // row's sums and the user's declared figures in, kobo out.
 import type { Kobo } from '../../tax-engine/money.js';
 import type { EmployeeRow } from './remittances.repo.js';
-import { kobo } from './remittances.schedules.js';
+import { kobo } from './remittances.schedules.planner.js';
 
 /** Nigeria Tax Act 2025 s.30 (docs/payroll.md, "Legal source of each rule"): from 2026. */
 const NTA_FIRST_YEAR = 2026;

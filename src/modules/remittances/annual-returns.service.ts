@@ -7,11 +7,11 @@ import { koboToNumber } from '../../tax-engine/money.js';
 import { stateByCode } from '../reference-data/index.js';
 import { annualReturnsOpeningRepo, type OpeningRow } from './annual-returns.opening.repo.js';
 import { annualReliefs } from './annual-returns.rules.js';
-import { annualReturnDueDate, itfDueDate } from './due-dates.js';
+import { annualReturnDueDate, itfDueDate } from './due-dates.rules.js';
 import { type EmployeeRow, type EmployerRow, remittancesRepo } from './remittances.repo.js';
-import { kobo, onePercent } from './remittances.schedules.js';
+import { kobo, onePercent } from './remittances.schedules.planner.js';
 import { COMPANY_NOT_FOUND, type Download, render } from './remittances.service.js';
-import type { Cell, Sheet } from './sheets.js';
+import type { Cell, Sheet } from './sheets.view.js';
 
 /** The ITF Act (as amended 2011) s.6: employers of five or more employees contribute. */
 export const ITF_MIN_EMPLOYEES = 5;

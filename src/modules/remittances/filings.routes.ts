@@ -8,7 +8,8 @@ import { tenantId } from '../../platform/request-context.js';
 import { CompanyIdInput, errorResponses, FieldsError } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import type { FilingsService } from './filings.service.js';
-import { FilingStatusFields, REMITTANCES_FORBIDDEN } from './remittances.routes.js';
+import { REMITTANCES_FORBIDDEN } from './remittances.routes.js';
+import { FilingStatusFields } from './remittances.schemas.js';
 
 const TENANCY: TenancyMessages = { forbidden: REMITTANCES_FORBIDDEN };
 const errors = errorResponses(FieldsError);

@@ -1,7 +1,7 @@
 // A remittance schedule's status beside its filing (docs/compliance.md, "Filings and deadlines").
 // Pure: dates are YYYY-MM-DD calendar days, `today` is the Lagos day; amounts are kobo.
 import { koboToNumber, parseKobo } from '../../tax-engine/money.js';
-import { isWorkingDay } from './due-dates.js';
+import { isWorkingDay } from './due-dates.rules.js';
 import type { FilingRow } from './filings.repo.js';
 
 export type FilingStatus = 'due' | 'overdue' | 'filed' | 'filed_late';

@@ -4,39 +4,24 @@
 // remittance.overdue once each, as webhooks and e-mails to the administrators.
 import type { Db, Executor } from '../../db/client.js';
 import { recordAudit } from '../../platform/audit/index.js';
-import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
+import { conflict, notFound } from '../../platform/errors.js';
 import { isoTimestamp } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { koboToNumber, koboToString, toKobo } from '../../tax-engine/money.js';
-import { pfaByCode, stateByCode } from '../reference-data/index.js';
 import { adminEmails, recordEvents } from '../webhooks/index.js';
-import { MONTH_PATTERN, monthRange } from './due-dates.js';
+import { monthRange } from './due-dates.rules.js';
 import { type FilingRow, filingsRepo } from './filings.repo.js';
 import { dueSoonDay, type FilingStatus, type scheduleStatus, withStatuses } from './filings.rules.js';
+import { type FilingInput, readCalendarRange, readFiling } from './filings.validation.js';
 import { remittancesRepo } from './remittances.repo.js';
 import { COMPANY_NOT_FOUND, lagosToday, schedules } from './remittances.service.js';
 
 export const FILING_EXISTS = 'A filing is already recorded for this schedule.';
-const KINDS = ['paye', 'pension', 'nhf', 'nsitf'] as const;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const validDate = (value: unknown): value is string =>
-  typeof value === 'string' && DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
 const DAY_MS = 86_400_000;
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-/** Calendar ranges up to a year and a day. */
-const MAX_RANGE_DAYS = 366;
 /** Overdue notices look back this far (a first check after deploying does not announce years of history). */
 const OVERDUE_LOOKBACK_DAYS = 45;
 export const DEADLINE_BATCH = 200;
-
-export interface FilingInput {
-  kind?: unknown;
-  month?: unknown;
-  authority?: unknown;
-  amount?: unknown;
-  paid_on?: unknown;
-  receipt_reference?: unknown;
-}
 
 const serializeFiling = (row: FilingRow) => ({
   id: row.id,
@@ -223,38 +208,14 @@ export function createFilingsService(deps: { db: Db; mailer: Mailer; now?: () =>
 
   return {
     async file(companyId: number, input: FilingInput) {
-      const errors: Record<string, string[]> = {};
-      const kind = typeof input.kind === 'string' ? input.kind.trim().toLowerCase() : '';
-      if (!(KINDS as readonly string[]).includes(kind)) errors.kind = ['The kind must be paye, pension, nhf or nsitf.'];
-      if (typeof input.month !== 'string' || !MONTH_PATTERN.test(input.month))
-        errors.month = ['The month must be a month as YYYY-MM (2000-01 to 2099-12).'];
-      let authority = '';
-      const raw = typeof input.authority === 'string' ? input.authority.trim().toUpperCase() : input.authority;
-      if (kind === 'paye') {
-        if (typeof raw !== 'string' || !stateByCode(raw))
-          errors.authority = ['The authority of a PAYE filing must be a state code of GET /api/states.'];
-        else authority = raw;
-      } else if (kind === 'pension') {
-        if (typeof raw !== 'string' || !pfaByCode(raw))
-          errors.authority = ['The authority of a pension filing must be a PFA code of GET /api/pfas.'];
-        else authority = raw;
-      } else if (raw !== undefined && raw !== null && raw !== '') errors.authority = ['NHF and NSITF filings name no authority (null).'];
-      const amount = toKobo(typeof input.amount === 'number' ? String(input.amount) : input.amount);
-      if (amount === null || amount > 100_000_000_000_000n)
-        errors.amount = ['The amount must be a non-negative amount with at most 2 decimal places.'];
-      if (!validDate(input.paid_on)) errors.paid_on = ['The paid on field must be a valid date in the format YYYY-MM-DD.'];
-      else if (input.paid_on > lagosToday(now())) errors.paid_on = ['The paid on date cannot be in the future.'];
-      const reference = typeof input.receipt_reference === 'string' ? input.receipt_reference.trim() : '';
-      if (reference === '' || reference.length > 100)
-        errors.receipt_reference = ['The receipt reference is required (at most 100 characters).'];
-      if (Object.keys(errors).length > 0) throw invalid(errors);
+      const { kind, month, authority, amount, paidOn, reference } = readFiling(input, () => lagosToday(now()));
       const row = await db.transaction(async (tx) => {
         const inserted = await filingsRepo.insert(tx, companyId, {
           kind,
-          month: input.month as string,
+          month,
           authority,
-          amount: koboToString(amount as bigint),
-          paidOn: input.paid_on as string,
+          amount: koboToString(amount),
+          paidOn,
           receiptReference: reference,
         });
         if (!inserted) throw conflict(FILING_EXISTS);
@@ -265,10 +226,10 @@ export function createFilingsService(deps: { db: Db; mailer: Mailer; now?: () =>
             target: { type: 'remittance_filing', id: inserted.id },
             changes: {
               kind: [null, kind],
-              month: [null, input.month],
+              month: [null, month],
               authority: [null, authority],
-              amount: [null, koboToString(amount as bigint)],
-              paid_on: [null, input.paid_on],
+              amount: [null, koboToString(amount)],
+              paid_on: [null, paidOn],
               receipt_reference: [null, reference],
             },
           },
@@ -279,14 +240,7 @@ export function createFilingsService(deps: { db: Db; mailer: Mailer; now?: () =>
     },
 
     async calendar(companyId: number, query: { from?: unknown; to?: unknown }) {
-      const errors: Record<string, string[]> = {};
-      for (const field of ['from', 'to'] as const)
-        if (!validDate(query[field])) errors[field] = [`The ${field} field must be a valid date in the format YYYY-MM-DD.`];
-      if (Object.keys(errors).length > 0) throw invalid(errors);
-      const from = query.from as string;
-      const to = query.to as string;
-      if (to < from) throw invalidField('to', 'The to date must be on or after the from date.');
-      if ((Date.parse(to) - Date.parse(from)) / DAY_MS > MAX_RANGE_DAYS) throw invalidField('to', 'The range may span at most 366 days.');
+      const { from, to } = readCalendarRange(query);
       const data = await entries(db, companyId, from, to, lagosToday(now()));
       return { message: 'Remittance calendar retrieved successfully', from, to, data };
     },

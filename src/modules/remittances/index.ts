@@ -2,6 +2,7 @@
 // due dates and downloads, the annual PAYE return and the ITF levy. Read-only over the paystubs'
 // snapshots and the runs' payment dates.
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { annualReturnsRoutes } from './annual-returns.routes.js';
 import { createAnnualReturnsService } from './annual-returns.service.js';
 import { remittanceDeadlinesJob } from './filings.jobs.js';
 import { filingsRoutes } from './filings.routes.js';
@@ -15,12 +16,14 @@ export function createRemittancesModule(deps: AppDeps) {
     annualReturns: createAnnualReturnsService(deps),
     filings: createFilingsService(deps),
   };
-  const routes = remittancesRoutes(services);
+  const remittanceRoutes = remittancesRoutes(services.remittances);
+  const annualReturnRoutes = annualReturnsRoutes(services.annualReturns);
   const filingRoutes = filingsRoutes(services.filings);
   return {
     services,
     routes: async (app) => {
-      await routes(app);
+      await remittanceRoutes(app);
+      await annualReturnRoutes(app);
       await filingRoutes(app);
     },
     jobs: [remittanceDeadlinesJob(services.filings)],
@@ -29,5 +32,5 @@ export function createRemittancesModule(deps: AppDeps) {
 
 export type RemittancesServices = ReturnType<typeof createRemittancesModule>['services'];
 /** Weekends and the Nigerian public holidays (holidays.data.ts): pay schedules move payment dates off them. */
-export { isWorkingDay } from './due-dates.js';
+export { isWorkingDay } from './due-dates.rules.js';
 export type { Download } from './remittances.service.js';

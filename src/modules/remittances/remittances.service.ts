@@ -6,12 +6,12 @@ import type { Db } from '../../db/client.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { koboToNumber } from '../../tax-engine/money.js';
 import { pfaByCode, stateByCode } from '../reference-data/index.js';
-import { MONTH_PATTERN, monthRange, nhfDueDate, nsitfDueDate, payeDueDate, pensionDueDate } from './due-dates.js';
+import { MONTH_PATTERN, monthRange, nhfDueDate, nsitfDueDate, payeDueDate, pensionDueDate } from './due-dates.rules.js';
 import { filingsRepo } from './filings.repo.js';
 import { withStatuses } from './filings.rules.js';
 import { type AggregateRow, type EmployeeRow, type EmployerRow, type MissingRow, remittancesRepo } from './remittances.repo.js';
-import { kobo, nhfSheet, nsitfSheet, onePercent, payeSheet, pensionSheet } from './remittances.schedules.js';
-import { type Sheet, toCsv, toXlsx } from './sheets.js';
+import { kobo, nhfSheet, nsitfSheet, onePercent, payeSheet, pensionSheet } from './remittances.schedules.planner.js';
+import { type Sheet, toCsv, toXlsx } from './sheets.view.js';
 
 export const COMPANY_NOT_FOUND = 'Company not found.';
 export const SCHEDULE_NOT_FOUND = 'Remittance schedule not found.';

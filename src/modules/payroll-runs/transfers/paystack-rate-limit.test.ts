@@ -1,0 +1,148 @@
+// Paystack's rate limit (docs/payroll-runs.md, "Paystack's rate limit"): a 429 is refused
+// unprocessed, so the transfers it carried go back to queued, and the job comes back after the
+// answer's Retry-After without spending an attempt. A run paid through the fake Paystack with a
+// limit of a few requests a second sends every transfer exactly once and settles.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
+import { runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
+import { type FakePaystack, startFakePaystack } from '../../../../test/helpers/wallet.js';
+import { queryRows } from '../../../db/client.js';
+import { ProviderRateLimited, retryAfterSeconds } from '../../wallet/index.js';
+import { createPaystackTransferProvider } from './paystack-transfers.provider.js';
+
+let fake: FakePaystack;
+let transfers: FakeTransfers;
+let ctx: TestContext;
+
+beforeAll(async () => {
+  fake = await startFakePaystack();
+  transfers = fakeTransfers(fake);
+  ctx = await createTestApp({ paymentProvider: 'paystack', paystackSecretKey: fake.secret, paystackBaseUrl: fake.url });
+});
+afterAll(async () => {
+  await ctx?.close();
+  await fake?.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("Paystack's rate limit", () => {
+  it('Retry-After is read as seconds or an HTTP date, bounded; absent or unreadable waits 5 s', () => {
+    const now = Date.parse('2026-03-01T10:00:00Z');
+    expect(retryAfterSeconds('7', now)).toBe(7);
+    expect(retryAfterSeconds('0', now)).toBe(1);
+    expect(retryAfterSeconds('86400', now)).toBe(600);
+    expect(retryAfterSeconds('Sun, 01 Mar 2026 10:00:30 GMT', now)).toBe(30);
+    expect(retryAfterSeconds(null, now)).toBe(5);
+    expect(retryAfterSeconds('soon', now)).toBe(5);
+  });
+
+  it('a run paid under a limit of a few requests a second: every transfer sent once, the run settles', async () => {
+    const size = 101; // two batches: 100 + 1
+    const company = await createCompany(ctx.db, { runApproval: 'token' });
+    const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+    const staff = await createUsers(
+      ctx.db,
+      company.id,
+      Array.from({ length: size }, () => ({ baseSalary: '100000.00' })),
+    );
+    for (const [i, user] of staff.entries()) await setBankAccounts(ctx.db, [user.id], `${String(i).padStart(3, '0')}7654321`);
+    await fundWalletPaystack(ctx.app, ctx.db, company, 200_000 * size, fake);
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payroll-runs',
+      headers: company.auth,
+      payload: runBody({ pay_period_start: '2026-06-01', pay_period_end: '2026-06-30', payment_date: '2026-06-28' }),
+    });
+    const id = created.json().run.id as string;
+    const approved = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/payroll-runs/${id}/approve`,
+      headers: company.auth,
+      payload: { approver_email: boss.email },
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+
+    // One transfer request a second while sending (the second batch's requests meet 429s), more once
+    // every transfer is in, so that the verifies (one request per transfer) finish in seconds.
+    transfers.rateLimit = 1;
+    const limitedBefore = transfers.limited;
+    const paid = await ctx.app.inject({ method: 'POST', url: `/api/payroll-runs/${id}/pay`, headers: company.auth });
+    expect(paid.statusCode, paid.body).toBe(202);
+    const ours = () => [...transfers.transfers.values()].filter((t) => t.reason.includes('2026-06-01'));
+    const deadline = Date.now() + 90_000;
+    let sawComeBack = false;
+    for (;;) {
+      await ctx.app.deps.jobs.runDue(100);
+      if (ours().length === size) transfers.rateLimit = 25;
+      // A rate-limited send job waits for its Retry-After (not forced here), its attempt given back.
+      const waiting = await queryRows<{ attempts: number }>(
+        ctx.db,
+        sql`SELECT attempts FROM jobs WHERE kind = 'payroll-runs.send' AND done_at IS NULL AND run_at > now() AND payload->>'runId' = ${id}`,
+      );
+      if (waiting.length > 0) {
+        sawComeBack = true;
+        expect(waiting.every((job) => job.attempts === 0)).toBe(true);
+      }
+      // The settle jobs' first look is a minute away: bring only that forward, not a Retry-After.
+      await ctx.db.execute(
+        sql`UPDATE jobs SET run_at = now() WHERE kind = 'payroll-runs.settle' AND done_at IS NULL AND run_at > now() + interval '5 seconds'`,
+      );
+      const open = await queryRows<{ n: number }>(
+        ctx.db,
+        sql`SELECT count(*)::int AS n FROM paystubs WHERE transaction_id = ${id} AND status <> 'paid'`,
+      );
+      if (open[0].n === 0) break;
+      if (Date.now() > deadline) {
+        const jobs = await queryRows(
+          ctx.db,
+          sql`SELECT kind, payload, run_at, attempts, last_error, done_at FROM jobs WHERE payload->>'runId' = ${id}`,
+        );
+        const t = await queryRows(ctx.db, sql`SELECT status, count(*) FROM payroll_transfers WHERE run_id = ${id} GROUP BY 1`);
+        console.log(
+          JSON.stringify(
+            { jobs, t, reqs: fake.requests.slice(-30).map((r) => r.url), limited: transfers.limited, n: ours().length },
+            null,
+            1,
+          ),
+        );
+        throw new Error(`run not settled: ${open[0].n} paystubs open`);
+      }
+      await sleep(200);
+    }
+    transfers.rateLimit = undefined;
+    expect(sawComeBack).toBe(true);
+    expect(transfers.limited).toBeGreaterThan(limitedBefore);
+    expect(ours()).toHaveLength(size);
+    expect(ours().every((t) => t.received === 1)).toBe(true);
+    const run = await ctx.app.inject({ method: 'GET', url: `/api/payroll-runs/${id}`, headers: company.auth });
+    expect(run.json().run.status).toBe('paid');
+    const failedJobs = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS n FROM jobs WHERE kind LIKE 'payroll-runs.%' AND failed_at IS NOT NULL AND payload->>'runId' = ${id}`,
+    );
+    expect(failedJobs[0].n).toBe(0);
+  }, 120_000);
+  it('a 429 is a ProviderRateLimited carrying its Retry-After, and the bulk it refused is not recorded', async () => {
+    const provider = createPaystackTransferProvider({ db: ctx.db, secretKey: fake.secret, baseUrl: fake.url });
+    transfers.bulkAnswer = { kind: 'json', httpStatus: 429, headers: { 'retry-after': '3' }, body: { status: false, message: 'Too many' } };
+    const sent = provider.sendBatch([
+      {
+        reference: 'PT-RATE0001-1',
+        amount: '1000.00',
+        bankName: 'Access Bank',
+        bankCode: '044',
+        accountNumber: '0690000099',
+        accountName: 'Ada Obi',
+        reason: 'salary',
+      },
+    ]);
+    await expect(sent).rejects.toBeInstanceOf(ProviderRateLimited);
+    await expect(sent).rejects.toMatchObject({ retryAfterSeconds: 3 });
+    transfers.bulkAnswer = undefined;
+    expect(transfers.transfers.has('salary-pt-rate0001-1')).toBe(false);
+  });
+});
