@@ -122,6 +122,8 @@ describe('console compliance: filings and due dates', () => {
       })
     ).json();
     for (const entry of calendar.data) expect(res.body).toContain(entry.due_date);
+    // A yearly date (the annual return of 31 January, the ITF levy of 1 April) is named, without a filing status.
+    if (calendar.data.some((e: { kind: string }) => e.kind === 'annual_return')) expect(res.body).toContain('Annual PAYE return');
   });
 
   it('records a filing (303, then filed on the page and in the API), refuses a bad one with its message', async () => {

@@ -80,6 +80,10 @@ ${text('receipt_reference', 'Receipt reference', 'As printed on the receipt')}
 }
 
 /** Every due date of the next 3 months, with its status and amount. */
+/** The calendar's names of its kinds; the yearly ones are not filings, so they carry no status. */
+const KIND_LABEL: Record<string, string> = { annual_return: 'Annual PAYE return', itf: 'ITF levy' };
+const YEARLY = new Set(Object.keys(KIND_LABEL));
+
 export function calendarSection(from: string, to: string, calendar: Calendar): Html {
   const entries = calendar.data;
   return html`<h2 id="calendar">Due dates, ${from} to ${to}</h2>${
@@ -87,7 +91,9 @@ export function calendarSection(from: string, to: string, calendar: Calendar): H
       ? html`<p class="muted">Nothing falls due in these 3 months.</p>`
       : html`<div class="table-wrap"><table data-calendar><thead><tr><th>Due</th><th>Schedule</th><th>For month</th><th class="num">Amount</th><th>Status</th></tr></thead><tbody>${entries.map(
           (e) =>
-            html`<tr><td>${e.due_date}</td><td>${e.kind.toUpperCase()}${e.authority ? ` ${e.authority_name ?? e.authority}` : ''}</td><td>${e.month}</td><td class="num">${naira(e.amount)}</td><td>${statusBadge(e)}</td></tr>`,
+            html`<tr><td>${e.due_date}</td><td>${KIND_LABEL[e.kind] ?? e.kind.toUpperCase()}${e.authority ? ` ${e.authority_name ?? e.authority}` : ''}</td><td>${e.month}</td><td class="num">${naira(e.amount)}</td><td>${
+              YEARLY.has(e.kind) ? html`<span class="muted">yearly return: file with the authority</span>` : statusBadge(e)
+            }</td></tr>`,
         )}</tbody></table></div>`
   }`;
 }

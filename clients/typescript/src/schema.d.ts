@@ -11063,11 +11063,11 @@ export interface operations {
                         to: string;
                         data: {
                             due_date: string;
-                            /** @description paye, pension, nhf or nsitf */
+                            /** @description paye, pension, nhf or nsitf (monthly schedules); annual_return or itf (yearly, status null) */
                             kind: string;
-                            /** @description the month of the payments remitted */
+                            /** @description YYYY-MM: the month of the payments remitted; YYYY for annual_return and itf: the year covered */
                             month: string;
-                            /** @description state (PAYE) or PFA (pension) code */
+                            /** @description state (PAYE, annual return) or PFA (pension) code */
                             authority: string | null;
                             authority_name: string | null;
                             amount: number;

@@ -30,9 +30,9 @@ const FilingSchema = Type.Object({
 
 const CalendarEntry = Type.Object({
   due_date: Type.String(),
-  kind: Type.String({ description: 'paye, pension, nhf or nsitf' }),
-  month: Type.String({ description: 'the month of the payments remitted' }),
-  authority: Type.Union([Type.String(), Type.Null()], { description: 'state (PAYE) or PFA (pension) code' }),
+  kind: Type.String({ description: 'paye, pension, nhf or nsitf (monthly schedules); annual_return or itf (yearly, status null)' }),
+  month: Type.String({ description: 'YYYY-MM: the month of the payments remitted; YYYY for annual_return and itf: the year covered' }),
+  authority: Type.Union([Type.String(), Type.Null()], { description: 'state (PAYE, annual return) or PFA (pension) code' }),
   authority_name: Type.Union([Type.String(), Type.Null()]),
   amount: Type.Number(),
   ...FilingStatusFields,

@@ -1,6 +1,6 @@
 // Remittance filings and deadlines (docs/compliance.md, "Filings and deadlines"): record that a
 // schedule was paid (POST /api/remittances/filings), every due date of a range with its status
-// (GET /api/remittances/calendar), and the daily step that announces remittance.due_soon and
+// (GET /api/remittances/calendar, with the yearly dates of calendar.annual.service.ts), and the daily step that announces remittance.due_soon and
 // remittance.overdue once each, as webhooks and e-mails to the administrators.
 import type { Db, Executor } from '../../db/client.js';
 import { recordAudit } from '../../platform/audit/index.js';
@@ -9,9 +9,11 @@ import { isoTimestamp } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { koboToNumber, koboToString, toKobo } from '../../tax-engine/money.js';
 import { adminEmails, recordEvents } from '../webhooks/index.js';
+import { annualCalendarEntries } from './calendar.annual.service.js';
+import type { CalendarEntry } from './calendar.types.js';
 import { monthRange } from './due-dates.rules.js';
 import { type FilingRow, filingsRepo } from './filings.repo.js';
-import { dueSoonDay, type FilingStatus, type scheduleStatus, withStatuses } from './filings.rules.js';
+import { dueSoonDay, withStatuses } from './filings.rules.js';
 import { type FilingInput, readCalendarRange, readFiling } from './filings.validation.js';
 import { remittancesRepo } from './remittances.repo.js';
 import { COMPANY_NOT_FOUND, lagosToday, schedules } from './remittances.service.js';
@@ -57,17 +59,9 @@ function monthsFor(from: string, to: string): string[] {
   return months;
 }
 
-export interface CalendarEntry {
-  due_date: string;
-  kind: 'paye' | 'pension' | 'nhf' | 'nsitf';
-  month: string;
-  authority: string | null;
-  authority_name: string | null;
-  amount: number;
-  status: FilingStatus | null;
-  days_late: number;
-  filing: ReturnType<typeof scheduleStatus>['filing'];
-}
+/** By due date, then kind, then authority. */
+const byDate = (a: CalendarEntry, b: CalendarEntry) =>
+  a.due_date.localeCompare(b.due_date) || a.kind.localeCompare(b.kind) || (a.authority ?? '').localeCompare(b.authority ?? '');
 
 export function createFilingsService(deps: { db: Db; mailer: Mailer; now?: () => Date }) {
   const { db, mailer } = deps;
@@ -135,12 +129,7 @@ export function createFilingsService(deps: { db: Db; mailer: Mailer; now?: () =>
           filing: s.nsitf.filing,
         });
     }
-    return out
-      .filter((e) => e.due_date >= from && e.due_date <= to)
-      .sort(
-        (a, b) =>
-          a.due_date.localeCompare(b.due_date) || a.kind.localeCompare(b.kind) || (a.authority ?? '').localeCompare(b.authority ?? ''),
-      );
+    return out.filter((e) => e.due_date >= from && e.due_date <= to).sort(byDate);
   }
 
   /** due_soon (from 3 working days before, until the due date) and overdue (from the day after) notices owed today. */
@@ -241,7 +230,8 @@ export function createFilingsService(deps: { db: Db; mailer: Mailer; now?: () =>
 
     async calendar(companyId: number, query: { from?: unknown; to?: unknown }) {
       const { from, to } = readCalendarRange(query);
-      const data = await entries(db, companyId, from, to, lagosToday(now()));
+      const monthly = await entries(db, companyId, from, to, lagosToday(now()));
+      const data = [...monthly, ...(await annualCalendarEntries(db, companyId, from, to))].sort(byDate);
       return { message: 'Remittance calendar retrieved successfully', from, to, data };
     },
 

@@ -120,6 +120,36 @@ describe('GET /api/remittances/calendar', () => {
   });
 });
 
+describe('GET /api/remittances/calendar: the yearly dates', () => {
+  it('lists the annual return per state (31 January) and the ITF levy (1 April) of the year before, as the annual endpoints figure them', async () => {
+    const res = await api().get('/api/remittances/calendar?from=2027-01-01&to=2027-04-30');
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data as {
+      due_date: string;
+      kind: string;
+      month: string;
+      authority: string | null;
+      amount: number;
+      status: null;
+    }[];
+    const returns = data.filter((e) => e.kind === 'annual_return');
+    expect(returns.length).toBeGreaterThan(0);
+    for (const entry of returns) {
+      expect(entry).toMatchObject({ due_date: '2027-01-31', month: '2026', status: null, days_late: 0, filing: null });
+      const annual = (await api().get(`/api/annual-returns/2026?state=${entry.authority}`)).json();
+      expect(entry.amount).toBe(annual.totals.tax_deducted);
+    }
+    const itf = (await api().get('/api/annual-returns/2026/itf')).json();
+    const levy = data.filter((e) => e.kind === 'itf');
+    expect(itf.eligible).toBe(true); // the world pays 7 employees in 2026
+    expect(levy).toEqual([expect.objectContaining({ due_date: '2027-04-01', month: '2026', amount: itf.amount, status: null })]);
+    expect(data.map((e) => e.due_date)).toEqual([...data.map((e) => e.due_date)].sort());
+    // A range without 31 January or 1 April has none; the monthly dates of 2026 are unchanged by them.
+    const april = (await api().get('/api/remittances/calendar?from=2026-04-01&to=2026-04-30')).json().data as { kind: string }[];
+    expect(april.some((e) => e.kind === 'annual_return' || e.kind === 'itf')).toBe(false);
+  });
+});
+
 describe('the daily deadline check', () => {
   const checkOn = (iso: string) =>
     createFilingsService({ db: ctx.db, mailer: ctx.app.deps.mailer, now: () => new Date(iso) }).checkDeadlines();
