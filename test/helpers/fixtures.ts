@@ -14,11 +14,13 @@
 // - `company`: a company with an `all`-scoped token, `runApproval: 'token'` so tokens may approve.
 // - `api`: requests as that company (`api.get(url)`, `api.post(url, body)`).
 // - `fundedCompany`: the same company with ₦50,000,000 in its wallet, through the real sandbox top-up.
+// - `admin`: an administrator of that company with the console password ADMIN_PASSWORD (helpers/web.ts).
 import { test as base } from 'vitest';
 import { type ConfigOverrides, createTestApp } from './app.js';
 import { createCompany } from './factories.js';
 import { as } from './http.js';
 import { fundWallet } from './payroll-runs.js';
+import { createAdmin } from './web.js';
 
 /** What `fundedCompany` tops up: enough for every run of a test file. */
 export const FIXTURE_WALLET_NAIRA = 50_000_000;
@@ -35,6 +37,9 @@ export const test = base
   .extend('fundedCompany', { scope: 'file' }, async ({ ctx, company }) => {
     await fundWallet(ctx.app, ctx.db, company, FIXTURE_WALLET_NAIRA);
     return company;
-  });
+  })
+  .extend('admin', { scope: 'file' }, async ({ ctx, company }) =>
+    createAdmin(ctx.db, company.id, { firstName: 'Fixture', lastName: 'Admin' }),
+  );
 
 export { describe, expect } from 'vitest';

@@ -1,6 +1,8 @@
 // The shared fixtures do what docs/architecture.md ("Tests") says: one app and one company per file,
 // and a funded company whose balance came through the real sandbox top-up.
 import { describe, expect, FIXTURE_WALLET_NAIRA, test } from '../helpers/fixtures.js';
+import { as } from '../helpers/http.js';
+import { signIn } from '../helpers/web.js';
 
 let firstApp: unknown;
 
@@ -19,5 +21,12 @@ describe('test/helpers/fixtures.ts', () => {
     const res = await api.get('/api/wallet/balance');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().balance).toBe(FIXTURE_WALLET_NAIRA);
+  });
+
+  test('admin is an administrator of the company who signs in to the console', async ({ ctx, company, admin }) => {
+    const session = await signIn(ctx.app, admin.email);
+    expect((await session.get('/console/employees')).statusCode).toBe(200);
+    const listed = await as(ctx.app, company).get(`/api/users/${admin.id}`);
+    expect(listed.statusCode, listed.body).toBe(200);
   });
 });
