@@ -1,5 +1,5 @@
 // The audit.seal job (docs/audit.md, "The chain") as the job runner runs it: one recurring row that
-// seals what committed, keeps its row open for the next turn (never done, never failed), and stays
+// seals what committed (on PostgreSQL, within a few turns), keeps its row open for the next turn (never done, never failed), and stays
 // one row however often the service starts.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,10 +41,15 @@ describe('the audit.seal job', () => {
     await ctx.app.deps.jobs.ensureRecurring(); // a second start adds no second row
     const [job] = await sealJobs();
     expect(await sealJobs()).toHaveLength(1);
-    await ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE id = ${job.id}`);
-    await ctx.app.deps.jobs.runDue(100);
-
-    const sealed = await seqs(company.id);
+    // On PostgreSQL a transaction still running in another test file's database holds the horizon
+    // back for a moment (docs/audit.md, "The chain"): the job's next turns seal what it left.
+    let sealed = await seqs(company.id);
+    for (let turn = 0; turn < 200 && sealed.some((event) => event.seq === null); turn++) {
+      await ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE id = ${job.id}`);
+      await ctx.app.deps.jobs.runDue(100);
+      sealed = await seqs(company.id);
+      if (sealed.some((event) => event.seq === null)) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(sealed.length).toBeGreaterThan(0);
     expect(sealed.map((event) => event.seq)).toEqual(sealed.map((_, i) => i + 1));
     const [after] = await sealJobs();
