@@ -2,7 +2,8 @@
 // (BENCH_SMOKE: 20,000), inserted in ten statements and sealed by one audit_seal(), then
 // GET /api/audit-events through the running server, per filter: 200 pages of 50 one after
 // another, following the cursor 9 pages deep and starting again, timed at the client (p99 over
-// the 200). Target: p99 under 50 ms for every filter. A second company's events sit beside them,
+// the 200). Target: p99 under 50 ms for every filter. The tables are vacuumed and analysed after
+// the bulk insert (as autovacuum leaves a table at rest), so the walk does not time a vacuum. A second company's events sit beside them,
 // so the company filter is exercised too.
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.js';
@@ -63,12 +64,23 @@ const scenario: Scenario = {
     await seed(ctx, company.id, EVENTS);
     await seed(ctx, neighbour.id, EVENTS / 10);
     const seedMs = performance.now() - started;
+    // Sealed before reading, as a live log is: by audit_seal() here and the server's own sealer job
+    // (both take turns on the watermark), until no event of the two companies is left unsealed.
     started = performance.now();
-    const [{ n: sealed }] = await queryRows<{ n: number }>(ctx.database.db, sql`SELECT audit_seal() AS n`);
+    for (;;) {
+      await queryRows(ctx.database.db, sql`SELECT audit_seal()`);
+      const [{ n }] = await queryRows<{ n: number }>(
+        ctx.database.db,
+        sql`SELECT count(*)::int AS n FROM audit_events e WHERE e.company_id IN (${company.id}, ${neighbour.id})
+              AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.event_id = e.id)`,
+      );
+      if (n === 0) break;
+    }
     const sealMs = performance.now() - started;
-    await ctx.database.db.execute(sql`ANALYZE audit_events`);
-    await ctx.database.db.execute(sql`ANALYZE audit_seals`);
-    const setup = `${EVENTS.toLocaleString('en')} events seeded in ${(seedMs / 1000).toFixed(1)} s, ${sealed.toLocaleString('en')} sealed in ${(sealMs / 1000).toFixed(1)} s`;
+    await ctx.database.db.execute(sql`VACUUM (ANALYZE) audit_events`);
+    await ctx.database.db.execute(sql`VACUUM (ANALYZE) audit_seals`);
+    const seeded = (EVENTS + EVENTS / 10).toLocaleString('en');
+    const setup = `${seeded} events seeded in ${(seedMs / 1000).toFixed(1)} s and sealed in ${(sealMs / 1000).toFixed(1)} s`;
     for (const [i, filter] of FILTERS.entries()) {
       const times = await pages(ctx, company.token, filter);
       const total = times.reduce((sum, ms) => sum + ms, 0);
