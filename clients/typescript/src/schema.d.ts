@@ -468,6 +468,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/loans/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every loan and advance with what was repaid, settled, written off and is still owed, and the totals (JSON or CSV)
+         * @description Every loan and advance of the company (oldest first; `status` and `kind` filter) with its employee, what was lent, the principal repaid and the interest paid by paid paystubs, what an early settlement closed, what was written off and what is still owed, and the totals of each (exact decimal text summed to the kobo). For a loan repaid through paystubs, principal = repaid_principal + settled + written_off + balance. `format=csv` answers the same lines and a Total line as a CSV attachment.
+         */
+        get: operations["loansReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contribution-settings": {
         parameters: {
             query?: never;
@@ -5738,6 +5758,137 @@ export interface operations {
                         message: string;
                         loan: components["schemas"]["Loan"];
                     };
+                };
+            };
+            /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+            /** @description Server error or database unavailable (retry after Retry-After) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A message, or {field: [message]} on 422 */
+                        error: unknown;
+                    };
+                };
+            };
+        };
+    };
+    loansReport: {
+        parameters: {
+            query?: {
+                /** @description Target company (default: the authenticated one) */
+                company_id?: number | string;
+                status?: "active" | "paid_off" | "written_off";
+                kind?: "loan" | "advance";
+                /** @description json or csv */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Loans report retrieved successfully.",
+                     *       "loans": 1,
+                     *       "totals": {
+                     *         "principal": "300000.00",
+                     *         "repaid_principal": "50000.00",
+                     *         "interest_paid": "3000.00",
+                     *         "settled": "0.00",
+                     *         "written_off": "0.00",
+                     *         "balance": "250000.00"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "loan_id": 7,
+                     *           "user_id": 1042,
+                     *           "employee_id": "ACME-0042",
+                     *           "name": "Ada Obi",
+                     *           "kind": "loan",
+                     *           "status": "active",
+                     *           "start_period": "2026-03",
+                     *           "instalment": "50000.00",
+                     *           "interest_rate_annual": "12",
+                     *           "repayments": 1,
+                     *           "last_repayment_period": "2026-03",
+                     *           "principal": "300000.00",
+                     *           "repaid_principal": "50000.00",
+                     *           "interest_paid": "3000.00",
+                     *           "settled": "0.00",
+                     *           "written_off": "0.00",
+                     *           "balance": "250000.00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        loans: number;
+                        totals: {
+                            /** @description lent; decimal text, 2 places */
+                            principal: string;
+                            /** @description principal repaid by paid paystubs; decimal text, 2 places */
+                            repaid_principal: string;
+                            /** @description interest paid with those repayments; decimal text, 2 places */
+                            interest_paid: string;
+                            /** @description balance closed by an early settlement; decimal text, 2 places */
+                            settled: string;
+                            /** @description balance written off; decimal text, 2 places */
+                            written_off: string;
+                            /** @description still owed; decimal text, 2 places */
+                            balance: string;
+                        };
+                        data: {
+                            loan_id: number;
+                            user_id: number;
+                            employee_id: string;
+                            name: string;
+                            kind: string;
+                            status: string;
+                            start_period: string;
+                            instalment: string;
+                            /** @description percent a year */
+                            interest_rate_annual: string;
+                            /** @description paid paystubs that repaid it */
+                            repayments: number;
+                            /** @description YYYY-MM */
+                            last_repayment_period: string | null;
+                            /** @description lent; decimal text, 2 places */
+                            principal: string;
+                            /** @description principal repaid by paid paystubs; decimal text, 2 places */
+                            repaid_principal: string;
+                            /** @description interest paid with those repayments; decimal text, 2 places */
+                            interest_paid: string;
+                            /** @description balance closed by an early settlement; decimal text, 2 places */
+                            settled: string;
+                            /** @description balance written off; decimal text, 2 places */
+                            written_off: string;
+                            /** @description still owed; decimal text, 2 places */
+                            balance: string;
+                        }[];
+                    } | string;
                 };
             };
             /** @description Refused: the body shape is the route family’s (see Errors in the introduction) */

@@ -2,14 +2,19 @@
 // steps other modules run in their transactions: a regular run's repayments (loanRepayments, handed
 // to paystubs' planAndWriteRun) and transfer settlement's balance moves (settleLoanRepayments).
 import type { AppDeps, FeatureModule } from '../../platform/deps.js';
+import { loansReportRoutes } from './loans.report.routes.js';
+import { createLoansReport } from './loans.report.service.js';
 import { loansRoutes } from './loans.routes.js';
 import { createLoansService } from './loans.service.js';
 
 export function createLoansModule(deps: AppDeps) {
-  const services = { loans: createLoansService(deps) };
+  const services = { loans: createLoansService(deps), report: createLoansReport(deps) };
+  const routes = [loansRoutes(services.loans), loansReportRoutes(services.report)];
   return {
     services,
-    routes: loansRoutes(services.loans),
+    routes: async (app: Parameters<(typeof routes)[0]>[0]) => {
+      for (const register of routes) await register(app);
+    },
     jobs: [],
   } satisfies FeatureModule<typeof services>;
 }

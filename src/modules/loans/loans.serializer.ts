@@ -3,7 +3,7 @@
 import type { LoanRow } from './loans.repo.js';
 
 /** `12.5000` → `12.5`, `0.0000` → `0`: the stored rate without padding. */
-const rateText = (value: string) => (value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value);
+export const rateText = (value: string) => (value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value);
 
 export function serializeLoan(row: LoanRow) {
   return {

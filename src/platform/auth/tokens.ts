@@ -38,6 +38,7 @@ export const ROUTE_NAMES = [
   'loans.skip',
   'loans.settle',
   'loans.write-off',
+  'loans.report',
   'paystubs.index',
   'paystubs.store',
   'paystubs.payslip',

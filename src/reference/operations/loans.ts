@@ -62,4 +62,43 @@ export const LOANS_OPERATIONS: Record<string, OperationDoc> = {
       },
     },
   },
+  'loans.report': {
+    description:
+      'Every loan and advance of the company (oldest first; `status` and `kind` filter) with its employee, what was lent, the principal repaid and the interest paid by paid paystubs, what an early settlement closed, what was written off and what is still owed, and the totals of each (exact decimal text summed to the kobo). For a loan repaid through paystubs, principal = repaid_principal + settled + written_off + balance. `format=csv` answers the same lines and a Total line as a CSV attachment.',
+    responses: {
+      '200': {
+        message: 'Loans report retrieved successfully.',
+        loans: 1,
+        totals: {
+          principal: '300000.00',
+          repaid_principal: '50000.00',
+          interest_paid: '3000.00',
+          settled: '0.00',
+          written_off: '0.00',
+          balance: '250000.00',
+        },
+        data: [
+          {
+            loan_id: 7,
+            user_id: 1042,
+            employee_id: 'ACME-0042',
+            name: 'Ada Obi',
+            kind: 'loan',
+            status: 'active',
+            start_period: '2026-03',
+            instalment: '50000.00',
+            interest_rate_annual: '12',
+            repayments: 1,
+            last_repayment_period: '2026-03',
+            principal: '300000.00',
+            repaid_principal: '50000.00',
+            interest_paid: '3000.00',
+            settled: '0.00',
+            written_off: '0.00',
+            balance: '250000.00',
+          },
+        ],
+      },
+    },
+  },
 };

@@ -1,7 +1,7 @@
 // Loans (docs/payroll.md, "Loans and salary advances"): B's loan id in the path and B's user's id in
 // /api/users/{id}/loans, from A's own scope, A's child's and company_id=B; company_id=B (and B's
 // child) on the lists and on creating a loan for A's own user; `user_id` of B's user on A's list
-// lists nothing.
+// lists nothing; the loans report of company_id=B (JSON and CSV) is refused like the lists.
 import { expect } from 'vitest';
 import type { Json, MatrixContext } from '../probes.js';
 
@@ -10,6 +10,8 @@ export function loansProbes(context: MatrixContext): void {
   const body = { kind: 'loan', principal: '1000', instalment: '100', start_period: '2026-05' };
   for (const [label, id] of scopes) {
     add({ route: 'loans.index', what: label, method: 'GET', url: `/api/loans?company_id=${id}` });
+    add({ route: 'loans.report', what: label, method: 'GET', url: `/api/loans/report?company_id=${id}` });
+    add({ route: 'loans.report', what: `CSV, ${label}`, method: 'GET', url: `/api/loans/report?format=csv&company_id=${id}` });
     add({ route: 'loans.user-index', what: `A's user, ${label}`, method: 'GET', url: `/api/users/${a.userId}/loans?company_id=${id}` });
     add({
       route: 'loans.store',
