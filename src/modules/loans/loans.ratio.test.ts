@@ -2,24 +2,17 @@
 // cap"): S2 shows the default 1/3, S3 refuses anything outside (0, 1] naming the setting and writes
 // nothing, and a run caps repayments at the ratio the company set, rounded down to the kobo.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { as } from '../../../test/helpers/http.js';
+import { createUsers } from '../../../test/helpers/factories.js';
+import { describe, expect, test } from '../../../test/helpers/fixtures.js';
 import { runBody } from '../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../db/client.js';
 import { columnToKobo } from '../../tax-engine/money.js';
 import { DEDUCTION_RATIO_MESSAGE } from '../paystubs/index.js';
 
-let ctx: TestContext;
-let company: TestCompany;
-let user: { id: number };
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  company = await createCompany(ctx.db, { name: 'Ratio Ltd', runApproval: 'token' });
-  [user] = await createUsers(ctx.db, company.id, [{ baseSalary: '60000.00' }]);
-  const loan = await as(ctx.app, company).post(`/api/users/${user.id}/loans`, {
+// The fixture company (its token approves runs) with one employee repaying a loan.
+test.beforeAll(async ({ ctx, company, api }) => {
+  const [user] = await createUsers(ctx.db, company.id, [{ baseSalary: '60000.00' }]);
+  const loan = await api.post(`/api/users/${user.id}/loans`, {
     kind: 'loan',
     principal: '200000',
     instalment: '50000',
@@ -27,34 +20,34 @@ beforeAll(async () => {
   });
   expect(loan.statusCode, loan.body).toBe(201);
 }, 180_000);
-afterAll(() => ctx?.close());
 
-const api = () => as(ctx.app, company);
-const settings = () => api().get(`/api/contribution-settings/${company.id}`);
-const patch = (body: object) => api().patch(`/api/contribution-settings/${company.id}`, body);
+/** S2/S3 of the company. */
+const settingsOf = (company: { id: number }) => `/api/contribution-settings/${company.id}`;
 
 describe('max_deduction_ratio', () => {
-  it('defaults to 1/3 and is listed with the other settings', async () => {
-    const res = await settings();
+  test('defaults to 1/3 and is listed with the other settings', async ({ api, company }) => {
+    const res = await api.get(settingsOf(company));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.max_deduction_ratio).toBe('1/3');
   });
 
-  it('refuses 0, more than 1, negatives, words and too many places (422), writing nothing', async () => {
+  test('refuses 0, more than 1, negatives, words and too many places (422), writing nothing', async ({ api, company }) => {
     for (const bad of ['0', '0/5', '1.5', '4/3', '-0.2', 'half', '0.12345', true])
-      expect((await patch({ max_deduction_ratio: bad, nhf_rate: '3' })).json(), String(bad)).toEqual({ error: DEDUCTION_RATIO_MESSAGE });
-    const after = (await settings()).json().data;
+      expect((await api.patch(settingsOf(company), { max_deduction_ratio: bad, nhf_rate: '3' })).json(), String(bad)).toEqual({
+        error: DEDUCTION_RATIO_MESSAGE,
+      });
+    const after = (await api.get(settingsOf(company))).json().data;
     expect([after.max_deduction_ratio, after.nhf_rate]).toEqual(['1/3', '2.5']);
   });
 
-  it('stores a fraction reduced and a decimal without trailing zeros', async () => {
-    expect((await patch({ max_deduction_ratio: '2/4' })).json().data.max_deduction_ratio).toBe('1/2');
-    expect((await patch({ max_deduction_ratio: 1 })).json().data.max_deduction_ratio).toBe('1');
-    expect((await patch({ max_deduction_ratio: '0.10' })).json().data.max_deduction_ratio).toBe('0.1');
+  test('stores a fraction reduced and a decimal without trailing zeros', async ({ api, company }) => {
+    expect((await api.patch(settingsOf(company), { max_deduction_ratio: '2/4' })).json().data.max_deduction_ratio).toBe('1/2');
+    expect((await api.patch(settingsOf(company), { max_deduction_ratio: 1 })).json().data.max_deduction_ratio).toBe('1');
+    expect((await api.patch(settingsOf(company), { max_deduction_ratio: '0.10' })).json().data.max_deduction_ratio).toBe('0.1');
   });
 
-  it("caps a run's repayments at the company's ratio of net pay before loans", async () => {
-    const created = await api().post('/api/payroll-runs', runBody());
+  test("caps a run's repayments at the company's ratio of net pay before loans", async ({ ctx, api }) => {
+    const created = await api.post('/api/payroll-runs', runBody());
     expect(created.statusCode, created.body).toBe(201);
     const [row] = await queryRows<{ amount: string; net_pay: string }>(
       ctx.db,

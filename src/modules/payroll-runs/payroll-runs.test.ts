@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { as } from '../../../test/helpers/http.js';
 import { payRunSuite } from '../../../test/helpers/pay-suite.js';
 import { paystubItem, postPaystubs } from '../../../test/helpers/payroll.js';
 import { fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
@@ -12,10 +13,6 @@ import { queryRows } from '../../db/client.js';
 let ctx: TestContext;
 let acme: TestCompany;
 let admin: Awaited<ReturnType<typeof createUsers>>[number];
-
-type Method = 'GET' | 'POST';
-const call = (who: TestCompany, method: Method, url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: who.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 /** A company whose token approves (run_approval: token); person-mode approval is in approval/run-approval.test.ts. */
 async function newCompany(salaries: string[], extra: Parameters<typeof createUsers>[2] = []) {
@@ -31,10 +28,10 @@ async function newCompany(salaries: string[], extra: Parameters<typeof createUse
 
 /** Creates, approves and (optionally) pays a run of `company`. */
 async function approvedRun(company: TestCompany, boss: { email: string }, body: Record<string, unknown> = {}) {
-  const created = await call(company, 'POST', '/api/payroll-runs', runBody(body));
+  const created = await as(ctx.app, company).post('/api/payroll-runs', runBody(body));
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().run.id as string;
-  const approved = await call(company, 'POST', `/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+  const approved = await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
   expect(approved.statusCode, approved.body).toBe(200);
   return id;
 }
@@ -53,9 +50,7 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
     await ctx.db.execute(sql`UPDATE users SET start_date = '2026-03-17', allowances = 31000 WHERE id = ${starter.id}`);
     await ctx.db.execute(sql`UPDATE users SET is_active = false WHERE id = ${inactive.id}`);
     await ctx.db.execute(sql`UPDATE users SET is_suspended = true WHERE id = ${suspended.id}`);
-    const res = await call(
-      company,
-      'POST',
+    const res = await as(ctx.app, company).post(
       '/api/payroll-runs',
       runBody({
         user_ids: [full.id, starter.id, noSalary.id, inactive.id, suspended.id, overridden.id, 99_999_999],
@@ -84,7 +79,7 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
     expect(run.counts).toEqual({ unpaid: 3, held: 0, processing: 0, paid: 0, failed: 0, cancelled: 0 });
     expect(run.totals.employees).toBe(3);
 
-    const p1 = await call(company, 'GET', `/api/paystubs?transaction_id=${run.id}&per_page=100`);
+    const p1 = await as(ctx.app, company).get(`/api/paystubs?transaction_id=${run.id}&per_page=100`);
     const stubs = p1.json().data.data as Record<string, unknown>[];
     const byUser = new Map(stubs.map((s) => [s.user_id, s]));
     expect(byUser.get(full.id)).toMatchObject({
@@ -106,12 +101,12 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
 
   it('without user_ids takes every active employee; a second run of the period skips them; a per-item failure is skipped too', async () => {
     const { company, staff } = await newCompany(['300000.00', '200000.00']);
-    const first = await call(company, 'POST', '/api/payroll-runs', runBody());
+    const first = await as(ctx.app, company).post('/api/payroll-runs', runBody());
     expect(first.json().run.counts.unpaid).toBe(2);
-    const again = await call(company, 'POST', '/api/payroll-runs', runBody({ user_ids: [staff[0].id] }));
+    const again = await as(ctx.app, company).post('/api/payroll-runs', runBody({ user_ids: [staff[0].id] }));
     expect(again.statusCode).toBe(422);
     expect(again.json()).toEqual({ error: { user_ids: ['No paystub could be made for this run.'] } });
-    const plan = await call(company, 'POST', `/api/custom-contributions/${company.id}`, {
+    const plan = await as(ctx.app, company).post(`/api/custom-contributions/${company.id}`, {
       name: 'Huge loan repayment',
       type: 'amount',
       apply_to: 'gross_pay',
@@ -121,9 +116,7 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
       users: [staff[0].email],
     });
     expect(plan.statusCode, plan.body).toBe(201);
-    const failing = await call(
-      company,
-      'POST',
+    const failing = await as(ctx.app, company).post(
       '/api/payroll-runs',
       runBody({ pay_period_start: '2026-04-01', pay_period_end: '2026-04-30' }),
     );
@@ -140,7 +133,7 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
       [{ pay_period_start: '2026-03-01' }, 'pay_period_end'],
       [runBody({ items: [{ user_id: admin.id, taxable_income: 1.234 }] }), 'items.0.taxable_income'],
     ] as const) {
-      const res = await call(acme, 'POST', '/api/payroll-runs', body);
+      const res = await as(ctx.app, acme).post('/api/payroll-runs', body);
       expect(res.statusCode, res.body).toBe(422);
       expect(Object.keys(res.json().error)).toContain(field);
     }
@@ -159,7 +152,7 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
       payment_reference: null,
       failure_reason: null,
     });
-    const shown = await call(acme, 'GET', `/api/payroll-runs/${body.transaction_id}`);
+    const shown = await as(ctx.app, acme).get(`/api/payroll-runs/${body.transaction_id}`);
     expect(shown.statusCode).toBe(200);
     expect(shown.json()).toMatchObject({
       message: 'Payroll run retrieved successfully',
@@ -172,8 +165,9 @@ describe('POST /api/payroll-runs: paystubs from the employee records', () => {
 describe('approve (maker-checker) and cancel', () => {
   it('only an active admin of the company who did not create the run approves it, and only a draft', async () => {
     const { company, boss, staff } = await newCompany(['100000.00']);
-    const id = (await call(company, 'POST', '/api/payroll-runs', runBody({ created_by_email: boss.email.toUpperCase() }))).json().run.id;
-    const approve = (email: string) => call(company, 'POST', `/api/payroll-runs/${id}/approve`, { approver_email: email });
+    const id = (await as(ctx.app, company).post('/api/payroll-runs', runBody({ created_by_email: boss.email.toUpperCase() }))).json().run
+      .id;
+    const approve = (email: string) => as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: email });
     expect((await approve(boss.email)).json()).toEqual({
       error: { approver_email: ['The approver must be a different administrator from the creator.'] },
     });
@@ -196,31 +190,31 @@ describe('approve (maker-checker) and cancel', () => {
   it('cancels a draft or approved run; its paystubs become cancelled and no longer block the period', async () => {
     const { company, boss, staff } = await newCompany(['100000.00', '120000.00']);
     const id = await approvedRun(company, boss, { created_by_email: staff[0].personalEmail });
-    const res = await call(company, 'POST', `/api/payroll-runs/${id}/cancel`);
+    const res = await as(ctx.app, company).post(`/api/payroll-runs/${id}/cancel`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       message: 'Payroll run cancelled.',
       run: { status: 'cancelled', counts: { cancelled: 2, unpaid: 0 } },
     });
-    expect((await call(company, 'POST', `/api/payroll-runs/${id}/cancel`)).json()).toEqual({
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/cancel`)).json()).toEqual({
       error: 'Only a draft or approved run can be cancelled.',
     });
-    expect((await call(company, 'POST', `/api/payroll-runs/${id}/pay`)).json()).toEqual({ error: 'Only an approved run can be paid.' });
-    const p1 = await call(company, 'GET', '/api/paystubs?status=cancelled');
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).json()).toEqual({ error: 'Only an approved run can be paid.' });
+    const p1 = await as(ctx.app, company).get('/api/paystubs?status=cancelled');
     expect(p1.json().data.total).toBe(2);
-    const again = await call(company, 'POST', '/api/payroll-runs', runBody());
+    const again = await as(ctx.app, company).post('/api/payroll-runs', runBody());
     expect(again.statusCode, again.body).toBe(201);
     expect(again.json().run.counts.unpaid).toBe(2);
   });
 
   it('lists newest first with filters, and 404s an unknown or malformed id', async () => {
-    const list = await call(acme, 'GET', '/api/payroll-runs?status=draft&per_page=2');
+    const list = await as(ctx.app, acme).get('/api/payroll-runs?status=draft&per_page=2');
     expect(list.statusCode).toBe(200);
     expect(list.json().message).toBe('Payroll runs retrieved successfully');
     expect(list.json().data.data.every((run: { status: string }) => run.status === 'draft')).toBe(true);
-    expect((await call(acme, 'GET', '/api/payroll-runs?status=bogus')).statusCode).toBe(422);
-    expect((await call(acme, 'GET', '/api/payroll-runs/PR-20260101-ZZZZZZ')).json()).toEqual({ error: 'Payroll run not found.' });
-    expect((await call(acme, 'GET', '/api/payroll-runs/nope')).statusCode).toBe(404);
+    expect((await as(ctx.app, acme).get('/api/payroll-runs?status=bogus')).statusCode).toBe(422);
+    expect((await as(ctx.app, acme).get('/api/payroll-runs/PR-20260101-ZZZZZZ')).json()).toEqual({ error: 'Payroll run not found.' });
+    expect((await as(ctx.app, acme).get('/api/payroll-runs/nope')).statusCode).toBe(404);
   });
 });
 

@@ -14,6 +14,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { as, anonymous as noCredentials } from '../../../test/helpers/http.js';
 import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
 import { createAdmin, signIn } from '../../../test/helpers/web.js';
 import { queryRows } from '../../db/client.js';
@@ -39,9 +40,6 @@ interface Stub {
   pay_period_end: string;
 }
 
-const call = (who: TestCompany | null, url: string, method: 'GET' | 'POST' = 'GET', payload?: object) =>
-  ctx.app.inject({ method, url, headers: who?.auth ?? {}, ...(payload ? { payload } : {}) });
-
 function pdfText(pdf: Buffer): string {
   const out = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf });
   if (out.status !== 0) throw new Error(`pdftotext: ${out.stderr.toString()}`);
@@ -54,16 +52,14 @@ const pageCount = (pdf: Buffer) => {
 };
 
 async function paidRun(start: string, end: string, paymentDate: string, boss: { email: string }): Promise<string> {
-  const created = await call(
-    acme,
+  const created = await as(ctx.app, acme).post(
     '/api/payroll-runs',
-    'POST',
     runBody({ pay_period_start: start, pay_period_end: end, payment_date: paymentDate }),
   );
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().run.id as string;
-  expect((await call(acme, `/api/payroll-runs/${id}/approve`, 'POST', { approver_email: boss.email })).statusCode).toBe(200);
-  expect((await call(acme, `/api/payroll-runs/${id}/pay`, 'POST', {})).statusCode).toBe(202);
+  expect((await as(ctx.app, acme).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
+  expect((await as(ctx.app, acme).post(`/api/payroll-runs/${id}/pay`, {})).statusCode).toBe(202);
   await drainJobs(ctx.app);
   return id;
 }
@@ -106,7 +102,7 @@ describe('GET /api/paystubs/{id}/payslip', () => {
     const [jan] = await stubsOf(janRun);
     const [feb] = await stubsOf(febRun);
     expect(feb.user_id).toBe(staff[0].id);
-    const res = await call(acme, `/api/paystubs/${feb.id}/payslip`);
+    const res = await as(ctx.app, acme).get(`/api/paystubs/${feb.id}/payslip`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="payslip-${staff[0].employeeId}-2026-02-28.pdf"`);
@@ -146,7 +142,7 @@ describe('GET /api/paystubs/{id}/payslip', () => {
     const ytdBlock = text.slice(text.indexOf('YEAR TO DATE'));
     for (const figure of [ytd[0].gross, ytd[0].tax, ytd[0].pension, ytd[0].net]) expect(ytdBlock).toContain(naira(figure));
     // January's own payslip counts January only.
-    const janText = pdfText((await call(acme, `/api/paystubs/${jan.id}/payslip`)).rawPayload);
+    const janText = pdfText((await as(ctx.app, acme).get(`/api/paystubs/${jan.id}/payslip`)).rawPayload);
     expect(janText).toContain('YEAR TO DATE, 2026 (1 PAYSLIP)');
   });
 
@@ -157,11 +153,11 @@ describe('GET /api/paystubs/{id}/payslip', () => {
       [acme, '/api/paystubs/abc/payslip'],
       [other, `/api/paystubs/${feb.id}/payslip`],
     ] as const) {
-      const res = await call(who, url);
+      const res = await as(ctx.app, who).get(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toEqual({ error: 'Paystub not found.' });
     }
-    const forbidden = await call(other, `/api/paystubs/${feb.id}/payslip?company_id=${acme.id}`);
+    const forbidden = await as(ctx.app, other).get(`/api/paystubs/${feb.id}/payslip?company_id=${acme.id}`);
     expect(forbidden.statusCode).toBe(403);
     expect(JSON.stringify(forbidden.json())).not.toContain('Adaeze');
   });
@@ -169,7 +165,7 @@ describe('GET /api/paystubs/{id}/payslip', () => {
 
 describe('GET /api/payroll-runs/{id}/payslips', () => {
   it('streams a ZIP with one valid PDF per paystub of the run', async () => {
-    const res = await call(acme, `/api/payroll-runs/${febRun}/payslips`);
+    const res = await as(ctx.app, acme).get(`/api/payroll-runs/${febRun}/payslips`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="payslips-${febRun}.zip"`);
@@ -202,7 +198,7 @@ describe('GET /api/payroll-runs/{id}/payslips', () => {
         request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
       });
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const after = await server.app.inject({ method: 'GET', url: `/api/payroll-runs/${janRun}/payslips`, headers: acme.auth });
+      const after = await as(server.app, acme).get(`/api/payroll-runs/${janRun}/payslips`);
       expect(after.statusCode).toBe(200);
       expect(after.rawPayload.subarray(0, 2).toString()).toBe('PK');
     } finally {
@@ -215,7 +211,7 @@ describe('GET /api/payroll-runs/{id}/payslips', () => {
       [acme, '/api/payroll-runs/PR-20260101-ZZZZZZ/payslips'],
       [other, `/api/payroll-runs/${febRun}/payslips`],
     ] as const) {
-      const res = await call(who, url);
+      const res = await as(ctx.app, who).get(url);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: 'Payroll run not found.' });
     }
@@ -235,7 +231,7 @@ describe('the signed link of the paid e-mail', () => {
   it('serves that payslip inline without a token', async () => {
     const { url } = await linkOf(staff[0].id, '2026-02-28');
     expect(url.origin).toBe(ctx.app.deps.config.publicUrl);
-    const res = await call(null, url.pathname);
+    const res = await as(ctx.app, noCredentials).get(url.pathname);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toMatch(/^inline; filename="payslip-/);
@@ -251,19 +247,19 @@ describe('the signed link of the paid e-mail', () => {
     const [, bolaFeb] = await stubsOf(febRun);
     const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
     for (const bad of [`${id}.${expiry}.${flipped}`, `${bolaFeb.id.toString(36)}.${expiry}.${signature}`, 'nonsense', `${token}x`]) {
-      const res = await call(null, `/payslips/${encodeURIComponent(bad)}`);
+      const res = await as(ctx.app, noCredentials).get(`/payslips/${encodeURIComponent(bad)}`);
       expect(res.statusCode, bad).toBe(404);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.body).toContain('This payslip link is not valid.');
     }
     const links = createPayslipLinks(ctx.app.deps.config.publicUrl);
     const old = new URL(await links.url(ctx.db, Number.parseInt(id, 36), new Date(Date.now() - 31 * 24 * 3600 * 1000)));
-    const expired = await call(null, old.pathname);
+    const expired = await as(ctx.app, noCredentials).get(old.pathname);
     expect(expired.statusCode).toBe(410);
     expect(expired.body).toContain('This payslip link has expired');
     // Signed now by the same key (from the table, as another instance would): valid.
     const fresh = new URL(await createPayslipLinks('http://other.instance').url(ctx.db, bolaFeb.id));
-    const ok = await call(null, fresh.pathname);
+    const ok = await as(ctx.app, noCredentials).get(fresh.pathname);
     expect(ok.statusCode).toBe(200);
     expect(pdfText(ok.rawPayload)).toContain('Bola Tinubu');
   });
@@ -273,7 +269,7 @@ describe('the signed link of the paid e-mail', () => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 3; i++)
-        codes.push((await limited.app.inject({ method: 'GET', url: '/payslips/nonsense', remoteAddress: '10.9.9.9' })).statusCode);
+        codes.push((await as(limited.app, noCredentials).get('/payslips/nonsense', { remoteAddress: '10.9.9.9' })).statusCode);
       expect(codes).toEqual([404, 404, 429]);
     } finally {
       await limited.close();
@@ -314,7 +310,7 @@ describe('console: Download payslips and the payslip of each paystub', () => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.body).not.toContain('Adaeze');
     }
-    const anonymous = await ctx.app.inject({ method: 'GET', url: `/console/paystubs/${stubs[0].id}/payslip` });
+    const anonymous = await as(ctx.app, noCredentials).get(`/console/paystubs/${stubs[0].id}/payslip`);
     expect([302, 303]).toContain(anonymous.statusCode);
   });
 });

@@ -6,7 +6,7 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { as } from '../../../test/helpers/http.js';
+import { as, anonymous as noCredentials } from '../../../test/helpers/http.js';
 import { countRows, createPayrollWorld, paystubItem, postPaystubs, setSettings, setUserTaxFacts } from '../../../test/helpers/payroll.js';
 import { queryRows } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
@@ -42,14 +42,9 @@ describe('P2 POST /api/paystubs', () => {
       const res = await postPaystubs(ctx.app, acme, body);
       expect([res.statusCode, res.json()]).toEqual([400, { error: 'Bad Request' }]);
     }
-    const malformed = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/paystubs',
-      headers: { ...acme.auth, 'content-type': 'application/json' },
-      payload: '{"paystubs": [',
-    });
+    const malformed = await as(ctx.app, acme).post('/api/paystubs', '{"paystubs": [', { headers: { 'content-type': 'application/json' } });
     expect([malformed.statusCode, malformed.json()]).toEqual([400, { error: 'Malformed JSON body.' }]);
-    const anonymous = await ctx.app.inject({ method: 'POST', url: '/api/paystubs', payload: { paystubs: [item] } });
+    const anonymous = await as(ctx.app, noCredentials).post('/api/paystubs', { paystubs: [item] });
     expect([anonymous.statusCode, anonymous.json()]).toEqual([401, { error: 'Unauthorized' }]);
     expect(await count('paystubs')).toBe(0);
   });
@@ -306,7 +301,7 @@ describe('P1 GET /api/paystubs', () => {
       expect(res.statusCode, query).toBe(400);
       expect(typeof res.json().error).toBe('string');
     }
-    const anonymous = await ctx.app.inject({ method: 'GET', url: '/api/paystubs' });
+    const anonymous = await as(ctx.app, noCredentials).get('/api/paystubs');
     expect([anonymous.statusCode, anonymous.json()]).toEqual([401, { error: 'Unauthorized' }]);
   });
 });

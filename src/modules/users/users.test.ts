@@ -223,12 +223,7 @@ describe('U3 create', () => {
   });
 
   it('answers 400 for malformed JSON and 403 for a company that is not ours; acts for a child company', async () => {
-    const malformed = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/users',
-      headers: { ...acme.auth, 'content-type': 'application/json' },
-      payload: '{"first_name":',
-    });
+    const malformed = await as(ctx.app, acme).post('/api/users', '{"first_name":', { headers: { 'content-type': 'application/json' } });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ error: 'Malformed JSON body.' });
     const forbidden = await as(ctx.app, acme).post('/api/users', { ...newUser(), company_id: other.id });

@@ -19,7 +19,7 @@ const HEADER = 'email,year,gross_pay,taxable_pay,tax_withheld,employee_pension,n
 
 function upload(company: TestCompany, csv: string, query = '', fields: Record<string, string> = {}) {
   const { payload, headers } = multipart(fields, [{ field: 'year_to_date_csv', filename: 'ytd.csv', contentType: 'text/csv', data: csv }]);
-  return ctx.app.inject({ method: 'POST', url: `/api/year-to-date/import${query}`, headers: { ...company.auth, ...headers }, payload });
+  return as(ctx.app, company).post(`/api/year-to-date/import${query}`, payload, { headers });
 }
 
 const stored = (userIds: number[]) =>
@@ -107,12 +107,7 @@ describe('POST /api/year-to-date/import', () => {
       expect([res.statusCode, res.json()]).toEqual([422, { errors: { year_to_date_csv: [message] } }]);
     }
     const form = multipart({ note: 'x' });
-    const none = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/year-to-date/import',
-      headers: { ...company.auth, ...form.headers },
-      payload: form.payload,
-    });
+    const none = await as(ctx.app, company).post('/api/year-to-date/import', form.payload, { headers: form.headers });
     expect([none.statusCode, none.json()]).toEqual([422, { errors: { year_to_date_csv: ['The year to date csv field is required.'] } }]);
   });
 

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
 import { drainJobs, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
 import { multipart, newUserBody, usersCsv } from '../../../../test/helpers/users.js';
@@ -34,8 +35,6 @@ afterAll(async () => {
 
 const HELD = 'Bank account changed after approval.';
 const NEEDS_APPROVAL = 'These paystubs need approval of their new bank account first.';
-const call = (auth: Record<string, string>, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 /** A distinct account per test and employee, so the fake's transfers say whose account was paid. */
 let serial = 100_000;
@@ -67,7 +66,7 @@ async function swapToken(c: TestCompany, scopes: string[]): Promise<void> {
 async function asUsersOnly<T>(c: TestCompany, action: (auth: Record<string, string>) => Promise<T>): Promise<T> {
   const full = c.auth;
   await swapToken(c, ['users.update']);
-  expect((await call(c.auth, 'GET', '/api/users')).statusCode).toBe(403);
+  expect((await as(ctx.app, c).get('/api/users')).statusCode).toBe(403);
   try {
     return await action(c.auth);
   } finally {
@@ -76,24 +75,24 @@ async function asUsersOnly<T>(c: TestCompany, action: (auth: Record<string, stri
   }
 }
 const updateUser = (c: TestCompany, id: number, body: Record<string, unknown>) =>
-  asUsersOnly(c, (auth) => call(auth, 'PUT', `/api/users/${id}`, body));
+  asUsersOnly(c, (auth) => as(ctx.app, { auth }).put(`/api/users/${id}`, body));
 
 async function approvedRun(c: TestCompany, boss: { email: string }, body: Record<string, unknown> = {}) {
-  const created = await call(c.auth, 'POST', '/api/payroll-runs', runBody(body));
+  const created = await as(ctx.app, c).post('/api/payroll-runs', runBody(body));
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().run.id as string;
-  const approved = await call(c.auth, 'POST', `/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+  const approved = await as(ctx.app, c).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
   expect(approved.statusCode, approved.body).toBe(200);
   return id;
 }
 
 const paystubs = async (c: TestCompany, runId: string) => {
-  const res = await call(c.auth, 'GET', `/api/paystubs?transaction_id=${runId}&per_page=100`);
+  const res = await as(ctx.app, c).get(`/api/paystubs?transaction_id=${runId}&per_page=100`);
   expect(res.statusCode, res.body).toBe(200);
   const items = res.json().data.data as (Record<string, unknown> & { id: number; user_id: number; net_pay: number; status: string })[];
   return items.sort((a, b) => a.user_id - b.user_id);
 };
-const run = async (c: TestCompany, id: string) => (await call(c.auth, 'GET', `/api/payroll-runs/${id}`)).json().run;
+const run = async (c: TestCompany, id: string) => (await as(ctx.app, c).get(`/api/payroll-runs/${id}`)).json().run;
 /** Transfers the fake Paystack received to this account number, with how often each was received. */
 const sentTo = (accountNumber: string) =>
   [...transfers.transfers.values()].filter((t) => t.account === accountNumber).map((t) => ({ amount: t.amount, received: t.received }));
@@ -135,7 +134,7 @@ describe('a bank change after approval', () => {
     }
 
     // Pay pays the other employee; the held paystub is funded nowhere.
-    const paid = await call(c.auth, 'POST', `/api/payroll-runs/${runId}/pay`);
+    const paid = await as(ctx.app, c).post(`/api/payroll-runs/${runId}/pay`);
     expect(paid.statusCode, paid.body).toBe(202);
     await drainJobs(ctx.app);
     expect(sentTo(accounts[1])).toEqual([{ amount: kobo(Number(held[1].net_pay)), received: 1 }]);
@@ -143,10 +142,10 @@ describe('a bank change after approval', () => {
     expect(sentTo(newAccount)).toEqual([]);
     const afterPay = await run(c, runId);
     expect(afterPay).toMatchObject({ status: 'partially_paid', counts: { paid: 1, held: 1, processing: 0, unpaid: 0 } });
-    expect((await call(c.auth, 'POST', `/api/payroll-runs/${runId}/pay`)).statusCode).toBe(409);
+    expect((await as(ctx.app, c).post(`/api/payroll-runs/${runId}/pay`)).statusCode).toBe(409);
 
     // A new approval releases it with the new account; the next pay sends it there, once.
-    const released = await call(c.auth, 'POST', `/api/payroll-runs/${runId}/approve`, { approver_email: boss.email });
+    const released = await as(ctx.app, c).post(`/api/payroll-runs/${runId}/approve`, { approver_email: boss.email });
     expect(released.statusCode, released.body).toBe(200);
     expect(released.json().run).toMatchObject({ status: 'approved', counts: { unpaid: 1, paid: 1, held: 0 } });
     const [again] = await paystubs(c, runId);
@@ -155,7 +154,7 @@ describe('a bank change after approval', () => {
       hold_reason: null,
       payment_destination: { bank_code: '058', account_last4: newAccount.slice(-4) },
     });
-    expect((await call(c.auth, 'POST', `/api/payroll-runs/${runId}/pay`)).statusCode).toBe(202);
+    expect((await as(ctx.app, c).post(`/api/payroll-runs/${runId}/pay`)).statusCode).toBe(202);
     await drainJobs(ctx.app);
     await drainJobs(ctx.app);
     expect(sentTo(newAccount)).toEqual([{ amount: kobo(Number(again.net_pay)), received: 1 }]);
@@ -171,12 +170,12 @@ describe('a bank change after approval', () => {
     const res = await updateUser(c, staff[0].id, { account_number: account() });
     expect(res.statusCode, res.body).toBe(200);
     const [stub] = await paystubs(c, runId);
-    const pay = await call(c.auth, 'POST', `/api/payroll-runs/${runId}/pay`);
+    const pay = await as(ctx.app, c).post(`/api/payroll-runs/${runId}/pay`);
     expect(pay.statusCode).toBe(409);
     expect(pay.json()).toEqual({ error: NEEDS_APPROVAL, paystub_ids: [stub.id] });
     expect(await run(c, runId)).toMatchObject({ status: 'approved', counts: { held: 1 } });
     // Cancelling the run cancels its held paystubs too.
-    expect((await call(c.auth, 'POST', `/api/payroll-runs/${runId}/cancel`)).statusCode).toBe(200);
+    expect((await as(ctx.app, c).post(`/api/payroll-runs/${runId}/cancel`)).statusCode).toBe(200);
     expect(await run(c, runId)).toMatchObject({ status: 'cancelled', counts: { held: 0, cancelled: 1 } });
   });
 
@@ -198,12 +197,7 @@ describe('a bank change after approval', () => {
         ),
       },
     ]);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/users/bulk-update',
-      headers: { ...c.auth, ...form.headers },
-      payload: form.payload,
-    });
+    const res = await as(ctx.app, c).post('/api/users/bulk-update', form.payload, { headers: form.headers });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().status).toBe('success');
     expect((await paystubs(c, runId)).map((p) => p.status)).toEqual(['held', 'unpaid']);
@@ -216,9 +210,7 @@ describe('a bank change after approval', () => {
     const runId = await approvedRun(c, boss);
     await ctx.db.execute(sql`UPDATE users SET is_active = false WHERE id = ${staff[0].id}`);
     const newAccount = account('058', '05');
-    const res = await call(
-      c.auth,
-      'POST',
+    const res = await as(ctx.app, c).post(
       '/api/users',
       newUserBody(c, { personal_email: staff[0].personalEmail, bank_code: '058', account_number: newAccount, base_salary: 300000 }),
     );
@@ -230,12 +222,12 @@ describe('a bank change after approval', () => {
 
   it('a change before approval holds nothing: approval pins the new account', async () => {
     const { c, boss, staff } = await company(['300000.00']);
-    const created = await call(c.auth, 'POST', '/api/payroll-runs', runBody());
+    const created = await as(ctx.app, c).post('/api/payroll-runs', runBody());
     const runId = created.json().run.id as string;
     expect((await paystubs(c, runId))[0]).toMatchObject({ status: 'unpaid', payment_destination: null });
     const newAccount = account();
     expect((await updateUser(c, staff[0].id, { account_number: newAccount })).statusCode).toBe(200);
-    expect((await call(c.auth, 'POST', `/api/payroll-runs/${runId}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
+    expect((await as(ctx.app, c).post(`/api/payroll-runs/${runId}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
     expect((await paystubs(c, runId))[0]).toMatchObject({ status: 'unpaid', payment_destination: { account_last4: newAccount.slice(-4) } });
   });
 });
@@ -246,28 +238,28 @@ describe('retry after a failed transfer', () => {
     const rejected = nubanFor('044', `999${String(serial++).padStart(6, '0')}`);
     await setBankAccounts(ctx.db, [staff[0].id], rejected);
     const runId = await approvedRun(c, boss);
-    expect((await call(c.auth, 'POST', `/api/payroll-runs/${runId}/pay`)).statusCode).toBe(202);
+    expect((await as(ctx.app, c).post(`/api/payroll-runs/${runId}/pay`)).statusCode).toBe(202);
     await drainJobs(ctx.app);
     const [failed] = await paystubs(c, runId);
     expect(failed.status).toBe('failed');
 
     const fixed = account();
     expect((await updateUser(c, staff[0].id, { account_number: fixed })).statusCode).toBe(200);
-    const refused = await call(c.auth, 'POST', `/api/payroll-runs/${runId}/retry`);
+    const refused = await as(ctx.app, c).post(`/api/payroll-runs/${runId}/retry`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ error: NEEDS_APPROVAL, paystub_ids: [failed.id] });
     expect(await run(c, runId)).toMatchObject({ status: 'failed' });
 
-    const approved = await call(c.auth, 'POST', `/api/payroll-runs/${runId}/approve`, { approver_email: boss.email });
+    const approved = await as(ctx.app, c).post(`/api/payroll-runs/${runId}/approve`, { approver_email: boss.email });
     expect(approved.statusCode, approved.body).toBe(200);
     expect((await paystubs(c, runId))[0]).toMatchObject({ status: 'failed', payment_destination: { account_last4: fixed.slice(-4) } });
-    const retried = await call(c.auth, 'POST', `/api/payroll-runs/${runId}/retry`);
+    const retried = await as(ctx.app, c).post(`/api/payroll-runs/${runId}/retry`);
     expect(retried.statusCode, retried.body).toBe(202);
     await drainJobs(ctx.app);
     expect(sentTo(fixed)).toEqual([{ amount: kobo(Number(failed.net_pay)), received: 1 }]);
     expect(await run(c, runId)).toMatchObject({ status: 'paid' });
     // Nothing waits any more: approving again is the ordinary 409.
-    expect((await call(c.auth, 'POST', `/api/payroll-runs/${runId}/approve`, { approver_email: boss.email })).statusCode).toBe(409);
+    expect((await as(ctx.app, c).post(`/api/payroll-runs/${runId}/approve`, { approver_email: boss.email })).statusCode).toBe(409);
   });
 });
 
@@ -277,8 +269,8 @@ describe('a bank change racing a pay', () => {
     const runId = await approvedRun(c, boss);
     const moved = staff.map(() => account('058', '03'));
     const results = await Promise.all([
-      call(c.auth, 'POST', `/api/payroll-runs/${runId}/pay`),
-      ...staff.map((u, i) => call(c.auth, 'PUT', `/api/users/${u.id}`, { bank_code: '058', account_number: moved[i] })),
+      as(ctx.app, c).post(`/api/payroll-runs/${runId}/pay`),
+      ...staff.map((u, i) => as(ctx.app, c).put(`/api/users/${u.id}`, { bank_code: '058', account_number: moved[i] })),
     ]);
     for (const r of results) expect([200, 202], r.body).toContain(r.statusCode);
     await drainJobs(ctx.app);
@@ -301,7 +293,7 @@ describe('the payslip of a paid paystub', () => {
     const { c, boss, staff, accounts } = await company(['300000.00']);
     await ctx.db.execute(sql`UPDATE users SET first_name = 'Adaeze', last_name = 'Okafor', title = 'Accountant' WHERE id = ${staff[0].id}`);
     const runId = await approvedRun(c, boss);
-    expect((await call(c.auth, 'POST', `/api/payroll-runs/${runId}/pay`)).statusCode).toBe(202);
+    expect((await as(ctx.app, c).post(`/api/payroll-runs/${runId}/pay`)).statusCode).toBe(202);
     await drainJobs(ctx.app);
     const [stub] = await paystubs(c, runId);
     expect(stub.status).toBe('paid');
@@ -322,7 +314,7 @@ describe('the payslip of a paid paystub', () => {
           FROM paystubs p WHERE p.id = ${stub.id}`,
     );
     expect(row).toEqual({ first_name: 'Adaeze', title: 'Accountant', bank_name: 'Access Bank', account_number: accounts[0] });
-    const pdf = await call(c.auth, 'GET', `/api/paystubs/${stub.id}/payslip`);
+    const pdf = await as(ctx.app, c).get(`/api/paystubs/${stub.id}/payslip`);
     expect(pdf.statusCode).toBe(200);
     const text = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf.rawPayload }).stdout.toString();
     for (const shown of ['Adaeze Okafor', 'Accountant', 'Access Bank', `•••• ${accounts[0].slice(-4)}`]) expect(text).toContain(shown);

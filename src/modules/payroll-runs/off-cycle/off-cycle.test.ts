@@ -6,15 +6,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
 import { paystubItem, postPaystubs } from '../../../../test/helpers/payroll.js';
 import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../../db/client.js';
 
 let ctx: TestContext;
-
-const call = (who: TestCompany, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: who.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 async function newCompany(salaries: string[]) {
   const company = await createCompany(ctx.db, { runApproval: 'token' });
@@ -87,9 +85,9 @@ describe('pay items on P2 paystubs and run overrides', () => {
       ],
     });
     expect(paystub.tax_withheld - alone.json().created_paystubs[0].paystub.tax_withheld).toBe(180000);
-    const listed = (await call(company, 'GET', `/api/paystubs?transaction_id=${res.json().transaction_id}`)).json().data.data;
+    const listed = (await as(ctx.app, company).get(`/api/paystubs?transaction_id=${res.json().transaction_id}`)).json().data.data;
     expect(listed[0].items).toEqual(paystub.items);
-    const run = (await call(company, 'GET', `/api/payroll-runs/${res.json().transaction_id}`)).json().run;
+    const run = (await as(ctx.app, company).get(`/api/payroll-runs/${res.json().transaction_id}`)).json().run;
     expect(run.totals).toMatchObject({ gross_pay: 1500000, regular_gross: 500000, irregular_gross: 1000000 });
   });
 
@@ -122,7 +120,7 @@ describe('pay items on P2 paystubs and run overrides', () => {
 
   it("a company's own type works like a built-in: a pensionable regular allowance in P2 and in an off-cycle run", async () => {
     const { company, staff } = await newCompany(['500000.00']);
-    const created = await call(company, 'POST', '/api/pay-item-types', {
+    const created = await as(ctx.app, company).post('/api/pay-item-types', {
       code: 'acting_allowance',
       name: 'Acting allowance',
       treatment: 'earning',
@@ -158,23 +156,19 @@ describe('pay items on P2 paystubs and run overrides', () => {
 
   it('a regular run takes items in its overrides (overtime annualised with salary)', async () => {
     const { company, staff } = await newCompany(['500000.00', '500000.00']);
-    const res = await call(
-      company,
-      'POST',
+    const res = await as(ctx.app, company).post(
       '/api/payroll-runs',
       runBody({ items: [{ user_id: staff[1].id, items: [{ type: 'overtime', amount: 50000 }] }] }),
     );
     expect(res.statusCode, res.body).toBe(201);
-    const stubs = (await call(company, 'GET', `/api/paystubs?transaction_id=${res.json().run.id}`)).json().data.data;
+    const stubs = (await as(ctx.app, company).get(`/api/paystubs?transaction_id=${res.json().run.id}`)).json().data.data;
     const byUser = new Map(stubs.map((s: { user_id: number }) => [s.user_id, s]));
     const plain = byUser.get(staff[0].id) as { tax_withheld: number; items: unknown[] };
     const overtime = byUser.get(staff[1].id) as { gross_pay: number; tax_withheld: number; irregular_gross: number };
     expect(plain.items).toEqual([]);
     expect(overtime).toMatchObject({ gross_pay: 550000, irregular_gross: 0 });
     expect(overtime.tax_withheld).toBeGreaterThan(plain.tax_withheld);
-    const bad = await call(
-      company,
-      'POST',
+    const bad = await as(ctx.app, company).post(
       '/api/payroll-runs',
       runBody({
         pay_period_start: '2026-04-01',
@@ -191,16 +185,14 @@ describe('off-cycle runs', () => {
   it('a bonus run pays items only, beside the month’s regular run, through approval, funding and settlement', async () => {
     const { company, boss, staff } = await newCompany(['500000.00', '500000.00']);
     await ctx.db.execute(sql`UPDATE users SET state_of_residence = 'LA' WHERE company_id = ${company.id}`);
-    const regular = await call(company, 'POST', '/api/payroll-runs', runBody());
+    const regular = await as(ctx.app, company).post('/api/payroll-runs', runBody());
     expect(regular.statusCode, regular.body).toBe(201);
     // The regular run is approved first: the off-cycle paystubs overlap its period, and that is allowed.
-    const approveRegular = await call(company, 'POST', `/api/payroll-runs/${regular.json().run.id}/approve`, {
+    const approveRegular = await as(ctx.app, company).post(`/api/payroll-runs/${regular.json().run.id}/approve`, {
       approver_email: boss.email,
     });
     expect(approveRegular.statusCode, approveRegular.body).toBe(200);
-    const created = await call(
-      company,
-      'POST',
+    const created = await as(ctx.app, company).post(
       '/api/payroll-runs',
       bonusRun([
         { user_id: staff[0].id, items: [{ type: 'bonus', amount: 1000000 }] },
@@ -231,21 +223,21 @@ describe('off-cycle runs', () => {
       employee_pension: 0,
       nhf: 0,
     });
-    const stubs = (await call(company, 'GET', `/api/paystubs?transaction_id=${run.id}`)).json().data.data;
+    const stubs = (await as(ctx.app, company).get(`/api/paystubs?transaction_id=${run.id}`)).json().data.data;
     const bonus = stubs.find((s: { user_id: number }) => s.user_id === staff[0].id);
     expect(bonus).toMatchObject({ off_cycle: true, taxable_income: 0, gross_pay: 1000000, tax_withheld: 180000, net_pay: 820000 });
     const thirteenth = stubs.find((s: { user_id: number }) => s.user_id === staff[1].id);
     expect(thirteenth).toMatchObject({ tax_withheld: 90000, other_deductions: 2500, net_pay: 407500 });
 
-    const listed = (await call(company, 'GET', '/api/payroll-runs?kind=off_cycle')).json().data.data;
+    const listed = (await as(ctx.app, company).get('/api/payroll-runs?kind=off_cycle')).json().data.data;
     expect(listed.map((r: { id: string }) => r.id)).toEqual([run.id]);
 
-    expect((await call(company, 'POST', `/api/payroll-runs/${run.id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${run.id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
     await fundWallet(ctx.app, ctx.db, company, 2_000_000);
-    const paid = await call(company, 'POST', `/api/payroll-runs/${run.id}/pay`);
+    const paid = await as(ctx.app, company).post(`/api/payroll-runs/${run.id}/pay`);
     expect(paid.statusCode, paid.body).toBe(202);
     await drainJobs(ctx.app);
-    const settled = (await call(company, 'GET', `/api/payroll-runs/${run.id}`)).json().run;
+    const settled = (await as(ctx.app, company).get(`/api/payroll-runs/${run.id}`)).json().run;
     expect(settled.status).toBe('paid');
     expect(settled.counts.paid).toBe(2);
     const [debit] = await queryRows<{ amount: string }>(
@@ -255,7 +247,7 @@ describe('off-cycle runs', () => {
     expect(debit.amount).toBe('-1227500.00');
 
     // PAYE of the month counts the bonus run's tax; NSITF's base leaves bonuses out.
-    const month = (await call(company, 'GET', '/api/remittances?month=2026-03')).json();
+    const month = (await as(ctx.app, company).get('/api/remittances?month=2026-03')).json();
     const paye = month.schedules.paye.reduce((sum: number, row: { amount: string | number }) => sum + Number(row.amount), 0);
     expect(paye).toBe(270000);
     expect(month.schedules.nsitf.amount).toBe(0);
@@ -289,7 +281,7 @@ describe('off-cycle runs', () => {
       [bonusRun([{ user_id: 99_999_999, items: [{ type: 'bonus', amount: 10 }] }]), ['users']],
     ];
     for (const [body, fields] of cases) {
-      const res = await call(company, 'POST', '/api/payroll-runs', body);
+      const res = await as(ctx.app, company).post('/api/payroll-runs', body);
       expect(res.statusCode, `${JSON.stringify(body)} ${res.body}`).toBe(422);
       expect(Object.keys(res.json().error).sort()).toEqual([...fields].sort());
     }

@@ -4,7 +4,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
 import { balance, drainJobs, fundWallet, ledger, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../../db/client.js';
 import { createPayslipLinks } from '../../paystubs/index.js';
@@ -16,9 +17,6 @@ beforeAll(async () => {
   ctx = await createTestApp({ sandboxTransferDelaySeconds: 0 });
 });
 afterAll(() => ctx?.close());
-
-const post = (who: TestCompany, url: string, payload?: object) =>
-  ctx.app.inject({ method: 'POST', url, headers: who.auth, ...(payload ? { payload } : {}) });
 
 async function setup(salaries: string[]) {
   const company = await createCompany(ctx.db, { runApproval: 'token' }); // the token approves
@@ -33,10 +31,10 @@ async function setup(salaries: string[]) {
     staff.map((u) => u.id),
   );
   const approved = async (body: Record<string, unknown> = {}) => {
-    const created = await post(company, '/api/payroll-runs', runBody(body));
+    const created = await as(ctx.app, company).post('/api/payroll-runs', runBody(body));
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().run.id as string;
-    expect((await post(company, `/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
     return { id, net: created.json().run.totals.net_pay as number };
   };
   return { company, staff, approved };
@@ -50,7 +48,7 @@ describe('funding is decided once', () => {
     const { company, approved } = await setup(['300000.00', '200000.00']);
     const { id } = await approved();
     await fundWallet(ctx.app, ctx.db, company, 5_000_000);
-    const answers = await Promise.all(Array.from({ length: 5 }, () => post(company, `/api/payroll-runs/${id}/pay`)));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([202, 409, 409, 409, 409]);
     for (const refused of answers.filter((a) => a.statusCode === 409))
       expect(refused.json()).toEqual({ error: 'Only an approved run can be paid.' });
@@ -65,8 +63,8 @@ describe('funding is decided once', () => {
     const second = await approved({ pay_period_start: '2026-04-01', pay_period_end: '2026-04-30' });
     await fundWallet(ctx.app, ctx.db, company, Math.ceil(first.net * 1.5));
     const answers = await Promise.all([
-      post(company, `/api/payroll-runs/${first.id}/pay`),
-      post(company, `/api/payroll-runs/${second.id}/pay`),
+      as(ctx.app, company).post(`/api/payroll-runs/${first.id}/pay`),
+      as(ctx.app, company).post(`/api/payroll-runs/${second.id}/pay`),
     ]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([202, 409]);
     expect(answers.find((a) => a.statusCode === 409)?.json().error).toBe('Insufficient wallet balance.');
@@ -95,7 +93,7 @@ describe('settlement is decided once', () => {
     const { company, staff, approved } = await setup(['300000.00', '200000.00']);
     const { id } = await approved();
     await fundWallet(ctx.app, ctx.db, company, 5_000_000);
-    expect((await post(company, `/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
     const refs = await queryRows<{ payment_reference: string; user_id: number }>(
       ctx.db,
       sql`SELECT payment_reference, user_id FROM paystubs WHERE transaction_id = ${id} ORDER BY user_id`,
@@ -135,7 +133,7 @@ describe('transfers are sent once, across crashes', () => {
     const { company, approved } = await setup(['300000.00', '200000.00']);
     const { id } = await approved();
     await fundWallet(ctx.app, ctx.db, company, 5_000_000);
-    expect((await post(company, `/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
     const refs = (
       await queryRows<{ reference: string; amount: string; account_number: string }>(
         ctx.db,

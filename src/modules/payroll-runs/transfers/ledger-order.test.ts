@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
 import { fundWallet, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../../db/client.js';
 import { createPayslipLinks } from '../../paystubs/index.js';
@@ -18,9 +19,6 @@ beforeAll(async () => {
   ctx = await createTestApp({ sandboxTransferDelaySeconds: 3600 });
 });
 afterAll(() => ctx?.close());
-
-const post = (who: TestCompany, url: string, payload?: object) =>
-  ctx.app.inject({ method: 'POST', url, headers: who.auth, ...(payload ? { payload } : {}) });
 
 const toKobo = (amount: string) => BigInt(amount.replace('.', ''));
 
@@ -35,7 +33,7 @@ interface Listed {
 async function listedLedger(company: TestCompany): Promise<Listed[]> {
   const entries: Listed[] = [];
   for (let page = 1; ; page++) {
-    const res = await ctx.app.inject({ method: 'GET', url: `/api/wallet/transactions?per_page=100&page=${page}`, headers: company.auth });
+    const res = await as(ctx.app, company).get(`/api/wallet/transactions?per_page=100&page=${page}`);
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;
     entries.push(...data.data);
@@ -61,14 +59,13 @@ describe('the ledger chains in its listed order', () => {
       const mm = String(month).padStart(2, '0');
       // A whole month: a run from salaries is one pay period of the company (monthly).
       const last = new Date(Date.UTC(2026, month, 0)).getUTCDate();
-      const created = await post(
-        company,
+      const created = await as(ctx.app, company).post(
         '/api/payroll-runs',
         runBody({ pay_period_start: `2026-${mm}-01`, pay_period_end: `2026-${mm}-${last}`, payment_date: `2026-${mm}-28` }),
       );
       expect(created.statusCode, created.body).toBe(201);
       const id = created.json().run.id as string;
-      expect((await post(company, `/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
+      expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
       runs.push(id);
     }
     await fundWallet(ctx.app, ctx.db, company, 50_000_000);
@@ -89,7 +86,7 @@ describe('the ledger chains in its listed order', () => {
       expect(settled.paid + settled.failed).toBe(outcomes.length);
     };
     const fund = async (id: string, mode: 'pay' | 'retry') => {
-      const res = await post(company, `/api/payroll-runs/${id}/${mode}`);
+      const res = await as(ctx.app, company).post(`/api/payroll-runs/${id}/${mode}`);
       expect(res.statusCode, res.body).toBe(202);
     };
     const halves = [runs.slice(0, 4), runs.slice(4)];
@@ -119,7 +116,7 @@ describe('the ledger chains in its listed order', () => {
       running = toKobo(entry.balance_after);
     }
     expect(broken).toEqual([]);
-    const balance = await ctx.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth });
+    const balance = await as(ctx.app, company).get('/api/wallet/balance');
     expect(toKobo(listed[0].balance_after)).toBe(toKobo(Number(balance.json().balance).toFixed(2)));
   }, 240_000);
 });

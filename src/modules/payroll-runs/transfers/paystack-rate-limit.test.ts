@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
 import { runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
 import { type FakePaystack, startFakePaystack } from '../../../../test/helpers/wallet.js';
@@ -51,26 +52,19 @@ describe("Paystack's rate limit", () => {
     );
     for (const [i, user] of staff.entries()) await setBankAccounts(ctx.db, [user.id], `${String(i).padStart(3, '0')}7654321`);
     await fundWalletPaystack(ctx.app, ctx.db, company, 200_000 * size, fake);
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/payroll-runs',
-      headers: company.auth,
-      payload: runBody({ pay_period_start: '2026-06-01', pay_period_end: '2026-06-30', payment_date: '2026-06-28' }),
-    });
+    const created = await as(ctx.app, company).post(
+      '/api/payroll-runs',
+      runBody({ pay_period_start: '2026-06-01', pay_period_end: '2026-06-30', payment_date: '2026-06-28' }),
+    );
     const id = created.json().run.id as string;
-    const approved = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/payroll-runs/${id}/approve`,
-      headers: company.auth,
-      payload: { approver_email: boss.email },
-    });
+    const approved = await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
     expect(approved.statusCode, approved.body).toBe(200);
 
     // One transfer request a second while sending (the second batch's requests meet 429s), more once
     // every transfer is in, so that the verifies (one request per transfer) finish in seconds.
     transfers.rateLimit = 1;
     const limitedBefore = transfers.limited;
-    const paid = await ctx.app.inject({ method: 'POST', url: `/api/payroll-runs/${id}/pay`, headers: company.auth });
+    const paid = await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`);
     expect(paid.statusCode, paid.body).toBe(202);
     const ours = () => [...transfers.transfers.values()].filter((t) => t.reason.includes('2026-06-01'));
     const deadline = Date.now() + 90_000;
@@ -118,7 +112,7 @@ describe("Paystack's rate limit", () => {
     expect(transfers.limited).toBeGreaterThan(limitedBefore);
     expect(ours()).toHaveLength(size);
     expect(ours().every((t) => t.received === 1)).toBe(true);
-    const run = await ctx.app.inject({ method: 'GET', url: `/api/payroll-runs/${id}`, headers: company.auth });
+    const run = await as(ctx.app, company).get(`/api/payroll-runs/${id}`);
     expect(run.json().run.status).toBe('paid');
     const failedJobs = await queryRows<{ n: number }>(
       ctx.db,

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
 import { payRunSuite } from '../../../../test/helpers/pay-suite.js';
 import { drainJobs, ledger, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
@@ -162,21 +163,14 @@ async function paidRun(size: number, accountFor: (i: number) => string = () => '
   for (const [i, user] of staff.entries()) await setBankAccounts(ctx.db, [user.id], accountFor(i));
   await fundWalletPaystack(ctx.app, ctx.db, company, 200_000 * size, fake); // two runs
   const pay = async (period: string) => {
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/payroll-runs',
-      headers: company.auth,
+    const created = await as(ctx.app, company).post(
+      '/api/payroll-runs',
       // One calendar month: a run from salaries pays one pay period of the company (monthly).
-      payload: runBody({ pay_period_start: `${period}-01`, pay_period_end: monthEnd(period), payment_date: `${period}-28` }),
-    });
+      runBody({ pay_period_start: `${period}-01`, pay_period_end: monthEnd(period), payment_date: `${period}-28` }),
+    );
     const id = created.json().run.id as string;
-    await ctx.app.inject({
-      method: 'POST',
-      url: `/api/payroll-runs/${id}/approve`,
-      headers: company.auth,
-      payload: { approver_email: boss.email },
-    });
-    const paid = await ctx.app.inject({ method: 'POST', url: `/api/payroll-runs/${id}/pay`, headers: company.auth });
+    await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+    const paid = await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`);
     expect(paid.statusCode, paid.body).toBe(202);
     return id;
   };
@@ -242,7 +236,7 @@ describe('runs on Paystack', () => {
       { status: 'failed', failure_reason: OTP_REQUIRED },
       { status: 'failed', failure_reason: OTP_REQUIRED },
     ]);
-    const run = await ctx.app.inject({ method: 'GET', url: `/api/payroll-runs/${id}`, headers: company.auth });
+    const run = await as(ctx.app, company).get(`/api/payroll-runs/${id}`);
     expect(run.json().run.status).toBe('failed');
     expect((await ledger(ctx.db, company.id)).map((e) => e.kind)).toEqual(['top_up', 'payroll_debit', 'payroll_refund', 'payroll_refund']);
   });

@@ -54,15 +54,10 @@ async function inFlight(size: number, options: { send?: boolean } = {}) {
     staff.map((u) => u.id),
   );
   await fundWalletPaystack(ctx.app, ctx.db, company, 300_000 * size, fake);
-  const created = await ctx.app.inject({ method: 'POST', url: '/api/payroll-runs', headers: company.auth, payload: runBody() });
+  const created = await as(ctx.app, company).post('/api/payroll-runs', runBody());
   const id = created.json().run.id as string;
-  await ctx.app.inject({
-    method: 'POST',
-    url: `/api/payroll-runs/${id}/approve`,
-    headers: company.auth,
-    payload: { approver_email: boss.email },
-  });
-  expect((await ctx.app.inject({ method: 'POST', url: `/api/payroll-runs/${id}/pay`, headers: company.auth })).statusCode).toBe(202);
+  await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email });
+  expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
   if (options.send !== false) await ctx.app.deps.jobs.runDue(100); // the send job; the settle job waits 60 s
   const stubs = await queryRows<{ reference: string; net_pay: string; email: string }>(
     ctx.db,

@@ -2,27 +2,18 @@
 // after success owes the loan's principal again, exactly once however often the reversal comes,
 // and a loan paid off by that repayment is active again.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
-import { as } from '../../../../test/helpers/http.js';
+import { createUsers } from '../../../../test/helpers/factories.js';
+import { describe, expect, test as shared } from '../../../../test/helpers/fixtures.js';
 import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../../db/client.js';
 import { createPayslipLinks } from '../../paystubs/index.js';
 import { settleTransfers } from './transfers.settle.service.js';
 
-let ctx: TestContext;
-let company: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ sandboxTransferDelaySeconds: 0 });
-  company = await createCompany(ctx.db, { name: 'Reversal Ltd', runApproval: 'token' });
-}, 120_000);
-afterAll(() => ctx?.close());
+// Transfers settle at once; the fixture company's token approves its runs.
+const test = shared.extend('appConfig', { scope: 'file' }, { sandboxTransferDelaySeconds: 0 });
 
 describe('a reversal after success', () => {
-  it('restores the balance once and reopens a loan paid off by the reversed repayment', async () => {
-    const api = as(ctx.app, company);
+  test('restores the balance once and reopens a loan paid off by the reversed repayment', async ({ ctx, company, api }) => {
     const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
     const [ada] = await createUsers(ctx.db, company.id, [{ baseSalary: '300000.00' }]);
     await setBankAccounts(ctx.db, [ada.id]);
@@ -50,5 +41,5 @@ describe('a reversal after success', () => {
     await settleTransfers(deps, company.id, run, [outcome]);
     await settleTransfers(deps, company.id, run, [outcome]); // repeated: moves nothing
     expect((await api.get(`/api/loans/${loanId}`)).json().loan).toMatchObject({ balance: '30000.00', status: 'active' });
-  });
+  }, 120_000); // the file's app is built within the first test's time
 });

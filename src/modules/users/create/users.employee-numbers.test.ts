@@ -82,12 +82,7 @@ describe('employee numbers', () => {
     const form = multipart({}, [
       { field: 'users_csv', filename: 'users.csv', contentType: 'text/csv', data: usersCsv(generatedUsers(25, company.domain)) },
     ]);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/users/bulk-create',
-      headers: { ...company.auth, ...form.headers },
-      payload: form.payload,
-    });
+    const res = await as(ctx.app, company).post('/api/users/bulk-create', form.payload, { headers: form.headers });
     expect(res.statusCode, res.body).toBe(200);
     const all = await numbers(company.id);
     expect(all.slice(all.indexOf(n) + 1).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => n + 1 + i));

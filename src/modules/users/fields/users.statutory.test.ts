@@ -64,7 +64,7 @@ const UNKNOWN = {
 
 const upload = (url: string, csv: string) => {
   const form = multipart({}, [{ field: 'users_csv', filename: 'users.csv', contentType: 'text/csv', data: csv }]);
-  return ctx.app.inject({ method: 'POST', url, headers: { ...acme.auth, ...form.headers }, payload: form.payload });
+  return api().post(url, form.payload, { headers: form.headers });
 };
 
 describe('U3 → U2 and U1', () => {
@@ -122,12 +122,7 @@ describe('U4', () => {
   it('accepts them as multipart fields too', async () => {
     const user = await createUserViaApi(ctx.app, acme);
     const form = multipart({ nin: '10987654321', is_expatriate: 'true', gender: 'male' });
-    const res = await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/users/${user.id}`,
-      headers: { ...acme.auth, ...form.headers },
-      payload: form.payload,
-    });
+    const res = await api().put(`/api/users/${user.id}`, form.payload, { headers: form.headers });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().user).toMatchObject({ nin: '10987654321', is_expatriate: true, gender: 'male' });
   });

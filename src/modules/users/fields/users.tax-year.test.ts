@@ -21,7 +21,7 @@ const api = () => as(ctx.app, acme);
 const show = async (id: number) => (await api().get(`/api/users/${id}`)).json();
 const upload = (url: string, csv: string) => {
   const form = multipart({}, [{ field: 'users_csv', filename: 'users.csv', contentType: 'text/csv', data: csv }]);
-  return ctx.app.inject({ method: 'POST', url, headers: { ...acme.auth, ...form.headers }, payload: form.payload });
+  return api().post(url, form.payload, { headers: form.headers });
 };
 /** The user's state history: [state, effective_from is today in Nigeria]. */
 const history = async (userId: number) =>

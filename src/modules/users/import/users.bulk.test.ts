@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
 import { type CsvUser, generatedUsers, multipart, usersCsv } from '../../../../test/helpers/users.js';
 import { outbox, users } from '../../../db/schema/index.js';
 
@@ -18,7 +19,7 @@ afterAll(() => ctx.close());
 
 const upload = (url: string, csv: string | Buffer, fields: Record<string, string> = {}, company = acme, field = 'users_csv') => {
   const form = multipart(fields, [{ field, filename: 'users.csv', contentType: 'text/csv', data: csv }]);
-  return ctx.app.inject({ method: 'POST', url, headers: { ...company.auth, ...form.headers }, payload: form.payload });
+  return as(ctx.app, company).post(url, form.payload, { headers: form.headers });
 };
 const countUsers = async (companyId: number) =>
   (await ctx.db.select({ n: sql<number>`count(*)` }).from(users).where(eq(users.companyId, companyId)))[0].n;
@@ -108,12 +109,7 @@ describe('U8 bulk create', () => {
       expect(res.json()).toEqual({ errors: { users_csv: [message] } });
     };
     await expect422(await upload('/api/users/bulk-create', 'x', {}, acme, 'other_field'), 'The users csv field is required.');
-    const notMultipart = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/users/bulk-create',
-      headers: acme.auth,
-      payload: { users_csv: 'a' },
-    });
+    const notMultipart = await as(ctx.app, acme).post('/api/users/bulk-create', { users_csv: 'a' });
     await expect422(notMultipart, 'The users csv field is required.');
     await expect422(await upload('/api/users/bulk-create', ''), 'The users csv file is empty.');
     await expect422(
@@ -239,12 +235,7 @@ describe('Idempotency-Key on a multipart upload', () => {
   const send = (csv: string, key: string) => {
     // A new random boundary every time, as a real client's retry would have.
     const form = multipart({}, [{ field: 'users_csv', filename: 'users.csv', contentType: 'text/csv', data: csv }]);
-    return ctx.app.inject({
-      method: 'POST',
-      url: '/api/users/bulk-create',
-      headers: { ...acme.auth, ...form.headers, 'idempotency-key': key },
-      payload: form.payload,
-    });
+    return as(ctx.app, acme).post('/api/users/bulk-create', form.payload, { headers: { ...form.headers, 'idempotency-key': key } });
   };
 
   it('replays a retried file and refuses a different file of the same length', async () => {

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { as } from '../../../../test/helpers/http.js';
 import { type FormFile, generatedUsers, multipart, usersCsv } from '../../../../test/helpers/users.js';
 import { users } from '../../../db/schema/index.js';
 
@@ -30,7 +31,7 @@ const documents = (count: number, size?: number): FormFile[] =>
   Array.from({ length: count }, (_, i) => ({ field: 'documents', filename: `d${i}.pdf`, contentType: 'application/pdf', data: pdf(size) }));
 const put = (id: number, files: FormFile[]) => {
   const form = multipart({}, files);
-  return ctx.app.inject({ method: 'PUT', url: `/api/users/${id}`, headers: { ...acme.auth, ...form.headers }, payload: form.payload });
+  return as(ctx.app, acme).put(`/api/users/${id}`, form.payload, { headers: form.headers });
 };
 const storedDocuments = async (id: number) => (await ctx.db.select().from(users).where(eq(users.id, id)))[0].documentPaths ?? [];
 const leftovers = () => (fs.existsSync(path.join(dataDir, 'uploads')) ? fs.readdirSync(path.join(dataDir, 'uploads')) : []);
@@ -63,11 +64,8 @@ describe('U4 documents', () => {
   it('refuses a declared Content-Length over the request limit before reading the body', async () => {
     const [user] = await createUsers(ctx.db, acme.id, [{}]);
     const form = multipart({}, documents(1));
-    const res = await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/users/${user.id}`,
-      headers: { ...acme.auth, ...form.headers, 'content-length': String(200 * 1024 * 1024) },
-      payload: form.payload,
+    const res = await as(ctx.app, acme).put(`/api/users/${user.id}`, form.payload, {
+      headers: { ...form.headers, 'content-length': String(200 * 1024 * 1024) },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.documents[0]).toMatch(/must not be greater than 5120 kilobytes each, at most 5 per request/);
@@ -78,12 +76,7 @@ describe('U4 documents', () => {
 describe('U8 CSV upload', () => {
   const upload = (files: FormFile[]) => {
     const form = multipart({}, files);
-    return ctx.app.inject({
-      method: 'POST',
-      url: '/api/users/bulk-create',
-      headers: { ...acme.auth, ...form.headers },
-      payload: form.payload,
-    });
+    return as(ctx.app, acme).post('/api/users/bulk-create', form.payload, { headers: form.headers });
   };
   const csvFile = (csv: string): FormFile => ({ field: 'users_csv', filename: 'users.csv', contentType: 'text/csv', data: csv });
 
@@ -96,11 +89,8 @@ describe('U8 CSV upload', () => {
 
   it('refuses a declared Content-Length over 5 MiB with the size message', async () => {
     const form = multipart({}, [csvFile(usersCsv(generatedUsers(1, acme.domain)))]);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/users/bulk-create',
-      headers: { ...acme.auth, ...form.headers, 'content-length': String(50 * 1024 * 1024) },
-      payload: form.payload,
+    const res = await as(ctx.app, acme).post('/api/users/bulk-create', form.payload, {
+      headers: { ...form.headers, 'content-length': String(50 * 1024 * 1024) },
     });
     expect([res.statusCode, res.json()]).toEqual([
       422,

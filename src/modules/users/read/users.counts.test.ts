@@ -74,12 +74,7 @@ const bulkCreate = (company: TestCompany, count: number) => {
   const form = multipart({}, [
     { field: 'users_csv', filename: 'users.csv', contentType: 'text/csv', data: usersCsv(generatedUsers(count, company.domain)) },
   ]);
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/users/bulk-create',
-    headers: { ...company.auth, ...form.headers },
-    payload: form.payload,
-  });
+  return as(ctx.app, company).post('/api/users/bulk-create', form.payload, { headers: form.headers });
 };
 
 describe('user_counts', () => {

@@ -121,12 +121,7 @@ describe('U4 update', () => {
       { field: 'documents', filename: 'cv.pdf', contentType: 'application/pdf', data: pdf },
       { field: 'documents', filename: 'id.png', contentType: 'image/png', data: png },
     ]);
-    const res = await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/users/${user.id}`,
-      headers: { ...acme.auth, ...form.headers },
-      payload: form.payload,
-    });
+    const res = await as(ctx.app, acme).put(`/api/users/${user.id}`, form.payload, { headers: form.headers });
     expect(res.statusCode, res.body).toBe(200);
     const paths: string[] = res.json().user.document_paths;
     expect(paths).toHaveLength(2);
@@ -137,35 +132,20 @@ describe('U4 update', () => {
     }
 
     const fake = multipart({}, [{ field: 'documents', filename: 'cv.pdf', contentType: 'application/pdf', data: 'MZ not a pdf' }]);
-    const bad = await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/users/${user.id}`,
-      headers: { ...acme.auth, ...fake.headers },
-      payload: fake.payload,
-    });
+    const bad = await as(ctx.app, acme).put(`/api/users/${user.id}`, fake.payload, { headers: fake.headers });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({ error: { 'documents.0': ['The documents.0 field must be a file of type: pdf, png, jpg, jpeg.'] } });
     const big = multipart({}, [
       { field: 'documents', filename: 'big.pdf', data: Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(5 * 1024 * 1024)]) },
     ]);
-    const tooBig = await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/users/${user.id}`,
-      headers: { ...acme.auth, ...big.headers },
-      payload: big.payload,
-    });
+    const tooBig = await as(ctx.app, acme).put(`/api/users/${user.id}`, big.payload, { headers: big.headers });
     expect(tooBig.statusCode).toBe(422);
     expect(tooBig.json()).toEqual({ error: { 'documents.0': ['The documents.0 field must not be greater than 5120 kilobytes.'] } });
     expect(fs.readdirSync(path.join(dataDir, 'documents', String(acme.id), String(user.id)))).toHaveLength(2);
 
     // A multipart company_id of another company is refused like a JSON one.
     const foreignForm = multipart({ company_id: String(other.id), title: 'x' });
-    const forbidden = await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/users/${user.id}`,
-      headers: { ...acme.auth, ...foreignForm.headers },
-      payload: foreignForm.payload,
-    });
+    const forbidden = await as(ctx.app, acme).put(`/api/users/${user.id}`, foreignForm.payload, { headers: foreignForm.headers });
     expect(forbidden.statusCode).toBe(403);
 
     expect((await as(ctx.app, acme).delete(`/api/users/${user.id}`)).statusCode).toBe(200);
