@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import type { TestCompany } from '../../../test/helpers/factories.js';
 import { anonymous, as } from '../../../test/helpers/http.js';
 import { VALID_TOP_UP, WALLET_MESSAGES, walletCompanies } from '../../../test/helpers/wallet.js';
 import { queryRows } from '../../db/client.js';

@@ -18,7 +18,6 @@ import { queryRows } from '../../db/client.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
-let child: TestCompany;
 let other: TestCompany;
 
 const { COMPANY_404, WALLET_403 } = WALLET_MESSAGES;
@@ -26,7 +25,7 @@ const valid = VALID_TOP_UP;
 
 beforeAll(async () => {
   ctx = await createTestApp({ paymentProvider: 'sandbox', walletVerifyDelaySeconds: 120 });
-  ({ acme, child, other } = await walletCompanies(ctx.db));
+  ({ acme, other } = await walletCompanies(ctx.db));
 });
 afterAll(() => ctx.close());
 
