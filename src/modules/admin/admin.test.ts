@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../test/helpers/factories.js';
-import { as } from '../../../test/helpers/http.js';
+import { anonymous, as, type Method } from '../../../test/helpers/http.js';
 import { companies, companyDomains } from '../../db/schema/index.js';
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -23,7 +23,7 @@ const uniqueDomain = () => `op${process.pid}x${++seq}.test`;
 
 const operator = () => as(ctx.app, { auth: admin }, { remoteAddress: '10.0.0.1' });
 
-const api = (token: string, url = '/api/users') => ctx.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+const api = (token: string, url = '/api/users') => as(ctx.app, { auth: { authorization: `Bearer ${token}` } }).get(url);
 
 async function companyCount(): Promise<number> {
   const [{ value }] = await ctx.db.select({ value: count() }).from(companies);
@@ -40,7 +40,7 @@ describe('operator API: availability and authentication', () => {
   it('is not registered when ADMIN_TOKEN is unset', async () => {
     const off = await createTestApp({ adminToken: undefined }, ctx.testDb);
     try {
-      const res = await off.app.inject({ method: 'POST', url: '/admin/companies', payload: {}, headers: admin });
+      const res = await as(off.app, { auth: admin }).post('/admin/companies', {});
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: 'Not found.' });
     } finally {
@@ -57,16 +57,17 @@ describe('operator API: availability and authentication', () => {
       ['GET', '/admin/outbox'],
       ['GET', '/admin/nothing-here'],
     ];
-    const headerSets = [{}, { authorization: ADMIN_TOKEN }, { authorization: `Bearer ${ADMIN_TOKEN}x` }, { authorization: 'Bearer ' }];
+    const headerSets: Record<string, string>[] = [
+      {},
+      { authorization: ADMIN_TOKEN },
+      { authorization: `Bearer ${ADMIN_TOKEN}x` },
+      { authorization: 'Bearer ' },
+    ];
     let n = 0;
     for (const [method, url] of routes) {
       for (const headers of headerSets) {
         // A fresh IP per attempt so this test does not run into the failed-auth limit.
-        const res = await ctx.app.inject({
-          method: method as 'GET',
-          url,
-          headers,
-          payload: method === 'GET' ? undefined : {},
+        const res = await as(ctx.app, { auth: headers }).request(method as Method, url, method === 'GET' ? undefined : {}, {
           remoteAddress: `10.1.0.${++n}`,
         });
         expect(res.statusCode, `${method} ${url}`).toBe(401);
@@ -74,12 +75,7 @@ describe('operator API: availability and authentication', () => {
       }
     }
     const before = await companyCount();
-    await ctx.app.inject({
-      method: 'POST',
-      url: '/admin/companies',
-      payload: { name: 'X', domain: uniqueDomain() },
-      remoteAddress: '10.1.1.1',
-    });
+    await as(ctx.app, anonymous).post('/admin/companies', { name: 'X', domain: uniqueDomain() }, { remoteAddress: '10.1.1.1' });
     expect(await companyCount()).toBe(before);
   });
 
@@ -92,16 +88,11 @@ describe('operator API: availability and authentication', () => {
   it('limits failed attempts per IP, then refuses even the right token from that IP with 429', async () => {
     const ip = '10.2.0.1';
     for (let i = 0; i < 3; i++) {
-      const res = await ctx.app.inject({
-        method: 'GET',
-        url: '/admin/outbox',
-        headers: { authorization: 'Bearer guess' },
-        remoteAddress: ip,
-      });
+      const res = await as(ctx.app, { auth: { authorization: 'Bearer guess' } }).get('/admin/outbox', { remoteAddress: ip });
       expect(res.statusCode).toBe(401);
     }
     for (const headers of [{ authorization: 'Bearer guess' }, admin]) {
-      const res = await ctx.app.inject({ method: 'GET', url: '/admin/outbox', headers, remoteAddress: ip });
+      const res = await as(ctx.app, { auth: headers }).get('/admin/outbox', { remoteAddress: ip });
       expect(res.statusCode).toBe(429);
       expect(res.json()).toEqual({ error: 'Too many requests.' });
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -191,11 +182,8 @@ describe('POST /admin/companies', () => {
   });
 
   it('answers malformed JSON with 400 and a taken domain with 409', async () => {
-    const bad = await ctx.app.inject({
-      method: 'POST',
-      url: '/admin/companies',
-      payload: '{"name":',
-      headers: { ...admin, 'content-type': 'application/json' },
+    const bad = await as(ctx.app, { auth: admin }).post('/admin/companies', '{"name":', {
+      headers: { 'content-type': 'application/json' },
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ error: 'Malformed JSON body.' });
@@ -334,12 +322,7 @@ describe('operator tokens', () => {
     expect(old.json()).toEqual({ error: 'Unauthorized' });
     expect((await api(body.token)).statusCode).toBe(200);
     // Without a body the scopes default to all.
-    const all = await ctx.app.inject({
-      method: 'POST',
-      url: `/admin/companies/${company.id}/token`,
-      headers: admin,
-      remoteAddress: '10.0.0.1',
-    });
+    const all = await operator().post(`/admin/companies/${company.id}/token`);
     expect(all.statusCode).toBe(201);
     expect(all.json().scopes).toEqual(['all']);
     expect((await api(body.token)).statusCode).toBe(401);

@@ -2,24 +2,16 @@
 // sharing their first 10 letters derive the same base code, and no create may fail because a
 // concurrent twin took that code first, through C2 or the operator API (which the CLI calls).
 import { inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { companyBody } from '../../../test/helpers/companies.js';
-import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { describe, expect, test as shared } from '../../../test/helpers/fixtures.js';
 import { as } from '../../../test/helpers/http.js';
 import { companies } from '../../db/schema/index.js';
 
 const ADMIN_TOKEN = 'test-admin-token-code-race-0123456789';
 const PARALLEL = 10;
 
-let ctx: TestContext;
-let parent: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ adminToken: ADMIN_TOKEN });
-  parent = await createCompany(ctx.db, { name: 'Race Parent' });
-});
-afterAll(() => ctx.close());
+// The fixture company is the parent of the C2 creates.
+const test = shared.extend('appConfig', { scope: 'file' }, { adminToken: ADMIN_TOKEN });
 
 /** The codes PARALLEL companies got, all distinct and all derived from `base`. */
 function expectDistinctCodes(codes: string[], base: string): void {
@@ -28,9 +20,9 @@ function expectDistinctCodes(codes: string[], base: string): void {
 }
 
 describe('company codes of concurrent creates', () => {
-  it(`C2: ${PARALLEL} companies whose names share 10 letters, created at once, are all created`, async () => {
+  test(`C2: ${PARALLEL} companies whose names share 10 letters, created at once, are all created`, async ({ ctx, api }) => {
     const results = await Promise.all(
-      Array.from({ length: PARALLEL }, (_, i) => as(ctx.app, parent).post('/api/companies', companyBody({ name: `Simultane Group ${i}` }))),
+      Array.from({ length: PARALLEL }, (_, i) => api.post('/api/companies', companyBody({ name: `Simultane Group ${i}` }))),
     );
     expect(results.map((res) => `${res.statusCode} ${res.statusCode === 201 ? '' : res.body}`)).toEqual(
       Array.from({ length: PARALLEL }, () => '201 '),
@@ -42,7 +34,7 @@ describe('company codes of concurrent creates', () => {
     expect(stored.map((row) => row.code).sort()).toEqual([...codes].sort());
   });
 
-  it(`operator API (and so the CLI): ${PARALLEL} companies whose names share 10 letters, created at once`, async () => {
+  test(`operator API (and so the CLI): ${PARALLEL} companies whose names share 10 letters, created at once`, async ({ ctx }) => {
     const operator = as(ctx.app, { auth: { authorization: `Bearer ${ADMIN_TOKEN}` } }, { remoteAddress: '10.9.0.1' });
     const tag = `${process.pid}${Date.now().toString(36)}`;
     const results = await Promise.all(
@@ -59,10 +51,10 @@ describe('company codes of concurrent creates', () => {
     );
   });
 
-  it('still answers a taken domain as before while codes are being allocated', async () => {
+  test('still answers a taken domain as before while codes are being allocated', async ({ api }) => {
     const domain = `dup${process.pid}${Date.now().toString(36)}.test`;
     const results = await Promise.all(
-      [1, 2, 3].map(() => as(ctx.app, parent).post('/api/companies', companyBody({ name: 'Duplicate Domains Ltd', domain_name: domain }))),
+      [1, 2, 3].map(() => api.post('/api/companies', companyBody({ name: 'Duplicate Domains Ltd', domain_name: domain }))),
     );
     expect(results.map((res) => res.statusCode).sort()).toEqual([201, 422, 422]);
     for (const res of results.filter((r) => r.statusCode === 422)) {

@@ -1,23 +1,15 @@
 // A company's sector and registrations: C2 → C3/C1, C4 (set, clear, tax_ids replaced), PATCH
 // /admin/companies/{id} for a root company, and every format refused with each family's shape.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { companyBody, createChildViaApi } from '../../../test/helpers/companies.js';
-import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { describe, expect, test as shared } from '../../../test/helpers/fixtures.js';
 import { as } from '../../../test/helpers/http.js';
 
 const ADMIN_TOKEN = 'test-admin-token-statutory-0123456789';
-let ctx: TestContext;
-let parent: TestCompany;
 
-beforeAll(async () => {
-  ctx = await createTestApp({ adminToken: ADMIN_TOKEN });
-  parent = await createCompany(ctx.db, { name: 'Parent Statutory' });
-});
-afterAll(() => ctx.close());
-
-const api = () => as(ctx.app, parent);
-const operator = () => as(ctx.app, { auth: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+// The fixture company is the parent of the children made here, and the root company the operator patches.
+const test = shared
+  .extend('appConfig', { scope: 'file' }, { adminToken: ADMIN_TOKEN })
+  .extend('operator', { scope: 'file' }, async ({ ctx }) => as(ctx.app, { auth: { authorization: `Bearer ${ADMIN_TOKEN}` } }));
 
 const DEFAULTS = {
   sector: 'private',
@@ -48,35 +40,35 @@ const STORED = {
 };
 
 describe('C2 → C3 and C1', () => {
-  it('a child starts private with no registrations', async () => {
-    const child = await createChildViaApi(ctx.app, parent);
+  test('a child starts private with no registrations', async ({ ctx, company }) => {
+    const child = await createChildViaApi(ctx.app, company);
     expect(child).toMatchObject(DEFAULTS);
   });
 
-  it('stores every field normalised and shows it on C3 and C1', async () => {
-    const child = await createChildViaApi(ctx.app, parent, FULL);
+  test('stores every field normalised and shows it on C3 and C1', async ({ ctx, company, api }) => {
+    const child = await createChildViaApi(ctx.app, company, FULL);
     expect(child).toMatchObject(STORED);
-    expect((await api().get(`/api/companies/${child.id}`)).json()).toMatchObject(STORED);
-    const listed = (await api().get('/api/companies?per_page=100')).json().data;
+    expect((await api.get(`/api/companies/${child.id}`)).json()).toMatchObject(STORED);
+    const listed = (await api.get('/api/companies?per_page=100')).json().data;
     expect(listed.find((c: { id: number }) => c.id === child.id)).toMatchObject(STORED);
   });
 });
 
 describe('C4', () => {
-  it('sets, changes, clears (null or ""), and replaces tax_ids as a whole', async () => {
-    const child = await createChildViaApi(ctx.app, parent);
-    const set = await api().put(`/api/companies/${child.id}`, FULL);
+  test('sets, changes, clears (null or ""), and replaces tax_ids as a whole', async ({ ctx, company, api }) => {
+    const child = await createChildViaApi(ctx.app, company);
+    const set = await api.put(`/api/companies/${child.id}`, FULL);
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().company).toMatchObject(STORED);
-    const changed = await api().put(`/api/companies/${child.id}`, { tax_ids: { OG: '55' }, rc_number: null, itf_number: '' });
+    const changed = await api.put(`/api/companies/${child.id}`, { tax_ids: { OG: '55' }, rc_number: null, itf_number: '' });
     expect(changed.json().company).toMatchObject({ ...STORED, tax_ids: { OG: '55' }, rc_number: null, itf_number: null });
-    const emptied = await api().put(`/api/companies/${child.id}`, { tax_ids: null, sector: 'private' });
+    const emptied = await api.put(`/api/companies/${child.id}`, { tax_ids: null, sector: 'private' });
     expect(emptied.json().company).toMatchObject({ sector: 'private', tax_ids: {}, nsitf_number: 'NSITF-77' });
   });
 
-  it('refuses every bad format at once in the companies shape, and writes nothing', async () => {
-    const child = await createChildViaApi(ctx.app, parent, { nsitf_number: 'KEEP' });
-    const res = await api().put(`/api/companies/${child.id}`, {
+  test('refuses every bad format at once in the companies shape, and writes nothing', async ({ ctx, company, api }) => {
+    const child = await createChildViaApi(ctx.app, company, { nsitf_number: 'KEEP' });
+    const res = await api.put(`/api/companies/${child.id}`, {
       sector: 'government',
       rc_number: 'RC-12',
       pencom_employer_code: 'PR#1',
@@ -97,37 +89,37 @@ describe('C4', () => {
         'tax_ids.LA': ['The payer ID for LA must be at most 30 letters, digits, spaces, / or -.'],
       },
     });
-    expect((await api().get(`/api/companies/${child.id}`)).json()).toMatchObject({ ...DEFAULTS, nsitf_number: 'KEEP' });
-    const notObject = await api().put(`/api/companies/${child.id}`, { tax_ids: ['LA'] });
+    expect((await api.get(`/api/companies/${child.id}`)).json()).toMatchObject({ ...DEFAULTS, nsitf_number: 'KEEP' });
+    const notObject = await api.put(`/api/companies/${child.id}`, { tax_ids: ['LA'] });
     expect(notObject.json().messages).toEqual({
       tax_ids: ['The tax ids field must be an object of state code to payer ID (e.g. {"LA": "1234567"}).'],
     });
   });
 
-  it('C2 refuses a bad one with the other problems, creating nothing', async () => {
+  test('C2 refuses a bad one with the other problems, creating nothing', async ({ api }) => {
     const body = companyBody({ sector: 'ngo', tax_ids: { XX: 'A' } });
-    const res = await api().post('/api/companies', body);
+    const res = await api.post('/api/companies', body);
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().messages).sort()).toEqual(['sector', 'tax_ids.XX']);
-    const listed = (await api().get('/api/companies?per_page=100')).json().data;
+    const listed = (await api.get('/api/companies?per_page=100')).json().data;
     expect(listed.some((c: { name: string }) => c.name === body.name)).toBe(false);
   });
 });
 
 describe('PATCH /admin/companies/{id}', () => {
-  it('sets a root company’s sector and registrations, with the vocabulary changes in one transaction', async () => {
-    const res = await operator().patch(`/admin/companies/${parent.id}`, { ...FULL, plan: 'premium' });
+  test('sets a root company’s sector and registrations, with the vocabulary changes in one transaction', async ({ company, operator }) => {
+    const res = await operator.patch(`/admin/companies/${company.id}`, { ...FULL, plan: 'premium' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().company).toMatchObject({ ...STORED, plan: 'premium' });
-    const bad = await operator().patch(`/admin/companies/${parent.id}`, { plan: 'enterprise', rc_number: 'nope' });
+    const bad = await operator.patch(`/admin/companies/${company.id}`, { plan: 'enterprise', rc_number: 'nope' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({ error: 'The rc number field must be a CAC number: RC, BN or IT and up to 8 digits (e.g. RC123456).' });
-    const cleared = await operator().patch(`/admin/companies/${parent.id}`, { rc_number: null, tax_ids: {} });
+    const cleared = await operator.patch(`/admin/companies/${company.id}`, { rc_number: null, tax_ids: {} });
     expect(cleared.json().company).toMatchObject({ ...STORED, plan: 'premium', rc_number: null, tax_ids: {} });
   });
 
-  it('refuses unknown fields still', async () => {
-    const res = await operator().patch(`/admin/companies/${parent.id}`, { nin: '1' });
+  test('refuses unknown fields still', async ({ company, operator }) => {
+    const res = await operator.patch(`/admin/companies/${company.id}`, { nin: '1' });
     expect(res.statusCode).toBe(422);
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { companyBody, createChildViaApi } from '../../../test/helpers/companies.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { as } from '../../../test/helpers/http.js';
 
 const ALLOWANCE = 3;
 const TOO_MANY = [429, { error: 'Too many requests.' }];
@@ -18,10 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const put = (who: TestCompany, id: number, body: Record<string, unknown>) =>
-  ctx.app.inject({ method: 'PUT', url: `/api/companies/${id}`, headers: who.auth, payload: body });
-const post = (who: TestCompany, body: Record<string, unknown>) =>
-  ctx.app.inject({ method: 'POST', url: '/api/companies', headers: who.auth, payload: body });
+const put = (who: TestCompany, id: number, body: Record<string, unknown>) => as(ctx.app, who).put(`/api/companies/${id}`, body);
+const post = (who: TestCompany, body: Record<string, unknown>) => as(ctx.app, who).post('/api/companies', body);
 
 describe('C4 "already taken" answers are rationed like C2', () => {
   it('after RATE_LIMIT_TAKEN_ANSWERS taken answers on C4, the next C4 and C2 of that caller are 429 with Retry-After', async () => {

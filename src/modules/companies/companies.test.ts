@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { companyBody, createChildViaApi, tokenFor } from '../../../test/helpers/companies.js';
@@ -253,15 +253,15 @@ describe('C2 POST /api/companies', () => {
 
   it('replays an Idempotency-Key instead of creating a second company', async () => {
     const before = await companyCount();
-    const headers = { ...parent.auth, 'idempotency-key': `c2-${Date.now()}` };
+    const keyed = as(ctx.app, parent, { headers: { 'idempotency-key': `c2-${Date.now()}` } });
     const body = companyBody();
-    const first = await ctx.app.inject({ method: 'POST', url: '/api/companies', headers, payload: body });
-    const second = await ctx.app.inject({ method: 'POST', url: '/api/companies', headers, payload: body });
+    const first = await keyed.post('/api/companies', body);
+    const second = await keyed.post('/api/companies', body);
     expect(first.statusCode).toBe(201);
     expect(second.statusCode).toBe(201);
     expect(second.json()).toEqual(first.json());
     expect(await companyCount()).toBe(before + 1);
-    const other = await ctx.app.inject({ method: 'POST', url: '/api/companies', headers, payload: companyBody() });
+    const other = await keyed.post('/api/companies', companyBody());
     expect(other.statusCode).toBe(409);
     expect(other.json()).toEqual({ error: 'Idempotency key reused with a different request.' });
   });
@@ -332,8 +332,7 @@ describe('C2 "already taken" answers are rationed per calling company', () => {
     const limited = await createTestApp({ rateLimit: { takenAnswers: 3 } }, ctx.testDb);
     try {
       const prober = await createCompany(ctx.db);
-      const post = (who: TestCompany, body: Record<string, unknown>) =>
-        limited.app.inject({ method: 'POST', url: '/api/companies', headers: who.auth, payload: body });
+      const post = (who: TestCompany, body: Record<string, unknown>) => as(limited.app, who).post('/api/companies', body);
       const [victim] = await createUsers(ctx.db, stranger.id, [{}]);
       // A valid C2 costs nothing.
       expect((await post(prober, companyBody())).statusCode).toBe(201);

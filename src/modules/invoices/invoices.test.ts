@@ -176,10 +176,10 @@ describe('I3 POST /api/invoices', () => {
 
   it('replays an Idempotency-Key instead of creating twice', async () => {
     const before = await invoiceCount();
-    const headers = { ...acme.auth, 'idempotency-key': `inv-${Date.now()}` };
+    const keyed = as(ctx.app, acme, { headers: { 'idempotency-key': `inv-${Date.now()}` } });
     const body = invoiceBody(employee.email);
-    const first = await ctx.app.inject({ method: 'POST', url: '/api/invoices', headers, payload: body });
-    const second = await ctx.app.inject({ method: 'POST', url: '/api/invoices', headers, payload: body });
+    const first = await keyed.post('/api/invoices', body);
+    const second = await keyed.post('/api/invoices', body);
     expect(second.statusCode).toBe(201);
     expect(second.json().invoice.transaction_id).toBe(first.json().invoice.transaction_id);
     expect(await invoiceCount()).toBe(before + 1);

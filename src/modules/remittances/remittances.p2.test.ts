@@ -4,27 +4,22 @@
 // the year's annual return and ITF; the PAYE schedules group by the state each paystub recorded (the
 // state on 1 January), not by the state the employee has moved to since.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { as } from '../../../test/helpers/http.js';
+import { createUsers } from '../../../test/helpers/factories.js';
+import { describe, expect, test as shared } from '../../../test/helpers/fixtures.js';
 import { paystubItem, postPaystubs } from '../../../test/helpers/payroll.js';
 import { drainJobs, fundWallet, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
-import { queryRows, sql } from '../../db/client.js';
+import { type Executor, queryRows, sql } from '../../db/client.js';
 
-let ctx: TestContext;
-let company: TestCompany;
+const test = shared.extend('appConfig', { scope: 'file' }, { sandboxTransferDelaySeconds: 0 });
+
 let staff: Awaited<ReturnType<typeof createUsers>>;
 /** The month and year the P2 run was paid in (Nigerian time), and the day. */
 let paid: { month: string; year: number; day: string };
 
-const get = (url: string) => as(ctx.app, company).get(url);
-const post = (url: string, payload: object) => as(ctx.app, company).post(url, payload);
 const OCTOBER = { pay_period_start: '2026-10-01', pay_period_end: '2026-10-31' };
 
-beforeAll(async () => {
-  ctx = await createTestApp({ sandboxTransferDelaySeconds: 0 });
-  company = await createCompany(ctx.db, { name: 'P2 Remit Ltd', runApproval: 'token' });
+// The fixture company's token approves (run_approval: token).
+test.beforeAll(async ({ ctx, company, api }) => {
   await ctx.db.execute(sql`UPDATE companies SET tax_ids = '{"LA": "LIRS-1"}'::jsonb WHERE id = ${company.id}`);
   const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
   staff = await createUsers(ctx.db, company.id, [
@@ -61,10 +56,10 @@ beforeAll(async () => {
     paystubs: [paystubItem(staff[0].id, { pay_period_start: '2026-09-01', pay_period_end: '2026-09-30' })],
   });
   expect(draft.statusCode, draft.body).toBe(201);
-  expect((await post(`/api/payroll-runs/${runId}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
-  expect((await post(`/api/payroll-runs/${runId}/pay`, {})).statusCode).toBe(202);
+  expect((await api.post(`/api/payroll-runs/${runId}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
+  expect((await api.post(`/api/payroll-runs/${runId}/pay`, {})).statusCode).toBe(202);
   await drainJobs(ctx.app);
-  const run = (await get(`/api/payroll-runs/${runId}`)).json().run;
+  const run = (await api.get(`/api/payroll-runs/${runId}`)).json().run;
   expect([run.status, run.payment_date]).toEqual(['paid', null]);
   const [day] = await queryRows<{ day: string }>(
     ctx.db,
@@ -72,25 +67,24 @@ beforeAll(async () => {
   );
   paid = { day: day.day, month: day.day.slice(0, 7), year: Number(day.day.slice(0, 4)) };
 });
-afterAll(() => ctx?.close());
 
 /** The paid paystubs of the P2 run, per PAYE state, in kobo. */
-const sums = async () =>
+const sums = async (db: Executor, companyId: number) =>
   queryRows<{ paye_state: string; n: number; tax: string; ee: string; er: string; nhf: string; gross: string }>(
-    ctx.db,
+    db,
     sql`SELECT paye_state, count(*)::int AS n, sum(tax_withheld * 100)::bigint::text AS tax, sum(pension_contribution * 100)::bigint::text AS ee,
                sum(employer_pension_contribution * 100)::bigint::text AS er, sum(nhf_contribution * 100)::bigint::text AS nhf,
                sum(gross_pay * 100)::bigint::text AS gross
-        FROM paystubs WHERE company_id = ${company.id} AND status = 'paid' GROUP BY paye_state ORDER BY paye_state`,
+        FROM paystubs WHERE company_id = ${companyId} AND status = 'paid' GROUP BY paye_state ORDER BY paye_state`,
   );
 const naira = (kobo: string | bigint) => Number(BigInt(kobo)) / 100;
 
 describe('a P2 run approved and paid', () => {
-  it("is in the month of its paystubs' paid_at: PAYE by recorded state, pension, NHF and NSITF", async () => {
-    const res = await get(`/api/remittances?month=${paid.month}`);
+  test("is in the month of its paystubs' paid_at: PAYE by recorded state, pension, NHF and NSITF", async ({ ctx, company, api }) => {
+    const res = await api.get(`/api/remittances?month=${paid.month}`);
     expect(res.statusCode, res.body).toBe(200);
     const { schedules, missing } = res.json();
-    const [kn, la] = await sums();
+    const [kn, la] = await sums(ctx.db, company.id);
     expect([kn.paye_state, kn.n, la.paye_state, la.n]).toEqual(['KN', 1, 'LA', 2]);
     expect(schedules.paye.map((e: Record<string, unknown>) => [e.state, e.employees, e.amount])).toEqual([
       ['KN', 1, naira(kn.tax)],
@@ -106,14 +100,14 @@ describe('a P2 run approved and paid', () => {
     expect(missing).toEqual([]);
   });
 
-  it('is in no other month: not the month of its pay period', async () => {
+  test('is in no other month: not the month of its pay period', async ({ api }) => {
     const other = paid.month === '2026-10' ? '2026-09' : '2026-10';
-    const { schedules } = (await get(`/api/remittances?month=${other}`)).json();
+    const { schedules } = (await api.get(`/api/remittances?month=${other}`)).json();
     expect([schedules.paye, schedules.pension, schedules.nhf.employees]).toEqual([[], [], 0]);
   });
 
-  it("the PAYE download of Lagos lists the mover, with the paystub's payment date", async () => {
-    const res = await get(`/api/remittances/paye.csv?month=${paid.month}&state=LA`);
+  test("the PAYE download of Lagos lists the mover, with the paystub's payment date", async ({ api }) => {
+    const res = await api.get(`/api/remittances/paye.csv?month=${paid.month}&state=LA`);
     expect(res.statusCode, res.body).toBe(200);
     const lines: string[][] = parse(res.body, { relax_column_count: true });
     const surnames = lines.filter((line) => line[2] === 'Lagos' || line[2] === 'Mover');
@@ -121,21 +115,21 @@ describe('a P2 run approved and paid', () => {
       ['Lagos', paid.day],
       ['Mover', paid.day],
     ]);
-    const ogun = (await get(`/api/remittances/paye.csv?month=${paid.month}&state=OG`)).body;
+    const ogun = (await api.get(`/api/remittances/paye.csv?month=${paid.month}&state=OG`)).body;
     expect(ogun).not.toContain('Mover');
   });
 
-  it("is in the year's annual return (by recorded state) and ITF", async () => {
-    const lagos = (await get(`/api/annual-returns/${paid.year}?state=LA`)).json();
+  test("is in the year's annual return (by recorded state) and ITF", async ({ ctx, company, api }) => {
+    const lagos = (await api.get(`/api/annual-returns/${paid.year}?state=LA`)).json();
     expect(lagos.data.map((row: { user_id: number; months_employed: number }) => [row.user_id, row.months_employed])).toEqual([
       [staff[0].id, 1],
       [staff[1].id, 1],
     ]);
-    const [, la] = await sums();
+    const [, la] = await sums(ctx.db, company.id);
     expect(lagos.totals.tax_deducted).toBe(naira(la.tax));
-    expect((await get(`/api/annual-returns/${paid.year}?state=OG`)).json().employees).toBe(0);
-    const itf = (await get(`/api/annual-returns/${paid.year}/itf`)).json();
-    const gross = (await sums()).reduce((sum, row) => sum + BigInt(row.gross), 0n);
+    expect((await api.get(`/api/annual-returns/${paid.year}?state=OG`)).json().employees).toBe(0);
+    const itf = (await api.get(`/api/annual-returns/${paid.year}/itf`)).json();
+    const gross = (await sums(ctx.db, company.id)).reduce((sum, row) => sum + BigInt(row.gross), 0n);
     expect([itf.employees, itf.annual_payroll, itf.eligible]).toEqual([3, naira(gross), false]);
   });
 });

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { anonymous, as } from '../../../test/helpers/http.js';
 import {
   type FakePaystack,
   ledgerFor,
@@ -39,15 +40,10 @@ afterAll(async () => {
 });
 
 const body = { amount: 5000.25, customer_email: 'payer@acme.test', redirect_url: 'https://acme.example/back' };
-const topUp = async (company = acme, payload: object = body) => {
-  const res = await ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: company.auth, payload });
-  return res;
-};
+const topUp = async (company = acme, payload: object = body) => as(ctx.app, company).post('/api/wallet/top-up', payload);
 const webhook = (app: TestContext['app'], payload: unknown, signature?: string) => {
   const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return app.inject({
-    method: 'POST',
-    url: '/webhooks/paystack',
+  return as(app, anonymous).post('/webhooks/paystack', text, {
     headers: {
       'content-type': 'application/json',
       ...(signature === undefined
@@ -56,7 +52,6 @@ const webhook = (app: TestContext['app'], payload: unknown, signature?: string) 
           ? { 'x-paystack-signature': signature }
           : {}),
     },
-    payload: text,
   });
 };
 const chargeSuccess = (reference: string, amount = 500025) => ({
@@ -177,7 +172,7 @@ describe('W1 and verification with PAYMENT_PROVIDER=paystack', () => {
     fake.initialize = undefined;
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ status: 'error', message: 'An unexpected error occurred while initiating the top-up.' });
-    const list = await ctx.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth });
+    const list = await as(ctx.app, company).get('/api/wallet/balance');
     expect(list.json().balance).toBe(0);
     const rows = await queryRows(ctx.db, sql`SELECT status, failure_reason FROM wallet_transactions WHERE company_id = ${company.id}`);
     expect(rows).toEqual([{ status: 'failed', failure_reason: 'initialize_failed' }]);
@@ -289,11 +284,7 @@ describe('POST /webhooks/paystack', () => {
     expect(await transactionRow(ctx.db, ref)).toMatchObject({ status: 'failed', failure_reason: 'expired' });
     fake.verify.set(ref, paystackVerified(ref, 'success', 500025));
     expect((await webhook(ctx.app, chargeSuccess(ref))).statusCode).toBe(200);
-    const w2 = await ctx.app.inject({
-      method: 'GET',
-      url: `/api/wallet/transaction/status?transaction_reference=${ref}`,
-      headers: company.auth,
-    });
+    const w2 = await as(ctx.app, company).get(`/api/wallet/transaction/status?transaction_reference=${ref}`);
     expect(w2.json()).toMatchObject({
       transaction_status: 'failed',
       transaction: { status: 'failed', failure_reason: 'paid_after_expiry', sandbox: false },
@@ -324,12 +315,7 @@ describe('POST /webhooks/paystack', () => {
   });
 
   it('leaves other routes on the normal JSON parser', async () => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/wallet/top-up',
-      headers: { ...acme.auth, 'content-type': 'application/json' },
-      payload: '{"amount":',
-    });
+    const res = await as(ctx.app, acme).post('/api/wallet/top-up', '{"amount":', { headers: { 'content-type': 'application/json' } });
     expect(res.json()).toEqual({ status: 'error', message: 'Malformed JSON body.' });
   });
 });
@@ -363,7 +349,7 @@ describe('exactly once under a race', () => {
         expect(fake.requests.filter((r) => r.url === `/transaction/verify/${ref}`).length).toBeGreaterThanOrEqual(2);
         await ctx.app.deps.jobs.runDue(100);
         expect(await ledgerFor(ctx.db, company.id)).toEqual([{ amount: '5000.25', kind: 'top_up', transaction_reference: ref }]);
-        const balance = await second.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth });
+        const balance = await as(second.app, company).get('/api/wallet/balance');
         expect(balance.json()).toEqual({ status: 'success', balance: 5000.25, currency: 'NGN', sandbox_balance: 0 });
       }
     } finally {

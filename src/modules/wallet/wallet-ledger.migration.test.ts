@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createTestDatabase } from '../../../test/helpers/database.js';
 import { createCompanyAsOfOldMigration, type TestCompany, withToken } from '../../../test/helpers/factories.js';
+import { as } from '../../../test/helpers/http.js';
 import { queryRows } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
 
@@ -50,7 +51,7 @@ describe('0181 numbers the existing ledger', () => {
     expect((await seqs(acme.id)).at(-1)).toEqual({ reference: 'NEW-1', ledger_seq: 4 });
     expect((await seqs(other.id)).at(-1)).toEqual({ reference: 'NEW-2', ledger_seq: 2 });
 
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/wallet/transactions', headers: acme.auth });
+    const res = await as(ctx.app, acme).get('/api/wallet/transactions');
     expect(res.statusCode, res.body).toBe(200);
     const listed = res
       .json()

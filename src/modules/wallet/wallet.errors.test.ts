@@ -2,7 +2,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import type { TestCompany } from '../../../test/helpers/factories.js';
+import { anonymous, as } from '../../../test/helpers/http.js';
 import { VALID_TOP_UP, WALLET_MESSAGES, walletCompanies } from '../../../test/helpers/wallet.js';
 import { queryRows } from '../../db/client.js';
 
@@ -20,10 +21,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const topUp = (company: TestCompany, body: unknown, query = '') =>
-  ctx.app.inject({ method: 'POST', url: `/api/wallet/top-up${query}`, headers: company.auth, payload: body as object });
+const topUp = (company: TestCompany, body: unknown, query = '') => as(ctx.app, company).post(`/api/wallet/top-up${query}`, body);
 const status = (company: TestCompany, query: string, path = '/api/wallet/transaction/status') =>
-  ctx.app.inject({ method: 'GET', url: `${path}?${query}`, headers: company.auth });
+  as(ctx.app, company).get(`${path}?${query}`);
 const countTransactions = async () =>
   (await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM wallet_transactions`))[0].n;
 
@@ -82,25 +82,20 @@ describe('W1 POST /api/wallet/top-up: validation, word for word, and no partial 
   });
 
   it('answers a request without a body with the customer e-mail message', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers: acme.auth });
+    const res = await as(ctx.app, acme).post('/api/wallet/top-up');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ status: 'error', message: 'Customer email is required for API requests.' });
   });
 
   it('answers malformed JSON with 400 in the wallet shape', async () => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/wallet/top-up',
-      headers: { ...acme.auth, 'content-type': 'application/json' },
-      payload: '{"amount":',
-    });
+    const res = await as(ctx.app, acme).post('/api/wallet/top-up', '{"amount":', { headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ status: 'error', message: 'Malformed JSON body.' });
   });
 
   it('answers 401 {error:"Unauthorized"} without a valid token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer pk_wrong' }]) {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/wallet/top-up', headers, payload: valid });
+    for (const headers of [{}, { authorization: 'Bearer pk_wrong' }] as Record<string, string>[]) {
+      const res = await as(ctx.app, { auth: headers }).post('/api/wallet/top-up', valid);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'Unauthorized' });
     }
@@ -143,7 +138,7 @@ describe('W2 GET /api/wallet/transaction/status: errors', () => {
 
   it('requires transaction_reference (400, wallet shape) on both paths', async () => {
     for (const path of ['/api/wallet/transaction/status', '/api/wallet/check-transaction-status']) {
-      const res = await ctx.app.inject({ method: 'GET', url: path, headers: acme.auth });
+      const res = await as(ctx.app, acme).get(path);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ status: 'error', message: 'The transaction reference field is required.' });
     }
@@ -179,7 +174,7 @@ describe('W2 GET /api/wallet/transaction/status: errors', () => {
   });
 
   it('answers 401 {error:"Unauthorized"}', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: `/api/wallet/transaction/status?transaction_reference=${ref}` });
+    const res = await as(ctx.app, anonymous).get(`/api/wallet/transaction/status?transaction_reference=${ref}`);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: 'Unauthorized' });
   });

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { anonymous, as } from '../../../test/helpers/http.js';
 import {
   ledgerFor,
   makeVerifyJobsDue,
@@ -17,7 +18,6 @@ import { queryRows } from '../../db/client.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
-let child: TestCompany;
 let other: TestCompany;
 
 const { COMPANY_404, WALLET_403 } = WALLET_MESSAGES;
@@ -25,16 +25,17 @@ const valid = VALID_TOP_UP;
 
 beforeAll(async () => {
   ctx = await createTestApp({ paymentProvider: 'sandbox', walletVerifyDelaySeconds: 120 });
-  ({ acme, child, other } = await walletCompanies(ctx.db));
+  ({ acme, other } = await walletCompanies(ctx.db));
 });
 afterAll(() => ctx.close());
 
-const topUp = (company: TestCompany, body: unknown, query = '') =>
-  ctx.app.inject({ method: 'POST', url: `/api/wallet/top-up${query}`, headers: company.auth, payload: body as object });
+const topUp = (company: TestCompany, body: unknown, query = '') => as(ctx.app, company).post(`/api/wallet/top-up${query}`, body);
 const status = (company: TestCompany, query: string, path = '/api/wallet/transaction/status') =>
-  ctx.app.inject({ method: 'GET', url: `${path}?${query}`, headers: company.auth });
-const balance = async (company: TestCompany) =>
-  (await ctx.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth })).json();
+  as(ctx.app, company).get(`${path}?${query}`);
+const balance = async (company: TestCompany) => (await as(ctx.app, company).get('/api/wallet/balance')).json();
+/** The sandbox checkout page, which its link's secret opens without a token. */
+const visitor = () => as(ctx.app, anonymous);
+const FORM = { headers: { 'content-type': 'application/x-www-form-urlencoded' } };
 
 /** The checkout link W1 handed out (path and secret), or a bare reference path when there is none. */
 async function checkoutPath(reference: string): Promise<string> {
@@ -43,12 +44,7 @@ async function checkoutPath(reference: string): Promise<string> {
 }
 
 async function pay(reference: string, outcome: 'success' | 'failed') {
-  return ctx.app.inject({
-    method: 'POST',
-    url: await checkoutPath(reference),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: `outcome=${outcome}`,
-  });
+  return visitor().post(await checkoutPath(reference), `outcome=${outcome}`, FORM);
 }
 
 describe('W1 success, sandbox checkout, verification job, W2 and balance', () => {
@@ -80,7 +76,7 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
     const res = await topUp(company, { ...valid, amount: 2500.75, redirect_url: 'https://pay.example/done?order=7' });
     const { transactionReference: ref } = res.json();
 
-    const page = await ctx.app.inject({ method: 'GET', url: await checkoutPath(ref) });
+    const page = await visitor().get(await checkoutPath(ref));
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('<html lang="en">');
@@ -127,7 +123,7 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
     expect(await ledgerFor(ctx.db, company.id)).toEqual([{ amount: '2500.75', kind: 'top_up', transaction_reference: ref }]);
 
     // The page of a settled payment says so and offers the way back.
-    const closed = await ctx.app.inject({ method: 'GET', url: await checkoutPath(ref) });
+    const closed = await visitor().get(await checkoutPath(ref));
     expect(closed.body).toContain('already paid');
     expect(closed.body).not.toContain('value="success"');
   });
@@ -191,20 +187,15 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
       `/sandbox/checkout/${ref}?secret=${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`,
     ];
     for (const url of forged) {
-      expect((await ctx.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
-      const post = await ctx.app.inject({
-        method: 'POST',
-        url,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'outcome=success',
-      });
+      expect((await visitor().get(url)).statusCode, url).toBe(404);
+      const post = await visitor().post(url, 'outcome=success', FORM);
       expect(post.statusCode, url).toBe(404);
       expect(post.body).toContain('This checkout link is not valid.');
     }
     // Another top-up's secret does not open this one.
     const { checkoutUrl: otherUrl } = (await topUp(company, { ...valid, redirect_url: 'https://pay.example/' })).json();
     const borrowed = `/sandbox/checkout/${ref}${new URL(otherUrl).search}`;
-    expect((await ctx.app.inject({ method: 'GET', url: borrowed })).statusCode).toBe(404);
+    expect((await visitor().get(borrowed)).statusCode).toBe(404);
     await makeVerifyJobsDue(ctx.db);
     await ctx.app.deps.jobs.runDue(100);
     expect(await transactionRow(ctx.db, ref)).toMatchObject({ status: 'pending' });
@@ -214,18 +205,13 @@ describe('W1 success, sandbox checkout, verification job, W2 and balance', () =>
   });
 
   it('sandbox page: unknown reference 404, invalid outcome 400', async () => {
-    expect((await ctx.app.inject({ method: 'GET', url: '/sandbox/checkout/WT-NOPE' })).statusCode).toBe(404);
-    expect((await ctx.app.inject({ method: 'GET', url: '/sandbox/checkout/WT%00X' })).statusCode).toBe(404);
+    expect((await visitor().get('/sandbox/checkout/WT-NOPE')).statusCode).toBe(404);
+    expect((await visitor().get('/sandbox/checkout/WT%00X')).statusCode).toBe(404);
     // Fastify refuses over-long path parameters itself (414); never a 500.
-    expect((await ctx.app.inject({ method: 'GET', url: `/sandbox/checkout/${'A'.repeat(500)}` })).statusCode).toBe(414);
+    expect((await visitor().get(`/sandbox/checkout/${'A'.repeat(500)}`)).statusCode).toBe(414);
     expect((await pay('WT-NOPE', 'success')).statusCode).toBe(404);
     const { transactionReference: ref } = (await topUp(acme, valid)).json();
-    const bad = await ctx.app.inject({
-      method: 'POST',
-      url: await checkoutPath(ref),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'outcome=maybe',
-    });
+    const bad = await visitor().post(await checkoutPath(ref), 'outcome=maybe', FORM);
     expect(bad.statusCode).toBe(400);
     expect((await transactionRow(ctx.db, ref)).status).toBe('pending');
   });
@@ -235,12 +221,11 @@ describe('W1 with an Idempotency-Key, and the OpenAPI document', () => {
   it('replays the first response and creates one transaction for a retried request', async () => {
     const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
     const request = () =>
-      ctx.app.inject({
-        method: 'POST',
-        url: '/api/wallet/top-up',
-        headers: { ...company.auth, 'idempotency-key': 'k-1' },
-        payload: { ...valid, redirect_url: 'https://pay.example/' },
-      });
+      as(ctx.app, company).post(
+        '/api/wallet/top-up',
+        { ...valid, redirect_url: 'https://pay.example/' },
+        { headers: { 'idempotency-key': 'k-1' } },
+      );
     const first = await request();
     const second = await request();
     expect(second.statusCode).toBe(200);
@@ -253,7 +238,7 @@ describe('W1 with an Idempotency-Key, and the OpenAPI document', () => {
   });
 
   it('documents W1, both W2 paths and the balance, and hides the sandbox and webhook routes', async () => {
-    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const doc = (await as(ctx.app, anonymous).get('/openapi.json')).json();
     for (const path of [
       '/api/wallet/top-up',
       '/api/wallet/transaction/status',
@@ -269,10 +254,10 @@ describe('W1 with an Idempotency-Key, and the OpenAPI document', () => {
 describe('balance and ledger', () => {
   it('answers the balance of the target company, 403/404 like W1', async () => {
     expect(await balance(other)).toEqual({ status: 'success', balance: 0, currency: 'NGN', sandbox_balance: 0 });
-    let res = await ctx.app.inject({ method: 'GET', url: `/api/wallet/balance?company_id=${other.id}`, headers: acme.auth });
+    let res = await as(ctx.app, acme).get(`/api/wallet/balance?company_id=${other.id}`);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ status: 'error', message: WALLET_403 });
-    res = await ctx.app.inject({ method: 'GET', url: '/api/wallet/balance?company_id=999999', headers: acme.auth });
+    res = await as(ctx.app, acme).get('/api/wallet/balance?company_id=999999');
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ status: 'error', message: COMPANY_404 });
   });
@@ -296,32 +281,16 @@ describe('restart in the middle of a pending verification', () => {
   it('runs the job on a new app built on the same database', async () => {
     const first = await createTestApp({ paymentProvider: 'sandbox', walletVerifyDelaySeconds: 300 }, ctx.testDb);
     const company = await createCompany(ctx.db, { redirectDomains: ['pay.example'] });
-    const res = await first.app.inject({
-      method: 'POST',
-      url: '/api/wallet/top-up',
-      headers: company.auth,
-      payload: { ...valid, amount: 777, redirect_url: 'https://pay.example/' },
-    });
+    const res = await as(first.app, company).post('/api/wallet/top-up', { ...valid, amount: 777, redirect_url: 'https://pay.example/' });
     const ref = res.json().transactionReference;
-    await first.app.inject({
-      method: 'POST',
-      url: await checkoutPath(ref),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'outcome=success',
-    });
+    await as(first.app, anonymous).post(await checkoutPath(ref), 'outcome=success', FORM);
     await first.close();
 
     const second = await createTestApp({ paymentProvider: 'sandbox' }, ctx.testDb);
     try {
       await makeVerifyJobsDue(ctx.db);
       await second.app.deps.jobs.runDue(100);
-      const json = (
-        await second.app.inject({
-          method: 'GET',
-          url: `/api/wallet/transaction/status?transaction_reference=${ref}`,
-          headers: company.auth,
-        })
-      ).json();
+      const json = (await as(second.app, company).get(`/api/wallet/transaction/status?transaction_reference=${ref}`)).json();
       expect(json.transaction_status).toBe('success');
       expect(await ledgerFor(ctx.db, company.id)).toHaveLength(1);
     } finally {
@@ -340,20 +309,16 @@ describe('unexpected failures', () => {
       await broken.db.execute(sql`ALTER TABLE wallet_entries RENAME TO wallet_entries_gone`);
       // The balance reads its one row here (0094), no longer the ledger.
       await broken.db.execute(sql`ALTER TABLE wallet_balances RENAME TO wallet_balances_gone`);
-      let res = await broken.app.inject({
-        method: 'POST',
-        url: '/api/wallet/top-up',
-        headers: company.auth,
-        payload: { ...valid, redirect_url: 'https://pay.example/' },
-      });
+      const api = as(broken.app, company);
+      let res = await api.post('/api/wallet/top-up', { ...valid, redirect_url: 'https://pay.example/' });
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ status: 'error', message: 'An unexpected error occurred while initiating the top-up.' });
       for (const path of ['/api/wallet/transaction/status', '/api/wallet/check-transaction-status']) {
-        res = await broken.app.inject({ method: 'GET', url: `${path}?transaction_reference=WT-X`, headers: company.auth });
+        res = await api.get(`${path}?transaction_reference=WT-X`);
         expect(res.statusCode).toBe(500);
         expect(res.json()).toEqual({ status: 'error', message: 'An unexpected error occurred while checking the transaction status.' });
       }
-      res = await broken.app.inject({ method: 'GET', url: '/api/wallet/balance', headers: company.auth });
+      res = await api.get('/api/wallet/balance');
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ status: 'error', message: 'An unexpected error occurred while reading the wallet balance.' });
     } finally {

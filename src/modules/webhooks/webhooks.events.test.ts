@@ -64,12 +64,7 @@ describe('wired events', () => {
     const start = receiver.on('/all').length;
     const csv = usersCsv(generatedUsers(250, acme.domain));
     const form = multipart({}, [{ field: 'users_csv', filename: 'users.csv', contentType: 'text/csv', data: csv }]);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/users/bulk-create',
-      headers: { ...acme.auth, ...form.headers },
-      payload: form.payload,
-    });
+    const res = await as(ctx.app, acme).post('/api/users/bulk-create', form.payload, { headers: form.headers });
     expect(res.statusCode, res.body).toBe(200);
     const bodies = await delivered(start);
     expect(bodies.map((b) => b.type)).toEqual(['users.import.completed']);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { as } from '../../../test/helpers/http.js';
 import { type Receiver, startReceiver, verified, webhookTestConfig } from '../../../test/helpers/webhooks.js';
 import { queryRows, sql } from '../../db/client.js';
 import { issueToken } from '../../platform/auth/tokens.js';
@@ -26,8 +27,6 @@ afterAll(async () => {
 });
 
 const FORBIDDEN = 'This token may not read what these events carry.';
-const call = (c: TestCompany, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-  ctx.app.inject({ method, url, headers: c.auth, ...(payload ? { payload } : {}) });
 
 /** The company's token becomes `scopes` (one token per company: the previous one stops at once). */
 async function regenerate(c: TestCompany, scopes: string[]): Promise<void> {
@@ -73,11 +72,11 @@ describe('the read scope of each event', () => {
 describe('creating and updating an endpoint', () => {
   it('a token scoped to webhooks.* only may not subscribe to users, or to *: 403 with the events', async () => {
     const c = await createCompany(ctx.db, { scopes: ['webhooks.*'] });
-    expect((await call(c, 'GET', '/api/users')).statusCode).toBe(403);
-    const all = await call(c, 'POST', '/api/webhook-endpoints', { url: receiver.url('/w-only'), events: ['*'] });
+    expect((await as(ctx.app, c).get('/api/users')).statusCode).toBe(403);
+    const all = await as(ctx.app, c).post('/api/webhook-endpoints', { url: receiver.url('/w-only'), events: ['*'] });
     expect(all.statusCode).toBe(403);
     expect(all.json()).toEqual({ error: FORBIDDEN, events: ['*'] });
-    const some = await call(c, 'POST', '/api/webhook-endpoints', {
+    const some = await as(ctx.app, c).post('/api/webhook-endpoints', {
       url: receiver.url('/w-only'),
       events: ['user.created', 'webhook.test', 'wallet.credited', 'company.created'],
     });
@@ -89,20 +88,23 @@ describe('creating and updating an endpoint', () => {
     );
     expect(n).toBe(0);
     // What carries nothing of the company's is allowed.
-    expect((await call(c, 'POST', '/api/webhook-endpoints', { url: receiver.url('/w-only'), events: ['webhook.test'] })).statusCode).toBe(
-      201,
-    );
+    expect(
+      (await as(ctx.app, c).post('/api/webhook-endpoints', { url: receiver.url('/w-only'), events: ['webhook.test'] })).statusCode,
+    ).toBe(201);
   });
 
   it('a token that reads users may subscribe to user events only; update checks the events it will receive, a new url too', async () => {
     const c = await createCompany(ctx.db, { scopes: ['users.show', 'webhooks.*'] });
-    const created = await call(c, 'POST', '/api/webhook-endpoints', { url: receiver.url('/u'), events: ['user.created', 'user.updated'] });
+    const created = await as(ctx.app, c).post('/api/webhook-endpoints', {
+      url: receiver.url('/u'),
+      events: ['user.created', 'user.updated'],
+    });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().endpoint.id;
-    const widened = await call(c, 'PATCH', `/api/webhook-endpoints/${id}`, { events: ['*'] });
+    const widened = await as(ctx.app, c).patch(`/api/webhook-endpoints/${id}`, { events: ['*'] });
     expect(widened.statusCode).toBe(403);
     expect(widened.json()).toEqual({ error: FORBIDDEN, events: ['*'] });
-    expect((await call(c, 'PATCH', `/api/webhook-endpoints/${id}`, { url: receiver.url('/u2') })).statusCode).toBe(200);
+    expect((await as(ctx.app, c).patch(`/api/webhook-endpoints/${id}`, { url: receiver.url('/u2') })).statusCode).toBe(200);
 
     // An endpoint for everything made in the console: this token may not point it elsewhere.
     const consoleMade = await ctx.app.services.webhooks.endpoints.create(
@@ -110,7 +112,7 @@ describe('creating and updating an endpoint', () => {
       { url: receiver.url('/console'), events: ['*'] },
       { via: 'console' },
     );
-    const moved = await call(c, 'PATCH', `/api/webhook-endpoints/${consoleMade.endpoint.id}`, { url: receiver.url('/stolen') });
+    const moved = await as(ctx.app, c).patch(`/api/webhook-endpoints/${consoleMade.endpoint.id}`, { url: receiver.url('/stolen') });
     expect(moved.statusCode).toBe(403);
     expect(moved.json()).toEqual({ error: FORBIDDEN, events: ['*'] });
   });
@@ -119,7 +121,7 @@ describe('creating and updating an endpoint', () => {
 describe('delivery', () => {
   it('follows the scopes the creating token has now: regenerated with fewer, it stops receiving what it may no longer read', async () => {
     const c = await createCompany(ctx.db);
-    const res = await call(c, 'POST', '/api/webhook-endpoints', { url: receiver.url('/token-all'), events: ['*'] });
+    const res = await as(ctx.app, c).post('/api/webhook-endpoints', { url: receiver.url('/token-all'), events: ['*'] });
     expect(res.statusCode, res.body).toBe(201);
     const secret = res.json().secret as string;
     const consoleMade = await ctx.app.services.webhooks.endpoints.create(

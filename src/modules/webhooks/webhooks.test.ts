@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
-import { as } from '../../../test/helpers/http.js';
+import { anonymous, as } from '../../../test/helpers/http.js';
 import { expectTenantIsolation } from '../../../test/helpers/isolation.js';
 import { type Receiver, startReceiver, verified, webhookTestConfig } from '../../../test/helpers/webhooks.js';
 import { queryRows, sql } from '../../db/client.js';
@@ -130,7 +130,7 @@ describe('endpoints API', () => {
   });
 
   it('/openapi.json describes the management routes and every event payload in its OpenAPI 3.1 webhooks section', async () => {
-    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const doc = (await as(ctx.app, anonymous).get('/openapi.json')).json();
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
     const payload = (type: string) => doc.webhooks[type].post.requestBody.content['application/json'].schema;
