@@ -4,6 +4,7 @@ import { apiTokens, companies } from '../../src/db/schema/index.js';
 import { scopeAllows } from '../../src/platform/auth/tokens.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createCompany, type TestCompany } from '../helpers/factories.js';
+import { anonymous, as } from '../helpers/http.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const get = (headers: Record<string, string> = {}, url = '/api/users') => ctx.app.inject({ method: 'GET', url, headers });
+const get = (headers: Record<string, string> = {}, url = '/api/users') => as(ctx.app, anonymous).get(url, { headers });
 
 describe('authentication', () => {
   it('answers 401 {error: "Unauthorized"} without, with a malformed and with an unknown token', async () => {
