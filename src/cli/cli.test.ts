@@ -12,6 +12,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { describeEmbedded } from '../../test/helpers/embedded-only.js';
+import { as } from '../../test/helpers/http.js';
 import { SERVER_SCRIPT } from '../../test/helpers/server-build.js';
 import { openPglite, queryRows } from '../db/client.js';
 import { users } from '../db/schema/index.js';
@@ -201,14 +202,14 @@ describeEmbedded('payroll CLI: over HTTP', { timeout: 600_000 }, () => {
     const created = await payroll(['company', 'create', '--name', 'Remote Co', '--domain', 'remote.test'], env);
     expect(created.code, created.stderr).toBe(0);
     const { company, token } = JSON.parse(created.stdout);
-    const auth = (t: string) => ({ authorization: `Bearer ${t}` });
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(token) })).statusCode).toBe(200);
+    const listUsers = (t: string) => as(ctx.app, { auth: { authorization: `Bearer ${t}` } }).get('/api/users');
+    expect((await listUsers(token)).statusCode).toBe(200);
 
     const generated = await payroll(['token', 'generate', '--company', String(company.id), '--url', url], { ADMIN_TOKEN });
     expect(generated.code, generated.stderr).toBe(0);
     const next = JSON.parse(generated.stdout).token;
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(token) })).statusCode).toBe(401);
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(next) })).statusCode).toBe(200);
+    expect((await listUsers(token)).statusCode).toBe(401);
+    expect((await listUsers(next)).statusCode).toBe(200);
 
     const updated = await payroll(
       [
@@ -227,11 +228,11 @@ describeEmbedded('payroll CLI: over HTTP', { timeout: 600_000 }, () => {
     );
     expect(updated.code, updated.stderr).toBe(0);
     expect(JSON.parse(updated.stdout).company).toMatchObject({ api_access: false, domains: ['remote.test', 'mail.remote.test'] });
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(next) })).statusCode).toBe(403);
+    expect((await listUsers(next)).statusCode).toBe(403);
 
     const revoked = await payroll(['token', 'revoke', String(company.id)], env);
     expect(JSON.parse(revoked.stdout)).toEqual({ message: 'Token revoked.' });
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: auth(next) })).statusCode).toBe(401);
+    expect((await listUsers(next)).statusCode).toBe(401);
 
     const outbox = await payroll(['outbox', '--limit', '5'], env);
     expect(outbox.code, outbox.stderr).toBe(0);

@@ -8,6 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { GETTING_STARTED } from './getting-started.js';
 
 let ctx: TestContext;
@@ -18,7 +19,7 @@ let resolved: any;
 
 beforeAll(async () => {
   ctx = await createTestApp({ adminToken: 'a'.repeat(40), publicUrl: 'https://payroll.example.ng' });
-  doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  doc = (await as(ctx.app, anonymous).get('/openapi.json')).json();
   resolved = await SwaggerParser.dereference(structuredClone(doc));
 });
 afterAll(() => ctx.close());

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
-import { as } from '../../test/helpers/http.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { createAdmin, csrfOf, formBody, mergeCookies, signIn, type WebClient } from '../../test/helpers/web.js';
 
 let ctx: TestContext;
@@ -28,14 +28,12 @@ const user = async (id: number) => (await as(ctx.app, acme).get(`/api/users/${id
 
 async function onboard(link: string, password: string) {
   const path = new URL(link).pathname;
-  const form = await ctx.app.inject({ method: 'GET', url: path });
+  const visitor = as(ctx.app, anonymous);
+  const form = await visitor.get(path);
   expect(form.statusCode).toBe(200);
   const cookie = mergeCookies('', form.headers['set-cookie']);
-  const done = await ctx.app.inject({
-    method: 'POST',
-    url: path,
+  const done = await visitor.post(path, formBody({ _csrf: csrfOf(form.body), password, password_confirmation: password }), {
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: formBody({ _csrf: csrfOf(form.body), password, password_confirmation: password }),
   });
   expect(done.statusCode, done.body.slice(0, 300)).toBe(200);
 }

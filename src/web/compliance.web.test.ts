@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany } from '../../test/helpers/factories.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { buildRemittanceWorld, type RemittanceWorld } from '../../test/helpers/remittances.js';
 import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
 import { naira } from '../tax-engine/money.js';
@@ -23,11 +24,14 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => ctx?.close());
 
+/** The API's answer for the world's company, to compare the page with. */
+const apiGet = async (url: string) => (await as(ctx.app, world.company).get(url)).json();
+
 describe('console compliance', () => {
   it("shows the month's schedules with the API's amounts, overdue dates in red and downloads", async () => {
     const res = await admin.get('/console/compliance?month=2026-03');
     expect(res.statusCode).toBe(200);
-    const api = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    const api = await apiGet('/api/remittances?month=2026-03');
     expect(res.body).toContain('href="/console/compliance" aria-current="page"');
     expect(res.body).toContain('value="2026-03"');
     for (const entry of api.schedules.paye) {
@@ -53,7 +57,7 @@ describe('console compliance', () => {
 
   it('totals include the amounts of employees with missing data, on a line of their own', async () => {
     const res = await admin.get('/console/compliance?month=2026-03');
-    const api = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    const api = await apiGet('/api/remittances?month=2026-03');
     const { totals } = api.schedules;
     const cell = (attr: string) =>
       new RegExp(`data-total="${attr}"><td colspan="\\d">[^<]*</td><td class="num">([^<]*)</td>`).exec(res.body)?.[1];
@@ -87,8 +91,8 @@ describe('console compliance', () => {
     expect(bad.body).toContain('The month must be a month as YYYY-MM');
     expect((await admin.get('/console/compliance/paye.csv?month=2026-03&state=XX')).statusCode).toBe(422);
     expect((await admin.get('/console/compliance/paye.pdf?month=2026-03')).statusCode).toBe(404);
-    const anonymous = await ctx.app.inject({ method: 'GET', url: '/console/compliance' });
-    expect([302, 303]).toContain(anonymous.statusCode);
+    const signedOut = await as(ctx.app, anonymous).get('/console/compliance');
+    expect([302, 303]).toContain(signedOut.statusCode);
   });
 
   it("another company's admin sees only their own (empty) schedules", async () => {
@@ -104,7 +108,7 @@ describe('console compliance', () => {
 describe('console compliance: filings and due dates', () => {
   it("shows each schedule's filing status with days late, and the next 3 months' due dates", async () => {
     const res = await admin.get('/console/compliance?month=2026-03');
-    const api = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    const api = await apiGet('/api/remittances?month=2026-03');
     const nsitf = api.schedules.nsitf;
     const row = /data-filing="nsitf">.*?<\/tr>/.exec(res.body)?.[0] ?? '';
     expect(row).toContain(`data-status="${nsitf.status}"`);
@@ -114,13 +118,7 @@ describe('console compliance: filings and due dates', () => {
     const today = new Date().toISOString().slice(0, 10);
     const end = new Date(`${today}T00:00:00Z`);
     end.setUTCMonth(end.getUTCMonth() + 3);
-    const calendar = (
-      await ctx.app.inject({
-        method: 'GET',
-        url: `/api/remittances/calendar?from=${today}&to=${end.toISOString().slice(0, 10)}`,
-        headers: world.company.auth,
-      })
-    ).json();
+    const calendar = await apiGet(`/api/remittances/calendar?from=${today}&to=${end.toISOString().slice(0, 10)}`);
     for (const entry of calendar.data) expect(res.body).toContain(entry.due_date);
     // A yearly date (the annual return of 31 January, the ITF levy of 1 April) is named, without a filing status.
     if (calendar.data.some((e: { kind: string }) => e.kind === 'annual_return')) expect(res.body).toContain('Annual PAYE return');
@@ -137,7 +135,7 @@ describe('console compliance: filings and due dates', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('role="alert"');
     expect(bad.body).toContain('value="R-1"');
-    const api = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    const api = await apiGet('/api/remittances?month=2026-03');
     expect(api.schedules.nsitf.filing).toBeNull();
     const res = await admin.post('/console/compliance/filings', {
       kind: 'nsitf',
@@ -148,7 +146,7 @@ describe('console compliance: filings and due dates', () => {
       receipt_reference: 'NSITF-RCPT-1',
     });
     expect(res.statusCode, res.body.slice(0, 500)).toBe(303);
-    const after = (await ctx.app.inject({ method: 'GET', url: '/api/remittances?month=2026-03', headers: world.company.auth })).json();
+    const after = await apiGet('/api/remittances?month=2026-03');
     expect(after.schedules.nsitf.filing.receipt_reference).toBe('NSITF-RCPT-1');
     const shown = await admin.get(res.headers.location as string);
     expect(shown.body).toContain('Filing recorded.');

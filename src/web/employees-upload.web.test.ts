@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
-import { as } from '../../test/helpers/http.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { multipart } from '../../test/helpers/users.js';
 import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
 
@@ -28,12 +28,7 @@ function upload(fields: Record<string, string>, data?: string) {
     { _csrf: web.csrf, ...fields },
     data === undefined ? [] : [{ field: 'users_csv', filename: 'staff.csv', contentType: 'text/csv', data }],
   );
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/console/employees/upload',
-    headers: { cookie: web.cookie, ...body.headers },
-    payload: body.payload,
-  });
+  return as(ctx.app, anonymous).post('/console/employees/upload', body.payload, { headers: { cookie: web.cookie, ...body.headers } });
 }
 
 describe('Upload employees', () => {
@@ -81,11 +76,8 @@ describe('Upload employees', () => {
     const forged = multipart({ _csrf: 'forged', kind: 'create' }, [
       { field: 'users_csv', filename: 'x.csv', data: csv([`Zed,Forged,zed@personal.test,${acme.domain},Full-time,1,2026-01-05,`]) },
     ]);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/console/employees/upload',
+    const res = await as(ctx.app, anonymous).post('/console/employees/upload', forged.payload, {
       headers: { cookie: web.cookie, ...forged.headers },
-      payload: forged.payload,
     });
     expect(res.statusCode).toBe(403);
     const emails = (await as(ctx.app, acme).get('/api/users')).json().Resources.map((u: { personal_email: string }) => u.personal_email);

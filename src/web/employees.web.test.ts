@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
-import { as } from '../../test/helpers/http.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
 import { nubanFor } from '../modules/banks/index.js';
 
@@ -188,11 +188,8 @@ describe('Edit employee and Status', () => {
     expect((await web.post(`/console/employees/${stranger.id}/deactivate`, { confirm: 'yes' })).statusCode).toBe(404);
     expect((await web.post(`/console/employees/${stranger.id}/edit`, { first_name: 'X', intent: 'save' })).statusCode).toBe(404);
     expect((await as(ctx.app, other).get(`/api/users/${stranger.id}`)).json().is_active).toBe(true);
-    const forged = await ctx.app.inject({
-      method: 'POST',
-      url: '/console/employees/new',
+    const forged = await as(ctx.app, anonymous).post('/console/employees/new', 'first_name=X&_csrf=forged', {
       headers: { cookie: web.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'first_name=X&_csrf=forged',
     });
     expect(forged.statusCode).toBe(403);
   });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany } from '../../test/helpers/factories.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies } from '../../test/helpers/web.js';
 import { loadConfig } from '../config.js';
 
@@ -25,12 +26,10 @@ afterAll(async () => {
 });
 
 async function signInFrom(ctx: TestContext, origin: string) {
-  const login = await ctx.app.inject({ method: 'GET', url: '/console/login' });
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/console/login',
+  const visitor = as(ctx.app, anonymous);
+  const login = await visitor.get('/console/login');
+  return visitor.post('/console/login', formBody({ _csrf: csrfOf(login.body), email, password: ADMIN_PASSWORD }), {
     headers: { origin, cookie: mergeCookies('', login.headers['set-cookie']), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: formBody({ _csrf: csrfOf(login.body), email, password: ADMIN_PASSWORD }),
   });
 }
 

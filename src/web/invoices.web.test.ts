@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany } from '../../test/helpers/factories.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
 import { type DemoSeed, lastMonth, seedDemo } from '../seed.js';
 
@@ -151,11 +152,8 @@ describe('console wallet and compliance on the demo', () => {
     expect(res.body).toContain('A top-up is pending');
     // Paid at the sandbox checkout: credited at once, so the page stops refreshing.
     const checkout = new URL(started.headers.location as string);
-    const paid = await ctx.app.inject({
-      method: 'POST',
-      url: `${checkout.pathname}${checkout.search}`,
+    const paid = await as(ctx.app, anonymous).post(`${checkout.pathname}${checkout.search}`, 'outcome=success', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'outcome=success',
     });
     expect(paid.statusCode).toBe(303);
     res = await maker.get(`/console/wallet?${new URL(paid.headers.location as string).searchParams}`);

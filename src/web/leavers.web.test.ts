@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
-import { as } from '../../test/helpers/http.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies, signIn, type WebClient } from '../../test/helpers/web.js';
 import { webSessions } from '../db/schema/index.js';
 import { lagosDate } from '../platform/format.js';
@@ -141,13 +141,15 @@ describe('sign-in of a leaver', () => {
     expect([gone.statusCode, gone.headers.location]).toEqual([303, '/console/login?next=%2Fconsole%2Femployees']);
     // Refused like a deactivated account (403, the "not active" message), the password being right.
     await expect(signIn(ctx.app, leaver.email)).rejects.toThrow(/sign-in failed: 403/);
-    const login = await ctx.app.inject({ method: 'GET', url: '/console/login' });
-    const refused = await ctx.app.inject({
-      method: 'POST',
-      url: '/console/login',
-      headers: { cookie: mergeCookies('', login.headers['set-cookie']), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: formBody({ _csrf: csrfOf(login.body), email: leaver.email, password: ADMIN_PASSWORD }),
-    });
+    const visitor = as(ctx.app, anonymous);
+    const login = await visitor.get('/console/login');
+    const refused = await visitor.post(
+      '/console/login',
+      formBody({ _csrf: csrfOf(login.body), email: leaver.email, password: ADMIN_PASSWORD }),
+      {
+        headers: { cookie: mergeCookies('', login.headers['set-cookie']), 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    );
     expect([refused.statusCode, refused.body.includes('This account is not active.')]).toEqual([403, true]);
   });
 });

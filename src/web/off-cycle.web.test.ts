@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { createAdmin, formBody, signIn, type WebClient } from '../../test/helpers/web.js';
 
 const PATH = '/console/payroll/off-cycle/new';
@@ -60,11 +61,8 @@ describe('console: New off-cycle run', () => {
 
   it('refuses without the CSRF token, and creates nothing', async () => {
     const form = { reason: 'bonus', payment_date: '2026-12-15', ...rows([[staff[0].id, 'bonus', '1000']]) };
-    const bare = await ctx.app.inject({
-      method: 'POST',
-      url: PATH,
+    const bare = await as(ctx.app, anonymous).post(PATH, formBody(form), {
       headers: { cookie: maker.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: formBody(form),
     });
     expect(bare.statusCode).toBe(403);
     expect((await maker.post(PATH, { ...form, _csrf: 'forged' })).statusCode).toBe(403);

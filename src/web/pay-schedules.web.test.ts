@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
+import { as } from '../../test/helpers/http.js';
 import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
 import { queryRows } from '../db/client.js';
 
@@ -24,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 const apiList = async () =>
-  (await ctx.app.inject({ method: 'GET', url: '/api/pay-schedules', headers: company.auth })).json().data as {
+  (await as(ctx.app, company).get('/api/pay-schedules')).json().data as {
     id: number;
     name: string;
     active: boolean;

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
-import { as } from '../../test/helpers/http.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { runBody, setBankAccounts } from '../../test/helpers/payroll-runs.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies, signIn, type WebClient } from '../../test/helpers/web.js';
 import { queryRows } from '../db/client.js';
@@ -51,32 +51,31 @@ const runOf = async (id: string) => (await as(ctx.app, acme).get(`/api/payroll-r
 
 /** Follows the link signed out: the sign-in page, then (signed in with `next`) back to the link. */
 async function signInThroughLink(link: string, email: string): Promise<WebClient> {
-  const first = await ctx.app.inject({ method: 'GET', url: link });
+  const visitor = as(ctx.app, anonymous);
+  const first = await visitor.get(link);
   expect(first.statusCode).toBe(303);
   expect(first.headers.location).toBe(`/console/login?next=${encodeURIComponent(link)}`);
-  const login = await ctx.app.inject({ method: 'GET', url: first.headers.location as string });
+  const login = await visitor.get(first.headers.location as string);
   expect(login.body).toContain(`name="next" value="${link}"`);
   let cookie = mergeCookies('', login.headers['set-cookie']);
-  const signedIn = await ctx.app.inject({
-    method: 'POST',
-    url: '/console/login',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: formBody({ _csrf: csrfOf(login.body), email, password: ADMIN_PASSWORD, next: link }),
-  });
+  const signedIn = await visitor.post(
+    '/console/login',
+    formBody({ _csrf: csrfOf(login.body), email, password: ADMIN_PASSWORD, next: link }),
+    {
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    },
+  );
   expect(signedIn.statusCode, signedIn.body).toBe(303);
   expect(signedIn.headers.location).toBe(link);
   cookie = mergeCookies(cookie, signedIn.headers['set-cookie']);
-  const page = await ctx.app.inject({ method: 'GET', url: link, headers: { cookie } });
+  const page = await visitor.get(link, { headers: { cookie } });
   const client: WebClient = {
     cookie,
     csrf: csrfOf(page.body),
-    get: (url) => ctx.app.inject({ method: 'GET', url, headers: { cookie: client.cookie } }),
+    get: (url) => visitor.get(url, { headers: { cookie: client.cookie } }),
     post: (url, form) =>
-      ctx.app.inject({
-        method: 'POST',
-        url,
+      visitor.post(url, formBody({ _csrf: client.csrf, ...form }), {
         headers: { cookie: client.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: formBody({ _csrf: client.csrf, ...form }),
       }),
   };
   return client;

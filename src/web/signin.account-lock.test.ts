@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies } from '../../test/helpers/web.js';
 import { outbox } from '../db/schema/index.js';
 
@@ -28,23 +29,18 @@ afterAll(() => ctx?.close());
 /** One browser: its own cookies, one address. */
 function browser(app = ctx.app, remoteAddress = freshIp()) {
   let cookie = '';
+  const visitor = as(app, anonymous, { remoteAddress });
   return {
     get cookie() {
       return cookie;
     },
     async get(url: string) {
-      const res = await app.inject({ method: 'GET', url, remoteAddress, headers: { cookie } });
+      const res = await visitor.get(url, { headers: { cookie } });
       cookie = mergeCookies(cookie, res.headers['set-cookie']);
       return res;
     },
     async post(url: string, fields: Record<string, string>) {
-      const res = await app.inject({
-        method: 'POST',
-        url,
-        remoteAddress,
-        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: formBody(fields),
-      });
+      const res = await visitor.post(url, formBody(fields), { headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } });
       cookie = mergeCookies(cookie, res.headers['set-cookie']);
       return res;
     },

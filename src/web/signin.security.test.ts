@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies, signIn } from '../../test/helpers/web.js';
 import { users, webSessions } from '../db/schema/index.js';
 
@@ -33,17 +34,14 @@ beforeEach(() => {
 });
 
 async function loginForm(remoteAddress: string) {
-  const res = await ctx.app.inject({ method: 'GET', url: '/console/login', remoteAddress });
+  const res = await as(ctx.app, anonymous).get('/console/login', { remoteAddress });
   return { cookie: mergeCookies('', res.headers['set-cookie']), csrf: csrfOf(res.body) };
 }
 
 async function postLogin(form: { cookie: string; csrf: string }, remoteAddress: string, fields: Record<string, string>) {
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/console/login',
+  return as(ctx.app, anonymous).post('/console/login', formBody({ _csrf: form.csrf, ...fields }), {
     remoteAddress,
     headers: { cookie: form.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: formBody({ _csrf: form.csrf, ...fields }),
   });
 }
 
@@ -158,9 +156,7 @@ describe('redirect after sign-in', () => {
     const admin = await createAdmin(ctx.db, acme.id);
     const client = await signIn(ctx.app, admin.email);
     for (const next of hostile) {
-      const res = await ctx.app.inject({
-        method: 'GET',
-        url: `/console/login?next=${encodeURIComponent(next)}`,
+      const res = await as(ctx.app, anonymous).get(`/console/login?next=${encodeURIComponent(next)}`, {
         headers: { cookie: client.cookie },
       });
       expect(res.statusCode, JSON.stringify(next)).toBe(303);
@@ -177,9 +173,7 @@ describe('redirect after sign-in', () => {
     expect(posted.statusCode).toBe(422);
     expect(posted.headers.location).toBeUndefined();
     const client = await signIn(ctx.app, admin.email);
-    const page = await ctx.app.inject({
-      method: 'GET',
-      url: `/console/login?next=${encodeURIComponent('/console/\u0000')}`,
+    const page = await as(ctx.app, anonymous).get(`/console/login?next=${encodeURIComponent('/console/\u0000')}`, {
       headers: { cookie: client.cookie },
     });
     expect(page.statusCode).toBe(422);
@@ -203,12 +197,7 @@ describe('sessions end with the credentials and standing they were opened with',
     const admin = await createAdmin(ctx.db, acme.id);
     const [first, second] = [await signIn(ctx.app, admin.email), await signIn(ctx.app, admin.email)];
     expect(await alive(first)).toBe(true);
-    const res = await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/users/${admin.id}`,
-      headers: acme.auth,
-      payload: { password, password_confirmation: password },
-    });
+    const res = await as(ctx.app, acme).put(`/api/users/${admin.id}`, { password, password_confirmation: password });
     expect(res.statusCode, res.body).toBe(200);
     expect(await alive(first)).toBe(false);
     expect(await alive(second)).toBe(false);
@@ -219,7 +208,7 @@ describe('sessions end with the credentials and standing they were opened with',
     const admin = await createAdmin(ctx.db, acme.id);
     const client = await signIn(ctx.app, admin.email);
     expect(await alive(client)).toBe(true);
-    const call = (action: string) => ctx.app.inject({ method: 'PATCH', url: `/api/users/${admin.id}/${action}`, headers: acme.auth });
+    const call = (action: string) => as(ctx.app, acme).patch(`/api/users/${admin.id}/${action}`);
     expect((await call('deactivate')).statusCode).toBe(200);
     expect((await call('activate')).statusCode).toBe(200);
     expect(await alive(client)).toBe(false);
@@ -228,8 +217,7 @@ describe('sessions end with the credentials and standing they were opened with',
   it('suspension ends sessions for good: unsuspending does not bring them back', async () => {
     const admin = await createAdmin(ctx.db, acme.id);
     const client = await signIn(ctx.app, admin.email);
-    const call = (action: string, payload: Record<string, unknown>) =>
-      ctx.app.inject({ method: 'POST', url: `/api/users/${admin.id}/${action}`, headers: acme.auth, payload });
+    const call = (action: string, payload: Record<string, unknown>) => as(ctx.app, acme).post(`/api/users/${admin.id}/${action}`, payload);
     expect((await call('suspend', { suspension_duration_type: 'indefinite' })).statusCode).toBe(200);
     expect((await call('unsuspend', { unsuspend_option: 'immediately' })).statusCode).toBe(200);
     expect(await alive(client)).toBe(false);
@@ -238,7 +226,7 @@ describe('sessions end with the credentials and standing they were opened with',
   it('deletion removes the sessions of the user', async () => {
     const admin = await createAdmin(ctx.db, acme.id);
     await signIn(ctx.app, admin.email);
-    const res = await ctx.app.inject({ method: 'DELETE', url: `/api/users/${admin.id}`, headers: acme.auth });
+    const res = await as(ctx.app, acme).delete(`/api/users/${admin.id}`);
     expect(res.statusCode).toBe(200);
     expect(await ctx.db.select().from(webSessions).where(eq(webSessions.userId, admin.id))).toEqual([]);
   });

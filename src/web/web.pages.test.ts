@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { createAdmin, csrfOf, formBody, mergeCookies, signIn } from '../../test/helpers/web.js';
 import { users } from '../db/schema/index.js';
 import { naira } from '../tax-engine/money.js';
@@ -20,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 async function loginPage(remoteAddress = '127.0.0.1') {
-  const res = await ctx.app.inject({ method: 'GET', url: '/console/login', remoteAddress });
+  const res = await as(ctx.app, anonymous).get('/console/login', { remoteAddress });
   return { cookie: mergeCookies('', res.headers['set-cookie']), csrf: csrfOf(res.body), res };
 }
 
@@ -41,16 +42,13 @@ describe('onboarding page', () => {
   }
 
   async function openLink(token: string) {
-    const res = await ctx.app.inject({ method: 'GET', url: `/onboarding/${token}` });
+    const res = await as(ctx.app, anonymous).get(`/onboarding/${token}`);
     return { res, cookie: mergeCookies('', res.headers['set-cookie']), csrf: res.statusCode === 200 ? csrfOf(res.body) : '' };
   }
 
   const submit = (token: string, cookie: string, form: Record<string, string>) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: `/onboarding/${token}`,
+    as(ctx.app, anonymous).post(`/onboarding/${token}`, formBody(form), {
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: formBody(form),
     });
 
   it('sets the password, activates the user, completes onboarding, and the admin can sign in', async () => {
@@ -111,7 +109,7 @@ describe('onboarding page', () => {
     expect(post.statusCode).toBe(410);
 
     for (const bad of ['nope', 'x'.repeat(90), '%3Cscript%3E']) {
-      const res = await ctx.app.inject({ method: 'GET', url: `/onboarding/${bad}` });
+      const res = await as(ctx.app, anonymous).get(`/onboarding/${bad}`);
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toContain('text/html');
       expect(res.body).not.toContain('<script>');
@@ -194,7 +192,7 @@ describe('settings', () => {
       nhf_rate: '2.50',
     });
     expect(res.statusCode).toBe(303);
-    const settings = await ctx.app.inject({ method: 'GET', url: `/api/contribution-settings/${company.id}`, headers: company.auth });
+    const settings = await as(ctx.app, company).get(`/api/contribution-settings/${company.id}`);
     expect(settings.json().data).toMatchObject({
       tax_regime: 'nta2025',
       tax_method: 'cumulative',
@@ -216,7 +214,7 @@ describe('settings', () => {
     res = await client.post('/console/settings/payroll', { housing_percentage: '45' });
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('must not add up to more than 100');
-    const after = await ctx.app.inject({ method: 'GET', url: `/api/contribution-settings/${company.id}`, headers: company.auth });
+    const after = await as(ctx.app, company).get(`/api/contribution-settings/${company.id}`);
     expect(after.json().data).toMatchObject({ tax_regime: 'nta2025', basic_percentage: '50', housing_percentage: '30' });
   });
 });
@@ -292,11 +290,8 @@ describe('overview pages', () => {
     expect(res.body).toContain(reference);
     expect(res.body).toContain('badge warn">Pending');
 
-    const pay = await ctx.app.inject({
-      method: 'POST',
-      url: new URL(checkout).pathname + new URL(checkout).search,
+    const pay = await as(ctx.app, anonymous).post(new URL(checkout).pathname + new URL(checkout).search, 'outcome=success', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'outcome=success',
     });
     expect(pay.headers.location).toBe(`http://payroll.test/console/wallet?reference=${reference}`);
     await ctx.app.deps.jobs.runDue();
@@ -317,19 +312,14 @@ describe('overview pages', () => {
     const company = await createCompany(ctx.db);
     const owner = await createAdmin(ctx.db, company.id);
     const [employee] = await createUsers(ctx.db, company.id, [{ firstName: 'Claim', lastName: 'Ant' }]);
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/invoices',
-      headers: company.auth,
-      payload: {
-        user_email: employee.email,
-        description: 'Dental <care>',
-        service_date: '2026-01-10',
-        provider_name: 'Smile Clinic',
-        total_amount: 250000.5,
-        amount_requested: 200000,
-        category_name: 'Health',
-      },
+    const created = await as(ctx.app, company).post('/api/invoices', {
+      user_email: employee.email,
+      description: 'Dental <care>',
+      service_date: '2026-01-10',
+      provider_name: 'Smile Clinic',
+      total_amount: 250000.5,
+      amount_requested: 200000,
+      category_name: 'Health',
     });
     expect(created.statusCode).toBe(201);
     const client = await signIn(ctx.app, owner.email);
@@ -352,20 +342,15 @@ describe('payroll runs', () => {
       { firstName: 'Pay', lastName: 'One' },
       { firstName: 'Pay', lastName: 'Two' },
     ]);
-    const run = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/paystubs',
-      headers: company.auth,
-      payload: {
-        paystubs: staff.map((user) => ({
-          id: String(user.id),
-          pay_period_start: '2026-01-01',
-          pay_period_end: '2026-01-31',
-          taxable_income: 500000,
-          reimbursements: 1000.5,
-          other_allowances: 20000,
-        })),
-      },
+    const run = await as(ctx.app, company).post('/api/paystubs', {
+      paystubs: staff.map((user) => ({
+        id: String(user.id),
+        pay_period_start: '2026-01-01',
+        pay_period_end: '2026-01-31',
+        taxable_income: 500000,
+        reimbursements: 1000.5,
+        other_allowances: 20000,
+      })),
     });
     expect(run.statusCode).toBe(201);
     const created = run.json().created_paystubs as { paystub: { transaction_id: string; gross_pay: number; net_pay: number } }[];

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
+import { anonymous, as } from '../../test/helpers/http.js';
 import { ADMIN_PASSWORD, createAdmin, csrfOf, formBody, mergeCookies, signIn } from '../../test/helpers/web.js';
 import { companies, users, webLoginFailures, webSessions } from '../db/schema/index.js';
 import { SIGN_IN_MESSAGES } from '../modules/console-sessions/index.js';
@@ -23,22 +24,19 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 async function loginPage(remoteAddress = '127.0.0.1') {
-  const res = await ctx.app.inject({ method: 'GET', url: '/console/login', remoteAddress });
+  const res = await as(ctx.app, anonymous).get('/console/login', { remoteAddress });
   return { cookie: mergeCookies('', res.headers['set-cookie']), csrf: csrfOf(res.body), res };
 }
 
 async function postLogin(email: string, password: string, remoteAddress = '127.0.0.1') {
   const { cookie, csrf } = await loginPage(remoteAddress);
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/console/login',
+  return as(ctx.app, anonymous).post('/console/login', formBody({ _csrf: csrf, email, password }), {
     remoteAddress,
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: formBody({ _csrf: csrf, email, password }),
   });
 }
 
-const api = (token: string, url = '/api/users') => ctx.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+const api = (token: string, url = '/api/users') => as(ctx.app, { auth: { authorization: `Bearer ${token}` } }).get(url);
 
 describe('html helpers', () => {
   it('escapes every interpolation unless it is Html', () => {
@@ -97,19 +95,20 @@ describe('sign-in', () => {
   it('sets Secure __Host- cookies when PUBLIC_URL is https', async () => {
     const secure = await createTestApp({ publicUrl: 'https://console.example' }, ctx.testDb);
     try {
-      const page = await secure.app.inject({ method: 'GET', url: '/console/login' });
+      const page = await as(secure.app, anonymous).get('/console/login');
       const csrfLine = [page.headers['set-cookie']].flat()[0] as string;
       expect(csrfLine).toMatch(/^__Host-pc_csrf=.*Secure/);
-      const res = await secure.app.inject({
-        method: 'POST',
-        url: '/console/login',
-        headers: {
-          cookie: mergeCookies('', page.headers['set-cookie']),
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: 'https://console.example',
+      const res = await as(secure.app, anonymous).post(
+        '/console/login',
+        formBody({ _csrf: csrfOf(page.body), email: admin.email, password: ADMIN_PASSWORD }),
+        {
+          headers: {
+            cookie: mergeCookies('', page.headers['set-cookie']),
+            'content-type': 'application/x-www-form-urlencoded',
+            origin: 'https://console.example',
+          },
         },
-        payload: formBody({ _csrf: csrfOf(page.body), email: admin.email, password: ADMIN_PASSWORD }),
-      });
+      );
       expect(res.statusCode).toBe(303);
       const line = [res.headers['set-cookie']].flat().find((l) => l?.startsWith('__Host-pc_session=')) as string;
       expect(line).toMatch(/Secure/);
@@ -183,25 +182,15 @@ describe('sign-in', () => {
   it('rejects a sign-in form without the CSRF secret or from another origin', async () => {
     const { cookie, csrf } = await loginPage();
     const headers = { cookie, 'content-type': 'application/x-www-form-urlencoded' };
-    let res = await ctx.app.inject({
-      method: 'POST',
-      url: '/console/login',
-      headers,
-      payload: formBody({ email: admin.email, password: ADMIN_PASSWORD }),
-    });
+    const visitor = as(ctx.app, anonymous);
+    let res = await visitor.post('/console/login', formBody({ email: admin.email, password: ADMIN_PASSWORD }), { headers });
     expect(res.statusCode).toBe(403);
-    res = await ctx.app.inject({
-      method: 'POST',
-      url: '/console/login',
+    res = await visitor.post('/console/login', formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD }), {
       headers: { 'content-type': headers['content-type'] },
-      payload: formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD }),
     });
     expect(res.statusCode).toBe(403);
-    res = await ctx.app.inject({
-      method: 'POST',
-      url: '/console/login',
+    res = await visitor.post('/console/login', formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD }), {
       headers: { ...headers, origin: 'https://evil.test' },
-      payload: formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD }),
     });
     expect(res.statusCode).toBe(403);
   });
@@ -213,12 +202,13 @@ describe('sign-in', () => {
       ['https://evil.test/', '/console'],
       ['//evil.test/console', '/console'],
     ]) {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/console/login',
-        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD, next }),
-      });
+      const res = await as(ctx.app, anonymous).post(
+        '/console/login',
+        formBody({ _csrf: csrf, email: admin.email, password: ADMIN_PASSWORD, next }),
+        {
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        },
+      );
       expect(res.headers.location).toBe(expected);
     }
   });
@@ -226,10 +216,10 @@ describe('sign-in', () => {
 
 describe('sessions', () => {
   it('sends signed-out visitors to the sign-in page and back', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/console/security/api' });
+    const res = await as(ctx.app, anonymous).get('/console/security/api');
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/console/login?next=%2Fconsole%2Fsecurity%2Fapi');
-    const post = await ctx.app.inject({ method: 'POST', url: '/console/security/api/generate', payload: { scopes: ['all'] } });
+    const post = await as(ctx.app, anonymous).post('/console/security/api/generate', { scopes: ['all'] });
     expect(post.statusCode).toBe(303);
   });
 
@@ -297,7 +287,7 @@ describe('sessions', () => {
   });
 
   it('answers unknown console paths with an HTML 404', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/console/nope' });
+    const res = await as(ctx.app, anonymous).get('/console/nope');
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('text/html');
   });

@@ -14,6 +14,7 @@ import type { RouteEntry } from '../../src/app.js';
 import { ROUTE_NAMES } from '../../src/platform/auth/tokens.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import type { TestCompany } from '../helpers/factories.js';
+import { anonymous, as } from '../helpers/http.js';
 import { buildProbes, type Probe } from './probes.js';
 import { buildWorld, databaseFingerprint, type Victim, victimView, type World } from './world.js';
 
@@ -57,12 +58,8 @@ function routeOf(catalog: RouteEntry[], method: string, url: string): RouteEntry
 }
 
 function send(probe: Probe, auth: Record<string, string> | undefined): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({
-    method: probe.method,
-    url: probe.url,
-    ...(probe.payload === undefined ? {} : { payload: probe.payload as never }),
-    headers: { ...probe.headers, ...auth },
-  });
+  // A probe's headers never carry authorization (helpers/isolation.ts), so the caller's token is kept.
+  return as(ctx.app, auth ? { auth } : anonymous).request(probe.method, probe.url, probe.payload, { headers: probe.headers });
 }
 
 function requestText(probe: Probe): string {
@@ -225,7 +222,7 @@ describe('as company A, naming unrelated company B', () => {
   it("A's child, naming its parent A wherever the matrix names company B, is refused too (the tree only reaches down)", async () => {
     const A = world.a.company.id;
     // The child's token works for the child itself, so the refusals below are about the target.
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/users', headers: world.a.childCompany.auth })).statusCode).toBe(200);
+    expect((await as(ctx.app, world.a.childCompany).get('/api/users')).statusCode).toBe(200);
     const upward: Victim = { ...world.victim, company: A, child: A, companyRes: A, childRes: A };
     const asChild = { ...world.a, company: world.a.childCompany };
     const list = buildProbes(asChild, upward, [world.a.child], world.replays).filter((probe) =>

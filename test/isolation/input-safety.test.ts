@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/app.js';
 import type { ErrorFamily } from '../../src/platform/errors.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
+import { as } from '../helpers/http.js';
 import { catalogInputs } from './catalog-inputs.js';
 import type { Json, Method } from './probes.js';
 import { buildWorld, databaseFingerprint, type World } from './world.js';
@@ -155,12 +156,7 @@ function errorShapeProblems(family: ErrorFamily, status: number, body: Json): st
 }
 
 async function send(method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) {
-  const res = await ctx.app.inject({
-    method,
-    url,
-    headers: { ...world.a.company.auth, ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+  const res = await as(ctx.app, world.a.company).request(method, url, payload, { headers });
   let body: Json;
   try {
     body = res.json();

@@ -15,6 +15,7 @@ import type { RouteEntry } from '../../src/app.js';
 import { queryRows } from '../../src/db/client.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import type { TestCompany } from '../helpers/factories.js';
+import { as, type Method } from '../helpers/http.js';
 import { type CatalogInputs, catalogInputs } from '../isolation/catalog-inputs.js';
 import { buildWorld, type World } from '../isolation/world.js';
 import { type CoverageRequest, coverageSetups } from './audit-coverage.setups.js';
@@ -101,11 +102,8 @@ describe('audit coverage: every write route that succeeds records an audit event
     for (const entry of ordered) {
       const request = await requestFor(entry);
       const before = await auditCount(request.company.id);
-      const res = await ctx.app.inject({
-        method: entry.method as 'POST',
-        url: request.url,
-        headers: { ...request.company.auth, ...request.headers },
-        ...(request.payload === undefined ? {} : { payload: request.payload }),
+      const res = await as(ctx.app, request.company).request(entry.method as Method, request.url, request.payload, {
+        headers: request.headers,
       });
       if (res.statusCode >= 300) {
         refused.push(`${entry.method} ${entry.url} (${entry.name}): ${res.statusCode} ${res.body.slice(0, 200)}`);

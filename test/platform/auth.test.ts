@@ -1,25 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokens, companies } from '../../src/db/schema/index.js';
 import { scopeAllows } from '../../src/platform/auth/tokens.js';
-import { createTestApp, type TestContext } from '../helpers/app.js';
-import { createCompany, type TestCompany } from '../helpers/factories.js';
+import { createCompany } from '../helpers/factories.js';
+import { describe, expect, test as shared } from '../helpers/fixtures.js';
+import { anonymous, as } from '../helpers/http.js';
 
-let ctx: TestContext;
-let acme: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ tokenTtlSeconds: 3600 });
-  acme = await createCompany(ctx.db);
-});
-afterAll(() => ctx.close());
-
-const get = (headers: Record<string, string> = {}, url = '/api/users') => ctx.app.inject({ method: 'GET', url, headers });
+const test = shared.extend('appConfig', { scope: 'file' }, { tokenTtlSeconds: 3600 });
 
 describe('authentication', () => {
-  it('answers 401 {error: "Unauthorized"} without, with a malformed and with an unknown token', async () => {
+  test('answers 401 {error: "Unauthorized"} without, with a malformed and with an unknown token', async ({ ctx }) => {
     for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer pk_nope' }] as Record<string, string>[]) {
-      const res = await get(headers);
+      const res = await as(ctx.app, anonymous).get('/api/users', { headers });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'Unauthorized' });
       expect(res.headers['x-request-id']).toBeTruthy();
@@ -27,8 +18,8 @@ describe('authentication', () => {
     }
   });
 
-  it('accepts a valid token and sends every rate-limit header', async () => {
-    const res = await get(acme.auth);
+  test('accepts a valid token and sends every rate-limit header', async ({ api }) => {
+    const res = await api.get('/api/users');
     expect(res.statusCode).toBe(200);
     for (const name of [
       'x-ratelimit-limit-endpoint',
@@ -40,53 +31,53 @@ describe('authentication', () => {
     }
   });
 
-  it('expires a token unused for the TTL with 401 "Token expired", and it stays expired', async () => {
+  test('expires a token unused for the TTL with 401 "Token expired", and it stays expired', async ({ ctx }) => {
     const company = await createCompany(ctx.db);
     await ctx.db
       .update(apiTokens)
       .set({ lastUsedAt: new Date(Date.now() - 3601_000) })
       .where(eq(apiTokens.companyId, company.id));
-    const res = await get(company.auth);
+    const res = await as(ctx.app, company).get('/api/users');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: 'Token expired' });
     await ctx.db.update(apiTokens).set({ lastUsedAt: new Date() }).where(eq(apiTokens.companyId, company.id));
     ctx.app.deps.authCache.clear();
-    expect((await get(company.auth)).json()).toEqual({ error: 'Token expired' });
+    expect((await as(ctx.app, company).get('/api/users')).json()).toEqual({ error: 'Token expired' });
   });
 
-  it('slides the expiry on use, writing lazily', async () => {
+  test('slides the expiry on use, writing lazily', async ({ ctx }) => {
     const company = await createCompany(ctx.db);
     const old = new Date(Date.now() - 1800_000);
     await ctx.db.update(apiTokens).set({ lastUsedAt: old }).where(eq(apiTokens.companyId, company.id));
     ctx.app.deps.authCache.clear();
-    expect((await get(company.auth)).statusCode).toBe(200);
+    expect((await as(ctx.app, company).get('/api/users')).statusCode).toBe(200);
     const [after] = await ctx.db.select().from(apiTokens).where(eq(apiTokens.companyId, company.id));
     expect(after.lastUsedAt.getTime()).toBeGreaterThan(Date.now() - 5000);
     // A second call within the lazy window does not write again.
-    await get(company.auth);
+    await as(ctx.app, company).get('/api/users');
     const [again] = await ctx.db.select().from(apiTokens).where(eq(apiTokens.companyId, company.id));
     expect(again.lastUsedAt.getTime()).toBe(after.lastUsedAt.getTime());
   });
 
-  it('refuses a company whose API access is disabled or that is deactivated', async () => {
+  test('refuses a company whose API access is disabled or that is deactivated', async ({ ctx }) => {
     const company = await createCompany(ctx.db);
     await ctx.db.update(companies).set({ apiAccess: false }).where(eq(companies.id, company.id));
     ctx.app.deps.authCache.clear();
-    const res = await get(company.auth);
+    const res = await as(ctx.app, company).get('/api/users');
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ error: 'API access is disabled for this company.' });
     await ctx.db.update(companies).set({ apiAccess: true, isActive: false }).where(eq(companies.id, company.id));
     ctx.app.deps.authCache.clear();
-    expect((await get(company.auth)).statusCode).toBe(403);
+    expect((await as(ctx.app, company).get('/api/users')).statusCode).toBe(403);
   });
 
-  it('enforces scopes: exact names, prefix wildcards and all', async () => {
+  test('enforces scopes: exact names, prefix wildcards and all', async ({ ctx }) => {
     const showOnly = await createCompany(ctx.db, { scopes: ['users.show'] });
-    const res = await get(showOnly.auth);
+    const res = await as(ctx.app, showOnly).get('/api/users');
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ error: 'This token is not allowed to access this endpoint.' });
     const usersAll = await createCompany(ctx.db, { scopes: ['users.*'] });
-    expect((await get(usersAll.auth)).statusCode).toBe(200);
+    expect((await as(ctx.app, usersAll).get('/api/users')).statusCode).toBe(200);
     expect(scopeAllows(['users.*'], 'paystubs.index')).toBe(false);
     expect(scopeAllows(['all'], 'paystubs.index')).toBe(true);
     expect(scopeAllows(['paystubs.index'], 'paystubs.index')).toBe(true);
@@ -95,15 +86,15 @@ describe('authentication', () => {
 });
 
 describe('errors', () => {
-  it('answers unknown routes with 404 {error: "Not found."} and a request id', async () => {
-    const res = await get(acme.auth, '/api/nothing-here');
+  test('answers unknown routes with 404 {error: "Not found."} and a request id', async ({ api }) => {
+    const res = await api.get('/api/nothing-here');
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'Not found.' });
     expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
   });
 
-  it('answers a bad query parameter with 422 in the users family shape', async () => {
-    const res = await get(acme.auth, '/api/users?per_page=5000');
+  test('answers a bad query parameter with 422 in the users family shape', async ({ api }) => {
+    const res = await api.get('/api/users?per_page=5000');
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ error: { per_page: ['The per page field must not be greater than 1000.'] } });
   });

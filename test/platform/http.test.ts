@@ -9,6 +9,7 @@ import { companies, idempotencyKeys } from '../../src/db/schema/index.js';
 import { ROUTE_NAMES } from '../../src/platform/auth/tokens.js';
 import { createTestApp, type TestContext, testConfig } from '../helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
+import { anonymous, as } from '../helpers/http.js';
 import { expectTenantIsolation } from '../helpers/isolation.js';
 
 const METRICS_TOKEN = 'http-test-metrics-token';
@@ -29,7 +30,7 @@ const openApiPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 describe('OpenAPI and reference', () => {
   it('/openapi.json is valid OpenAPI 3.1 and documents every named /api route', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/openapi.json' });
+    const res = await as(ctx.app, anonymous).get('/openapi.json');
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
@@ -42,8 +43,8 @@ describe('OpenAPI and reference', () => {
   });
 
   it('/docs renders an HTML reference', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/docs' });
-    const page = [301, 302].includes(res.statusCode) ? await ctx.app.inject({ method: 'GET', url: res.headers.location as string }) : res;
+    const res = await as(ctx.app, anonymous).get('/docs');
+    const page = [301, 302].includes(res.statusCode) ? await as(ctx.app, anonymous).get(res.headers.location as string) : res;
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('/openapi.json');
@@ -52,15 +53,15 @@ describe('OpenAPI and reference', () => {
 
 describe('operations endpoints', () => {
   it('/healthz and /readyz answer while the database is up', async () => {
-    expect((await ctx.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
+    expect((await as(ctx.app, anonymous).get('/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await as(ctx.app, anonymous).get('/readyz')).json()).toEqual({ status: 'ready' });
   });
 
   it('/metrics counts requests by route and status', async () => {
-    await ctx.app.inject({ method: 'GET', url: '/api/users', headers: acme.auth });
-    await ctx.app.inject({ method: 'GET', url: '/api/users' });
+    await as(ctx.app, acme).get('/api/users');
+    await as(ctx.app, anonymous).get('/api/users');
     // METRICS_TOKEN opens it on the public port (test/platform/metrics-access.test.ts: who may read it).
-    const res = await ctx.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const res = await as(ctx.app, anonymous).get('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/users",status="200"\} [1-9]/);
     expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/users",status="401"\} [1-9]/);
@@ -70,39 +71,34 @@ describe('operations endpoints', () => {
 
 describe('error shapes', () => {
   it('answers unknown routes 404 {error: "Not found."} with a request id; /api ones with rate-limit headers', async () => {
-    const plain = await ctx.app.inject({ method: 'GET', url: '/nope' });
+    const plain = await as(ctx.app, anonymous).get('/nope');
     expect(plain.statusCode).toBe(404);
     expect(plain.json()).toEqual({ error: 'Not found.' });
     expect(plain.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const api = await ctx.app.inject({ method: 'DELETE', url: '/api/users', headers: acme.auth });
+    const api = await as(ctx.app, acme).delete('/api/users');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ error: 'Not found.' });
     expect(api.headers['x-ratelimit-remaining-global']).toBeDefined();
   });
 
   it('echoes a given X-Request-Id', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'trace-123' } });
+    const res = await as(ctx.app, anonymous).get('/healthz', { headers: { 'x-request-id': 'trace-123' } });
     expect(res.headers['x-request-id']).toBe('trace-123');
     const longest = 'Ab0._:-'.repeat(9).slice(0, 64);
-    const kept = await ctx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': longest } });
+    const kept = await as(ctx.app, anonymous).get('/healthz', { headers: { 'x-request-id': longest } });
     expect(kept.headers['x-request-id']).toBe(longest);
   });
 
   it('replaces an X-Request-Id that is too long or has other characters with its own', async () => {
     for (const unsafe of ['a'.repeat(65), 'has space', 'quote"d', '{"level":60,"msg":"forged"}', 'tab\there', '<script>', '']) {
-      const res = await ctx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': unsafe } });
+      const res = await as(ctx.app, anonymous).get('/healthz', { headers: { 'x-request-id': unsafe } });
       expect(res.headers['x-request-id'], unsafe).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     }
   });
 
   it('answers malformed JSON 400 {error: "Malformed JSON body."} and writes nothing', async () => {
     const before = await ctx.db.select({ n: count() }).from(companies);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/companies',
-      headers: { ...acme.auth, 'content-type': 'application/json' },
-      payload: '{"name": "Half',
-    });
+    const res = await as(ctx.app, acme).post('/api/companies', '{"name": "Half', { headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: 'Malformed JSON body.' });
     expect(res.headers['x-ratelimit-limit-endpoint']).toBeDefined();
@@ -111,7 +107,7 @@ describe('error shapes', () => {
 
   it('reads a JSON body on GET (company_id of U1) and answers a malformed one 400', async () => {
     const get = (payload: string) =>
-      ctx.app.inject({ method: 'GET', url: '/api/users', headers: { ...acme.auth, 'content-type': 'application/json' }, payload });
+      as(ctx.app, acme).request('GET', '/api/users', payload, { headers: { 'content-type': 'application/json' } });
     const bad = await get('{"company_id":');
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ error: 'Malformed JSON body.' });
@@ -125,36 +121,21 @@ describe('error shapes', () => {
 
   it('answers bodies over 1 MiB with 413 in the family shape, also JSON bodies on GET', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
-    const post = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/companies',
-      headers: { ...acme.auth, 'content-type': 'application/json' },
-      payload: big,
-    });
+    const post = await as(ctx.app, acme).post('/api/companies', big, { headers: { 'content-type': 'application/json' } });
     expect(post.statusCode).toBe(413);
     expect(post.json()).toEqual({ error: 'Request body too large.' });
-    const get = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/users',
-      headers: { ...acme.auth, 'content-type': 'application/json' },
-      payload: big,
-    });
+    const get = await as(ctx.app, acme).request('GET', '/api/users', big, { headers: { 'content-type': 'application/json' } });
     expect(get.statusCode).toBe(413);
     expect(get.json()).toEqual({ error: 'Request body too large.' });
     // Exactly at the limit is accepted by the parser (and then judged by the route).
     const atLimit = JSON.stringify({ company_id: acme.id, pad: 'x'.repeat(1024 * 1024 - 40) });
-    const ok = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/users',
-      headers: { ...acme.auth, 'content-type': 'application/json' },
-      payload: atLimit,
-    });
+    const ok = await as(ctx.app, acme).request('GET', '/api/users', atLimit, { headers: { 'content-type': 'application/json' } });
     expect(Buffer.byteLength(atLimit)).toBeLessThanOrEqual(1024 * 1024);
     expect(ok.statusCode).toBe(200);
   });
 
   it("translates schema failures into the family shape, never Fastify's default body", async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/users?per_page=abc', headers: acme.auth });
+    const res = await as(ctx.app, acme).get('/api/users?per_page=abc');
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ error: { per_page: ['The per page field must be an integer.'] } });
     expect(res.body).not.toContain('statusCode');
@@ -173,32 +154,21 @@ describe('logs', () => {
     await logged.ready();
     try {
       const password = 'Sup3r$ecret-Passw0rd';
-      await logged.inject({ method: 'GET', url: '/api/users', headers: acme.auth });
-      await logged.inject({ method: 'GET', url: `/api/users?token=${acme.token}`, headers: { authorization: `Bearer ${acme.token}x` } });
-      await logged.inject({
-        method: 'POST',
-        url: '/api/companies',
-        headers: acme.auth,
-        payload: { password, password_confirmation: password },
-      });
-      await logged.inject({
-        method: 'POST',
-        url: '/api/companies',
-        headers: { ...acme.auth, 'content-type': 'application/json' },
-        payload: `{"password":"${password}"`,
-      });
-      await logged.inject({
-        method: 'POST',
-        url: '/admin/companies',
-        headers: { authorization: 'Bearer log-test-admin-token' },
-        payload: { name: password },
-      });
-      await logged.inject({ method: 'GET', url: '/admin/outbox', headers: { authorization: 'Bearer wrong-admin-guess' } });
-      await logged.inject({ method: 'GET', url: `/onboarding/${password}` });
+      await as(logged, acme).get('/api/users');
+      await as(logged, anonymous).get(`/api/users?token=${acme.token}`, { headers: { authorization: `Bearer ${acme.token}x` } });
+      await as(logged, acme).post('/api/companies', { password, password_confirmation: password });
+      await as(logged, acme).post('/api/companies', `{"password":"${password}"`, { headers: { 'content-type': 'application/json' } });
+      await as(logged, anonymous).post(
+        '/admin/companies',
+        { name: password },
+        { headers: { authorization: 'Bearer log-test-admin-token' } },
+      );
+      await as(logged, anonymous).get('/admin/outbox', { headers: { authorization: 'Bearer wrong-admin-guess' } });
+      await as(logged, anonymous).get(`/onboarding/${password}`);
       const forgedId = `${'z'.repeat(70)}" \u00e9`;
-      await logged.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'trace-kept-1' } });
-      await logged.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'with "quotes"\tand spaces' } });
-      await logged.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': forgedId } });
+      await as(logged, anonymous).get('/healthz', { headers: { 'x-request-id': 'trace-kept-1' } });
+      await as(logged, anonymous).get('/healthz', { headers: { 'x-request-id': 'with "quotes"\tand spaces' } });
+      await as(logged, anonymous).get('/healthz', { headers: { 'x-request-id': forgedId } });
       const text = lines.join('');
       expect(lines.length).toBeGreaterThan(5);
       expect(text).not.toContain(acme.token);
@@ -252,12 +222,7 @@ describe('Idempotency-Key on POST', () => {
   afterAll(() => app.close());
 
   const post = (key: string | undefined, value: string, who: TestCompany = acme) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/idempotency-probe',
-      headers: { ...who.auth, ...(key ? { 'idempotency-key': key } : {}) },
-      payload: { value },
-    });
+    as(app, who).post('/api/idempotency-probe', { value }, key ? { headers: { 'idempotency-key': key } } : {});
 
   it('replays the first response for the same key and body, without running again', async () => {
     const first = await post('key-1', 'a');
@@ -373,16 +338,16 @@ describe('a dead database', () => {
   it('gives 500 without details on /api and 503 on /readyz, while /healthz stays up', async () => {
     ctx.app.deps.authCache.clear();
     await ctx.testDb.database.close();
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/users', headers: acme.auth });
+    const res = await as(ctx.app, acme).get('/api/users');
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ error: 'Internal server error.' });
     expect(res.body).not.toMatch(/stack|at |select|sql/i);
     expect(res.headers['x-request-id']).toBeTruthy();
-    const ready = await ctx.app.inject({ method: 'GET', url: '/readyz' });
+    const ready = await as(ctx.app, anonymous).get('/readyz');
     expect(ready.statusCode).toBe(503);
     // It names the dependency that did not answer (docs/operations.md, "Health, metrics, logs").
     const redis = ctx.config.redisUrl ? { redis: 'ok' } : {};
     expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable', ...redis } });
-    expect((await ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await as(ctx.app, anonymous).get('/healthz')).statusCode).toBe(200);
   });
 });

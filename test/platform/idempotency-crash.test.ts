@@ -8,6 +8,7 @@ import { queryRows, sql } from '../../src/db/client.js';
 import { markIdempotentChange, runWithClaim } from '../../src/platform/idempotency-claims.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
+import { as } from '../helpers/http.js';
 import { fundWallet, runBody, setBankAccounts } from '../helpers/payroll-runs.js';
 import { newUserBody } from '../helpers/users.js';
 import { allowRedirectHosts } from '../helpers/wallet.js';
@@ -17,7 +18,7 @@ let acme: TestCompany;
 let approver: string;
 
 const post = (url: string, payload: object, key: string, who = acme) =>
-  ctx.app.inject({ method: 'POST', url, headers: { ...who.auth, 'idempotency-key': key }, payload });
+  as(ctx.app, who).post(url, payload, { headers: { 'idempotency-key': key } });
 
 /** What the server hashes for a JSON POST (platform/idempotency.ts): method, URL and the body. */
 const hashOf = (url: string, body: object) =>

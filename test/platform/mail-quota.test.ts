@@ -8,6 +8,7 @@ import { queryRows } from '../../src/db/client.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createApprovers, createInvoiceViaApi, invoiceBody } from '../helpers/companies-invoices.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
+import { as } from '../helpers/http.js';
 
 const QUOTA = 2;
 let ctx: TestContext;
@@ -61,32 +62,22 @@ describe('per-company mail quota', () => {
     await createApprovers(ctx.db, company.id, ['boss@quota.test', 'q2-finance@quota.test']);
     for (let i = 0; i < QUOTA + 1; i++) {
       const invoice = await createInvoiceViaApi(ctx.app, company, invoiceBody(employee.email));
-      const res = await ctx.app.inject({
-        method: 'PUT',
-        url: `/api/invoices/${invoice.transaction_id}/approve`,
-        headers: company.auth,
-        payload: {
-          manager_email: 'boss@quota.test',
-          decision: 'approve',
-          notify_finance: true,
-          finance_approver_email: 'q2-finance@quota.test',
-        },
+      const res = await as(ctx.app, company).put(`/api/invoices/${invoice.transaction_id}/approve`, {
+        manager_email: 'boss@quota.test',
+        decision: 'approve',
+        notify_finance: true,
+        finance_approver_email: 'q2-finance@quota.test',
       });
       expect(res.statusCode).toBe(200);
     }
-    const invited = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/users',
-      headers: company.auth,
-      payload: {
-        first_name: 'Ada',
-        last_name: 'Obi',
-        personal_email: 'q2-invitee@personal.test',
-        domain_name: company.domain,
-        user_types: 'Full-time',
-        start_date: '2024-01-15',
-        notify: true,
-      },
+    const invited = await as(ctx.app, company).post('/api/users', {
+      first_name: 'Ada',
+      last_name: 'Obi',
+      personal_email: 'q2-invitee@personal.test',
+      domain_name: company.domain,
+      user_types: 'Full-time',
+      start_date: '2024-01-15',
+      notify: true,
     });
     expect(invited.statusCode, invited.body).toBe(200);
     expect((await deliveries('q2-')).map((row) => row.wait_hours)).toEqual([0, 0, 1, 1]);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { invoiceBody } from '../helpers/companies-invoices.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
+import { as } from '../helpers/http.js';
 import { paystubItem } from '../helpers/payroll.js';
 import { runBody } from '../helpers/payroll-runs.js';
 import { allowRedirectHosts } from '../helpers/wallet.js';
@@ -144,12 +145,7 @@ describe('money in decimal notation only: hex, exponents, booleans and arrays ar
       const before = await databaseFingerprint(ctx.db);
       for (const field of route.fields) {
         for (const value of NOT_DECIMAL) {
-          const res = await ctx.app.inject({
-            method: route.method,
-            url: route.url(),
-            headers: acme.auth,
-            payload: route.body(field, value) as object,
-          });
+          const res = await as(ctx.app, acme).request(route.method, route.url(), route.body(field, value) as object);
           const body = res.json();
           for (const problem of route.refused(res.statusCode, body, field))
             problems.push(`${field}=${JSON.stringify(value)}: ${problem}: ${res.statusCode} ${res.body.slice(0, 300)}`);
@@ -168,29 +164,24 @@ describe('decimal text and JSON numbers are still money', () => {
       [2500, '2500.00'],
       ['2500.5', '2500.50'],
     ] as const) {
-      const res = await ctx.app.inject({ method: 'PUT', url: `/api/users/${userId}`, headers: acme.auth, payload: { base_salary: value } });
+      const res = await as(ctx.app, acme).put(`/api/users/${userId}`, { base_salary: value });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().user.base_salary).toBe(stored);
     }
-    const res = await ctx.app.inject({ method: 'PUT', url: `/api/users/${userId}`, headers: acme.auth, payload: { base_salary: '1,2,3' } });
+    const res = await as(ctx.app, acme).put(`/api/users/${userId}`, { base_salary: '1,2,3' });
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json().error.base_salary).toEqual(['The base salary field must be a number.']);
   });
 
   it('S8 takes a decimal string and a JSON number, and 0', async () => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/custom-contributions/${acme.id}`,
-      headers: acme.auth,
-      payload: {
-        name: 'Decimal plan',
-        type: 'amount',
-        apply_to: 'gross_pay',
-        responsibility: 'both',
-        employee_value: '12.50',
-        employer_value: 0,
-        frequency: 'per_paystub',
-      },
+    const res = await as(ctx.app, acme).post(`/api/custom-contributions/${acme.id}`, {
+      name: 'Decimal plan',
+      type: 'amount',
+      apply_to: 'gross_pay',
+      responsibility: 'both',
+      employee_value: '12.50',
+      employer_value: 0,
+      frequency: 'per_paystub',
     });
     expect(res.statusCode, res.body).toBeLessThan(300);
     const created = res.json().data ?? res.json();

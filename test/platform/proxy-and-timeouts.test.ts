@@ -8,6 +8,7 @@ import { type App, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createTestApp, type TestContext, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { anonymous, as } from '../helpers/http.js';
 
 let testDb: TestDatabase;
 beforeAll(async () => {
@@ -53,7 +54,7 @@ describe('behind a proxy, a forged X-Forwarded-For does not change the client IP
 
   type Peer = { remoteAddress: string; xff: string };
   const failed = (ctx: TestContext, peer: Peer) =>
-    ctx.app.inject({ method: 'GET', url: '/api/users', remoteAddress: peer.remoteAddress, headers: { 'x-forwarded-for': peer.xff } });
+    as(ctx.app, anonymous).get('/api/users', { remoteAddress: peer.remoteAddress, headers: { 'x-forwarded-for': peer.xff } });
 
   // Unauthenticated requests count against a per-IP bucket of 2: the third from one client is 429
   // however it varies what it controls, and another client is unaffected.

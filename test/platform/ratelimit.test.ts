@@ -11,6 +11,7 @@ import { companies } from '../../src/db/schema/index.js';
 import { createRateLimitStore } from '../../src/platform/ratelimit/limiter.js';
 import { createTestApp, type TestContext, testConfig } from '../helpers/app.js';
 import { createCompany, type TestCompany } from '../helpers/factories.js';
+import { anonymous, as, type Method } from '../helpers/http.js';
 
 const LIMITS = { endpoint: 3, sensitive: 2, standard: 5, premium: 8, enterprise: 12, unauthenticated: 4 };
 const SENSITIVE = [
@@ -37,7 +38,7 @@ async function company(plan: 'standard' | 'premium' | 'enterprise', scopes?: str
 }
 
 function get(url: string, who: TestCompany | undefined, ip: string, headers: Record<string, string> = {}) {
-  return ctx.app.inject({ method: 'GET', url, headers: { ...(who?.auth ?? {}), ...headers }, remoteAddress: ip });
+  return as(ctx.app, who ?? anonymous).get(url, { headers, remoteAddress: ip });
 }
 
 function limitHeaders(res: { headers: Record<string, unknown> }) {
@@ -83,7 +84,7 @@ describe('endpoint bucket', () => {
     expect(registered.map((r) => r.name)).toContain('companies.store');
     for (const route of registered) {
       const url = route.url.replace(/:[A-Za-z_]+/g, '999999');
-      const res = await ctx.app.inject({ method: route.method as 'POST', url, headers: acme.auth, payload: {}, remoteAddress: freshIp() });
+      const res = await as(ctx.app, acme).request(route.method as Method, url, {}, { remoteAddress: freshIp() });
       expect(res.statusCode, `${route.method} ${route.url}`).not.toBe(429);
       expect(limitHeaders(res).limitEndpoint, route.name).toBe(LIMITS.sensitive);
     }
@@ -92,7 +93,7 @@ describe('endpoint bucket', () => {
     expect(limitHeaders(await get('/api/users', acme, freshIp())).limitEndpoint).toBe(LIMITS.endpoint);
     // The sensitive bucket really refuses after its limit.
     const ip = freshIp();
-    const store = () => ctx.app.inject({ method: 'POST', url: '/api/companies', headers: acme.auth, payload: {}, remoteAddress: ip });
+    const store = () => as(ctx.app, acme).post('/api/companies', {}, { remoteAddress: ip });
     for (let i = 0; i < LIMITS.sensitive; i++) expect((await store()).statusCode).not.toBe(429);
     expect429(await store());
   });
@@ -283,7 +284,7 @@ describe('the counter store', () => {
       const ip = freshIp();
       const statuses: number[] = [];
       for (let i = 0; i < LIMITS.standard * 2; i++) {
-        const res = await apps[i % 2].inject({ method: 'GET', url: '/api/users', headers: who.auth, remoteAddress: ip });
+        const res = await as(apps[i % 2], who).get('/api/users', { remoteAddress: ip });
         statuses.push(res.statusCode);
       }
       const allowed = statuses.filter((s) => s === 200).length;

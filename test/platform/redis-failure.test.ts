@@ -10,6 +10,7 @@ import { createRateLimitStore, type RateLimitStore } from '../../src/platform/ra
 import { testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { createCompany, type TestCompany } from '../helpers/factories.js';
+import { anonymous, as } from '../helpers/http.js';
 import { type PrivateRedis, privateRedisUnavailable, startPrivateRedis } from '../helpers/private-redis.js';
 
 const LIMIT = 4; // the standard plan's global bucket
@@ -61,7 +62,7 @@ describe.skipIf(unavailable !== undefined)(`Redis failures under two instances${
   /** GET /api/users on instance `i`: its status and how long it took. */
   async function timedGet(i: number, ip: string) {
     const started = performance.now();
-    const res = await apps[i].inject({ method: 'GET', url: '/api/users', headers: who.auth, remoteAddress: ip });
+    const res = await as(apps[i], who).get('/api/users', { remoteAddress: ip });
     return { status: res.statusCode, ms: performance.now() - started };
   }
 
@@ -72,7 +73,7 @@ describe.skipIf(unavailable !== undefined)(`Redis failures under two instances${
     return answers;
   }
 
-  const readyz = (i: number) => apps[i].inject({ method: 'GET', url: '/readyz' });
+  const readyz = (i: number) => as(apps[i], anonymous).get('/readyz');
 
   async function expectShared() {
     const statuses = (await alternate(freshIp())).map((answer) => answer.status);
@@ -98,7 +99,7 @@ describe.skipIf(unavailable !== undefined)(`Redis failures under two instances${
       expect(performance.now() - started).toBeLessThan(ANSWER_MS);
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ status: 'unavailable', checks: { database: 'ok', redis: 'unavailable' } });
-      expect((await apps[i].inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      expect((await as(apps[i], anonymous).get('/healthz')).statusCode).toBe(200);
     }
   }
 
@@ -114,7 +115,7 @@ describe.skipIf(unavailable !== undefined)(`Redis failures under two instances${
   }
 
   const fallbackGauge = async (i: number) => {
-    const res = await apps[i].inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const res = await as(apps[i], { auth: { authorization: `Bearer ${METRICS_TOKEN}` } }).get('/metrics');
     const body = res.body;
     return Number(/^ratelimit_redis_fallback (\d+)$/m.exec(body)?.[1]);
   };

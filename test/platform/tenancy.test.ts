@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
+import { as } from '../helpers/http.js';
 
 let ctx: TestContext;
 let parent: TestCompany;
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const list = (company: TestCompany, query: string) => ctx.app.inject({ method: 'GET', url: `/api/users${query}`, headers: company.auth });
+const list = (company: TestCompany, query: string) => as(ctx.app, company).get(`/api/users${query}`);
 
 describe('tenancy', () => {
   it('lets a company act for itself, its children and grandchildren', async () => {
@@ -56,11 +57,8 @@ describe('tenancy', () => {
   });
 
   it('accepts company_id in a JSON body on GET', async () => {
-    const res = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/users',
-      headers: { ...parent.auth, 'content-type': 'application/json' },
-      payload: JSON.stringify({ company_id: grandchild.id }),
+    const res = await as(ctx.app, parent).request('GET', '/api/users', JSON.stringify({ company_id: grandchild.id }), {
+      headers: { 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().Resources[0]?.first_name).toBe('Gina');
