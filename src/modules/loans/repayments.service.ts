@@ -1,8 +1,8 @@
 // Loan repayments on paystubs (docs/payroll.md, "Loans and salary advances"). Two steps other
 // modules run inside their own transactions:
 // - a regular run from salaries, once its paystubs are planned, adds each user's repayments as
-//   deduction items naming their loan, capped by the planned net pay (loans.planner.ts); the run is
-//   then planned again with them (paystubs' planAndWriteRun, AddPlannedItems);
+//   deduction items naming their loan, capped by the planned net pay (loans.planner.ts); the users
+//   given repayments are then planned again with them (paystubs' planAndWriteRun, AddPlannedItems);
 // - transfer settlement lowers the balances when the paystubs are paid and restores them when a
 //   paid transfer is reversed; a loan reaching 0 is paid_off (webhook `loan.paid_off`).
 // The balance never moves when a paystub is only computed: the spec's rule.
@@ -43,9 +43,11 @@ export function loanRepayments(companyId: number): AddPlannedItems {
     if (rows.length === 0) return added;
     // S3 validated it; a row that somehow is not a ratio falls back to the default rather than failing the run.
     const ratio = parseDeductionRatio((await loansRepo.deductionRatio(tx, companyId)) ?? DEFAULT_DEDUCTION_RATIO) ?? MAX_DEDUCTION_RATIO;
+    const byUser = new Map<number, RepayableRow[]>();
+    for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
     for (const p of regular) {
       const period = p.item.end.slice(0, 7);
-      const loans = rows.filter((row) => row.user_id === p.item.userId).map((row) => repayable(row, period));
+      const loans = (byUser.get(p.item.userId) ?? []).map((row) => repayable(row, period));
       const repayments = planRepayments(loans, period, p.figures.netPay, ratio);
       if (repayments.length === 0) continue;
       added.set(

@@ -59,23 +59,45 @@ function loadOpenings(tx: Tx, companyId: number, userIds: number[], firstEnd: st
 
 /**
  * Items a run adds once its paystubs are planned, by the planned item's `index` (loan repayments,
- * capped by each paystub's net pay: src/modules/loans); the run is then planned again with them.
+ * capped by each paystub's net pay: src/modules/loans); the users given items are then planned again.
  */
 export type AddPlannedItems = (tx: Tx, planned: readonly PlannedPaystub[]) => Promise<ReadonlyMap<number, readonly PlanPayItem[]>>;
 
-/** planPaystubRun, then (with `addItems`) again with the added items appended to their paystub's own. */
+/**
+ * planPaystubRun, then (with `addItems`) again for the users who were given items, with those items
+ * appended to their paystub's own. Only those users are planned again: everything a planned item
+ * carries to the items after it (the period taken, one_time contributions applied, the year to date,
+ * the state history) is the same user's, so another user's paystub cannot change, and a run of
+ * 10,000 with 2,000 loans plans 12,000 paystubs instead of 20,000.
+ */
 function planWithAdded(tx: Tx, addItems: AddPlannedItems | undefined) {
   return async (context: PlanContext, items: readonly PlanItem[]) => {
     const plan = planPaystubRun(context, items);
     const added = addItems ? await addItems(tx, plan.paystubs) : new Map<number, readonly PlanPayItem[]>();
     if (added.size === 0) return plan;
-    return planPaystubRun(
+    const again = new Set(items.filter((item) => added.has(item.index)).map((item) => item.userId));
+    const replanned = planPaystubRun(
       context,
-      items.map((item) => {
-        const extra = added.get(item.index);
-        return extra ? { ...item, items: [...(item.items ?? []), ...extra] } : item;
-      }),
+      items
+        .filter((item) => again.has(item.userId))
+        .map((item) => {
+          const extra = added.get(item.index);
+          return extra ? { ...item, items: [...(item.items ?? []), ...extra] } : item;
+        }),
     );
+    // Planning order, as planPaystubRun answers it: by period start, then the item's index.
+    const byIndex = new Map(items.map((item) => [item.index, item]));
+    const order = (a: number, b: number) => {
+      const [x, y] = [byIndex.get(a) as PlanItem, byIndex.get(b) as PlanItem];
+      return x.start < y.start ? -1 : x.start > y.start ? 1 : x.index - y.index;
+    };
+    const kept = (index: number) => !again.has((byIndex.get(index) as PlanItem).userId);
+    return {
+      paystubs: [...plan.paystubs.filter((p) => kept(p.item.index)), ...replanned.paystubs].sort((a, b) =>
+        order(a.item.index, b.item.index),
+      ),
+      failed: [...plan.failed.filter((f) => kept(f.index)), ...replanned.failed].sort((a, b) => order(a.index, b.index)),
+    };
   };
 }
 
