@@ -1,33 +1,16 @@
-// The employees list: search, status filter, paging, status badges. Employees come from the users
-// module's search service (users.search).
+// The employees list: search, status filter, sorting by employee number or name, paging (the table:
+// employees-list.view.ts). Employees come from the users module's search service (users.search).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { isExited, USER_STATUSES } from '../modules/users/index.js';
+import { SEARCH_SORTS, USER_STATUSES } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
-import { lagosDate } from '../platform/format.js';
 import { isOneOf } from '../platform/guards.js';
-import { naira } from '../tax-engine/money.js';
+import { employeesTable, type ListSort } from './employees-list.view.js';
 import { type Html, html } from './html.view.js';
 import { page } from './layout.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 export const EMPLOYEES_PER_PAGE = 25;
-
-type Badge = [cls: string, label: string];
-
-export function employeeBadge(
-  user: { is_active: boolean; is_suspended?: boolean; onboarding_completed: number | boolean; exit_date?: string | null },
-  today = lagosDate(),
-): Badge {
-  // Exited wins over every other standing (docs/users.md, "Leavers").
-  if (isExited(user.exit_date, today)) return ['off', 'Exited'];
-  if (user.is_suspended) return ['bad', 'Suspended'];
-  if (user.is_active) return ['ok', 'Active'];
-  if (!user.onboarding_completed) return ['warn', 'Invited'];
-  return ['off', 'Inactive'];
-}
-
-const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
 
 function pager(
   base: string,
@@ -63,6 +46,8 @@ export async function employeesListRoutes(root: FastifyInstance, ctx: WebContext
         querystring: Type.Object({
           q: Type.Optional(Type.String({ maxLength: 100 })),
           status: Type.Optional(Type.Union([Type.Literal(''), ...USER_STATUSES.map((status) => Type.Literal(status))])),
+          sort: Type.Optional(Type.Union([Type.Literal(''), ...SEARCH_SORTS.map((key) => Type.Literal(key))])),
+          order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
           page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
         }),
       },
@@ -73,9 +58,15 @@ export async function employeesListRoutes(root: FastifyInstance, ctx: WebContext
       const pageNo = request.query.page ?? 1;
       const q = request.query.q?.trim() ?? '';
       const status = isOneOf(USER_STATUSES, request.query.status) ? request.query.status : undefined;
+      const sort: ListSort = {
+        key: isOneOf(SEARCH_SORTS, request.query.sort) ? request.query.sort : undefined,
+        order: request.query.order ?? 'asc',
+      };
       const result = await userSearch.search(session.companyId, {
         q,
         status,
+        sort: sort.key,
+        order: sort.order,
         offset: (pageNo - 1) * EMPLOYEES_PER_PAGE,
         limit: EMPLOYEES_PER_PAGE,
       });
@@ -102,17 +93,8 @@ ${
             ? 'No employees yet. Add one, upload a CSV file, or use the API (POST /api/users).'
             : 'No employees on this page.'
       }</p>`
-    : html`<div class="table-wrap"><table>
-  <caption>${filtered ? `Employees matching the search (${result.total})` : 'Employees, by employee number'}</caption>
-  <thead><tr><th scope="col">Employee</th><th scope="col">Name</th><th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
-  <tbody>${rows.map(
-    (u) =>
-      html`<tr><td><a href="/console/employees/${u.id}/statutory" aria-label="Statutory details of ${u.first_name} ${u.last_name} (${u.employee_id})">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit" aria-label="Edit ${u.first_name} ${u.last_name}">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${
-        u.exit_date !== null && !isExited(u.exit_date, lagosDate()) ? html` <span class="badge warn">Leaving ${u.exit_date}</span>` : ''
-      }</td></tr>`,
-  )}</tbody>
-</table></div>`
-}${pager('/console/employees', { q, status }, pageNo, lastPage, result.total, 'employees')}`;
+    : employeesTable(rows, { filtered, total: result.total, sort, params: { q, status } })
+}${pager('/console/employees', { q, status, sort: sort.key, order: sort.key ? sort.order : undefined }, pageNo, lastPage, result.total, 'employees')}`;
       return sendHtml(reply, page({ title: 'Employees', session, section: 'employees', body }));
     },
   );

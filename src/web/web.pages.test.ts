@@ -268,6 +268,41 @@ describe('overview pages', () => {
     expect((await client.get('/console')).body).toContain('<p class="figure">29</p>');
   });
 
+  it('sorts employees by name or employee number, either way, across pages and with the search kept', async () => {
+    const company = await createCompany(ctx.db);
+    const owner = await createAdmin(ctx.db, company.id, { firstName: 'Ada', lastName: 'Admin' });
+    await createUsers(ctx.db, company.id, [
+      { firstName: 'Zainab', lastName: 'Bello' },
+      { firstName: 'Musa', lastName: 'Yusuf' },
+      { firstName: 'Chioma', lastName: 'Okafor' },
+      { firstName: 'Bola', lastName: 'Bello' },
+    ]);
+    const client = await signIn(ctx.app, owner.email);
+    const names = (body: string) => [...body.matchAll(/aria-label="Edit ([^"]+)"/g)].map((m) => m[1]);
+
+    const byName = await client.get('/console/employees?sort=name&order=asc');
+    expect(byName.statusCode).toBe(200);
+    expect(names(byName.body)).toEqual(['Ada Admin', 'Bola Bello', 'Zainab Bello', 'Chioma Okafor', 'Musa Yusuf']);
+    expect(byName.body).toContain('aria-sort="ascending"');
+    expect(byName.body).toContain('Employees, by name');
+    // The sorted header's link turns the order round; the other header starts ascending.
+    expect(byName.body).toContain('href="/console/employees?sort=name&amp;order=desc"');
+    expect(byName.body).toContain('href="/console/employees?sort=employee_id&amp;order=asc"');
+    const desc = await client.get('/console/employees?sort=name&order=desc');
+    expect(names(desc.body)).toEqual(['Musa Yusuf', 'Chioma Okafor', 'Zainab Bello', 'Bola Bello', 'Ada Admin']);
+    expect(desc.body).toContain('aria-sort="descending"');
+
+    const byNumber = names((await client.get('/console/employees?sort=employee_id&order=desc')).body);
+    const ascending = names((await client.get('/console/employees')).body);
+    expect(byNumber).toEqual([...ascending].reverse());
+    // A search keeps its sort, and the sort keeps the search.
+    const searched = await client.get('/console/employees?q=bello&sort=name&order=desc');
+    expect(names(searched.body)).toEqual(['Zainab Bello', 'Bola Bello']);
+    expect(searched.body).toContain('href="/console/employees?q=bello&amp;sort=name&amp;order=asc"');
+    expect((await client.get('/console/employees?sort=salary')).statusCode).toBe(400);
+    expect((await client.get('/console/employees?sort=name&order=up')).statusCode).toBe(400);
+  });
+
   it('tops up the wallet through the sandbox checkout and shows balance and ledger in naira', async () => {
     const company = await createCompany(ctx.db);
     const owner = await createAdmin(ctx.db, company.id);

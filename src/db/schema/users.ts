@@ -91,6 +91,9 @@ export const users = pgTable(
     index('users_manager_id_idx').on(t.managerId),
     // 0202_leavers.sql: the exited filter (U1 `status=exited`, the console's Exited).
     index('users_company_exit_date_idx').on(t.companyId, t.exitDate).where(sql`deleted_at IS NULL AND exit_date IS NOT NULL`),
+    // 0263_users_console_sort.sql: Console → Employees by name or employee number.
+    index('users_company_name_idx').on(t.companyId, t.lastName, t.firstName, t.id).where(sql`deleted_at IS NULL`),
+    index('users_company_employee_id_idx').on(t.companyId, t.employeeId, t.id).where(sql`deleted_at IS NULL`),
     // 0010_users.sql: e-mail derivation (stem of every address, deleted ones too).
     index('users_email_stem_idx').on(sql`(regexp_replace(split_part(email, '@', 1), '[0-9]+$', '') || '@' || split_part(email, '@', 2))`),
   ],

@@ -1,6 +1,6 @@
 // The console's employee search (read/users.search.service.ts; not an /api endpoint): one company's
 // live users by text and standing, a page of them and the total.
-import { and, asc, count, eq, ilike, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { users, userTypes } from '../../../db/schema/index.js';
 import { lagosDate } from '../../../platform/format.js';
@@ -36,6 +36,18 @@ function statusCondition(status: UserStatus | undefined, today: string): SQL | u
   }
 }
 
+/** The console list's sort keys; each has an index of 0263 behind it (company, key, id). */
+export const SEARCH_SORTS = ['employee_id', 'name'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+/** ORDER BY of a sort: by id when none (the order employees were added), the id breaking ties. */
+function searchOrder(sort: SearchSort | undefined, order: 'asc' | 'desc' = 'asc'): SQL[] {
+  const by = order === 'desc' ? desc : asc;
+  if (sort === 'name') return [by(users.lastName), by(users.firstName), by(users.id)];
+  if (sort === 'employee_id') return [by(users.employeeId), by(users.id)];
+  return [by(users.id)];
+}
+
 export const searchRepo = {
   /**
    * The console's employee search: live users whose name, e-mails or employee id contain `text`,
@@ -45,7 +57,15 @@ export const searchRepo = {
   async search(
     executor: Executor,
     companyId: number,
-    filter: { text?: string; status?: UserStatus; offset: number; limit: number; today?: string },
+    filter: {
+      text?: string;
+      status?: UserStatus;
+      sort?: SearchSort;
+      order?: 'asc' | 'desc';
+      offset: number;
+      limit: number;
+      today?: string;
+    },
   ): Promise<{ rows: { user: UserRow; userTypeName: string | null }[]; total: number }> {
     const pattern = filter.text ? containsPattern(filter.text) : undefined;
     const where = and(
@@ -71,7 +91,7 @@ export const searchRepo = {
         .from(users)
         .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
         .where(where)
-        .orderBy(asc(users.id))
+        .orderBy(...searchOrder(filter.sort, filter.order))
         .offset(filter.offset)
         .limit(filter.limit),
       pattern || filter.status

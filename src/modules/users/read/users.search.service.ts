@@ -4,11 +4,13 @@
 import type { Db } from '../../../db/client.js';
 import { lagosDate } from '../../../platform/format.js';
 import { serializeUser } from '../users.serializer.js';
-import { searchRepo, type UserStatus } from './users.search.repo.js';
+import { type SearchSort, searchRepo, type UserStatus } from './users.search.repo.js';
 
 export interface UserSearch {
   q?: string;
   status?: UserStatus;
+  sort?: SearchSort;
+  order?: 'asc' | 'desc';
   offset: number;
   limit: number;
 }
@@ -23,6 +25,8 @@ export function createUserSearch(deps: { db: Db }) {
       const { rows, total } = await searchRepo.search(db, companyId, {
         text,
         status: input.status,
+        sort: input.sort,
+        order: input.order,
         offset: input.offset,
         limit: input.limit,
         today,

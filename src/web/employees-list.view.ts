@@ -1,0 +1,66 @@
+// The employees list's table (docs/console.md, "Employees"): a row per employee with links to the
+// statutory details and the edit page, status badges, and the Employee and Name headers as sort
+// links (ascending, then descending on a second click) with `aria-sort` on the sorted column.
+import { isExited, type SearchSort } from '../modules/users/index.js';
+import { lagosDate } from '../platform/format.js';
+import { naira } from '../tax-engine/money.js';
+import { type Html, html } from './html.view.js';
+
+export interface ListSort {
+  key: SearchSort | undefined;
+  order: 'asc' | 'desc';
+}
+
+type Badge = [cls: string, label: string];
+
+function employeeBadge(
+  user: { is_active: boolean; is_suspended?: boolean; onboarding_completed: number | boolean; exit_date?: string | null },
+  today = lagosDate(),
+): Badge {
+  // Exited wins over every other standing (docs/users.md, "Leavers").
+  if (isExited(user.exit_date, today)) return ['off', 'Exited'];
+  if (user.is_suspended) return ['bad', 'Suspended'];
+  if (user.is_active) return ['ok', 'Active'];
+  if (!user.onboarding_completed) return ['warn', 'Invited'];
+  return ['off', 'Inactive'];
+}
+
+const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
+
+/** A header that sorts by `key`: ascending first, the other way when it is already sorted so. */
+function sortHeader(label: string, key: SearchSort, sort: ListSort, params: Record<string, string | undefined>): Html {
+  const active = sort.key === key;
+  const next = active && sort.order === 'asc' ? 'desc' : 'asc';
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value) search.set(name, value);
+  search.set('sort', key);
+  search.set('order', next);
+  const ariaSort = active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none';
+  const arrow = active ? (sort.order === 'asc' ? ' ↑' : ' ↓') : '';
+  return html`<th scope="col" aria-sort="${ariaSort}"><a href="/console/employees?${search.toString()}" aria-label="Sort by ${label.toLowerCase()}, ${next === 'asc' ? 'ascending' : 'descending'}">${label}${arrow}</a></th>`;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the serialized User of the users search
+type ListedUser = Record<string, any>;
+
+export function employeesTable(
+  rows: ListedUser[],
+  list: { filtered: boolean; total: number; sort: ListSort; params: Record<string, string | undefined> },
+): Html {
+  const { filtered, total, sort, params } = list;
+  const caption = filtered
+    ? `Employees matching the search (${total})`
+    : sort.key === 'name'
+      ? 'Employees, by name'
+      : 'Employees, by employee number';
+  return html`<div class="table-wrap"><table>
+  <caption>${caption}</caption>
+  <thead><tr>${sortHeader('Employee', 'employee_id', sort, params)}${sortHeader('Name', 'name', sort, params)}<th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
+  <tbody>${rows.map(
+    (u) =>
+      html`<tr><td><a href="/console/employees/${u.id}/statutory" aria-label="Statutory details of ${u.first_name} ${u.last_name} (${u.employee_id})">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit" aria-label="Edit ${u.first_name} ${u.last_name}">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u as Parameters<typeof employeeBadge>[0]))}${
+        u.exit_date !== null && !isExited(u.exit_date, lagosDate()) ? html` <span class="badge warn">Leaving ${u.exit_date}</span>` : ''
+      }</td></tr>`,
+  )}</tbody>
+</table></div>`;
+}
