@@ -4,6 +4,7 @@
 // schedule, each linking to their statutory details.
 import type { FastifyInstance } from 'fastify';
 import type { SessionRow } from '../modules/console-sessions/index.js';
+import { sendAttachment } from '../platform/attachment.js';
 import { typed } from '../platform/deps.js';
 import { DOMAIN_STATUS } from '../platform/error-handler.js';
 import { DomainError } from '../platform/errors.js';
@@ -94,11 +95,7 @@ async function downloadRoutes(root: FastifyInstance, ctx: WebContext): Promise<v
       const session = sessionOf(request);
       try {
         const file = await remittances.download(session.companyId, request.params.file, request.query);
-        return reply
-          .header('Content-Type', file.contentType)
-          .header('Content-Disposition', `attachment; filename="${file.filename}"`)
-          .header('Cache-Control', 'no-store')
-          .send(file.body);
+        return sendAttachment(reply, file);
       } catch (error) {
         if (error instanceof DomainError && error.code !== 'internal')
           return sendHtml(reply, complianceErrorPage(session, error), DOMAIN_STATUS[error.code]);

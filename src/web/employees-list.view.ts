@@ -5,6 +5,7 @@ import { isExited, type SearchSort } from '../modules/users/index.js';
 import { lagosDate } from '../platform/format.js';
 import { naira } from '../tax-engine/money.js';
 import { type Html, html } from './html.view.js';
+import type { WebContext } from './web.routes.js';
 
 export interface ListSort {
   key: SearchSort | undefined;
@@ -40,8 +41,8 @@ function sortHeader(label: string, key: SearchSort, sort: ListSort, params: Reco
   return html`<th scope="col" aria-sort="${ariaSort}"><a href="/console/employees?${search.toString()}" aria-label="Sort by ${label.toLowerCase()}, ${next === 'asc' ? 'ascending' : 'descending'}">${label}${arrow}</a></th>`;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the serialized User of the users search
-type ListedUser = Record<string, any>;
+/** A User as the users search serializes it. */
+type ListedUser = Awaited<ReturnType<WebContext['services']['users']['search']['search']>>['users'][number];
 
 export function employeesTable(
   rows: ListedUser[],
@@ -58,7 +59,7 @@ export function employeesTable(
   <thead><tr>${sortHeader('Employee', 'employee_id', sort, params)}${sortHeader('Name', 'name', sort, params)}<th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows.map(
     (u) =>
-      html`<tr><td><a href="/console/employees/${u.id}/statutory" aria-label="Statutory details of ${u.first_name} ${u.last_name} (${u.employee_id})">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit" aria-label="Edit ${u.first_name} ${u.last_name}">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u as Parameters<typeof employeeBadge>[0]))}${
+      html`<tr><td><a href="/console/employees/${u.id}/statutory" aria-label="Statutory details of ${u.first_name} ${u.last_name} (${u.employee_id})">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit" aria-label="Edit ${u.first_name} ${u.last_name}">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${
         u.exit_date !== null && !isExited(u.exit_date, lagosDate()) ? html` <span class="badge warn">Leaving ${u.exit_date}</span>` : ''
       }</td></tr>`,
   )}</tbody>

@@ -1,5 +1,8 @@
 // Builds the real app on a fresh database for one test file. Tests configure; they never patch.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createRateLimitStore } from '../../src/platform/ratelimit/limiter.js';
@@ -67,6 +70,26 @@ export async function createTestApp(overrides: ConfigOverrides = {}, existing?: 
       if (!existing) await testDb.close();
       if (mismatches.length > 0)
         throw new Error(`Answers that disagree with their documented response schema:\n${[...new Set(mismatches)].join('\n')}`);
+    },
+  };
+}
+
+/**
+ * createTestApp with a DATA_DIR of its own (uploads, employee documents) in a fresh temporary
+ * directory, removed when the app closes: for tests that read or write the files themselves.
+ */
+export async function createTestAppWithDataDir(overrides: ConfigOverrides = {}): Promise<TestContext & { dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-test-data-'));
+  const ctx = await createTestApp({ ...overrides, dataDir });
+  return {
+    ...ctx,
+    dataDir,
+    async close() {
+      try {
+        await ctx.close();
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -9,11 +9,11 @@ import { createLoansService } from './loans.service.js';
 
 export function createLoansModule(deps: AppDeps) {
   const services = { loans: createLoansService(deps), report: createLoansReport(deps) };
-  const routes = [loansRoutes(services.loans), loansReportRoutes(services.report)];
   return {
     services,
-    routes: async (app: Parameters<(typeof routes)[0]>[0]) => {
-      for (const register of routes) await register(app);
+    routes: async (app) => {
+      await loansRoutes(services.loans)(app);
+      await loansReportRoutes(services.report)(app);
     },
     jobs: [],
   } satisfies FeatureModule<typeof services>;

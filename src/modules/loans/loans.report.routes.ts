@@ -3,6 +3,7 @@
 // totals; JSON, or CSV as an attachment (`format=csv`, formula-safe, platform/csv.ts).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { sendAttachment } from '../../platform/attachment.js';
 import { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
 import { type LoansReport, REPORT_FORMATS } from './loans.report.service.js';
@@ -60,11 +61,7 @@ export function loansReportRoutes(report: LoansReport) {
       async (request, reply) => {
         const answer = await report.report(tenantId(request), request.query);
         if (answer.json) return answer.json;
-        return reply
-          .header('Content-Type', 'text/csv; charset=utf-8')
-          .header('Content-Disposition', 'attachment; filename="loans-report.csv"')
-          .header('Cache-Control', 'no-store')
-          .send(answer.csv);
+        return sendAttachment(reply, { filename: 'loans-report.csv', contentType: 'text/csv; charset=utf-8', body: answer.csv });
       },
     );
   };

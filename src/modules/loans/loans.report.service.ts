@@ -53,15 +53,16 @@ const CSV_COLUMNS: (keyof ReportLine)[] = [
   ...AMOUNTS,
 ];
 
+/** Columns written as numbers (the amounts and counts); the rest are text, neutralised as every CSV's. */
+const NUMERIC = new Set<keyof ReportLine>(['loan_id', 'instalment', 'repayments', ...AMOUNTS]);
+
 function csvOf(lines: ReportLine[], totals: Record<Amount, string>): string {
-  const money = new Set<string>(AMOUNTS);
   const cell = (line: ReportLine, column: keyof ReportLine) => {
     const value = line[column];
     if (value === null) return null;
-    return money.has(column) || column === 'instalment' || column === 'repayments' || column === 'loan_id'
-      ? { number: String(value) }
-      : String(value);
+    return NUMERIC.has(column) ? { number: String(value) } : String(value);
   };
+  const money = new Set<string>(AMOUNTS);
   const total = CSV_COLUMNS.map((column, i) => (i === 0 ? 'Total' : money.has(column) ? { number: totals[column as Amount] } : null));
   return csvText([CSV_COLUMNS, ...lines.map((line) => CSV_COLUMNS.map((column) => cell(line, column))), total]);
 }

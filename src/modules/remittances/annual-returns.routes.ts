@@ -3,11 +3,12 @@
 // Scopes: annual-returns.index, annual-returns.itf (`annual-returns.*` grants the family).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { sendAttachment } from '../../platform/attachment.js';
 import { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import { ANNUAL_RETURN_NOT_FOUND, type AnnualReturnsService } from './annual-returns.service.js';
-import { REMITTANCES_FORBIDDEN, sendFile } from './remittances.routes.js';
+import { REMITTANCES_FORBIDDEN } from './remittances.routes.js';
 import { Code, CompanyId, errors, FileAnswer, Money, tags } from './remittances.schemas.js';
 
 const TENANCY: TenancyMessages = { forbidden: REMITTANCES_FORBIDDEN };
@@ -36,7 +37,7 @@ export function annualReturnsRoutes(annualReturns: AnnualReturnsService) {
       },
       async (request, reply) => {
         const answer = await annualReturns.annualReturn(tenantId(request), request.params.year, request.query);
-        return answer.download ? sendFile(reply, answer.download) : answer.json;
+        return answer.download ? sendAttachment(reply, answer.download) : answer.json;
       },
     );
 

@@ -3,13 +3,14 @@
 // remittances.schemas.ts). Errors are {error: message}; validation 422 {error: {field: [message]}}.
 // Scopes: remittances.index, remittances.download (`remittances.*` grants the family;
 // docs/compliance.md).
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { sendAttachment } from '../../platform/attachment.js';
 import { typed } from '../../platform/deps.js';
 import { tenantId } from '../../platform/request-context.js';
 import type { TenancyMessages } from '../../platform/types.js';
 import { Code, CompanyId, errors, FileAnswer, FilingStatusFields, Money, tags } from './remittances.schemas.js';
-import { type Download, type RemittancesService, SCHEDULE_FILES, SCHEDULE_NOT_FOUND } from './remittances.service.js';
+import { type RemittancesService, SCHEDULE_FILES, SCHEDULE_NOT_FOUND } from './remittances.service.js';
 
 export const REMITTANCES_FORBIDDEN = "You do not have permission to access this company's remittances.";
 const TENANCY: TenancyMessages = { forbidden: REMITTANCES_FORBIDDEN };
@@ -80,14 +81,6 @@ const RemittancesAnswer = Type.Object({
   ),
 });
 
-/** A schedule or return as an attachment (annual-returns.routes.ts sends its files so too). */
-export const sendFile = (reply: FastifyReply, file: Download) =>
-  reply
-    .header('Content-Type', file.contentType)
-    .header('Content-Disposition', `attachment; filename="${file.filename}"`)
-    .header('Cache-Control', 'no-store')
-    .send(file.body);
-
 export function remittancesRoutes(remittances: RemittancesService) {
   return async (root: FastifyInstance): Promise<void> => {
     const app = typed(root);
@@ -124,7 +117,7 @@ export function remittancesRoutes(remittances: RemittancesService) {
           response: { 200: FileAnswer, ...errors },
         },
       },
-      async (request, reply) => sendFile(reply, await remittances.download(tenantId(request), request.params.file, request.query)),
+      async (request, reply) => sendAttachment(reply, await remittances.download(tenantId(request), request.params.file, request.query)),
     );
   };
 }

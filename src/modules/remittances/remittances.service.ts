@@ -3,6 +3,7 @@
 // "Common rules"), summed exactly in SQL (numeric) and in BigInt kobo here, never in floating
 // point.
 import type { Db } from '../../db/client.js';
+import type { Attachment } from '../../platform/attachment.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { koboToNumber } from '../../tax-engine/money.js';
 import { pfaByCode, stateByCode } from '../reference-data/index.js';
@@ -18,11 +19,8 @@ export const SCHEDULE_NOT_FOUND = 'Remittance schedule not found.';
 /** The downloads of GET /api/remittances/{file}. */
 export const SCHEDULE_FILES = ['paye.csv', 'paye.xlsx', 'pension.csv', 'pension.xlsx', 'nhf.csv', 'nhf.xlsx', 'nsitf.csv', 'nsitf.xlsx'];
 
-export interface Download {
-  filename: string;
-  contentType: string;
-  body: string | Buffer;
-}
+/** A schedule or return file (sent by platform/attachment.ts). */
+export type Download = Attachment;
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

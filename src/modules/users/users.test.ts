@@ -1,11 +1,8 @@
-// Users U1-U3 (create, read), U12/U13 templates and the employee sequence. Update, activation,
-// deletion and suspension are in users.update.test.ts.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// Users U1-U3 (create, read), U12/U13 templates and the employee sequence. Update is in
+// update/users.update.test.ts; activation, deletion and suspension in lifecycle/users.lifecycle.test.ts.
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
+import { createTestAppWithDataDir, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
 import { createUserViaApi, newUserBody } from '../../../test/helpers/users.js';
@@ -15,19 +12,14 @@ let ctx: TestContext;
 let acme: TestCompany;
 let other: TestCompany;
 let child: TestCompany;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'users-test-'));
-  ctx = await createTestApp({ dataDir });
+  ctx = await createTestAppWithDataDir();
   acme = await createCompany(ctx.db, { name: 'Acme Ltd' });
   other = await createCompany(ctx.db);
   child = await createCompany(ctx.db, { createdBy: acme.id });
 });
-afterAll(async () => {
-  await ctx.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => ctx?.close());
 
 type Json = Record<string, unknown>;
 

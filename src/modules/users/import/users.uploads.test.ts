@@ -6,25 +6,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createTestApp, createTestAppWithDataDir, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
 import { type FormFile, generatedUsers, multipart, usersCsv } from '../../../../test/helpers/users.js';
 import { users } from '../../../db/schema/index.js';
 
-let ctx: TestContext;
+let ctx: TestContext & { dataDir: string };
 let acme: TestCompany;
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'users-uploads-'));
-  ctx = await createTestApp({ dataDir });
+  ctx = await createTestAppWithDataDir();
+  dataDir = ctx.dataDir;
   acme = await createCompany(ctx.db, { name: 'Upload Co' });
 });
-afterAll(async () => {
-  await ctx.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => ctx?.close());
 
 const pdf = (size = 200) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size, 1)]);
 const documents = (count: number, size?: number): FormFile[] =>

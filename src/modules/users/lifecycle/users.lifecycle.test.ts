@@ -1,11 +1,8 @@
 // Users U5-U7 activate/deactivate/delete and U10/U11 suspension (with the durable job that ends
 // one). Update is in update/users.update.test.ts; create and read in users.test.ts.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createTestAppWithDataDir, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
 import { createUserViaApi, newUserBody } from '../../../../test/helpers/users.js';
@@ -14,18 +11,13 @@ import { outbox, users } from '../../../db/schema/index.js';
 let ctx: TestContext;
 let acme: TestCompany;
 let other: TestCompany;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'users-test-'));
-  ctx = await createTestApp({ dataDir });
+  ctx = await createTestAppWithDataDir();
   acme = await createCompany(ctx.db, { name: 'Acme Ltd' });
   other = await createCompany(ctx.db);
 });
-afterAll(async () => {
-  await ctx.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => ctx?.close());
 
 type Json = Record<string, unknown>;
 

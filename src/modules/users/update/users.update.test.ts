@@ -1,32 +1,28 @@
 // Users U4 update (JSON and multipart with documents). Activation, deactivation, deletion and
 // suspension are in lifecycle/users.lifecycle.test.ts; create and read in users.test.ts.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
+import { createTestAppWithDataDir, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, type TestCompany } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
 import { createUserViaApi, multipart } from '../../../../test/helpers/users.js';
 import { outbox, users } from '../../../db/schema/index.js';
 import { verifyPassword } from '../lifecycle/users.passwords.rules.js';
 
-let ctx: TestContext;
+let ctx: TestContext & { dataDir: string };
 let acme: TestCompany;
 let other: TestCompany;
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'users-test-'));
-  ctx = await createTestApp({ dataDir });
+  ctx = await createTestAppWithDataDir();
+  dataDir = ctx.dataDir;
   acme = await createCompany(ctx.db, { name: 'Acme Ltd' });
   other = await createCompany(ctx.db);
 });
-afterAll(async () => {
-  await ctx.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => ctx?.close());
 
 type Json = Record<string, unknown>;
 
