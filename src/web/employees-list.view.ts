@@ -1,16 +1,14 @@
 // The employees list's table (docs/console.md, "Employees"): a row per employee with links to the
 // statutory details and the edit page, status badges, and the Employee and Name headers as sort
-// links (ascending, then descending on a second click) with `aria-sort` on the sorted column.
+// links (sort-header.view.ts).
 import { isExited, type SearchSort } from '../modules/users/index.js';
 import { lagosDate } from '../platform/format.js';
 import { naira } from '../tax-engine/money.js';
 import { type Html, html } from './html.view.js';
+import { type ListSort as SortOf, sortHeader } from './sort-header.view.js';
 import type { WebContext } from './web.routes.js';
 
-export interface ListSort {
-  key: SearchSort | undefined;
-  order: 'asc' | 'desc';
-}
+export type ListSort = SortOf<SearchSort>;
 
 type Badge = [cls: string, label: string];
 
@@ -28,18 +26,8 @@ function employeeBadge(
 
 const badge = ([cls, label]: Badge) => html`<span class="badge ${cls}">${label}</span>`;
 
-/** A header that sorts by `key`: ascending first, the other way when it is already sorted so. */
-function sortHeader(label: string, key: SearchSort, sort: ListSort, params: Record<string, string | undefined>): Html {
-  const active = sort.key === key;
-  const next = active && sort.order === 'asc' ? 'desc' : 'asc';
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value) search.set(name, value);
-  search.set('sort', key);
-  search.set('order', next);
-  const ariaSort = active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none';
-  const arrow = active ? (sort.order === 'asc' ? ' ↑' : ' ↓') : '';
-  return html`<th scope="col" aria-sort="${ariaSort}"><a href="/console/employees?${search.toString()}" aria-label="Sort by ${label.toLowerCase()}, ${next === 'asc' ? 'ascending' : 'descending'}">${label}${arrow}</a></th>`;
-}
+const sortBy = (label: string, key: SearchSort, sort: ListSort, params: Record<string, string | undefined>): Html =>
+  sortHeader({ path: '/console/employees', label, key, sort, params });
 
 /** A User as the users search serializes it. */
 type ListedUser = Awaited<ReturnType<WebContext['services']['users']['search']['search']>>['users'][number];
@@ -56,7 +44,7 @@ export function employeesTable(
       : 'Employees, by employee number';
   return html`<div class="table-wrap"><table>
   <caption>${caption}</caption>
-  <thead><tr>${sortHeader('Employee', 'employee_id', sort, params)}${sortHeader('Name', 'name', sort, params)}<th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
+  <thead><tr>${sortBy('Employee', 'employee_id', sort, params)}${sortBy('Name', 'name', sort, params)}<th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows.map(
     (u) =>
       html`<tr><td><a href="/console/employees/${u.id}/statutory" aria-label="Statutory details of ${u.first_name} ${u.last_name} (${u.employee_id})">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit" aria-label="Edit ${u.first_name} ${u.last_name}">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${

@@ -27,6 +27,8 @@ async function refusedTo(client: WebClient, res: { statusCode: number; headers: 
   expect(shown.statusCode).toBe(200);
   return shown.body;
 }
+/** The last day of a month, `2026-02` → `2026-02-28`. */
+const monthEnd = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
 const form = (start: string, end: string, extra: Record<string, string | string[]> = {}) => ({
   pay_period_start: start,
   pay_period_end: end,
@@ -218,5 +220,56 @@ describe('console payroll runs', () => {
     // The period is free again: a new run for it is made.
     res = await maker.post('/console/payroll/new', form('2026-07-01', '2026-07-31'));
     expect(res.statusCode).toBe(303);
+  });
+
+  it('sorts the runs by pay period or by creation, either way', async () => {
+    const company = await createCompany(ctx.db);
+    const owner = await createAdmin(ctx.db, company.id);
+    const [earner] = await createUsers(ctx.db, company.id, [{ firstName: 'Sole', lastName: 'Earner', baseSalary: '200000.00' }]);
+    await setBankAccounts(ctx.db, [earner.id]);
+    const client = await signIn(ctx.app, owner.email);
+    // Made out of period order: March, then January, then February.
+    for (const month of ['03', '01', '02']) {
+      const res = await client.post('/console/payroll/new', form(`2026-${month}-01`, monthEnd(`2026-${month}`)));
+      expect(res.statusCode).toBe(303);
+    }
+    const periods = async (query: string) => {
+      const res = await client.get(`/console/payroll${query}`);
+      expect(res.statusCode).toBe(200);
+      return { body: res.body, months: [...res.body.matchAll(/<td class="nowrap">2026-(\d\d)-01<br>/g)].map((m) => m[1]) };
+    };
+
+    const newest = await periods('');
+    expect(newest.months).toEqual(['02', '01', '03']);
+    expect(newest.body).toContain('Payroll runs, newest first');
+    // The default order is the Created column's, descending; its link turns it round, and Pay period starts with the latest.
+    expect(newest.body).toMatch(/<th scope="col" aria-sort="descending"><a href="\/console\/payroll\?sort=created&amp;order=asc"/);
+    expect(newest.body).toContain('href="/console/payroll?sort=pay_period&amp;order=desc"');
+    expect((await periods('?sort=created&order=asc')).months).toEqual(['03', '01', '02']);
+    const latestPeriod = await periods('?sort=pay_period&order=desc');
+    expect(latestPeriod.months).toEqual(['03', '02', '01']);
+    expect(latestPeriod.body).toContain('Payroll runs, latest pay period first');
+    expect((await periods('?sort=pay_period&order=asc')).months).toEqual(['01', '02', '03']);
+    expect((await periods('?sort=pay_period')).months).toEqual(['03', '02', '01']);
+    expect((await client.get('/console/payroll?sort=status')).statusCode).toBe(400);
+    expect((await client.get('/console/payroll?sort=created&order=up')).statusCode).toBe(400);
+  });
+
+  it("keeps a sorted list's order on its pages", async () => {
+    const company = await createCompany(ctx.db);
+    const owner = await createAdmin(ctx.db, company.id);
+    const [earner] = await createUsers(ctx.db, company.id, [{ firstName: 'Sole', lastName: 'Earner', baseSalary: '200000.00' }]);
+    await setBankAccounts(ctx.db, [earner.id]);
+    const client = await signIn(ctx.app, owner.email);
+    // 21 monthly runs, January 2024 to September 2025: one more than a page.
+    for (let i = 0; i < 21; i++) {
+      const month = `${2024 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`;
+      expect((await client.post('/console/payroll/new', form(`${month}-01`, monthEnd(month)))).statusCode).toBe(303);
+    }
+    const first = await client.get('/console/payroll?sort=pay_period&order=asc');
+    expect(first.body).toContain('href="/console/payroll?page=2&amp;sort=pay_period&amp;order=asc" rel="next"');
+    const second = await client.get('/console/payroll?page=2&sort=pay_period&order=asc');
+    expect([...second.body.matchAll(/<td class="nowrap">(2025-\d\d-\d\d)<br>/g)].map((m) => m[1])).toEqual(['2025-09-01']);
+    expect(second.body).toContain('href="/console/payroll?page=1&amp;sort=pay_period&amp;order=asc" rel="prev"');
   });
 });

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { SessionRow } from '../modules/console-sessions/index.js';
+import { RUN_SORTS } from '../modules/payroll-runs/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError, notFound } from '../platform/errors.js';
 import { koboToString, naira } from '../tax-engine/money.js';
@@ -21,6 +22,7 @@ import {
   runPath,
   skippedList,
 } from './payroll-runs.view.js';
+import { type RunsSort, runsListBody } from './payroll-runs-list.view.js';
 import { runRefusalText } from './run-notices.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
@@ -155,26 +157,29 @@ export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Pro
   const renderRun = runPageRenderer(ctx);
   const read = runReader(ctx);
 
-  app.get('/payroll', { schema: { hide: true, querystring: PageQuery }, preHandler: guard }, async (request, reply) => {
-    const session = sessionOf(request);
-    const pageNo = request.query.page ?? 1;
-    const result = (await runs.list(session.companyId, { page: pageNo, per_page: RUNS_PER_PAGE }, { page: pageNo })).data;
-    const shown = result.data as RunView[];
-    const body = html`<p><a class="button" href="/console/payroll/new">New run</a> <a class="button secondary" href="/console/payroll/off-cycle/new">New off-cycle run</a></p>
-<p class="muted">A run is made here (or by POST /api/payroll-runs) from the employees' salaries; every POST /api/paystubs call is a run too. An off-cycle run pays pay items only (a bonus, a correction, a leaver's final pay), outside the monthly run. Each is approved by a second administrator, then paid from the wallet.</p>
-${
-  shown.length === 0
-    ? html`<p>${pageNo === 1 ? 'No payroll runs yet.' : 'No payroll runs on this page.'}</p>`
-    : html`<div class="table-wrap"><table><caption>Payroll runs, newest first</caption>
-<thead><tr><th scope="col">Run</th><th scope="col">Kind</th><th scope="col">Pay period</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col" class="num">Paystubs</th><th scope="col" class="num">Gross pay</th><th scope="col" class="num">Tax withheld</th><th scope="col" class="num">Net pay</th></tr></thead>
-<tbody>${shown.map(
-        (run) =>
-          html`<tr><td><a href="${runPath(run.id)}">${run.id}</a></td><td>${runKind(run)}</td><td class="nowrap">${run.pay_period_start}<br>to ${run.pay_period_end}</td><td>${when(run.created_at)}</td><td>${runBadge(run.status)}</td><td class="num">${run.totals.employees ?? 0}</td><td class="num">${naira(run.totals.gross_pay ?? 0)}</td><td class="num">${naira(run.totals.tax_withheld ?? 0)}</td><td class="num">${naira(run.totals.net_pay ?? 0)}</td></tr>`,
-      )}</tbody></table></div>`
-}
-<nav class="pager" aria-label="Pages">${pageNo > 1 ? html`<a href="/console/payroll?page=${pageNo - 1}" rel="prev">← Newer runs</a>` : ''}${pageNo < result.last_page ? html`<a href="/console/payroll?page=${pageNo + 1}" rel="next">Older runs →</a>` : ''}</nav>`;
-    return sendHtml(reply, page({ title: 'Payroll runs', session, section: 'payroll', body }));
-  });
+  app.get(
+    '/payroll',
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+          sort: Type.Optional(Type.Union(RUN_SORTS.map((key) => Type.Literal(key)))),
+          order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+        }),
+      },
+      preHandler: guard,
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const pageNo = request.query.page ?? 1;
+      const sort: RunsSort = { key: request.query.sort ?? 'created', order: request.query.order ?? 'desc' };
+      const order = { key: sort.key, direction: sort.order };
+      const result = (await runs.list(session.companyId, { page: pageNo, per_page: RUNS_PER_PAGE }, { page: pageNo }, order)).data;
+      const body = runsListBody(result.data as RunView[], { sort, pageNo, lastPage: result.last_page });
+      return sendHtml(reply, page({ title: 'Payroll runs', session, section: 'payroll', body }));
+    },
+  );
 
   app.get(
     '/payroll/:transactionId',

@@ -49,6 +49,8 @@ export const payrollRuns = pgTable(
     index('payroll_runs_schedule_idx').on(t.scheduleId).where(sql`schedule_id IS NOT NULL`),
     // 0231: the daily remittance deadline check finds the companies that paid lately.
     index('payroll_runs_paid_at_idx').on(t.paidAt).where(sql`paid_at IS NOT NULL`),
+    // 0264: Console → Payroll sorted by pay period.
+    index('payroll_runs_company_period_idx').on(t.companyId, t.payPeriodStart, t.id),
   ],
 );
 

@@ -71,6 +71,15 @@ export interface RunFilters {
   periodTo?: string;
 }
 
+/** The orders a list of runs can be read in (the console's sortable columns); each reads an index of (company, key, id). */
+export const RUN_SORTS = ['created', 'pay_period'] as const;
+export type RunSort = (typeof RUN_SORTS)[number];
+export interface RunOrder {
+  key: RunSort;
+  direction: 'asc' | 'desc';
+}
+const SORT_COLUMN: Record<RunSort, SQL> = { created: sql.raw('created_at'), pay_period: sql.raw('pay_period_start') };
+
 export type StatusCounts = Record<'unpaid' | 'held' | 'processing' | 'paid' | 'failed' | 'cancelled', number>;
 
 const RUN_COLUMNS =
@@ -124,12 +133,20 @@ export const payrollRunsRepo = {
     return row.n;
   },
 
-  /** Newest first. */
-  async page(db: Executor, companyId: number, filters: RunFilters, limit: number, offset: number): Promise<RunRow[]> {
+  /** Newest first unless an order is given; ties (two runs of one period) fall back on the id, the same way. */
+  async page(
+    db: Executor,
+    companyId: number,
+    filters: RunFilters,
+    limit: number,
+    offset: number,
+    order: RunOrder = { key: 'created', direction: 'desc' },
+  ): Promise<RunRow[]> {
+    const direction = sql.raw(order.direction === 'asc' ? 'ASC' : 'DESC');
     return queryRows<RunRow>(
       db,
       sql`SELECT ${RUN_COLUMNS} FROM payroll_runs WHERE ${where(companyId, filters)}
-          ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+          ORDER BY ${SORT_COLUMN[order.key]} ${direction}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
     );
   },
 

@@ -36,7 +36,7 @@ export type { CreateRunInput } from './payroll-runs.planner.js';
 
 import { runApprovalRepo } from './approval/run-approval.repo.js';
 import { createRunApprovals } from './approval/run-approval.service.js';
-import { payrollRunsRepo, type RunFilters, type RunRow } from './payroll-runs.repo.js';
+import { payrollRunsRepo, type RunFilters, type RunOrder, type RunRow } from './payroll-runs.repo.js';
 import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
 
 // The messages, the run lookup and its view live in payroll-runs.lookup.service.ts (approval shares them).
@@ -232,7 +232,8 @@ export function createPayrollRunsService(deps: {
       return { message: MESSAGES.created, run: await runView(db, run) };
     },
 
-    async list(companyId: number, query: RunListQuery, rawQuery: Record<string, unknown>) {
+    /** `order` is the console's (its sortable columns); the API lists newest first. */
+    async list(companyId: number, query: RunListQuery, rawQuery: Record<string, unknown>, order?: RunOrder) {
       const fields: Record<string, string[]> = {};
       for (const field of ['pay_period_start', 'pay_period_end'] as const) {
         const value = query[field];
@@ -250,7 +251,7 @@ export function createPayrollRunsService(deps: {
       const perPage = query.per_page ?? 10;
       const [total, rows] = await Promise.all([
         payrollRunsRepo.count(db, companyId, filters),
-        payrollRunsRepo.page(db, companyId, filters, perPage, pageOffset(page, perPage)),
+        payrollRunsRepo.page(db, companyId, filters, perPage, pageOffset(page, perPage), order),
       ]);
       const counts = await payrollRunsRepo.counts(
         db,
