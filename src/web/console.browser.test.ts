@@ -256,7 +256,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 
     );
     expect(await page.locator('svg rect.net').count()).toBe(12);
     await page.goto(`${base}/console/payroll`);
-    await page.locator('table a').first().click();
+    await page.locator('tbody a').first().click();
     expect(await page.locator('tfoot td').first().textContent()).toBe('Run totals');
     await shot('payroll-run');
 

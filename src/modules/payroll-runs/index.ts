@@ -15,8 +15,9 @@ import { transferJobs } from './transfers/transfers.jobs.js';
 import { settleRunNow } from './transfers/transfers.now.service.js';
 import { createTransferWebhook } from './transfers/transfers.webhook.service.js';
 
-export type { RunOrder, RunRow, RunSort } from './payroll-runs.repo.js';
-export { RUN_SORTS } from './payroll-runs.repo.js';
+export type { RunOrder, RunSort } from './payroll-runs.list.repo.js';
+export { RUN_SORTS } from './payroll-runs.list.repo.js';
+export type { RunRow } from './payroll-runs.repo.js';
 export type { CreateRunInput, ScheduledCreation } from './payroll-runs.service.js';
 export { PeriodAlreadyClaimed, RUN_NOT_FOUND, RUNS_FORBIDDEN } from './payroll-runs.service.js';
 export type { MonthTotals } from './run-history.service.js';

@@ -1,7 +1,7 @@
 // All SQL of payroll runs (headers, state changes, funding). Every method takes companyId first
 // and an executor (the database or the caller's transaction). Each state change is ONE conditional
 // UPDATE (`WHERE status = <from>`): of concurrent callers exactly one wins, the others get no row.
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import type { PayrollRunStatus } from '../../db/schema/index.js';
@@ -64,25 +64,9 @@ export interface NewRun {
   scheduleId?: number | null;
 }
 
-export interface RunFilters {
-  status?: string;
-  kind?: string;
-  periodFrom?: string;
-  periodTo?: string;
-}
-
-/** The orders a list of runs can be read in (the console's sortable columns); each reads an index of (company, key, id). */
-export const RUN_SORTS = ['created', 'pay_period'] as const;
-export type RunSort = (typeof RUN_SORTS)[number];
-export interface RunOrder {
-  key: RunSort;
-  direction: 'asc' | 'desc';
-}
-const SORT_COLUMN: Record<RunSort, SQL> = { created: sql.raw('created_at'), pay_period: sql.raw('pay_period_start') };
-
 export type StatusCounts = Record<'unpaid' | 'held' | 'processing' | 'paid' | 'failed' | 'cancelled', number>;
 
-const RUN_COLUMNS =
+export const RUN_COLUMNS =
   sql.raw(`id, company_id, status, source, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
   payment_date::text AS payment_date, created_by_email, created_by_user_id, approved_by_email, approved_by_user_id, approved_via,
   approved_at, paid_at, cancelled_at, attempt, totals, skipped, kind, reason, schedule_id,
@@ -90,15 +74,6 @@ const RUN_COLUMNS =
 
 /** Paystubs whose employee's bank account is usable (payablePaystubs in the planner decides which). */
 const PAYABLE = (ids: number[]) => sql`p.id = ANY(${pgArray(ids)}::int[])`;
-
-function where(companyId: number, filters: RunFilters): SQL {
-  const parts = [sql`company_id = ${companyId}`];
-  if (filters.status !== undefined) parts.push(sql`status = ${filters.status}`);
-  if (filters.kind !== undefined) parts.push(sql`kind = ${filters.kind}`);
-  if (filters.periodFrom !== undefined) parts.push(sql`pay_period_start >= ${filters.periodFrom}::date`);
-  if (filters.periodTo !== undefined) parts.push(sql`pay_period_end <= ${filters.periodTo}::date`);
-  return sql.join(parts, sql` AND `);
-}
 
 const one = async (rows: Promise<RunRow[]>) => (await rows)[0];
 
@@ -125,28 +100,6 @@ export const payrollRunsRepo = {
   async lock(tx: Executor, companyId: number, id: string): Promise<RunRow | undefined> {
     return one(
       queryRows<RunRow>(tx, sql`SELECT ${RUN_COLUMNS} FROM payroll_runs WHERE company_id = ${companyId} AND id = ${id} FOR UPDATE`),
-    );
-  },
-
-  async count(db: Executor, companyId: number, filters: RunFilters): Promise<number> {
-    const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM payroll_runs WHERE ${where(companyId, filters)}`);
-    return row.n;
-  },
-
-  /** Newest first unless an order is given; ties (two runs of one period) fall back on the id, the same way. */
-  async page(
-    db: Executor,
-    companyId: number,
-    filters: RunFilters,
-    limit: number,
-    offset: number,
-    order: RunOrder = { key: 'created', direction: 'desc' },
-  ): Promise<RunRow[]> {
-    const direction = sql.raw(order.direction === 'asc' ? 'ASC' : 'DESC');
-    return queryRows<RunRow>(
-      db,
-      sql`SELECT ${RUN_COLUMNS} FROM payroll_runs WHERE ${where(companyId, filters)}
-          ORDER BY ${SORT_COLUMN[order.key]} ${direction}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
     );
   },
 

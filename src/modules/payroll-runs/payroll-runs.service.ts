@@ -7,7 +7,6 @@ import type { Db, Executor, Tx } from '../../db/client.js';
 import { conflict, invalid, invalidField } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
-import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import { PERIOD_TOO_EARLY } from '../../tax-engine/engine.types.js';
 import { type Kobo, toKobo } from '../../tax-engine/money.js';
 import { EARLIEST_PERIOD_END } from '../../tax-engine/statutory.js';
@@ -36,23 +35,15 @@ export type { CreateRunInput } from './payroll-runs.planner.js';
 
 import { runApprovalRepo } from './approval/run-approval.repo.js';
 import { createRunApprovals } from './approval/run-approval.service.js';
-import { payrollRunsRepo, type RunFilters, type RunOrder, type RunRow } from './payroll-runs.repo.js';
-import { serializeRun, storedTotals } from './payroll-runs.serializer.js';
+import { createRunList } from './payroll-runs.list.service.js';
+import { payrollRunsRepo, type RunRow } from './payroll-runs.repo.js';
+import { storedTotals } from './payroll-runs.serializer.js';
 
 // The messages, the run lookup and its view live in payroll-runs.lookup.service.ts (approval shares them).
 export { findRun, MESSAGES, RUN_NOT_FOUND, RUN_STATUSES, RUNS_FORBIDDEN, runView } from './payroll-runs.lookup.service.js';
 
 /** A regular run's input once its period is known to be there. */
 type RegularInput = CreateRunInput & { pay_period_start: string; pay_period_end: string; payment_date: string };
-
-export interface RunListQuery {
-  status?: string;
-  kind?: string;
-  pay_period_start?: string;
-  pay_period_end?: string;
-  page?: number;
-  per_page?: number;
-}
 
 /**
  * A pay schedule's part in creating its period's run (docs/payroll-runs.md, "Pay schedules"), in the
@@ -232,38 +223,7 @@ export function createPayrollRunsService(deps: {
       return { message: MESSAGES.created, run: await runView(db, run) };
     },
 
-    /** `order` is the console's (its sortable columns); the API lists newest first. */
-    async list(companyId: number, query: RunListQuery, rawQuery: Record<string, unknown>, order?: RunOrder) {
-      const fields: Record<string, string[]> = {};
-      for (const field of ['pay_period_start', 'pay_period_end'] as const) {
-        const value = query[field];
-        if (value !== undefined && !validDate(value))
-          fields[field] = [`The ${field.replace(/_/g, ' ')} field must be a valid date in the format YYYY-MM-DD.`];
-      }
-      if (Object.keys(fields).length > 0) throw invalid(fields);
-      const filters: RunFilters = {
-        status: query.status,
-        kind: query.kind,
-        periodFrom: query.pay_period_start,
-        periodTo: query.pay_period_end,
-      };
-      const page = query.page ?? 1;
-      const perPage = query.per_page ?? 10;
-      const [total, rows] = await Promise.all([
-        payrollRunsRepo.count(db, companyId, filters),
-        payrollRunsRepo.page(db, companyId, filters, perPage, pageOffset(page, perPage), order),
-      ]);
-      const counts = await payrollRunsRepo.counts(
-        db,
-        companyId,
-        rows.map((row) => row.id),
-      );
-      const data = rows.map((row) => serializeRun(row, counts.get(row.id)));
-      return {
-        message: MESSAGES.listed,
-        data: laravelPage({ publicUrl: config.publicUrl, path: '/api/payroll-runs', rawQuery, page, perPage }, total, data),
-      };
-    },
+    list: createRunList({ db, config }),
 
     /**
      * A run action's answer rebuilt from the run after a crash lost it (docs/decisions.md,
