@@ -67,13 +67,20 @@ describe.skipIf(!fs.existsSync(CHROMIUM))("a new employer's month, in the consol
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     receiver = await startReceiver();
-    ctx = await createTestApp({ ...webhookTestConfig, publicUrl: base, walletVerifyDelaySeconds: 0, sandboxTransferDelaySeconds: 1, jobPollMs: 200 });
+    ctx = await createTestApp({
+      ...webhookTestConfig,
+      publicUrl: base,
+      walletVerifyDelaySeconds: 0,
+      sandboxTransferDelaySeconds: 1,
+      jobPollMs: 200,
+    });
     await ctx.app.listen({ port, host: '127.0.0.1' });
     ctx.app.deps.jobs.start();
     // As onboarding leaves a company: one super admin with a password (not on the payroll), no token.
     company = await createCompany(ctx.db, { name: 'Zenith Foods Ltd' });
-    firstEmail = (await createAdmin(ctx.db, company.id, { firstName: 'Amaka', lastName: 'Eze', roles: ['super-admin'], baseSalary: '0.00' }))
-      .email;
+    firstEmail = (
+      await createAdmin(ctx.db, company.id, { firstName: 'Amaka', lastName: 'Eze', roles: ['super-admin'], baseSalary: '0.00' })
+    ).email;
     await revokeTokens(ctx.db, company.id);
     ctx.app.deps.authCache.clear();
     browser = await sharedBrowser();

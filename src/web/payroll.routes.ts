@@ -9,19 +9,9 @@ import { RUN_SORTS } from '../modules/payroll-runs/index.js';
 import { typed } from '../platform/deps.js';
 import { DomainError, notFound } from '../platform/errors.js';
 import { koboToString, naira } from '../tax-engine/money.js';
-import { type Html, html, plural, when } from './html.view.js';
+import { type Html, html, plural } from './html.view.js';
 import { type Flash, page } from './layout.view.js';
-import {
-  paystubBadgeOf,
-  paystubItems,
-  type RunView,
-  runActions,
-  runBadge,
-  runFacts,
-  runKind,
-  runPath,
-  skippedList,
-} from './payroll-runs.view.js';
+import { paystubBadgeOf, paystubItems, type RunView, runActions, runFacts, runPath, skippedList } from './payroll-runs.view.js';
 import { type RunsSort, runsListBody } from './payroll-runs-list.view.js';
 import { runRefusalText } from './run-notices.view.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
