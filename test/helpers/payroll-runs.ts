@@ -50,13 +50,24 @@ export async function setBankAccounts(db: Executor, userIds: number[], accountNu
 }
 
 /**
+ * Time passes for the transfers sent so far: each was sent an hour ago at least, so its webhook is
+ * overdue and a settle look asks the provider about it (Paystack's wait is 60 s; transfers.jobs.ts
+ * `settleBatch`). Tests that make settle jobs due say with this that the time has passed.
+ */
+export async function makeTransfersOverdue(db: Executor): Promise<void> {
+  await db.execute(sql`UPDATE payroll_transfers SET sent_at = LEAST(sent_at, now() - interval '1 hour') WHERE status = 'sent'`);
+}
+
+/**
  * Runs jobs until no payroll-runs job is open, making the ones that asked to look again later due
- * at once (the settle job may run before its batch's send job and then waits a second).
+ * at once, and the transfers sent overdue (the settle job may run before its batch's send job and
+ * then waits a second).
  */
 export async function drainJobs(app: App): Promise<void> {
   const db = app.deps.db;
   for (let i = 0; i < 50; i++) {
     await app.deps.jobs.runDue(100);
+    await makeTransfersOverdue(db);
     const open = await queryRows<{ n: number }>(
       db,
       sql`UPDATE jobs SET run_at = now() WHERE kind LIKE 'payroll-runs.%' AND done_at IS NULL AND failed_at IS NULL RETURNING 1 AS n`,

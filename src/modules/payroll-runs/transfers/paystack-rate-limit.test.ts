@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
-import { runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { makeTransfersOverdue, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
 import { type FakePaystack, startFakePaystack } from '../../../../test/helpers/wallet.js';
 import { queryRows } from '../../../db/client.js';
@@ -81,7 +81,9 @@ describe("Paystack's rate limit", () => {
         sawComeBack = true;
         expect(waiting.every((job) => job.attempts === 0)).toBe(true);
       }
-      // The settle jobs' first look is a minute away: bring only that forward, not a Retry-After.
+      // The settle jobs' first look is a minute away: bring only that forward, not a Retry-After,
+      // and let a minute pass for the transfers sent, whose webhooks (none here) are then overdue.
+      await makeTransfersOverdue(ctx.db);
       await ctx.db.execute(
         sql`UPDATE jobs SET run_at = now() WHERE kind = 'payroll-runs.settle' AND done_at IS NULL AND run_at > now() + interval '5 seconds'`,
       );

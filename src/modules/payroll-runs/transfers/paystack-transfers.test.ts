@@ -7,7 +7,7 @@ import { createTestApp, type TestContext } from '../../../../test/helpers/app.js
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
 import { payRunSuite } from '../../../../test/helpers/pay-suite.js';
-import { drainJobs, ledger, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { drainJobs, ledger, makeTransfersOverdue, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
 import { type FakePaystack, startFakePaystack } from '../../../../test/helpers/wallet.js';
 import { queryRows } from '../../../db/client.js';
@@ -211,6 +211,8 @@ describe('runs on Paystack', () => {
     transfers.verifyAnswer = { kind: 'raw', httpStatus: 200, text: 'not json' };
     await ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind LIKE 'payroll-runs.%' AND done_at IS NULL`);
     await ctx.app.deps.jobs.runDue(100);
+    // The webhooks are overdue: the settle job asks Paystack, and gets garbage.
+    await makeTransfersOverdue(ctx.db);
     await ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind LIKE 'payroll-runs.%' AND done_at IS NULL`);
     await ctx.app.deps.jobs.runDue(100);
     expect((await statuses(id)).map((s) => s.status)).toEqual(['processing', 'processing']);

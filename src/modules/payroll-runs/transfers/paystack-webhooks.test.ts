@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
-import { drainJobs, ledger, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { drainJobs, ledger, makeTransfersOverdue, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack, transferWebhook } from '../../../../test/helpers/paystack-transfers.js';
 import { type FakePaystack, paystackSignature, startFakePaystack } from '../../../../test/helpers/wallet.js';
 import { type Receiver, startReceiver, webhookTestConfig } from '../../../../test/helpers/webhooks.js';
@@ -87,8 +87,10 @@ const runStatus = async (id: string) =>
 const mails = async (to: string) =>
   (await queryRows<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM outbox WHERE "to" = ${to}`))[0].n;
 const kinds = async (companyId: number) => (await ledger(ctx.db, companyId)).map((e) => e.kind);
-const makeSettleDue = () =>
-  ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind = 'payroll-runs.settle' AND done_at IS NULL AND failed_at IS NULL`);
+const makeSettleDue = async () => {
+  await makeTransfersOverdue(ctx.db);
+  await ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind = 'payroll-runs.settle' AND done_at IS NULL AND failed_at IS NULL`);
+};
 
 describe('transfer webhooks', () => {
   it('before the verify job: transfer.success pays once; a duplicate and the later job change nothing', async () => {
@@ -103,6 +105,31 @@ describe('transfer webhooks', () => {
     expect(await runStatus(id)).toBe('paid');
     await drainJobs(ctx.app);
     expect(await mails(stub.email)).toBe(1);
+  });
+
+  it('a settle look before the webhook is overdue asks Paystack nothing and comes back when it will be', async () => {
+    const { id, stubs } = await inFlight(2);
+    const verifies = () => fake.requests.filter((r) => r.url.startsWith('/transfer/verify/')).length;
+    const before = verifies();
+    // The job's first look, made due at once: the transfers went out a moment ago, their webhooks
+    // have 60 s, so Paystack's rate limit is kept for sending (docs/payroll-runs.md).
+    await ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE kind = 'payroll-runs.settle' AND done_at IS NULL`);
+    await ctx.app.deps.jobs.runDue(100);
+    expect(verifies()).toBe(before);
+    expect((await state(id)).map((s) => s.status)).toEqual(['processing', 'processing']);
+    const [job] = await queryRows<{ wait: number }>(
+      ctx.db,
+      sql`SELECT extract(epoch FROM run_at - now())::float8 AS wait FROM jobs
+          WHERE kind = 'payroll-runs.settle' AND done_at IS NULL AND payload->>'runId' = ${id}`,
+    );
+    expect(job.wait).toBeGreaterThan(45);
+    expect(job.wait).toBeLessThanOrEqual(60);
+    // One webhook comes; a minute later the look asks only about the other transfer.
+    await transferWebhook(ctx.app, fake, 'transfer.success', event(stubs[0].reference, stubs[0].net_pay, 'success'));
+    await makeSettleDue();
+    await ctx.app.deps.jobs.runDue(100);
+    expect(verifies()).toBe(before + 1);
+    expect((await state(id)).map((s) => s.status)).toEqual(['paid', 'paid']);
   });
 
   it('after the verify job: a late transfer.success or transfer.failed changes nothing', async () => {

@@ -14,7 +14,7 @@ import type { PayslipLinks } from '../../paystubs/index.js';
 import { ProviderRateLimited } from '../../wallet/index.js';
 import { payrollRunsRepo } from '../payroll-runs.repo.js';
 import { PartialStatus, pollDelay, type TransferProvider, type TransferState } from './transfer.provider.js';
-import { type BatchKey, type Outcome, transfersRepo } from './transfers.repo.js';
+import { type BatchKey, type OpenTransfer, type Outcome, transfersRepo } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.service.js';
 
 export const TRANSFERS_SEND = 'payroll-runs.send';
@@ -115,11 +115,25 @@ export async function sendBatch(deps: TransferDeps, key: BatchKey): Promise<void
   await settleTransfers(deps, key.companyId, key.runId, outcomes);
 }
 
-/** Returns the seconds until the next look, or undefined when the whole batch is settled. */
+/**
+ * Returns the seconds until the next look, or undefined when the whole batch is settled. A transfer
+ * is asked about only once its webhook is overdue: sent `settleAfterSeconds` ago or more, or left
+ * `sending` by a crash. Each ask is one provider request, and a run paced by the provider's rate
+ * limit needs its requests for the batches not sent yet (docs/payroll-runs.md, "Paystack's rate limit").
+ */
 export async function settleBatch(deps: TransferDeps, key: BatchKey): Promise<number | undefined> {
   const open = await transfersRepo.open(deps.db, key);
   if (open.length === 0) return undefined;
-  const asked = open.filter((t) => t.status !== 'queued');
+  const { settleAfterSeconds } = deps.provider;
+  const overdue = (t: OpenTransfer) => t.status === 'sending' || (t.sent_seconds_ago ?? Number.POSITIVE_INFINITY) >= settleAfterSeconds;
+  const asked = open.filter((t) => t.status !== 'queued' && overdue(t));
+  const waiting = open.filter((t) => t.status === 'sent' && !overdue(t));
+  // When the youngest-but-oldest waiting transfer's webhook becomes overdue.
+  const nextOverdue =
+    waiting.length === 0
+      ? undefined
+      : Math.max(1, Math.ceil(settleAfterSeconds - Math.max(...waiting.map((t) => t.sent_seconds_ago ?? 0))));
+  if (asked.length === 0) return nextOverdue ?? pollDelay(deps.provider, 0);
   const outcomes = finalOutcomes(
     await deps.provider.status(asked.map((t) => t.reference)).catch(async (error: unknown) => {
       // Part of the batch was read before the provider's rate limit: settle that part now.
@@ -130,7 +144,8 @@ export async function settleBatch(deps: TransferDeps, key: BatchKey): Promise<nu
   await settleTransfers(deps, key.companyId, key.runId, outcomes);
   if (outcomes.length === open.length) return undefined;
   // Backs off with the time the batch has waited (bounded): the webhook usually comes first.
-  return pollDelay(deps.provider, Math.max(0, ...asked.map((t) => t.sent_seconds_ago ?? 0)));
+  const backedOff = pollDelay(deps.provider, Math.max(0, ...asked.map((t) => t.sent_seconds_ago ?? 0)));
+  return nextOverdue === undefined ? backedOff : Math.min(backedOff, nextOverdue);
 }
 
 /**
