@@ -235,6 +235,13 @@ export const payrollRunsRepo = {
    * again) turn it back to `approved`, ready for `pay` (docs/payroll-runs.md, "Held paystubs").
    */
   async finish(tx: Executor, companyId: number, runId: string): Promise<PayrollRunStatus | undefined> {
+    // One probe of paystubs_processing_idx (0241) first: while anything is processing (every
+    // settlement but the last), the run's paystubs are not counted.
+    const [open] = await queryRows<{ open: boolean }>(
+      tx,
+      sql`SELECT EXISTS (SELECT 1 FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId} AND status = 'processing') AS open`,
+    );
+    if (open.open) return undefined;
     const rows = await queryRows<{ status: PayrollRunStatus }>(
       tx,
       sql`UPDATE payroll_runs r
