@@ -14,6 +14,12 @@ export interface Timing {
   samples: number;
 }
 
+/** Median and p99 of timings in milliseconds. */
+export function summarize(samples: number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { median: median(sorted), p99: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)], samples: sorted.length };
+}
+
 /** `fn` run `n` times one after the other, each timed on its own. */
 export async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise<Timing> {
   const samples: number[] = [];
@@ -22,8 +28,7 @@ export async function timeEach(n: number, fn: (i: number) => Promise<unknown>): 
     await fn(i);
     samples.push(performance.now() - started);
   }
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { median: median(samples), p99: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)], samples: n };
+  return summarize(samples);
 }
 
 /** Seconds `fn` took, and what it answered. */
