@@ -1,9 +1,10 @@
 // Many tenants (docs/benchmarks.md, "Many tenants"; issue 34): 10,000 companies of 20 employees on
 // one database. U1 for the only company first, then with every company present and each request
 // sent as a company picked at random (the server's 1 s token cache then rarely holds the caller),
-// then alternating rounds of one company against random ones on the same full database; then a
-// monthly pay schedule per company, all due at once, and the time the real server's job loop takes
-// to make every draft run. Writes bench/results/tenants.json. BENCH_SMOKE (CI): 200 companies.
+// then alternating rounds of one company against random ones on the same full database, random
+// ones among 100 only (many rows, few callers) and random ones with no last-use write due (the
+// token lookup alone); then a monthly pay schedule per company, all due at once, and the time the
+// real server's job loop takes to make every draft run. Writes bench/results/tenants.json. BENCH_SMOKE (CI): 200 companies.
 // Run alone with BENCH_ONLY=tenants (in a full run the companies stay: it runs after the others).
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.js';
