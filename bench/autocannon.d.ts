@@ -15,6 +15,14 @@ declare module 'autocannon' {
     non2xx: number;
     statusCodeStats?: Record<string, { count: number | string }>;
   }
+  /** One entry of `requests`; `setupRequest` rewrites each request before it is sent. */
+  export interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (request: Request) => Request;
+  }
   interface Options {
     url: string;
     method?: string;
@@ -25,6 +33,7 @@ declare module 'autocannon' {
     timeout?: number;
     /** Replaces `[<id>]` in the body with a fresh id on every request. */
     idReplacement?: boolean;
+    requests?: Request[];
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

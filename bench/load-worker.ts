@@ -1,7 +1,8 @@
 // One autocannon run in a process of its own (spawned by bench/run.ts per load() call), so the load
 // generator never shares an event loop with the runner or the server. Options arrive as JSON in
 // BENCH_LOAD_OPTIONS (not argv: they carry a bearer token); the result is one JSON line on stdout.
-import autocannon from 'autocannon';
+import fs from 'node:fs';
+import autocannon, { type Request } from 'autocannon';
 
 interface WorkerOptions {
   url: string;
@@ -12,9 +13,26 @@ interface WorkerOptions {
   durationSeconds: number;
   warmupSeconds: number;
   idReplacement?: boolean;
+  /** A JSON list of API tokens; each request goes as one of them, picked at random (bench/lib/load.ts). */
+  tokensFile?: string;
 }
 
 const options = JSON.parse(process.env.BENCH_LOAD_OPTIONS ?? '{}') as WorkerOptions;
+const tokens = options.tokensFile ? (JSON.parse(fs.readFileSync(options.tokensFile, 'utf8')) as string[]) : undefined;
+
+/**
+ * A random token per request, not the list in order: every connection walks its own copy of the
+ * request list from the start, so an ordered list would send the same company on all connections
+ * at once and let the server's 1 s token cache answer most of them.
+ */
+const randomCompany: Request[] | undefined = tokens && [
+  {
+    setupRequest: (request) => ({
+      ...request,
+      headers: { ...request.headers, authorization: `Bearer ${tokens[Math.floor(Math.random() * tokens.length)]}` },
+    }),
+  },
+];
 
 function run(durationSeconds: number) {
   return autocannon({
@@ -26,6 +44,7 @@ function run(durationSeconds: number) {
     duration: durationSeconds,
     timeout: 10,
     idReplacement: options.idReplacement,
+    requests: randomCompany,
   });
 }
 

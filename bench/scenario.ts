@@ -19,7 +19,7 @@ export interface BenchRow {
   scenario: string;
   /** Requests per second, or items (rows, paystubs, webhook deliveries) per second for batch scenarios. */
   rate: number;
-  unit: 'req/s' | 'rows/s' | 'paystubs/s' | 'deliveries/s' | 'payslips/s';
+  unit: 'req/s' | 'rows/s' | 'paystubs/s' | 'deliveries/s' | 'payslips/s' | 'runs/s' | 'ops/s';
   p99Ms?: number;
   /** CPU time of the serving process per request (filled in by the runner after ctx.load). */
   serverCpuMsPerRequest?: number;
@@ -48,6 +48,8 @@ export interface BenchContext {
     durationSeconds?: number;
     /** `[<id>]` in the body becomes a fresh id on every request. */
     idReplacement?: boolean;
+    /** Each request as a company picked at random among these tokens (instead of an authorization header). */
+    bearerTokens?: string[];
   }): Promise<LoadResult>;
   /** Peak resident set size of the server process since the last call, in MB. */
   serverPeakRssMb(): Promise<number>;

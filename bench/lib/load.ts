@@ -1,5 +1,8 @@
 // Spawns bench/load-worker.ts for one autocannon run and returns its figures.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { LoadResult } from '../scenario.js';
 import { cpuSeconds, databaseCpuSeconds, repoRoot } from './processes.js';
 
@@ -13,6 +16,11 @@ export interface LoadOptions {
   warmupSeconds?: number;
   /** Each request's body gets a fresh id where it says `[<id>]` (creates need unique e-mails). */
   idReplacement?: boolean;
+  /**
+   * Each request is sent as a company picked at random among these API tokens (many tenants); a
+   * list of one sends every request through the same per-request path, so the two compare.
+   */
+  bearerTokens?: string[];
   /** The server's pid: its CPU time over the measured run gives `cpuMsPerRequest`. */
   serverPid?: number;
   /** The server's database: its PostgreSQL backends' CPU time over the run gives `databaseCpuMsPerRequest`. */
@@ -37,6 +45,17 @@ function envSeconds(name: string): number | undefined {
   return raw === undefined || raw === '' ? undefined : Number(raw);
 }
 
+/**
+ * The tokens go to the worker in a file of its own (mode 0600, removed after the run): ten thousand
+ * of them are past what one environment variable may hold (128 KB on Linux), and they are secrets.
+ */
+function writeTokensFile(tokens: string[]): { file: string; remove: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tokens-'));
+  const file = path.join(dir, 'tokens.json');
+  fs.writeFileSync(file, JSON.stringify(tokens), { mode: 0o600 });
+  return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
 export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
   const durationSeconds = envSeconds('BENCH_DURATION_SECONDS') ?? options.durationSeconds ?? 10;
   const warmupSeconds = envSeconds('BENCH_WARMUP_SECONDS') ?? options.warmupSeconds ?? 2;
@@ -50,10 +69,11 @@ export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
     warmupSeconds,
     idReplacement: options.idReplacement,
   };
-  return new Promise((resolve, reject) => {
+  const tokens = options.bearerTokens ? writeTokensFile(options.bearerTokens) : undefined;
+  return new Promise<DetailedLoadResult>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load-worker.ts'], {
       cwd: repoRoot,
-      env: { ...process.env, BENCH_LOAD_OPTIONS: JSON.stringify(workerOptions) },
+      env: { ...process.env, BENCH_LOAD_OPTIONS: JSON.stringify({ ...workerOptions, tokensFile: tokens?.file }) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -87,7 +107,7 @@ export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
       if (result.clientCpuMs !== undefined && result.total > 0) result.clientCpuMsPerRequest = result.clientCpuMs / result.total;
       resolve(result);
     });
-  });
+  }).finally(() => tokens?.remove());
 }
 
 /** A short note on anything that makes a figure suspect (errors, non-2xx answers). */
