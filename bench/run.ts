@@ -10,13 +10,12 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type Database, openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { issueToken, setupCompany } from '../src/modules/companies/index.js';
 import { runLoad } from './lib/load.js';
 import { freePort, type NodeProcess, repoRoot, startNodeServer } from './lib/processes.js';
 import { BASELINE_SCENARIO, runState } from './lib/run-state.js';
+import { createBenchCompany, serverEnv } from './lib/server-env.js';
 import type { BenchContext, BenchRow, Scenario } from './scenario.js';
 
-const HUGE = '1000000000';
 const resultsDir = path.join(repoRoot, 'bench', 'results');
 
 function withDatabase(url: string, name: string): string {
@@ -103,6 +102,7 @@ async function main(): Promise<void> {
   runState.databaseUrl = databaseUrl;
   const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   const useRedis = await reachableRedis(redisUrl);
+  runState.redisUrl = useRedis ? redisUrl : '';
 
   let database: Database | undefined;
   let server: NodeProcess | undefined;
@@ -130,29 +130,7 @@ async function main(): Promise<void> {
       script: 'src/server.ts',
       port: await freePort(),
       readyPath: '/readyz',
-      env: {
-        DATABASE_URL: databaseUrl,
-        // Required with DATABASE_URL; the bench's wallet traffic uses the built-in checkout.
-        PAYMENT_PROVIDER: 'sandbox',
-        // Required with DATABASE_URL too: a fresh key per run (the run's database is dropped at the end).
-        WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('base64'),
-        // The webhook scenarios' receiver listens on http://127.0.0.1 (never allowed in production).
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-        // The payroll-runs scenario pays on the sandbox with no settlement delay (the payroll-runs
-        // target).
-        SANDBOX_TRANSFER_DELAY_SECONDS: '0',
-        REDIS_URL: useRedis ? redisUrl : '',
-        // Production's default level: one JSON line per request is part of the measured overhead.
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
-        SEED_DEMO: 'false',
-        RATE_LIMIT_ENDPOINT: HUGE,
-        RATE_LIMIT_SENSITIVE: HUGE,
-        RATE_LIMIT_STANDARD: HUGE,
-        RATE_LIMIT_PREMIUM: HUGE,
-        RATE_LIMIT_ENTERPRISE: HUGE,
-        RATE_LIMIT_UNAUTHENTICATED: HUGE,
-      },
+      env: serverEnv(databaseUrl, runState.redisUrl),
     });
     const running = server;
     const db = database.db;
@@ -165,12 +143,7 @@ async function main(): Promise<void> {
       database,
       async newCompany() {
         companies += 1;
-        const domain = `bench${companies}-${crypto.randomBytes(3).toString('hex')}.test`;
-        return db.transaction(async (tx) => {
-          const company = await setupCompany(tx, { name: `Bench Company ${companies}`, domain, plan: 'enterprise' });
-          const { token } = await issueToken(tx, company.id, ['all']);
-          return { id: company.id, token, domain };
-        });
+        return createBenchCompany(db, String(companies));
       },
       async load(options) {
         const { path: requestPath, ...rest } = options;

@@ -6,6 +6,8 @@ export const BASELINE_SCENARIO = 'bare Fastify + Drizzle query (baseline)';
 export const runState: {
   /** Connection string of this run's fresh database (the bare-query baseline connects to it). */
   databaseUrl: string;
+  /** The Redis the servers share ('' when Redis is unreachable: memory rate limits). */
+  redisUrl: string;
   /**
    * The bare-query baseline, left running after its own scenario so that users-list can alternate
    * rounds between it and the real server (machine noise then hits both sides of each ratio).
@@ -17,4 +19,4 @@ export const runState: {
   physical?: PhysicalOptions;
   /** Run by the runner after the last scenario (stops the processes scenarios left running). */
   cleanups: (() => Promise<unknown>)[];
-} = { databaseUrl: '', cleanups: [] };
+} = { databaseUrl: '', redisUrl: '', cleanups: [] };
