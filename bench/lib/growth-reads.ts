@@ -1,7 +1,7 @@
 // The growth scenario's reads (bench/scenarios/growth.ts): each is the median of sequential GETs
 // through HTTP, and its cost per item is that median over the items the answer carries (a page's
 // rows, a month's paystubs), so a read whose work does not grow with the company stays flat.
-import type { GrowthWorld } from './growth-world.js';
+import { cpuMeter, cpuNote, type GrowthWorld } from './growth-world.js';
 import { timedGets } from './http.js';
 
 /** U1 and P1 pages asked with `per_page=20`, as the bench's other list scenarios ask them. */
@@ -12,11 +12,12 @@ const CONSOLE_PAYSTUBS_PER_PAGE = 50;
 
 /** Times a page of `items` rows and records it as `measure`. */
 async function page(world: GrowthWorld, measure: string, path: string, items: number, headers = world.auth): Promise<string> {
+  const cpu = cpuMeter(world.ctx);
   const { median, body } = await timedGets(`${world.ctx.baseUrl}${path}`, headers, world.requests);
   world.record(measure, median / items, {
     rate: 1000 / median,
     unit: 'req/s',
-    note: `median ${median.toFixed(2)} ms of ${world.requests} sequential`,
+    note: `median ${median.toFixed(2)} ms of ${world.requests} sequential; ${cpuNote(cpu(), world.requests, 'request')}`,
   });
   return body;
 }
@@ -64,6 +65,7 @@ export async function remittanceReads(world: GrowthWorld, month: string): Promis
     ['remittances of the month', `/api/remittances?month=${month}`],
     ['PAYE CSV of the month', `/api/remittances/paye.csv?month=${month}&state=LA`],
   ] as const) {
+    const cpu = cpuMeter(ctx);
     const { median, sorted, body } = await timedGets(`${ctx.baseUrl}${path}`, world.auth, heavyRequests);
     // The schedule really lists everybody (a header block, then one line per employee).
     if (path.includes('.csv') && body.split('\n').length < n)
@@ -71,7 +73,7 @@ export async function remittanceReads(world: GrowthWorld, month: string): Promis
     world.record(measure, median / n, {
       rate: 1000 / median,
       unit: 'req/s',
-      note: `median ${median.toFixed(0)} ms, worst ${(sorted.at(-1) as number).toFixed(0)} ms of ${heavyRequests}; ${(body.length / 1024).toFixed(0)} KB`,
+      note: `median ${median.toFixed(0)} ms, worst ${(sorted.at(-1) as number).toFixed(0)} ms of ${heavyRequests}; ${(body.length / 1024).toFixed(0)} KB; ${cpuNote(cpu(), heavyRequests, 'request')}`,
     });
   }
 }

@@ -5,6 +5,8 @@
 import type { BenchContext, BenchRow } from '../scenario.js';
 import { setConsolePassword, signInConsole } from './console-session.js';
 import { approveByToken, fundWallet } from './payroll-employer.js';
+import { cpuSeconds, databaseCpuSeconds } from './processes.js';
+import { runState } from './run-state.js';
 import { seedUsersSql } from './scale-fixture.js';
 
 /** One row of bench/results/growth.json; the file is an array of them. */
@@ -72,4 +74,24 @@ export async function growthWorld(
       ctx.report({ ...row, scenario: `${label}: ${measure}`, note: `${perItemMs.toFixed(3)} ms per item; ${row.note}${moved}` });
     },
   };
+}
+
+/**
+ * CPU time of the server and of this run's PostgreSQL backends from now until the returned function
+ * is called, in ms: unlike the wall-clock time it hardly moves with the host's other load, so it
+ * tells a cost that grows with n from a busy moment.
+ */
+export function cpuMeter(ctx: BenchContext): () => { serverMs: number; databaseMs: number } {
+  const database = new URL(runState.databaseUrl).pathname.slice(1);
+  const server = cpuSeconds(ctx.serverPid) ?? 0;
+  const backends = databaseCpuSeconds(database);
+  return () => ({
+    serverMs: ((cpuSeconds(ctx.serverPid) ?? 0) - server) * 1000,
+    databaseMs: (databaseCpuSeconds(database) - backends) * 1000,
+  });
+}
+
+/** `server 1.23 + database 0.45 ms CPU per <unit>` of a meter's reading over `count` items or requests. */
+export function cpuNote(cpu: { serverMs: number; databaseMs: number }, count: number, unit: string): string {
+  return `CPU per ${unit}: server ${(cpu.serverMs / count).toFixed(2)} ms + database ${(cpu.databaseMs / count).toFixed(2)} ms`;
 }

@@ -3,7 +3,7 @@
 // to end once; its cost per item is that time over the paystubs, payslips or rows it handled, and
 // the server's peak RSS over it goes in the note.
 import { importCsv, timedBulkCreate } from './bulk-upload.js';
-import type { GrowthWorld } from './growth-world.js';
+import { cpuMeter, cpuNote, type GrowthWorld } from './growth-world.js';
 import { apiCall } from './http.js';
 import { approveRun, payRun } from './pay-run.js';
 import { runPeriod } from './payroll-employer.js';
@@ -20,6 +20,7 @@ export const GROWTH_MONTH = GROWTH_PERIOD.payment_date.slice(0, 7);
 export async function createRun(world: GrowthWorld): Promise<string> {
   const { ctx, n } = world;
   await ctx.serverPeakRssMb();
+  const cpu = cpuMeter(ctx);
   const started = performance.now();
   const res = await apiCall(ctx, world.company.token, 'POST', '/api/payroll-runs', { ...GROWTH_PERIOD, created_by_email: world.creator });
   const ms = performance.now() - started;
@@ -29,7 +30,7 @@ export async function createRun(world: GrowthWorld): Promise<string> {
   world.record('run creation', ms / n, {
     rate: (n * 1000) / ms,
     unit: 'paystubs/s',
-    note: `${(ms / 1000).toFixed(2)} s; peak server RSS ${await ctx.serverPeakRssMb()} MB`,
+    note: `${(ms / 1000).toFixed(2)} s; ${cpuNote(cpu(), n, 'paystub')}; peak server RSS ${await ctx.serverPeakRssMb()} MB`,
   });
   return run.id as string;
 }
@@ -37,33 +38,37 @@ export async function createRun(world: GrowthWorld): Promise<string> {
 /** Approval by the second administrator, then `pay` until every paystub is paid. */
 export async function approveAndPay(world: GrowthWorld, runId: string): Promise<void> {
   const { ctx, n } = world;
+  const approveCpu = cpuMeter(ctx);
   const approveMs = await approveRun(ctx, world.company.token, runId, world.approver);
+  const approveCpuNote = cpuNote(approveCpu(), n, 'paystub');
   world.record('approve', approveMs / n, {
     rate: (n * 1000) / approveMs,
     unit: 'paystubs/s',
-    note: `${approveMs.toFixed(0)} ms (pins every paystub's destination)`,
+    note: `${approveMs.toFixed(0)} ms; ${approveCpuNote}`,
   });
   // A deadline that grows with the run, so that a slow size is measured rather than cut short. Each
   // poll (GET of the run) counts the run's paystubs: polled every 100 ms, 100,000 of them kept a
   // PostgreSQL backend counting most of the time, slowing the payment it timed. An interval in
   // proportion to n keeps the poll's share of the machine about the same at every size.
   const pollMs = Math.min(2000, Math.max(50, n / 20));
+  const payCpu = cpuMeter(ctx);
   const paid = await payRun(ctx, world.company.token, runId, { paystubs: n, deadlineSeconds: 120 + n / 100, pollMs });
   world.record('pay until all paid', (paid.seconds * 1000) / n, {
     rate: n / paid.seconds,
     unit: 'paystubs/s',
-    note: `all ${n} paid in ${paid.seconds.toFixed(1)} s (202 after ${paid.acceptedSeconds.toFixed(2)} s, polled every ${pollMs} ms); peak server RSS ${paid.peakRssMb} MB`,
+    note: `all ${n} paid in ${paid.seconds.toFixed(1)} s (202 after ${paid.acceptedSeconds.toFixed(2)} s, polled every ${pollMs} ms); ${cpuNote(payCpu(), n, 'paystub')}; peak server RSS ${paid.peakRssMb} MB`,
   });
 }
 
 /** The run's payslips as one ZIP. */
 export async function payslipsZip(world: GrowthWorld, runId: string): Promise<void> {
   const { n } = world;
+  const cpu = cpuMeter(world.ctx);
   const zip = await timedPayslipsZip(world.ctx, world.company.token, runId);
   world.record('payslip ZIP', (zip.seconds * 1000) / n, {
     rate: n / zip.seconds,
     unit: 'payslips/s',
-    note: `${(zip.bytes / 1024 / 1024).toFixed(1)} MB in ${zip.seconds.toFixed(1)} s; server CPU ${(zip.serverCpuMs / n).toFixed(2)} ms per payslip; peak server RSS ${zip.peakRssMb} MB`,
+    note: `${(zip.bytes / 1024 / 1024).toFixed(1)} MB in ${zip.seconds.toFixed(1)} s; ${cpuNote(cpu(), n, 'payslip')}; peak server RSS ${zip.peakRssMb} MB`,
   });
 }
 
@@ -71,6 +76,7 @@ export async function payslipsZip(world: GrowthWorld, runId: string): Promise<vo
 export async function bulkImport(world: GrowthWorld): Promise<void> {
   const { ctx, n, company } = world;
   await ctx.serverPeakRssMb();
+  const cpu = cpuMeter(ctx);
   let seconds = 0;
   let uploads = 0;
   for (let done = 0; done < n; done += ROWS_PER_UPLOAD, uploads++) {
@@ -82,6 +88,6 @@ export async function bulkImport(world: GrowthWorld): Promise<void> {
   world.record('bulk import', (seconds * 1000) / n, {
     rate: n / seconds,
     unit: 'rows/s',
-    note: `${n} rows in ${uploads} upload${uploads === 1 ? '' : 's'}, ${seconds.toFixed(1)} s; peak server RSS ${await ctx.serverPeakRssMb()} MB`,
+    note: `${n} rows in ${uploads} upload${uploads === 1 ? '' : 's'}, ${seconds.toFixed(1)} s; ${cpuNote(cpu(), n, 'row')}; peak server RSS ${await ctx.serverPeakRssMb()} MB`,
   });
 }
