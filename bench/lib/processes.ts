@@ -154,28 +154,38 @@ export function cpuSeconds(pid: number): number | undefined {
 }
 
 /**
- * CPU seconds used so far by the PostgreSQL backends serving `database` on this host: every process
- * whose title (`postgres: <user> <database> <client> <state>`) names it. A backend that exits
- * between two samples takes its time with it, so sample while the pool's connections are open. The
- * server's shared processes (WAL writer, checkpointer) are not counted. 0 when /proc cannot tell.
+ * CPU seconds used so far by each PostgreSQL backend serving `database` on this host, by pid: every
+ * process whose title (`postgres: <user> <database> <client> <state>`) names it. The server's
+ * shared processes (WAL writer, checkpointer) are not counted. Empty when /proc cannot tell.
  */
-export function databaseCpuSeconds(database: string): number {
-  let total = 0;
+export function databaseBackendsCpu(database: string): Map<number, number> {
+  const backends = new Map<number, number>();
   let pids: string[] = [];
   try {
     pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
-    return 0;
+    return backends;
   }
   for (const pid of pids) {
     try {
       const title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!title.startsWith('postgres: ') || !title.split(' ').includes(database)) continue;
-      total += cpuSeconds(Number(pid)) ?? 0;
+      backends.set(Number(pid), cpuSeconds(Number(pid)) ?? 0);
     } catch {
       // gone meanwhile
     }
   }
+  return backends;
+}
+
+/**
+ * CPU seconds used so far by the PostgreSQL backends serving `database` (databaseBackendsCpu). A
+ * backend that exits between two samples takes its time with it, so sample while the pool's
+ * connections are open. 0 when /proc cannot tell.
+ */
+export function databaseCpuSeconds(database: string): number {
+  let total = 0;
+  for (const seconds of databaseBackendsCpu(database).values()) total += seconds;
   return total;
 }
 

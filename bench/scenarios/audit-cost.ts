@@ -5,10 +5,9 @@
 // the round and dropped after it: the service has no switch to turn its log off. The figure is the
 // median of the rounds' ratios on/off (target >= 0.85 for both).
 import { sql } from 'drizzle-orm';
-import { timedBulkCreate } from '../lib/bulk-upload.js';
+import { importCsv, timedBulkCreate } from '../lib/bulk-upload.js';
 import { median } from '../lib/paired.js';
 import type { BenchContext, Scenario } from '../scenario.js';
-import { csv } from './users-bulk.js';
 import { createBody } from './users-create.js';
 
 const SMOKE = Boolean(process.env.BENCH_SMOKE);
@@ -43,7 +42,7 @@ async function creates(ctx: BenchContext): Promise<number> {
 
 async function importRows(ctx: BenchContext, tag: string): Promise<number> {
   const company = await ctx.newCompany();
-  return IMPORT_ROWS / (await timedBulkCreate(ctx, company.token, csv(company.domain, `${company.id}${tag}`, IMPORT_ROWS)));
+  return IMPORT_ROWS / (await timedBulkCreate(ctx, company.token, importCsv(company.domain, `${company.id}${tag}`, IMPORT_ROWS)));
 }
 
 type Side = 'on' | 'off';

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { companyDomains, users, userTypes } from '../../src/db/schema/index.js';
-import { cpuSeconds, rssMb } from '../lib/processes.js';
+import { timedPayslipsZip } from '../lib/payslips-zip.js';
 import type { BenchContext, Scenario } from '../scenario.js';
 
 const SMOKE = Boolean(process.env.BENCH_SMOKE);
@@ -69,25 +69,9 @@ const scenario: Scenario = {
     if (created.status !== 201 || !run) throw new Error(`POST /api/payroll-runs: ${created.status}`);
     if (run.counts.unpaid !== EMPLOYEES) throw new Error(`run ${run.id} made ${run.counts.unpaid} paystubs of ${EMPLOYEES}`);
 
-    await ctx.serverPeakRssMb();
-    let sampled = 0;
-    const sampler = setInterval(() => {
-      sampled = Math.max(sampled, rssMb(ctx.serverPid));
-    }, 100);
-    const started = performance.now();
-    const cpuBefore = cpuSeconds(ctx.serverPid) ?? 0;
-    let bytes = 0;
-    try {
-      const res = await fetch(`${ctx.baseUrl}/api/payroll-runs/${run.id}/payslips`, { headers: auth });
-      if (res.status !== 200 || !res.body) throw new Error(`GET payslips: ${res.status} ${await res.text()}`);
-      for await (const chunk of res.body) bytes += (chunk as Uint8Array).length;
-    } finally {
-      clearInterval(sampler);
-    }
-    const seconds = (performance.now() - started) / 1000;
+    const { seconds, bytes, serverCpuMs, peakRssMb: peak } = await timedPayslipsZip(ctx, company.token, run.id);
     // The server's CPU time per payslip: what a core of its own would give, whatever else runs on the machine.
-    const cpuMs = (((cpuSeconds(ctx.serverPid) ?? 0) - cpuBefore) * 1000) / EMPLOYEES;
-    const peak = Math.max(await ctx.serverPeakRssMb(), Math.round(sampled));
+    const cpuMs = serverCpuMs / EMPLOYEES;
     const rate = EMPLOYEES / seconds;
     const within = rate >= 200 && peak < 300;
     ctx.report({

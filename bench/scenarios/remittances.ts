@@ -5,6 +5,7 @@
 // them: paying 10,000 transfers through the sandbox takes a minute and is timed there; this
 // scenario times only the read. A second paid month of the same size sits beside it, so the
 // payment-date filter has something to skip. BENCH_SMOKE (CI): 200 paystubs, 2 requests.
+import { timedGets } from '../lib/http.js';
 import { insertUsers, paidMonth } from '../lib/paid-months.js';
 import type { BenchContext, Scenario } from '../scenario.js';
 
@@ -25,18 +26,6 @@ async function seed(ctx: BenchContext) {
   return company;
 }
 
-async function time(ctx: BenchContext, token: string, path: string): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < REQUESTS; i++) {
-    const started = performance.now();
-    const res = await fetch(`${ctx.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    const body = await res.text();
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 300)}`);
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
-}
-
 const scenario: Scenario = {
   name: 'remittances',
   order: 55,
@@ -46,9 +35,8 @@ const scenario: Scenario = {
       ['GET /api/remittances', '/api/remittances?month=2031-03'],
       ['GET /api/remittances/nsitf.csv', '/api/remittances/nsitf.csv?month=2031-03'],
     ] as const) {
-      const times = await time(ctx, company.token, path);
-      const median = times[Math.floor(times.length / 2)];
-      const worst = times.at(-1) as number;
+      const { sorted, median } = await timedGets(`${ctx.baseUrl}${path}`, { authorization: `Bearer ${company.token}` }, REQUESTS);
+      const worst = sorted.at(-1) as number;
       ctx.report({
         scenario: `${label} (${PAYSTUBS.toLocaleString('en-US')} paid paystubs in the month)`,
         rate: 1000 / median,

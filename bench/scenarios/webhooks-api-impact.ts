@@ -9,7 +9,7 @@
 //    of the rounds' ratios is the figure. Each round waits for the queue to empty before the next.
 // BENCH_SMOKE (CI): 200 rows, 300 events, one round.
 
-import { timedBulkCreate } from '../lib/bulk-upload.js';
+import { importCsv, timedBulkCreate } from '../lib/bulk-upload.js';
 import { loadProblems, runLoad } from '../lib/load.js';
 import { PAGE_PATH, usersFixture } from '../lib/users-fixture.js';
 import { deliveryCounts, queuePaystubEvents, startReceiver, waitDelivered } from '../lib/webhooks.js';
@@ -21,20 +21,8 @@ const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? (SMOKE ? 300 : 10_000)
 const ROUNDS = Number(process.env.BENCH_PAIRED_ROUNDS || (SMOKE ? 1 : 5));
 const ROUND_SECONDS = 3;
 
-function csv(domain: string, tag: string): string {
-  const header =
-    'first_name,last_name,personal_email,domain,user_types,title,base_salary,department,allowances,office_location,start_date (YYYY-MM-DD),manager,bank_name,account_number';
-  const lines = [header];
-  for (let i = 0; i < ROWS; i++) {
-    lines.push(
-      `Hook${i % 997},Staff${i % 1009},hook.${tag}.${i}@personal.test,${domain},Full-time,Engineer,250000.00,Engineering,15000.50,Lagos,2024-02-01,,Bank,00${String(10_000_000 + i)}`,
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
-}
-
 function importWithEndpoint(ctx: BenchContext, company: { id: number; token: string; domain: string }) {
-  return timedBulkCreate(ctx, company.token, csv(company.domain, `h${company.id}`));
+  return timedBulkCreate(ctx, company.token, importCsv(company.domain, `h${company.id}`, ROWS));
 }
 
 const scenario: Scenario = {

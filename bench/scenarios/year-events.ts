@@ -5,10 +5,10 @@
 // cumulative, the one method whose every period reads the opening figures (under annualised only the
 // year-end true-up does). Runs alternate between the twins (each a new month), after a warm-up each;
 // the median of each is reported. BENCH_SMOKE (CI): 200 employees, 40 loans, 20 openings, one run.
-import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { companyDomains, contributionSettings, loans, userOpeningYtd, users, userTypes } from '../../src/db/schema/index.js';
-import { nubanFor } from '../../src/modules/banks/index.js';
+import { contributionSettings, loans, userOpeningYtd, users } from '../../src/db/schema/index.js';
+import { apiCall } from '../lib/http.js';
+import { runPeriod, seedPayrollEmployer } from '../lib/payroll-employer.js';
 import type { BenchContext, Scenario } from '../scenario.js';
 
 const SMOKE = Boolean(process.env.BENCH_SMOKE);
@@ -16,71 +16,6 @@ const EMPLOYEES = Number(process.env.BENCH_RUN_EMPLOYEES ?? (SMOKE ? 200 : 10_00
 const LOANS = Math.round(EMPLOYEES / 5);
 const OPENINGS = Math.round(EMPLOYEES / 10);
 const RUNS = Number(process.env.BENCH_RUN_RUNS ?? (SMOKE ? 1 : 3));
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
-type Json = Record<string, any>;
-
-async function call(ctx: BenchContext, token: string, path: string, body: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${ctx.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
-
-/** A company of EMPLOYEES paid monthly, each with a salary, allowances and a bank account; one admin approves. */
-async function employer(ctx: BenchContext) {
-  const { db } = ctx.database;
-  const company = await ctx.newCompany();
-  const [domain] = await db.select().from(companyDomains).where(eq(companyDomains.companyId, company.id)).limit(1);
-  const types = await db.select().from(userTypes).where(eq(userTypes.companyId, company.id));
-  await db.transaction(async (tx) => {
-    for (let start = 0; start < EMPLOYEES; start += 1000) {
-      const values = Array.from({ length: Math.min(1000, EMPLOYEES - start) }, (_, offset) => {
-        const n = start + offset + 1;
-        return {
-          companyId: company.id,
-          employeeId: `YR-${String(n).padStart(5, '0')}`,
-          firstName: `Payee${n}`,
-          lastName: `Run${n}`,
-          email: `payee${n}@${domain.name}`,
-          personalEmail: `payee${n}.${company.id}@personal.test`,
-          uniqueId: crypto.randomBytes(12).toString('base64url'),
-          userTypeId: types[n % types.length].id,
-          domainId: domain.id,
-          isActive: true,
-          onboardingCompleted: true,
-          title: 'Officer',
-          department: 'Operations',
-          baseSalary: `${180_000 + (n % 97) * 7_919}.${String(n % 100).padStart(2, '0')}`,
-          allowances: `${(n % 5) * 15_000}.00`,
-          paymentFrequency: 'monthly',
-          // A few start mid-month in the first measured period: paid pro rata.
-          startDate: n % 50 === 0 ? '2031-02-11' : '2024-01-15',
-          // A valid NUBAN at a known bank (Access Bank, 044): runs pay only those.
-          bankName: 'Access Bank',
-          bankCode: '044',
-          accountNumber: nubanFor('044', String(200_000_000 + n)),
-          roles: n === 1 ? ['user', 'admin'] : ['user'],
-        };
-      });
-      await tx.insert(users).values(values);
-    }
-    // The token approves (run_approval: token), as a platform with its own maker-checker would.
-    await tx.execute(sql`UPDATE companies SET employee_seq = ${EMPLOYEES}, run_approval = 'token' WHERE id = ${company.id}`);
-    // Funds for every run, as a settled sandbox top-up would leave them (the bench does not time checkout).
-    await tx.execute(
-      sql`INSERT INTO wallet_transactions (company_id, reference, amount, currency, provider, status, customer_email, redirect_url, completed_at)
-          VALUES (${company.id}, ${`WT-BENCH${company.id}`}, 90000000000, 'NGN', 'sandbox', 'success', 'bench@personal.test', 'https://bench.test/', now())`,
-    );
-    await tx.execute(
-      sql`INSERT INTO wallet_entries (company_id, amount, kind, transaction_reference) VALUES (${company.id}, 90000000000, 'top_up', ${`WT-BENCH${company.id}`})`,
-    );
-  });
-  await ctx.database.execScript('VACUUM ANALYZE');
-  return { ...company, domainName: domain.name, approver: `payee1@${domain.name}` };
-}
 
 /** The year's extras for the first LOANS and OPENINGS employees: active loans and 2031 opening figures. */
 async function extras(ctx: BenchContext, companyId: number) {
@@ -120,24 +55,14 @@ async function extras(ctx: BenchContext, companyId: number) {
   });
 }
 
-const month = (i: number) => {
-  const start = new Date(Date.UTC(2031, 1 + i, 1));
-  const end = new Date(Date.UTC(2031, 2 + i, 0));
-  return {
-    pay_period_start: start.toISOString().slice(0, 10),
-    pay_period_end: end.toISOString().slice(0, 10),
-    payment_date: end.toISOString().slice(0, 10),
-  };
-};
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const scenario: Scenario = {
   name: 'year-events',
   order: 51,
   async run(ctx) {
-    const plain = await employer(ctx);
-    const year = await employer(ctx);
+    const plain = await seedPayrollEmployer(ctx, EMPLOYEES, 'YR');
+    const year = await seedPayrollEmployer(ctx, EMPLOYEES, 'YR');
     await extras(ctx, year.id);
     for (const company of [plain, year])
       await ctx.database.db
@@ -147,8 +72,8 @@ const scenario: Scenario = {
     await ctx.database.execScript('VACUUM ANALYZE');
     const create = async (company: typeof plain, period: number) => {
       const started = performance.now();
-      const res = await call(ctx, company.token, '/api/payroll-runs', {
-        ...month(period),
+      const res = await apiCall(ctx, company.token, 'POST', '/api/payroll-runs', {
+        ...runPeriod(period),
         created_by_email: `payee2@${company.domainName}`,
       });
       const seconds = (performance.now() - started) / 1000;
