@@ -94,8 +94,8 @@ export const payrollTransfers = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
+    // 0242 dropped (company_id, run_id): every statement names the run, and this index answers a batch.
     index('payroll_transfers_batch_idx').on(t.runId, t.attempt, t.batch),
-    index('payroll_transfers_company_idx').on(t.companyId, t.runId),
     index('payroll_transfers_paystub_idx').on(t.paystubId),
   ],
 );

@@ -143,17 +143,24 @@ export const runApprovalRepo = {
    * or another paystub of this same run: each pair once.
    */
   async overlaps(tx: Executor, companyId: number, runId: string): Promise<OverlapRow[]> {
+    // Each paystub's others are read per employee (LATERAL, OFFSET 0 so the planner cannot flatten
+    // it into one join of the run with itself): an index probe per paystub whatever the statistics.
+    // A run just created has none yet, and the flattened join then paired every paystub with every
+    // other, 38 s for 10,000 (docs/benchmarks.md, "Growth").
     return queryRows<OverlapRow>(
       tx,
       sql`SELECT p.id AS paystub_id, p.user_id, o.id AS other_paystub_id,
                  o.pay_period_start::text AS pay_period_start, o.pay_period_end::text AS pay_period_end
           FROM paystubs p
-          JOIN paystubs o ON o.company_id = p.company_id AND o.user_id = p.user_id AND o.id <> p.id AND o.status <> 'cancelled'
-                         AND o.pay_period_start <= p.pay_period_end AND o.pay_period_end >= p.pay_period_start AND ${isRegular('o')}
-          JOIN payroll_runs r ON r.company_id = o.company_id AND r.id = o.transaction_id
+          CROSS JOIN LATERAL (
+            SELECT o.id, o.pay_period_start, o.pay_period_end
+            FROM paystubs o JOIN payroll_runs r ON r.company_id = o.company_id AND r.id = o.transaction_id
+            WHERE o.company_id = p.company_id AND o.user_id = p.user_id AND o.id <> p.id AND o.status <> 'cancelled'
+              AND o.pay_period_start <= p.pay_period_end AND o.pay_period_end >= p.pay_period_start AND ${isRegular('o')}
+              AND ((o.transaction_id = ${runId} AND o.id < p.id)
+                   OR (o.transaction_id <> ${runId} AND r.status = ANY(${pgArray(APPROVED_RUN_STATUSES)}::text[])))
+            OFFSET 0) o
           WHERE p.company_id = ${companyId} AND p.transaction_id = ${runId} AND p.status = 'unpaid' AND ${isRegular('p')}
-            AND ((o.transaction_id = ${runId} AND o.id < p.id)
-                 OR (o.transaction_id <> ${runId} AND r.status = ANY(${pgArray(APPROVED_RUN_STATUSES)}::text[])))
           ORDER BY p.id, o.id`,
     );
   },
