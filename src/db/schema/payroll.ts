@@ -173,8 +173,6 @@ export const paystubs = pgTable(
     index('paystubs_user_period_end_idx').on(t.userId, t.payPeriodEnd),
     // 0203: a month's remittances of runs without a payment_date (P2) read paystubs by paid_at.
     index('paystubs_company_paid_at_idx').on(t.companyId, t.paidAt).where(sql`paid_at IS NOT NULL`),
-    // 0241: is anything of the run still being paid (the last settlement finishes the run).
-    index('paystubs_processing_idx').on(t.companyId, t.transactionId).where(sql`status = 'processing'`),
   ],
 );
 

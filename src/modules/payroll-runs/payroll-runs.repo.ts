@@ -235,8 +235,11 @@ export const payrollRunsRepo = {
    * again) turn it back to `approved`, ready for `pay` (docs/payroll-runs.md, "Held paystubs").
    */
   async finish(tx: Executor, companyId: number, runId: string): Promise<PayrollRunStatus | undefined> {
-    // One probe of paystubs_processing_idx (0241) first: while anything is processing (every
-    // settlement but the last), the run's paystubs are not counted.
+    // Is anything of the run still processing? An EXISTS stops at the first one found, so every
+    // settlement but the last skips counting the run's paystubs (a run paid by one Paystack webhook
+    // per transfer counted all of them per webhook). No partial index of the processing paystubs for
+    // it: under a new run's stale statistics the planner then chose that index for the settlement's
+    // join by payment reference, and scanned it once per transfer.
     const [open] = await queryRows<{ open: boolean }>(
       tx,
       sql`SELECT EXISTS (SELECT 1 FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId} AND status = 'processing') AS open`,

@@ -130,11 +130,15 @@ export const transfersRepo = {
                     p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end, u.personal_email, u.first_name`,
     );
     if (won.length > 0) {
+      // `reference = ANY(...)` names the rows by their key, so they are read through it whatever the
+      // statistics say: joined on `w` alone, a run's stale statistics (a table analysed before its
+      // transfers existed) made each settlement scan every transfer once per reference.
+      const references = pgArray(won.map((w) => w.reference));
       await tx.execute(
-        sql`WITH w AS (SELECT * FROM unnest(${pgArray(won.map((w) => w.reference))}::text[], ${pgArray(won.map((w) => w.status))}::text[],
+        sql`WITH w AS (SELECT * FROM unnest(${references}::text[], ${pgArray(won.map((w) => w.status))}::text[],
                 ${pgArray(won.map((w) => w.failure_reason))}::text[]) AS w(ref, status, reason))
             UPDATE payroll_transfers t SET status = w.status, failure_reason = w.reason, settled_at = now()
-            FROM w WHERE t.company_id = ${companyId} AND t.reference = w.ref`,
+            FROM w WHERE t.reference = ANY(${references}::text[]) AND t.company_id = ${companyId} AND t.reference = w.ref`,
       );
     }
     return won;
