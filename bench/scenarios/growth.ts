@@ -1,4 +1,4 @@
-// The growth scenario (docs/benchmarks.md, "Growth"; issue 34): for each size n of one fresh company
+// The growth scenario (docs/benchmarks.md, "Growth"): for each size n of one fresh company
 // (BENCH_GROWTH_SIZES, default 1,000 and 10,000 employees; CI's smoke run only the smallest, with
 // fewer requests; 100,000 works when asked), the cost per item of what an employer does as it grows:
 // U1's first and last page and U2, the console's Employees page, a run for all n, its approval and

@@ -1,4 +1,4 @@
-// Growth of history (docs/benchmarks.md, "Growth of history"; issue 34): a job's enqueue and claim
+// Growth of history (docs/benchmarks.md, "Growth of history"): a job's enqueue and claim
 // and a webhook event's recording, timed on empty tables, again after 1,000,000 finished jobs and
 // 1,000,000 delivered webhook events (seeded in SQL, spread over 90 days, vacuumed as autovacuum
 // would), then `payroll prune` (the compiled CLI, as cron runs it) timed, and the same measures

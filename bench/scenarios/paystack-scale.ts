@@ -1,4 +1,4 @@
-// Paystack at scale (issue "Scale", docs/benchmarks.md "Paystack at scale"): one company's run of N
+// Paystack at scale (docs/benchmarks.md, "Paystack at scale"): one company's run of N
 // employees (BENCH_PAYSTACK_SIZES, default 10,000; smoke 300) paid through the fake Paystack of the
 // tests with its rate limit on the transfer endpoints (BENCH_PAYSTACK_RATE requests a second, then
 // 429 with Retry-After: 1), Paystack's webhooks played back for every transfer it accepted. The

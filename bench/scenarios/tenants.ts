@@ -1,4 +1,4 @@
-// Many tenants (docs/benchmarks.md, "Many tenants"; issue 34): 10,000 companies of 20 employees on
+// Many tenants (docs/benchmarks.md, "Many tenants"): 10,000 companies of 20 employees on
 // one database. U1 for the only company first, then with every company present and each request
 // sent as a company picked at random (the server's 1 s token cache then rarely holds the caller),
 // then alternating rounds of one company against random ones on the same full database, random
@@ -23,7 +23,7 @@ const SMOKE = Boolean(process.env.BENCH_SMOKE);
 const COMPANIES = Number(process.env.BENCH_TENANTS || (SMOKE ? 200 : 10_000));
 const EMPLOYEES = 20;
 const ROUNDS = Number(process.env.BENCH_TENANTS_ROUNDS || (SMOKE ? 1 : 3));
-/** The goal of issue 34: U1 of a random company at 0.9 or more of the only company's rate. */
+/** The goal (docs/benchmarks.md, "Many tenants"): U1 of a random company at 0.9 or more of the only company's rate. */
 const GOAL = 0.9;
 /** The callers of the "many rows, few callers" load. */
 const FEW = 100;

@@ -1,5 +1,5 @@
-// The month of a new employer, in chromium, through the console only (issue "the console runs the
-// company", Done when): sign in → invite a second administrator → they set a password through the
+// The month of a new employer, in chromium, through the console only (docs/console.md, "A month in
+// the console, step by step"): sign in → invite a second administrator → they set a password through the
 // onboarding link and sign in → add an employee with a verified bank account → create a run → the
 // second administrator approves → top up on the sandbox → pay → watch it settle → download the
 // payslips and the PAYE schedule → register a webhook → generate a token with two chosen scopes.
