@@ -1,0 +1,18 @@
+import pg from 'pg';
+import { openPostgres } from './src/db/client.js';
+import { migrate } from './src/db/migrate.js';
+import { setupCompany } from './src/modules/companies/index.js';
+import { insertUsers, paidMonth } from './bench/lib/paid-months.js';
+const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+await admin.connect();
+await admin.query('DROP DATABASE IF EXISTS plan_probe');
+await admin.query('CREATE DATABASE plan_probe');
+const database = await openPostgres('postgres://postgres@127.0.0.1:5432/plan_probe', 2);
+await migrate(database);
+const c = await setupCompany(database.db, { name: 'P', domain: 'p.test', plan: 'enterprise' });
+const company = { id: c.id, domain: 'p.test' };
+await insertUsers(database.db, company, 10000, 'LST');
+for (let m = 1; m <= 3; m++) await paidMonth(database.db, c.id, `PR-${m}`, `2031-0${m}-01`, `2031-0${m}-28`, `2031-0${m}-27`);
+await database.execScript('VACUUM ANALYZE');
+await database.close();
+console.log(c.id);
