@@ -6,7 +6,7 @@
 
 import type { BenchContext } from '../scenario.js';
 import { apiCall, type Json } from './http.js';
-import { rssMb } from './processes.js';
+import { serverPeakRss } from './processes.js';
 
 /** POST /api/payroll-runs/{id}/approve naming `approverEmail`; ms it took. */
 export async function approveRun(ctx: BenchContext, token: string, runId: string, approverEmail: string): Promise<number> {
@@ -34,11 +34,7 @@ export async function payRun(
   runId: string,
   options: { paystubs: number; deadlineSeconds: number; pollMs?: number },
 ): Promise<PaidRun> {
-  await ctx.serverPeakRssMb();
-  let sampled = 0;
-  const sampler = setInterval(() => {
-    sampled = Math.max(sampled, rssMb(ctx.serverPid));
-  }, 100);
+  const peakRss = await serverPeakRss(ctx);
   const started = performance.now();
   try {
     const pay = await apiCall(ctx, token, 'POST', `/api/payroll-runs/${runId}/pay`);
@@ -50,11 +46,11 @@ export async function payRun(
       current = (await apiCall(ctx, token, 'GET', `/api/payroll-runs/${runId}`)).json.run;
     }
     const seconds = (performance.now() - started) / 1000;
-    const peakRssMb = Math.max(await ctx.serverPeakRssMb(), Math.round(sampled));
+    const peakRssMb = await peakRss.stop();
     if (current.status !== 'paid' || current.counts.paid !== options.paystubs)
       throw new Error(`run ${runId} ended ${current.status} with ${JSON.stringify(current.counts)} after ${seconds.toFixed(1)} s`);
     return { seconds, acceptedSeconds, peakRssMb };
   } finally {
-    clearInterval(sampler);
+    await peakRss.stop();
   }
 }

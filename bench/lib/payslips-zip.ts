@@ -3,7 +3,7 @@
 // server's CPU time and peak RSS (VmHWM, and VmRSS sampled every 100 ms while the ZIP streams).
 
 import type { BenchContext } from '../scenario.js';
-import { cpuSeconds, rssMb } from './processes.js';
+import { cpuSeconds, serverPeakRss } from './processes.js';
 
 export interface PayslipsZip {
   seconds: number;
@@ -14,23 +14,19 @@ export interface PayslipsZip {
 }
 
 export async function timedPayslipsZip(ctx: BenchContext, token: string, runId: string): Promise<PayslipsZip> {
-  await ctx.serverPeakRssMb();
-  let sampled = 0;
-  const sampler = setInterval(() => {
-    sampled = Math.max(sampled, rssMb(ctx.serverPid));
-  }, 100);
+  const peakRss = await serverPeakRss(ctx);
   const started = performance.now();
   const cpuBefore = cpuSeconds(ctx.serverPid) ?? 0;
   let bytes = 0;
+  let peakRssMb = 0;
   try {
     const res = await fetch(`${ctx.baseUrl}/api/payroll-runs/${runId}/payslips`, { headers: { authorization: `Bearer ${token}` } });
     if (res.status !== 200 || !res.body) throw new Error(`GET payslips: ${res.status} ${await res.text()}`);
     for await (const chunk of res.body) bytes += (chunk as Uint8Array).length;
   } finally {
-    clearInterval(sampler);
+    peakRssMb = await peakRss.stop();
   }
   const seconds = (performance.now() - started) / 1000;
   const serverCpuMs = ((cpuSeconds(ctx.serverPid) ?? 0) - cpuBefore) * 1000;
-  const peakRssMb = Math.max(await ctx.serverPeakRssMb(), Math.round(sampled));
   return { seconds, bytes, serverCpuMs, peakRssMb };
 }

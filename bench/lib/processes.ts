@@ -242,3 +242,26 @@ export class PeakRss {
     if (this.timer) clearInterval(this.timer);
   }
 }
+
+/**
+ * The server's peak RSS over a stretch of work: its high-water mark since `start()` (VmHWM, reset by
+ * ctx.serverPeakRssMb) and VmRSS sampled every 100 ms meanwhile, the larger of the two. `stop()`
+ * ends the sampling and returns it in MB; call it in a `finally` too, so the timer never outlives
+ * the work.
+ */
+export async function serverPeakRss(ctx: { serverPid: number; serverPeakRssMb(): Promise<number> }): Promise<{ stop(): Promise<number> }> {
+  await ctx.serverPeakRssMb();
+  let sampled = 0;
+  const sampler = setInterval(() => {
+    sampled = Math.max(sampled, rssMb(ctx.serverPid));
+  }, 100);
+  let peak: Promise<number> | undefined;
+  return {
+    // Once: a second call (the `finally` after a successful read) returns the same figure.
+    stop() {
+      clearInterval(sampler);
+      peak ??= ctx.serverPeakRssMb().then((mark) => Math.max(mark, Math.round(sampled)));
+      return peak;
+    },
+  };
+}

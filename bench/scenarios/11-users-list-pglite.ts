@@ -11,10 +11,9 @@ import { migrate } from '../../src/db/migrate.js';
 import { issueToken, setupCompany } from '../../src/modules/companies/index.js';
 import { loadProblems, runLoad } from '../lib/load.js';
 import { freePort, startNodeServer } from '../lib/processes.js';
+import { UNLIMITED_RATES } from '../lib/server-env.js';
 import { FIXTURE_USERS, PAGE_PATH, seedUsers } from '../lib/users-fixture.js';
 import type { Scenario } from '../scenario.js';
-
-const HUGE = '1000000000';
 
 const scenario: Scenario = {
   name: 'users-list-pglite',
@@ -44,12 +43,7 @@ const scenario: Scenario = {
           DATA_DIR: dataDir,
           LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
           SEED_DEMO: 'false',
-          RATE_LIMIT_ENDPOINT: HUGE,
-          RATE_LIMIT_SENSITIVE: HUGE,
-          RATE_LIMIT_STANDARD: HUGE,
-          RATE_LIMIT_PREMIUM: HUGE,
-          RATE_LIMIT_ENTERPRISE: HUGE,
-          RATE_LIMIT_UNAUTHENTICATED: HUGE,
+          ...UNLIMITED_RATES,
         },
       });
       try {
