@@ -33,6 +33,10 @@ function pgliteImage(kind: 'empty' | 'migrated'): Blob {
  */
 export async function migratedDataDir(dataDir: string): Promise<void> {
   const client = await PGlite.create(path.join(dataDir, 'pgdata'), { ...PGLITE_OPTIONS, loadDataDir: pgliteImage('migrated') });
+  // The image's memory settings are for in-memory test databases (test/global-setup.ts): a server
+  // starts with the sizes initdb wrote, as a real data directory has.
+  await client.exec('ALTER SYSTEM RESET shared_buffers');
+  await client.exec('ALTER SYSTEM RESET max_connections');
   await client.close();
 }
 
