@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.js';
 import type { TestContext } from './app.js';
 import { createCompany, createUsers, type TestCompany } from './factories.js';
-import { drainJobs, ledger, runBody, setBankAccounts } from './payroll-runs.js';
+import { drainJobs, ledger, runBody, runCountDrift, setBankAccounts } from './payroll-runs.js';
 
 export interface PaySuiteEnv {
   ctx: TestContext;
@@ -168,5 +168,9 @@ export function payRunSuite(name: string, env: () => PaySuiteEnv): void {
       expect(await outboxTo(good.personalEmail)).toHaveLength(1);
       expect(await outboxTo(rejected.personalEmail)).toHaveLength(1);
     });
+  });
+
+  it(`after the pay flows above (${name}): every run's counts by status equal a GROUP BY of its paystubs`, async () => {
+    expect(await runCountDrift(ctxOf().db)).toEqual([]);
   });
 }

@@ -100,3 +100,36 @@ export const runBody = (overrides: Record<string, unknown> = {}) => ({
   payment_date: '2026-03-28',
   ...overrides,
 });
+
+const STATUS_SUMS = (alias: string) =>
+  sql.raw(
+    ['paystubs', 'unpaid', 'held', 'processing', 'paid', 'failed', 'cancelled']
+      .map((column) => `COALESCE(${alias}.${column}, 0) AS ${column}`)
+      .join(', '),
+  );
+
+/**
+ * Every run of the database whose counters (paystub_run_counts: the sums of its slots, migrations/
+ * 0265_paystub_run_status_counts.sql) differ from a fresh GROUP BY of its paystubs, with both
+ * sides; empty when each run's total and number per status are exact.
+ */
+export async function runCountDrift(db: Executor) {
+  return queryRows<{ transaction_id: string; counted: Record<string, number>; kept: Record<string, number> }>(
+    db,
+    sql`WITH counted AS (
+          SELECT company_id, transaction_id, count(*)::int AS paystubs, (count(*) FILTER (WHERE status = 'unpaid'))::int AS unpaid,
+                 (count(*) FILTER (WHERE status = 'held'))::int AS held, (count(*) FILTER (WHERE status = 'processing'))::int AS processing,
+                 (count(*) FILTER (WHERE status = 'paid'))::int AS paid, (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
+                 (count(*) FILTER (WHERE status = 'cancelled'))::int AS cancelled
+          FROM paystubs GROUP BY company_id, transaction_id),
+        kept AS (
+          SELECT company_id, transaction_id, sum(paystubs)::int AS paystubs, sum(unpaid)::int AS unpaid, sum(held)::int AS held,
+                 sum(processing)::int AS processing, sum(paid)::int AS paid, sum(failed)::int AS failed, sum(cancelled)::int AS cancelled
+          FROM paystub_run_counts GROUP BY company_id, transaction_id),
+        sides AS (
+          SELECT transaction_id, (SELECT to_jsonb(x) FROM (SELECT ${STATUS_SUMS('c')}) x) AS counted,
+                 (SELECT to_jsonb(x) FROM (SELECT ${STATUS_SUMS('k')}) x) AS kept
+          FROM counted c FULL JOIN kept k USING (company_id, transaction_id))
+        SELECT transaction_id, counted, kept FROM sides WHERE counted <> kept ORDER BY transaction_id`,
+  );
+}

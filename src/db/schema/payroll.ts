@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   date,
@@ -260,13 +261,24 @@ export const paystubCounts = pgTable('paystub_counts', {
   paystubs: integer('paystubs').notNull().default(0),
 });
 
-/** Paystubs per run, moved by triggers on paystubs (migrations/0260_paystub_run_counts.sql): P1's total by transaction_id. */
+/**
+ * Paystubs per run, in all and by status, moved by triggers on paystubs (migrations/0260_paystub_run_counts.sql,
+ * 0265_paystub_run_status_counts.sql): P1's total by transaction_id and every run view's counts. A run's
+ * numbers are the sums over its slots (a slot alone means nothing).
+ */
 export const paystubRunCounts = pgTable(
   'paystub_run_counts',
   {
     companyId: integer('company_id').notNull(),
     transactionId: text('transaction_id').notNull(),
+    slot: bigint('slot', { mode: 'number' }).notNull(),
     paystubs: integer('paystubs').notNull().default(0),
+    unpaid: integer('unpaid').notNull().default(0),
+    held: integer('held').notNull().default(0),
+    processing: integer('processing').notNull().default(0),
+    paid: integer('paid').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    cancelled: integer('cancelled').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.transactionId] })],
+  (t) => [primaryKey({ columns: [t.companyId, t.transactionId, t.slot] })],
 );

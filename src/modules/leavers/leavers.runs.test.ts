@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { createUsers } from '../../../test/helpers/factories.js';
 import { describe, expect, test as shared } from '../../../test/helpers/fixtures.js';
-import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
+import { drainJobs, fundWallet, runBody, runCountDrift, setBankAccounts } from '../../../test/helpers/payroll-runs.js';
 import { type Executor, queryRows } from '../../db/client.js';
 
 const test = shared.extend('appConfig', { scope: 'file' }, { sandboxTransferDelaySeconds: 0 });
@@ -93,5 +93,11 @@ describe('the regular runs around an exit', () => {
       },
     ]);
     expect((await api.get(`/api/users/${leaver.id}`)).json()).toMatchObject({ exit_date: '2026-03-20', is_active: false });
+  });
+});
+
+describe('after every flow above', () => {
+  test("every run's counts by status equal a GROUP BY of its paystubs (migrations/0265)", async ({ ctx }) => {
+    expect(await runCountDrift(ctx.db)).toEqual([]);
   });
 });

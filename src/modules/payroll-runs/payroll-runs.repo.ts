@@ -103,20 +103,23 @@ export const payrollRunsRepo = {
     );
   },
 
-  /** Paystubs by status, per run. */
+  /**
+   * Paystubs by status, per run: the sums of each run's counter slots (paystub_run_counts, kept by
+   * the triggers of migrations/0265_paystub_run_status_counts.sql), read by primary key whatever
+   * the run's size; exact in the statement's snapshot, as a GROUP BY of the paystubs would be.
+   */
   async counts(db: Executor, companyId: number, runIds: string[]): Promise<Map<string, StatusCounts>> {
     const result = new Map<string, StatusCounts>();
     if (runIds.length === 0) return result;
     for (const id of runIds) result.set(id, { unpaid: 0, held: 0, processing: 0, paid: 0, failed: 0, cancelled: 0 });
-    const rows = await queryRows<{ transaction_id: string; status: keyof StatusCounts; n: number }>(
+    const rows = await queryRows<StatusCounts & { transaction_id: string }>(
       db,
-      sql`SELECT transaction_id, status, count(*)::int AS n FROM paystubs
-          WHERE company_id = ${companyId} AND transaction_id = ANY(${pgArray(runIds)}::text[]) GROUP BY 1, 2`,
+      sql`SELECT transaction_id, sum(unpaid)::int AS unpaid, sum(held)::int AS held, sum(processing)::int AS processing,
+                 sum(paid)::int AS paid, sum(failed)::int AS failed, sum(cancelled)::int AS cancelled
+          FROM paystub_run_counts WHERE company_id = ${companyId} AND transaction_id = ANY(${pgArray(runIds)}::text[])
+          GROUP BY transaction_id`,
     );
-    for (const row of rows) {
-      const counts = result.get(row.transaction_id);
-      if (counts) counts[row.status] = row.n;
-    }
+    for (const { transaction_id, ...counts } of rows) if (result.has(transaction_id)) result.set(transaction_id, counts);
     return result;
   },
 

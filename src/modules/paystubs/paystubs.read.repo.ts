@@ -116,7 +116,7 @@ const preparedPage = preparedPerExecutor((executor) =>
 
 /**
  * The page of one run (P1 filtered by transaction_id alone: the console's run view), newest first,
- * carrying the run's counter (0260_paystub_run_counts.sql) instead of counting the run's paystubs on
+ * carrying the run's counter (0260_paystub_run_counts.sql; the sum of its slots since 0265) instead of counting the run's paystubs on
  * every request, prepared like the unfiltered page. The page's ids come first from
  * paystubs_company_transaction_idx alone (an index-only scan), then their rows by primary key: asked
  * for whole rows in one step, the generic plan walked the company's paystubs newest first by
@@ -127,7 +127,7 @@ const runPageColumns = {
   ...paystubColumns,
   total: sql<
     number | null
-  >`(SELECT ${paystubRunCounts.paystubs} FROM ${paystubRunCounts} WHERE ${paystubRunCounts.companyId} = ${sql.placeholder(
+  >`(SELECT sum(${paystubRunCounts.paystubs})::int FROM ${paystubRunCounts} WHERE ${paystubRunCounts.companyId} = ${sql.placeholder(
     'companyId',
   )} AND ${paystubRunCounts.transactionId} = ${sql.placeholder('transactionId')})`,
 };

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
-import { drainJobs, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { drainJobs, runBody, runCountDrift, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
 import { multipart, newUserBody, usersCsv } from '../../../../test/helpers/users.js';
 import { type FakePaystack, startFakePaystack } from '../../../../test/helpers/wallet.js';
@@ -319,5 +319,11 @@ describe('the payslip of a paid paystub', () => {
     const text = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf.rawPayload }).stdout.toString();
     for (const shown of ['Adaeze Okafor', 'Accountant', 'Access Bank', `•••• ${accounts[0].slice(-4)}`]) expect(text).toContain(shown);
     for (const hidden of ['Renamed', 'Director', later.slice(-4)]) expect(text).not.toContain(hidden);
+  });
+});
+
+describe('after every flow above', () => {
+  it("every run's counts by status equal a GROUP BY of its paystubs (migrations/0265)", async () => {
+    expect(await runCountDrift(ctx.db)).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { createTestApp, type TestContext } from '../../../../test/helpers/app.js
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
 import { paystubItem, postPaystubs } from '../../../../test/helpers/payroll.js';
-import { drainJobs, fundWallet, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { drainJobs, fundWallet, runBody, runCountDrift, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../../db/client.js';
 
 let ctx: TestContext;
@@ -286,5 +286,11 @@ describe('off-cycle runs', () => {
       expect(Object.keys(res.json().error).sort()).toEqual([...fields].sort());
     }
     expect(await queryRows(ctx.db, sql`SELECT count(*)::int AS n FROM payroll_runs WHERE company_id = ${company.id}`)).toEqual(before);
+  });
+});
+
+describe('after every flow above', () => {
+  it("every run's counts by status equal a GROUP BY of its paystubs (migrations/0265)", async () => {
+    expect(await runCountDrift(ctx.db)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
-import { balance, drainJobs, fundWallet, ledger, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { balance, drainJobs, fundWallet, ledger, runBody, runCountDrift, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../../db/client.js';
 import { createPayslipLinks } from '../../paystubs/index.js';
 import { sendBatch } from './transfers.jobs.js';
@@ -171,5 +171,11 @@ describe('transfers are sent once, across crashes', () => {
     );
     expect(sent.map((b) => b.requests)).toEqual([1, 1]);
     expect((await ledger(ctx.db, company.id)).filter((e) => e.kind === 'payroll_debit')).toHaveLength(1);
+  });
+});
+
+describe('after every flow above', () => {
+  it("every run's counts by status equal a GROUP BY of its paystubs (migrations/0265)", async () => {
+    expect(await runCountDrift(ctx.db)).toEqual([]);
   });
 });

@@ -1,18 +1,23 @@
 // Paystack's rate limit (docs/payroll-runs.md, "Paystack's rate limit"): a 429 is refused
 // unprocessed, so the transfers it carried go back to queued, and the job comes back after the
-// answer's Retry-After without spending an attempt. A run paid through the fake Paystack with a
+// answer's Retry-After plus a random spread (so refused jobs do not come back together) without
+// spending an attempt. A run paid through the fake Paystack with a
 // limit of a few requests a second sends every transfer exactly once and settles.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
-import { makeTransfersOverdue, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { drainJobs, makeTransfersOverdue, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack } from '../../../../test/helpers/paystack-transfers.js';
 import { type FakePaystack, startFakePaystack } from '../../../../test/helpers/wallet.js';
 import { queryRows } from '../../../db/client.js';
+import { createPayslipLinks } from '../../paystubs/index.js';
 import { ProviderRateLimited, retryAfterSeconds } from '../../wallet/index.js';
 import { createPaystackTransferProvider } from './paystack-transfers.provider.js';
+import { MAX_RATE_LIMIT_SPREAD_SECONDS, rateLimitedDelay } from './transfer.provider.js';
+import { transferJobs } from './transfers.jobs.js';
+import type { BatchKey } from './transfers.repo.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;
@@ -122,6 +127,63 @@ describe("Paystack's rate limit", () => {
     );
     expect(failedJobs[0].n).toBe(0);
   }, 120_000);
+  it('a refused job comes back after Retry-After plus a random point of Retry-After × √(open transfer jobs)', async () => {
+    // The window: [Retry-After, Retry-After × (1 + √waiting)], the spread at most 600 s, the random point clamped to [0, 1].
+    expect(rateLimitedDelay(3, 1, 0)).toBe(3);
+    expect(rateLimitedDelay(3, 1, 0.5)).toBe(4.5);
+    expect(rateLimitedDelay(3, 0, 0.999)).toBeLessThan(6);
+    expect(rateLimitedDelay(1, 100, 0.5)).toBe(6);
+    expect(rateLimitedDelay(2, 16, 7)).toBe(10);
+    expect(rateLimitedDelay(2, 16, -1)).toBe(2);
+    expect(rateLimitedDelay(600, 10_000, 0.999_999)).toBeCloseTo(600 + MAX_RATE_LIMIT_SPREAD_SECONDS, 2);
+
+    // The send job of a run whose every request is refused (Retry-After: 1), with the random point given.
+    const company = await createCompany(ctx.db, { runApproval: 'token' });
+    const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+    const staff = await createUsers(ctx.db, company.id, [{ baseSalary: '100000.00' }, { baseSalary: '110000.00' }]);
+    await setBankAccounts(
+      ctx.db,
+      staff.map((u) => u.id),
+      '0337654321',
+    );
+    await fundWalletPaystack(ctx.app, ctx.db, company, 1_000_000, fake);
+    const body = runBody({ pay_period_start: '2026-07-01', pay_period_end: '2026-07-31', payment_date: '2026-07-28' });
+    const id = (await as(ctx.app, company).post('/api/payroll-runs', body)).json().run.id as string;
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    const [job] = await queryRows<{ id: number; payload: BatchKey }>(
+      ctx.db,
+      sql`SELECT id, payload FROM jobs WHERE kind = 'payroll-runs.send' AND payload->>'runId' = ${id}`,
+    );
+    const [{ waiting }] = await queryRows<{ waiting: number }>(
+      ctx.db,
+      sql`SELECT count(*)::int AS waiting FROM jobs WHERE kind IN ('payroll-runs.send', 'payroll-runs.settle') AND done_at IS NULL AND failed_at IS NULL`,
+    );
+    expect(waiting).toBeGreaterThanOrEqual(2);
+    transfers.rateLimit = 0;
+    const deps = {
+      db: ctx.db,
+      mailer: ctx.app.deps.mailer,
+      provider: ctx.app.services.payrollRuns.provider,
+      payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl),
+    };
+    const limitedBefore = transfers.limited;
+    for (const [random, expected] of [
+      [0, 1],
+      [0.5, 1 + 0.5 * Math.sqrt(waiting)],
+      [0.999_999, 1 + Math.sqrt(waiting)],
+    ]) {
+      const [send] = transferJobs({ ...deps, random: () => random });
+      const outcome = await send.handler(job.payload, { db: ctx.db, log: ctx.app.log, jobId: job.id, attempt: 1 });
+      expect(outcome).toEqual({ retryInSeconds: expect.closeTo(expected, 4) });
+    }
+    expect(transfers.limited).toBeGreaterThan(limitedBefore);
+    // Nothing was sent: the run pays in full once the provider answers again.
+    transfers.rateLimit = undefined;
+    await drainJobs(ctx.app);
+    expect((await as(ctx.app, company).get(`/api/payroll-runs/${id}`)).json().run).toMatchObject({ status: 'paid', counts: { paid: 2 } });
+  });
+
   it('a 429 is a ProviderRateLimited carrying its Retry-After, and the bulk it refused is not recorded', async () => {
     const provider = createPaystackTransferProvider({ db: ctx.db, secretKey: fake.secret, baseUrl: fake.url });
     transfers.bulkAnswer = { kind: 'json', httpStatus: 429, headers: { 'retry-after': '3' }, body: { status: false, message: 'Too many' } };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
-import { drainJobs, ledger, makeTransfersOverdue, runBody, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
+import { drainJobs, ledger, makeTransfersOverdue, runBody, runCountDrift, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { type FakeTransfers, fakeTransfers, fundWalletPaystack, transferWebhook } from '../../../../test/helpers/paystack-transfers.js';
 import { type FakePaystack, paystackSignature, startFakePaystack } from '../../../../test/helpers/wallet.js';
 import { type Receiver, startReceiver, webhookTestConfig } from '../../../../test/helpers/webhooks.js';
@@ -282,5 +282,11 @@ describe('a crash between "sending" and "sent"', () => {
     expect((await state(id)).map((s) => s.status)).toEqual(['paid', 'paid']);
     for (const s of stubs) expect(transfers.transfers.get(toPaystackReference(s.reference))?.received).toBe(1);
     expect((await ledger(ctx.db, company.id)).filter((e) => e.kind === 'payroll_debit')).toHaveLength(1);
+  });
+});
+
+describe('after every flow above', () => {
+  it("every run's counts by status equal a GROUP BY of its paystubs (migrations/0265)", async () => {
+    expect(await runCountDrift(ctx.db)).toEqual([]);
   });
 });

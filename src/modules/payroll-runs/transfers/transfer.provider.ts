@@ -56,6 +56,26 @@ export function pollDelay(provider: Pick<TransferProvider, 'settleAfterSeconds' 
   return Math.round(Math.min(most, Math.max(least, elapsedSeconds / 2)));
 }
 
+/** The widest spread added to a Retry-After, in seconds (the bound the Retry-After itself has). */
+export const MAX_RATE_LIMIT_SPREAD_SECONDS = 600;
+
+/**
+ * Seconds until a transfer job refused by the provider's rate limit runs again: the Retry-After,
+ * then a uniformly random point (`random`, in [0, 1)) of a spread of Retry-After × √`waiting`, at
+ * most MAX_RATE_LIMIT_SPREAD_SECONDS, `waiting` being the open transfer jobs (this one included)
+ * that compete for the same limit. Without the spread they all came back together, and all but
+ * the limit's worth were refused again, window after window (docs/payroll-runs.md, "Paystack's rate
+ * limit"). Why √waiting: the limit is not published, and it admits between one and `waiting` of
+ * them per Retry-After (had it admitted more, none would have been refused); spreading them over
+ * `waiting` windows would suit a limit of one and slow a higher one `waiting` times, over one window
+ * would suit a limit of `waiting` and keep the herd for any lower one; √waiting windows is off by at
+ * most √waiting either way. Alone (waiting 1) a job comes back within twice the Retry-After.
+ */
+export function rateLimitedDelay(retryAfterSeconds: number, waiting: number, random: number): number {
+  const spread = Math.min(MAX_RATE_LIMIT_SPREAD_SECONDS, retryAfterSeconds * Math.sqrt(Math.max(1, waiting)));
+  return retryAfterSeconds + Math.min(Math.max(random, 0), 1) * spread;
+}
+
 /**
  * A provider's rate limit met part-way through `status`: the states read before it, for the caller
  * to settle (the next look asks only about the rest), and when to come back.

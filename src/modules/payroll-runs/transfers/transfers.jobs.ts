@@ -13,7 +13,7 @@ import type { Mailer } from '../../../platform/mail/outbox.js';
 import type { PayslipLinks } from '../../paystubs/index.js';
 import { ProviderRateLimited } from '../../wallet/index.js';
 import { payrollRunsRepo } from '../payroll-runs.repo.js';
-import { PartialStatus, pollDelay, type TransferProvider, type TransferState } from './transfer.provider.js';
+import { PartialStatus, pollDelay, rateLimitedDelay, type TransferProvider, type TransferState } from './transfer.provider.js';
 import { type BatchKey, type OpenTransfer, type Outcome, transfersRepo } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.service.js';
 
@@ -37,6 +37,8 @@ export interface TransferDeps {
   provider: TransferProvider;
   /** Signs the payslip link of each paid employee's e-mail. */
   payslipLinks: PayslipLinks;
+  /** Where a rate-limited job's spread falls, in [0, 1) (rateLimitedDelay); Math.random unless given. */
+  random?: () => number;
 }
 
 const isBatchKey = (p: unknown): p is BatchKey =>
@@ -149,17 +151,24 @@ export async function settleBatch(deps: TransferDeps, key: BatchKey): Promise<nu
 }
 
 /**
- * The provider's rate limit is not a failure: the job comes back when the provider said
- * (Retry-After), its attempt given back, so a 100,000-transfer run paced by the limit never
- * exhausts its attempts (docs/payroll-runs.md, "Paystack's rate limit").
+ * The provider's rate limit is not a failure: the job comes back after the provider's Retry-After
+ * plus a random spread that grows with the transfer jobs waiting (rateLimitedDelay), its attempt
+ * given back, so a 100,000-transfer run paced by the limit never exhausts its attempts and the
+ * refused jobs do not all come back at the same moment (docs/payroll-runs.md, "Paystack's rate limit").
  */
-async function rateLimited(work: () => Promise<JobOutcome>, log: { info(o: object, m: string): void }): Promise<JobOutcome> {
+async function rateLimited(
+  deps: TransferDeps,
+  work: () => Promise<JobOutcome>,
+  log: { info(o: object, m: string): void },
+): Promise<JobOutcome> {
   try {
     return await work();
   } catch (error) {
     if (!(error instanceof ProviderRateLimited)) throw error;
-    log.info({ retryInSeconds: error.retryAfterSeconds }, 'provider rate limit, will come back');
-    return { retryInSeconds: error.retryAfterSeconds };
+    const waiting = await transfersRepo.openJobs(deps.db, [TRANSFERS_SEND, TRANSFERS_SETTLE]);
+    const retryInSeconds = rateLimitedDelay(error.retryAfterSeconds, waiting, (deps.random ?? Math.random)());
+    log.info({ retryAfterSeconds: error.retryAfterSeconds, waiting, retryInSeconds }, 'provider rate limit, will come back');
+    return { retryInSeconds };
   }
 }
 
@@ -171,7 +180,7 @@ export function transferJobs(deps: TransferDeps): [JobDefinition<typeof TRANSFER
       backoffSeconds: backoff,
       handler: async (payload, { log }) => {
         if (!isBatchKey(payload)) return log.error({ payload }, 'payroll-runs.send job without a batch key');
-        return rateLimited(() => sendBatch(deps, payload), log);
+        return rateLimited(deps, () => sendBatch(deps, payload), log);
       },
     },
     {
@@ -180,10 +189,14 @@ export function transferJobs(deps: TransferDeps): [JobDefinition<typeof TRANSFER
       backoffSeconds: backoff,
       handler: async (payload, { log }) => {
         if (!isBatchKey(payload)) return log.error({ payload }, 'payroll-runs.settle job without a batch key');
-        return rateLimited(async () => {
-          const next = await settleBatch(deps, payload);
-          return next === undefined ? undefined : { retryInSeconds: next };
-        }, log);
+        return rateLimited(
+          deps,
+          async () => {
+            const next = await settleBatch(deps, payload);
+            return next === undefined ? undefined : { retryInSeconds: next };
+          },
+          log,
+        );
       },
     },
   ];

@@ -199,6 +199,18 @@ export const transfersRepo = {
     return row?.name ?? '';
   },
 
+  /**
+   * The open jobs of these kinds (every company's: the provider's rate limit is the deployment's
+   * account's), claimed, due or coming back later; read from the open jobs' partial index.
+   */
+  async openJobs(db: Executor, kinds: readonly string[]): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM jobs WHERE done_at IS NULL AND failed_at IS NULL AND kind = ANY(${pgArray([...kinds])}::text[])`,
+    );
+    return row.n;
+  },
+
   /** One job row per batch, one statement (a 10,000-paystub run queues 100 of each kind). */
   async enqueueBatches(
     tx: Executor,
