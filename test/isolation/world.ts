@@ -343,16 +343,42 @@ export async function victimView(app: App, world: World): Promise<Record<string,
   };
 }
 
-/**
- * One query fingerprinting every table of the database (row count and md5 of the ordered rows),
- * leaving out only `last_used_at`, which authentication may touch on any request, and the tables
- * the server writes by itself on a clock (SELF_WRITTEN: its instance heartbeat). With
- * `companies`, only the rows of those companies, in the tables that have a company_id column.
- */
 /** Written every few seconds whatever the requests do (platform/idempotency-claims.ts: the instance heartbeat). */
 const SELF_WRITTEN = ['server_instances'];
 
+/**
+ * The last fingerprint taken of each database, per `companies`, with the transaction id horizon
+ * read before it: the first transaction id not yet assigned (`pg_current_snapshot()`'s xmax).
+ * A row can only change in a transaction that was given an id, so while the horizon stands the
+ * rows are as they were and the fingerprint is answered again without reading every table (the
+ * catalog walks take one after each of thousands of refused requests). Any write anywhere moves
+ * the horizon (on PostgreSQL the ids are the cluster's, so other files' writes do too), and the
+ * tables are then read again: a cache that can only miss, never answer stale.
+ */
+const lastFingerprints = new WeakMap<Executor, Map<string, { horizon: string; fingerprint: Record<string, string> }>>();
+
+/**
+ * Every table of the database fingerprinted (row count and md5 of the ordered rows), leaving out
+ * only `last_used_at`, which authentication may touch on any request, and the tables the server
+ * writes by itself on a clock (SELF_WRITTEN: its instance heartbeat). With `companies`, only the
+ * rows of those companies, in the tables that have a company_id column.
+ */
 export async function databaseFingerprint(db: Executor, companies?: number[]): Promise<Record<string, string>> {
+  const [{ horizon }] = await queryRows<{ horizon: string }>(db, sql`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS horizon`);
+  const key = companies ? companies.join(',') : '*';
+  let known = lastFingerprints.get(db);
+  if (!known) {
+    known = new Map();
+    lastFingerprints.set(db, known);
+  }
+  const last = known.get(key);
+  if (last?.horizon === horizon) return { ...last.fingerprint };
+  const fingerprint = await readFingerprint(db, companies);
+  known.set(key, { horizon, fingerprint });
+  return { ...fingerprint };
+}
+
+async function readFingerprint(db: Executor, companies?: number[]): Promise<Record<string, string>> {
   const tables = await queryRows<{ name: string; scoped: boolean }>(
     db,
     sql`SELECT t.table_name AS name,
