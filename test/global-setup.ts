@@ -25,14 +25,16 @@ function withDatabase(url: string, name: string): string {
  * Two PGlite images in a fresh directory: `empty` (just initdb, for tests that migrate only so far)
  * and `migrated` (every migration applied and ANALYZEd, as migrate() leaves a new database).
  *
- * Slimmed, because every test database unpacks one (a few hundred of them per run): initdb with
- * 1 MB WAL segments instead of 16 MB, and without the template databases (the service uses only
- * `postgres` and never runs CREATE DATABASE on PGlite). 40 MB and ~1,000 files become ~15 MB and
- * ~400: about 100 ms less CPU per test database (docs/architecture.md, "Tests").
+ * Slimmed, because every test database unpacks one (a few hundred of them per run): without the
+ * template databases (the service uses only `postgres` and never runs CREATE DATABASE on PGlite),
+ * and with 16 MB of shared buffers for a test's small tables. 40 MB and ~1,000 files become 25 MB
+ * and ~400: with the memory setting, about half of the CPU of opening a test database
+ * (docs/architecture.md, "Tests"). 1 MB WAL segments were tried too: no faster in memory, and the
+ * process tests' servers on disk ran their crash tests 1.5-2x slower (a file per MB of WAL).
  */
 async function pgliteImages(): Promise<{ dir: string; empty: string; migrated: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-pglite-'));
-  const client = await PGlite.create({ ...PGLITE_OPTIONS, initDbStartParams: ['--wal-segsize=1'] });
+  const client = await PGlite.create(PGLITE_OPTIONS);
   await client.exec(`UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')`);
   await client.exec('DROP DATABASE template0');
   await client.exec('DROP DATABASE template1');
