@@ -1,8 +1,8 @@
-// All SQL of api_tokens: tokens.ts holds the rules (the token string, its hash, scopes) and calls
-// these; authenticate.ts writes expiry and last use through them.
+// All SQL of api_tokens and auth_generation: tokens.ts holds the rules (the token string, its hash,
+// scopes) and calls these; authenticate.ts reads tokens and writes expiry and last use through them.
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { apiTokens, companies } from '../../db/schema/index.js';
+import { apiTokens, authGeneration, companies } from '../../db/schema/index.js';
 
 export interface TokenRecord {
   id: number;
@@ -15,6 +15,18 @@ export interface TokenRecord {
   apiAccess: boolean;
   plan: string;
 }
+
+const RECORD = {
+  id: apiTokens.id,
+  companyId: apiTokens.companyId,
+  scopes: apiTokens.scopes,
+  lastUsedAt: apiTokens.lastUsedAt,
+  expiredAt: apiTokens.expiredAt,
+  revokedAt: apiTokens.revokedAt,
+  companyActive: companies.isActive,
+  apiAccess: companies.apiAccess,
+  plan: companies.plan,
+};
 
 export const tokensRepo = {
   /** Revokes the company's live tokens; their ids (none: the company had no live token). */
@@ -38,22 +50,47 @@ export const tokensRepo = {
   /** The token of a hash with what authentication needs of its company (one indexed lookup). */
   async findByHash(executor: Executor, tokenHash: string): Promise<TokenRecord | undefined> {
     const [row] = await executor
-      .select({
-        id: apiTokens.id,
-        companyId: apiTokens.companyId,
-        scopes: apiTokens.scopes,
-        lastUsedAt: apiTokens.lastUsedAt,
-        expiredAt: apiTokens.expiredAt,
-        revokedAt: apiTokens.revokedAt,
-        companyActive: companies.isActive,
-        apiAccess: companies.apiAccess,
-        plan: companies.plan,
-      })
+      .select(RECORD)
       .from(apiTokens)
       .innerJoin(companies, eq(companies.id, apiTokens.companyId))
       .where(eq(apiTokens.tokenHash, tokenHash))
       .limit(1);
     return row;
+  },
+
+  /**
+   * findByHash and the authentication generation (0265) in one statement, so one snapshot: the
+   * record is as new as the generation it comes with (docs/decisions.md, "Authentication cache: up
+   * to 60 s, revocation within 1 s"). The generation's one row is the outer side, so an unknown
+   * token still brings it.
+   */
+  async findByHashWithGeneration(executor: Executor, tokenHash: string): Promise<{ generation: number; record: TokenRecord | undefined }> {
+    const [row] = await executor
+      .select({ generation: authGeneration.generation, ...RECORD })
+      .from(authGeneration)
+      .leftJoin(apiTokens, eq(apiTokens.tokenHash, tokenHash))
+      .leftJoin(companies, eq(companies.id, apiTokens.companyId))
+      .where(eq(authGeneration.id, 1))
+      .limit(1);
+    const { generation, id, companyId, lastUsedAt, scopes, companyActive, apiAccess, plan } = row;
+    // Both joins found their row, or there is no such token (company_id references companies).
+    const record =
+      id !== null &&
+      companyId !== null &&
+      lastUsedAt !== null &&
+      scopes !== null &&
+      companyActive !== null &&
+      apiAccess !== null &&
+      plan !== null
+        ? { id, companyId, scopes, lastUsedAt, expiredAt: row.expiredAt, revokedAt: row.revokedAt, companyActive, apiAccess, plan }
+        : undefined;
+    return { generation: Number(generation), record };
+  },
+
+  /** The authentication generation alone (one row by its key). */
+  async generation(executor: Executor): Promise<number> {
+    const [row] = await executor.select({ generation: authGeneration.generation }).from(authGeneration).where(eq(authGeneration.id, 1));
+    return Number(row.generation);
   },
 
   /** The current (not revoked) token of a company. */
