@@ -117,6 +117,8 @@ describe('the generation', () => {
     await ctx.db.execute(sql`UPDATE api_tokens SET revoked_at = revoked_at, scopes = scopes WHERE company_id = ${company.id}`);
     await ctx.db.execute(sql`UPDATE companies SET name = 'Renamed' WHERE id = ${company.id}`);
     expect((await as(ctx.app, company).get('/api/users')).statusCode).toBe(200);
+    expect(ctx.app.lastUse.waiting).toBe(1);
+    await ctx.app.lastUse.flush();
     expect(await lastUsedAt(ctx, company)).toBeGreaterThan(Date.now() - 5_000);
     expect(await generation(ctx)).toBe(before);
   });
@@ -186,6 +188,40 @@ describe('revocation by another instance or SQL', () => {
   });
 });
 
+describe('last uses, written off the request path', () => {
+  test('are written within a second in one batch, never moving one back', async ({ ctx }) => {
+    const [a, b] = [await createCompany(ctx.db), await createCompany(ctx.db)];
+    const old = Date.now() - 120_000;
+    await ctx.db
+      .update(apiTokens)
+      .set({ lastUsedAt: new Date(old) })
+      .where(sql`company_id IN (${a.id}, ${b.id})`);
+    ctx.app.deps.authCache.clear();
+    for (const company of [a, b]) expect((await as(ctx.app, company).get('/api/users')).statusCode).toBe(200);
+    // The answers did not wait for the write.
+    expect(ctx.app.lastUse.waiting).toBe(2);
+    expect(await lastUsedAt(ctx, a)).toBe(old);
+    await expect.poll(async () => Math.min(await lastUsedAt(ctx, a), await lastUsedAt(ctx, b)), { timeout: 5_000 }).toBeGreaterThan(old);
+    const written = await lastUsedAt(ctx, a);
+    const [{ id }] = await ctx.db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.companyId, a.id));
+    await tokensRepo.touchMany(ctx.db, [id], [new Date(written - 1_000)]);
+    expect(await lastUsedAt(ctx, a)).toBe(written);
+  });
+
+  test('are written when the app closes', async ({ ctx }) => {
+    const company = await createCompany(ctx.db);
+    const old = Date.now() - 120_000;
+    await ctx.db
+      .update(apiTokens)
+      .set({ lastUsedAt: new Date(old) })
+      .where(eq(apiTokens.companyId, company.id));
+    const closing = await createTestApp({}, ctx.testDb);
+    expect((await as(closing.app, company).get('/api/users')).statusCode).toBe(200);
+    await closing.close();
+    expect(await lastUsedAt(ctx, company)).toBeGreaterThan(old);
+  });
+});
+
 describe('expiry with a cached last use', () => {
   const ttlSeconds = 3;
   /** Two more instances on the file's database whose tokens expire after `ttlSeconds` unused. */
@@ -203,6 +239,7 @@ describe('expiry with a cached last use', () => {
     shortLived(ctx, async (a) => {
       const company = await createCompany(ctx.db);
       expect((await as(a.app, company).get('/api/users')).statusCode).toBe(200);
+      await a.app.lastUse.flush();
       await sleep(ttlSeconds * 1000 + 200);
       expect((await as(a.app, company).get('/api/users')).json()).toEqual({ error: 'Token expired' });
       a.app.deps.authCache.clear();
@@ -213,9 +250,11 @@ describe('expiry with a cached last use', () => {
     shortLived(ctx, async (a, b) => {
       const company = await createCompany(ctx.db);
       expect((await as(a.app, company).get('/api/users')).statusCode).toBe(200);
+      await a.app.lastUse.flush();
       const cachedUse = Date.now();
       await sleep(ttlSeconds * 500);
       expect((await as(b.app, company).get('/api/users')).statusCode).toBe(200);
+      await b.app.lastUse.flush();
       await sleep(ttlSeconds * 1000 + 200 - (Date.now() - cachedUse));
       // A's cached last use is older than the TTL; the database's (B's) is not.
       const cached = a.app.deps.authCache.get(company.token);

@@ -2,7 +2,7 @@
 // "Rate limits"): token → caller, sliding expiry with lazy writes, rate limits, API access, scopes.
 // Runs in onRequest, before body parsing. Token lookups are cached up to a minute and dropped when
 // the authentication generation moves (docs/decisions.md, "Authentication cache: up to 60 s,
-// revocation within 1 s").
+// revocation within 1 s"); last uses are written by last-use.ts, off the request path.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import type { Config } from '../../config.js';
@@ -11,6 +11,7 @@ import { AccessError, DomainError, unauthorized } from '../errors.js';
 import type { BucketResult, RateLimitStore } from '../ratelimit/limiter.js';
 import { AuthCache } from './auth-cache.js';
 import { SCOPE_DENIED } from './console-access.js';
+import type { LastUseWriter } from './last-use.js';
 import { hashToken, scopeAllows, scopeOf, type TokenRecord } from './tokens.js';
 import { tokensRepo } from './tokens.repo.js';
 
@@ -47,8 +48,8 @@ function planLimit(config: Config, plan: string): number {
   return config.rateLimit.standard;
 }
 
-export function createAuthenticator(deps: { db: Db; config: Config; limiter: RateLimitStore; cache: AuthCache }) {
-  const { db, config, limiter, cache } = deps;
+export function createAuthenticator(deps: { db: Db; config: Config; limiter: RateLimitStore; cache: AuthCache; lastUse: LastUseWriter }) {
+  const { db, config, limiter, cache, lastUse } = deps;
   const ttlMs = config.tokenTtlSeconds * 1000;
   // Lazy sliding-expiry writes: at most once per TTL/100, and at least once a minute.
   const touchEveryMs = Math.min(ttlMs / 100, 60_000);
@@ -156,9 +157,8 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
     if (!scopeAllows(record.scopes, scopeOf(routeName))) throw new AccessError('forbidden', SCOPE_DENIED);
 
     if (now - record.lastUsedAt.getTime() >= touchEveryMs) {
-      const touchedAt = new Date(now);
-      await tokensRepo.touch(db, record.id, touchedAt);
-      record.lastUsedAt = touchedAt;
+      record.lastUsedAt = new Date(now);
+      lastUse.note(record.id, record.lastUsedAt);
     }
 
     request.caller = { companyId: record.companyId, tokenId: record.id, scopes: record.scopes, plan: record.plan };

@@ -1,7 +1,9 @@
 // All SQL of api_tokens and auth_generation: tokens.ts holds the rules (the token string, its hash,
-// scopes) and calls these; authenticate.ts reads tokens and writes expiry and last use through them.
-import { and, eq, isNull } from 'drizzle-orm';
+// scopes) and calls these; authenticate.ts reads tokens and writes expiry through them, last-use.ts
+// the last uses.
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
 import { apiTokens, authGeneration, companies } from '../../db/schema/index.js';
 
 export interface TokenRecord {
@@ -113,7 +115,15 @@ export const tokensRepo = {
     await executor.update(apiTokens).set({ expiredAt: at }).where(eq(apiTokens.id, id));
   },
 
-  async touch(executor: Executor, id: number, at: Date): Promise<void> {
-    await executor.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, id));
+  /**
+   * Last uses in one statement (last-use.ts): each token's `at`, never moving one back (another
+   * instance may have written a later use). Touches last_used_at only, so the generation stays.
+   */
+  async touchMany(executor: Executor, ids: readonly number[], ats: readonly Date[]): Promise<void> {
+    await executor.execute(
+      sql`UPDATE api_tokens AS t SET last_used_at = v.at
+          FROM unnest(${pgArray(ids)}::int[], ${pgArray(ats.map((at) => at.toISOString()))}::timestamptz[]) AS v(id, at)
+          WHERE t.id = v.id AND t.last_used_at < v.at`,
+    );
   },
 };
