@@ -18,7 +18,7 @@ export class AuthCache {
   /**
    * Entries kept, the oldest evicted first: 5 times the 10,000 callers of the goal (one live token
    * per company), so that unknown tokens and growth do not push live ones out; ~430 bytes each, so
-   * ~21 MB at most (docs/operations.md, "Authentication cache").
+   * ~21 MB at most (docs/decisions.md, "Authentication cache: up to 60 s, revocation within 1 s").
    */
   static readonly MAX_ENTRIES = 50_000;
 
