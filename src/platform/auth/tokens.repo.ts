@@ -4,6 +4,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
+import { preparedPerExecutor } from '../../db/prepared.js';
 import { apiTokens, authGeneration, companies } from '../../db/schema/index.js';
 
 export interface TokenRecord {
@@ -29,6 +30,27 @@ const RECORD = {
   apiAccess: companies.apiAccess,
   plan: companies.plan,
 };
+
+// The two reads of authentication that run on a cache miss and once a second (authenticate.ts),
+// prepared once per executor like the hot reads (src/db/prepared.ts): parsed and planned once per
+// connection instead of on every call.
+const preparedLookup = preparedPerExecutor((executor) =>
+  executor
+    .select({ generation: authGeneration.generation, ...RECORD })
+    .from(authGeneration)
+    .leftJoin(apiTokens, eq(apiTokens.tokenHash, sql.placeholder('tokenHash')))
+    .leftJoin(companies, eq(companies.id, apiTokens.companyId))
+    .where(eq(authGeneration.id, 1))
+    .limit(1)
+    .prepare('auth_token_lookup'),
+);
+const preparedGeneration = preparedPerExecutor((executor) =>
+  executor
+    .select({ generation: authGeneration.generation })
+    .from(authGeneration)
+    .where(eq(authGeneration.id, 1))
+    .prepare('auth_generation'),
+);
 
 export const tokensRepo = {
   /** Revokes the company's live tokens; their ids (none: the company had no live token). */
@@ -67,13 +89,7 @@ export const tokensRepo = {
    * token still brings it.
    */
   async findByHashWithGeneration(executor: Executor, tokenHash: string): Promise<{ generation: number; record: TokenRecord | undefined }> {
-    const [row] = await executor
-      .select({ generation: authGeneration.generation, ...RECORD })
-      .from(authGeneration)
-      .leftJoin(apiTokens, eq(apiTokens.tokenHash, tokenHash))
-      .leftJoin(companies, eq(companies.id, apiTokens.companyId))
-      .where(eq(authGeneration.id, 1))
-      .limit(1);
+    const [row] = await preparedLookup(executor).execute({ tokenHash });
     const { generation, id, companyId, lastUsedAt, scopes, companyActive, apiAccess, plan } = row;
     // Both joins found their row, or there is no such token (company_id references companies).
     const record =
@@ -91,7 +107,7 @@ export const tokensRepo = {
 
   /** The authentication generation alone (one row by its key). */
   async generation(executor: Executor): Promise<number> {
-    const [row] = await executor.select({ generation: authGeneration.generation }).from(authGeneration).where(eq(authGeneration.id, 1));
+    const [row] = await preparedGeneration(executor).execute();
     return Number(row.generation);
   },
 
