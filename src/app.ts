@@ -9,6 +9,7 @@ import type { Database } from './db/client.js';
 import { type AppServices, createModules, openApiWebhooks } from './modules/index.js';
 import { registerAuditContext } from './platform/audit/index.js';
 import { AuthCache, createAuthenticator } from './platform/auth/authenticate.js';
+import { LastUseWriter } from './platform/auth/last-use.js';
 import type { RouteName } from './platform/auth/tokens.js';
 import { closeSilentConnections } from './platform/connection-timeouts.js';
 import type { AppDeps } from './platform/deps.js';
@@ -58,11 +59,13 @@ export interface RouteEntry {
 /**
  * `services`: every feature module's services, built once (the console and the seed use them).
  * `listenMetrics`: starts the METRICS_PORT listener, if set (server.ts, after listen); its port.
+ * `lastUse`: tokens' last uses waiting for their write (platform/auth/last-use.ts), written on close.
  */
 export type App = FastifyInstance & {
   deps: AppDeps;
   services: AppServices;
   routeCatalog: RouteEntry[];
+  lastUse: LastUseWriter;
   listenMetrics: () => Promise<number | undefined>;
 };
 
@@ -109,6 +112,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   );
   const jobs = new JobQueue(database.db, app.log, config.jobPollMs);
   const authCache = new AuthCache();
+  const lastUse = new LastUseWriter(database.db, app.log);
   const deps: AppDeps = {
     config,
     database,
@@ -158,7 +162,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 20, fields: 50 } });
 
   registerAuditContext(app);
-  app.addHook('onRequest', createAuthenticator({ db: database.db, config, limiter, cache: authCache }));
+  app.addHook('onRequest', createAuthenticator({ db: database.db, config, limiter, cache: authCache, lastUse }));
   app.addHook('preHandler', (request, _reply, done) => {
     const tenancy = request.routeOptions.config.tenancy;
     if (!tenancy || !request.caller) return done();
@@ -189,13 +193,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApiRoutes(app);
 
   app.addHook('onClose', async () => {
+    await lastUse.close();
     await jobs.stop();
     stopLimiterLog();
     if (!options.limiter) await limiter.close();
     logDestination?.close();
   });
   // Same objects as assigned above (hooks read them while the app is built); this puts them in the type.
-  return Object.assign(app, { deps, routeCatalog, services, listenMetrics: metrics.listen });
+  return Object.assign(app, { deps, routeCatalog, services, lastUse, listenMetrics: metrics.listen });
 }
 
 /**

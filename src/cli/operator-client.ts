@@ -99,7 +99,8 @@ export async function directClient(config: Config): Promise<OperatorClient> {
     await opened.close();
     throw error;
   }
-  // A server running elsewhere on the same PostgreSQL sees changes within its 1 s auth cache.
+  // A server running elsewhere on the same PostgreSQL sees changes within 1 s: they move the
+  // authentication generation (docs/decisions.md, "Authentication cache: up to 60 s, revocation within 1 s").
   const authCache = new AuthCache();
   const vocabulary = createCompanyVocabularyService({ db: opened.database.db, authCache });
   const service = createAdminService({ db: opened.database.db, authCache, config, vocabulary });

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -18,6 +31,16 @@ export const apiTokens = pgTable(
   },
   (t) => [uniqueIndex('api_tokens_token_hash_key').on(t.tokenHash), index('api_tokens_company_idx').on(t.companyId)],
 );
+
+/**
+ * One row: moved by statement triggers on api_tokens and companies at every change that can take
+ * access away (migrations/0265_auth_generation.sql); each instance empties its authentication cache
+ * when it sees it move (docs/decisions.md, "Authentication cache: up to 60 s, revocation within 1 s").
+ */
+export const authGeneration = pgTable('auth_generation', {
+  id: smallint('id').primaryKey().default(1),
+  generation: bigint('generation', { mode: 'number' }).notNull().default(0),
+});
 
 /** Durable background work (docs/decisions.md, "Jobs and mail"). */
 export const jobs = pgTable(

@@ -1,41 +1,21 @@
 // Authentication for every named /api route (docs/reference.md, "Authentication and scopes" and
 // "Rate limits"): token → caller, sliding expiry with lazy writes, rate limits, API access, scopes.
-// Runs in onRequest, before body parsing.
+// Runs in onRequest, before body parsing. Token lookups are cached up to a minute and dropped when
+// the authentication generation moves (docs/decisions.md, "Authentication cache: up to 60 s,
+// revocation within 1 s"); last uses are written by last-use.ts, off the request path.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { AccessError, DomainError, unauthorized } from '../errors.js';
 import type { BucketResult, RateLimitStore } from '../ratelimit/limiter.js';
+import { AuthCache } from './auth-cache.js';
 import { SCOPE_DENIED } from './console-access.js';
-import { findToken, scopeAllows, scopeOf, type TokenRecord } from './tokens.js';
+import type { LastUseWriter } from './last-use.js';
+import { hashToken, scopeAllows, scopeOf, type TokenRecord } from './tokens.js';
 import { tokensRepo } from './tokens.repo.js';
 
-/**
- * A short-lived cache of token lookups so that a read costs one query, not two. Changes made by
- * this instance (revoke, deactivate, plan) invalidate it at once; other instances see them within
- * CACHE_MS (docs/decisions.md, "Authentication cache").
- */
-export class AuthCache {
-  static readonly CACHE_MS = 1000;
-  private readonly entries = new Map<string, { record: TokenRecord | undefined; at: number }>();
-
-  get(token: string): TokenRecord | undefined | null {
-    const entry = this.entries.get(token);
-    if (!entry || Date.now() - entry.at > AuthCache.CACHE_MS) return null;
-    return entry.record;
-  }
-
-  set(token: string, record: TokenRecord | undefined): void {
-    if (this.entries.size > 10_000) this.entries.clear();
-    this.entries.set(token, { record, at: Date.now() });
-  }
-
-  /** Forget everything: called after any change to tokens or companies' access. */
-  clear(): void {
-    this.entries.clear();
-  }
-}
+export { AuthCache };
 
 const SENSITIVE_DEFAULT = new Set([
   'wallet.top-up',
@@ -68,11 +48,49 @@ function planLimit(config: Config, plan: string): number {
   return config.rateLimit.standard;
 }
 
-export function createAuthenticator(deps: { db: Db; config: Config; limiter: RateLimitStore; cache: AuthCache }) {
-  const { db, config, limiter, cache } = deps;
+export function createAuthenticator(deps: { db: Db; config: Config; limiter: RateLimitStore; cache: AuthCache; lastUse: LastUseWriter }) {
+  const { db, config, limiter, cache, lastUse } = deps;
   const ttlMs = config.tokenTtlSeconds * 1000;
   // Lazy sliding-expiry writes: at most once per TTL/100, and at least once a minute.
   const touchEveryMs = Math.min(ttlMs / 100, 60_000);
+
+  /** Reads the token with the generation and caches it, unless the cache was emptied meanwhile. */
+  async function lookUp(token: string): Promise<TokenRecord | undefined> {
+    const epoch = cache.epoch;
+    const at = Date.now();
+    const { generation, record } = await tokensRepo.findByHashWithGeneration(db, hashToken(token));
+    const untouched = cache.epoch === epoch;
+    if (cache.observe(generation, at) && untouched) cache.set(token, record, at);
+    return record;
+  }
+
+  /** One read of the generation at a time; every request that needs it waits for the same. */
+  let reading: Promise<void> | undefined;
+  function readGeneration(): Promise<void> {
+    reading ??= (async () => {
+      const at = Date.now();
+      try {
+        cache.observe(await tokensRepo.generation(db), at);
+      } finally {
+        reading = undefined;
+      }
+    })();
+    return reading;
+  }
+
+  /**
+   * The token's record as of a read started at most GENERATION_MS before the request (`now`): from
+   * the cache when the generation was read since, else after reading it (folded into the token's
+   * own read on a miss). Two rounds at most: a read under way may have started too early.
+   */
+  async function resolve(token: string, now: number): Promise<TokenRecord | undefined> {
+    for (;;) {
+      const cached = cache.get(token, now);
+      if (cached === null) return lookUp(token);
+      if (cache.current(now)) return cached;
+      await readGeneration();
+    }
+  }
 
   async function failAuthentication(request: FastifyRequest, reply: FastifyReply, error: DomainError): Promise<never> {
     const bucket = await limiter.take('unauth', request.ip, config.rateLimit.unauthenticated);
@@ -100,18 +118,20 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
     if (!match) return failAuthentication(request, reply, unauthorized());
     const token = match[1];
 
-    let record = cache.get(token);
-    if (record === null) {
-      record = await findToken(db, token);
-      cache.set(token, record);
-    }
+    const now = Date.now();
+    let record = await resolve(token, now);
     if (!record || record.revokedAt) return failAuthentication(request, reply, unauthorized());
 
-    const now = Date.now();
+    if (!record.expiredAt && now - record.lastUsedAt.getTime() > ttlMs) {
+      // Never refuse a live token on a cached last use: another instance may have used it since.
+      record = await lookUp(token);
+      if (!record || record.revokedAt) return failAuthentication(request, reply, unauthorized());
+    }
     if (record.expiredAt || now - record.lastUsedAt.getTime() > ttlMs) {
       if (!record.expiredAt) {
-        await tokensRepo.markExpired(db, record.id, new Date(now));
-        cache.clear();
+        const at = new Date(now);
+        await tokensRepo.markExpired(db, record.id, at);
+        record.expiredAt = at; // the cached record too; other instances see the generation move
       }
       return failAuthentication(request, reply, unauthorized('Token expired'));
     }
@@ -137,9 +157,8 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
     if (!scopeAllows(record.scopes, scopeOf(routeName))) throw new AccessError('forbidden', SCOPE_DENIED);
 
     if (now - record.lastUsedAt.getTime() >= touchEveryMs) {
-      const touchedAt = new Date(now);
-      await tokensRepo.touch(db, record.id, touchedAt);
-      record.lastUsedAt = touchedAt;
+      record.lastUsedAt = new Date(now);
+      lastUse.note(record.id, record.lastUsedAt);
     }
 
     request.caller = { companyId: record.companyId, tokenId: record.id, scopes: record.scopes, plan: record.plan };

@@ -1,8 +1,11 @@
-// All SQL of api_tokens: tokens.ts holds the rules (the token string, its hash, scopes) and calls
-// these; authenticate.ts writes expiry and last use through them.
-import { and, eq, isNull } from 'drizzle-orm';
+// All SQL of api_tokens and auth_generation: tokens.ts holds the rules (the token string, its hash,
+// scopes) and calls these; authenticate.ts reads tokens and writes expiry through them, last-use.ts
+// the last uses.
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { apiTokens, companies } from '../../db/schema/index.js';
+import { pgArray } from '../../db/pg-array.js';
+import { preparedPerExecutor } from '../../db/prepared.js';
+import { apiTokens, authGeneration, companies } from '../../db/schema/index.js';
 
 export interface TokenRecord {
   id: number;
@@ -15,6 +18,39 @@ export interface TokenRecord {
   apiAccess: boolean;
   plan: string;
 }
+
+const RECORD = {
+  id: apiTokens.id,
+  companyId: apiTokens.companyId,
+  scopes: apiTokens.scopes,
+  lastUsedAt: apiTokens.lastUsedAt,
+  expiredAt: apiTokens.expiredAt,
+  revokedAt: apiTokens.revokedAt,
+  companyActive: companies.isActive,
+  apiAccess: companies.apiAccess,
+  plan: companies.plan,
+};
+
+// The two reads of authentication that run on a cache miss and once a second (authenticate.ts),
+// prepared once per executor like the hot reads (src/db/prepared.ts): parsed and planned once per
+// connection instead of on every call.
+const preparedLookup = preparedPerExecutor((executor) =>
+  executor
+    .select({ generation: authGeneration.generation, ...RECORD })
+    .from(authGeneration)
+    .leftJoin(apiTokens, eq(apiTokens.tokenHash, sql.placeholder('tokenHash')))
+    .leftJoin(companies, eq(companies.id, apiTokens.companyId))
+    .where(eq(authGeneration.id, 1))
+    .limit(1)
+    .prepare('auth_token_lookup'),
+);
+const preparedGeneration = preparedPerExecutor((executor) =>
+  executor
+    .select({ generation: authGeneration.generation })
+    .from(authGeneration)
+    .where(eq(authGeneration.id, 1))
+    .prepare('auth_generation'),
+);
 
 export const tokensRepo = {
   /** Revokes the company's live tokens; their ids (none: the company had no live token). */
@@ -38,22 +74,41 @@ export const tokensRepo = {
   /** The token of a hash with what authentication needs of its company (one indexed lookup). */
   async findByHash(executor: Executor, tokenHash: string): Promise<TokenRecord | undefined> {
     const [row] = await executor
-      .select({
-        id: apiTokens.id,
-        companyId: apiTokens.companyId,
-        scopes: apiTokens.scopes,
-        lastUsedAt: apiTokens.lastUsedAt,
-        expiredAt: apiTokens.expiredAt,
-        revokedAt: apiTokens.revokedAt,
-        companyActive: companies.isActive,
-        apiAccess: companies.apiAccess,
-        plan: companies.plan,
-      })
+      .select(RECORD)
       .from(apiTokens)
       .innerJoin(companies, eq(companies.id, apiTokens.companyId))
       .where(eq(apiTokens.tokenHash, tokenHash))
       .limit(1);
     return row;
+  },
+
+  /**
+   * findByHash and the authentication generation (0265) in one statement, so one snapshot: the
+   * record is as new as the generation it comes with (docs/decisions.md, "Authentication cache: up
+   * to 60 s, revocation within 1 s"). The generation's one row is the outer side, so an unknown
+   * token still brings it.
+   */
+  async findByHashWithGeneration(executor: Executor, tokenHash: string): Promise<{ generation: number; record: TokenRecord | undefined }> {
+    const [row] = await preparedLookup(executor).execute({ tokenHash });
+    const { generation, id, companyId, lastUsedAt, scopes, companyActive, apiAccess, plan } = row;
+    // Both joins found their row, or there is no such token (company_id references companies).
+    const record =
+      id !== null &&
+      companyId !== null &&
+      lastUsedAt !== null &&
+      scopes !== null &&
+      companyActive !== null &&
+      apiAccess !== null &&
+      plan !== null
+        ? { id, companyId, scopes, lastUsedAt, expiredAt: row.expiredAt, revokedAt: row.revokedAt, companyActive, apiAccess, plan }
+        : undefined;
+    return { generation: Number(generation), record };
+  },
+
+  /** The authentication generation alone (one row by its key). */
+  async generation(executor: Executor): Promise<number> {
+    const [row] = await preparedGeneration(executor).execute();
+    return Number(row.generation);
   },
 
   /** The current (not revoked) token of a company. */
@@ -76,7 +131,15 @@ export const tokensRepo = {
     await executor.update(apiTokens).set({ expiredAt: at }).where(eq(apiTokens.id, id));
   },
 
-  async touch(executor: Executor, id: number, at: Date): Promise<void> {
-    await executor.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, id));
+  /**
+   * Last uses in one statement (last-use.ts): each token's `at`, never moving one back (another
+   * instance may have written a later use). Touches last_used_at only, so the generation stays.
+   */
+  async touchMany(executor: Executor, ids: readonly number[], ats: readonly Date[]): Promise<void> {
+    await executor.execute(
+      sql`UPDATE api_tokens AS t SET last_used_at = v.at
+          FROM unnest(${pgArray(ids)}::int[], ${pgArray(ats.map((at) => at.toISOString()))}::timestamptz[]) AS v(id, at)
+          WHERE t.id = v.id AND t.last_used_at < v.at`,
+    );
   },
 };
