@@ -34,7 +34,7 @@ export const apiTokens = pgTable(
 
 /**
  * One row: moved by statement triggers on api_tokens and companies at every change that can take
- * access away (migrations/0265_auth_generation.sql); each instance empties its authentication cache
+ * access away (migrations/0269_auth_generation.sql); each instance empties its authentication cache
  * when it sees it move (docs/decisions.md, "Authentication cache: up to 60 s, revocation within 1 s").
  */
 export const authGeneration = pgTable('auth_generation', {

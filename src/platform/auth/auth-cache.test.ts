@@ -1,6 +1,6 @@
 // The authentication cache (docs/decisions.md, "Authentication cache: up to 60 s, revocation within
 // 1 s"): entries kept up to a minute, the oldest evicted first, and emptied when the generation
-// (migrations/0265_auth_generation.sql) moves, which every change that can take access away does,
+// (migrations/0269_auth_generation.sql) moves, which every change that can take access away does,
 // whoever makes it: a second app on the same database, or SQL written directly.
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';

@@ -1,6 +1,6 @@
 // The authentication cache of one instance (docs/decisions.md, "Authentication cache: up to 60 s,
 // revocation within 1 s"): token lookups kept up to ENTRY_MS, valid only while the authentication
-// generation (migrations/0265_auth_generation.sql) was read within GENERATION_MS. Memory only; the
+// generation (migrations/0269_auth_generation.sql) was read within GENERATION_MS. Memory only; the
 // authenticator (authenticate.ts) does the reads.
 import type { TokenRecord } from './tokens.repo.js';
 

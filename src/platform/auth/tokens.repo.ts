@@ -83,7 +83,7 @@ export const tokensRepo = {
   },
 
   /**
-   * findByHash and the authentication generation (0265) in one statement, so one snapshot: the
+   * findByHash and the authentication generation (0269) in one statement, so one snapshot: the
    * record is as new as the generation it comes with (docs/decisions.md, "Authentication cache: up
    * to 60 s, revocation within 1 s"). The generation's one row is the outer side, so an unknown
    * token still brings it.
