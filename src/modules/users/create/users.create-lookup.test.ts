@@ -1,6 +1,7 @@
-// U3's lookup (users_create_lookup, migrations 0204 and 0266; docs/users.md, "Performance notes"):
-// a name's stem is read only when its first address is taken, by a live user or a deleted one, and
-// that test is an index probe, never a scan of every user of every company.
+// U3's lookup (users_create_lookup, migrations 0204, 0266 and 0267; docs/users.md, "Performance
+// notes"): a name's stem is read only when its first address is taken, by a live user or a deleted
+// one, and that test is an index probe, never a scan of every user of every company; the batch's
+// statements after it keep generic plans, for that transaction only.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
@@ -46,6 +47,31 @@ describe('U3 lookup', () => {
         await client.end();
       }
     }
+
+    it('plans the rest of a batch generically (0267), and nothing after it', async () => {
+      const client = new pg.Client({ connectionString: ctx.testDb.url });
+      await client.connect();
+      const mode = async () => (await client.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0].plan_cache_mode;
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT * FROM users_create_lookup($1, $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])', [
+          acme.id,
+          [1],
+          [],
+          [],
+          [],
+          [],
+        ]);
+        expect(await mode()).toBe('force_generic_plan');
+        await client.query('COMMIT');
+        expect(await mode()).toBe('auto');
+        // The reservation is a transaction of its own (an empty one reserves nothing).
+        await client.query('SELECT * FROM users_reserve_numbers($1, $2::text[])', [acme.id, []]);
+        expect(await mode()).toBe('auto');
+      } finally {
+        await client.end();
+      }
+    });
 
     it('reads a stem only when its first address is taken, by index probes alone', async () => {
       await createUserViaApi(ctx.app, acme, { first_name: 'Bisi', last_name: 'Ade' });
