@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.js';
 import { pgArray } from '../../../db/pg-array.js';
-import { queryNamed } from '../../../db/prepared.js';
+import { namedStatement } from '../../../db/prepared.js';
 import { flatUserRowSql, type UserFlatRow } from '../users.flat-row.repo.js';
 
 /** What `insertMany` writes (the create core fills every field). */
@@ -32,15 +32,72 @@ export interface NewUser {
   tokenExpiresAt: string | null;
 }
 
+/** `insertMany`'s columns, in the statement's order: each goes in as ONE array value (its placeholder's name). */
+const COLUMNS = [
+  ['employeeId', 'text'],
+  ['firstName', 'text'],
+  ['lastName', 'text'],
+  ['email', 'text'],
+  ['personalEmail', 'text'],
+  ['uniqueId', 'text'],
+  ['userTypeId', 'int'],
+  ['domainId', 'int'],
+  ['title', 'text'],
+  ['department', 'text'],
+  ['officeLocation', 'text'],
+  ['baseSalary', 'numeric'],
+  ['allowances', 'numeric'],
+  ['startDate', 'date'],
+  ['managerId', 'int'],
+  ['bankName', 'text'],
+  ['accountNumber', 'text'],
+  ['roles', 'text'],
+  ['isActive', 'boolean'],
+  ['onboardingToken', 'text'],
+  ['tokenExpiresAt', 'timestamptz'],
+  ['bankCode', 'text'],
+] as const satisfies readonly (readonly [keyof NewUser, string])[];
+
+/**
+ * Inserts many users in ONE statement: one array parameter per column, unnested into rows (a
+ * 2,000-row chunk would otherwise need ~46,000 bind parameters, or a JSON document repeating
+ * every key on every row). ON CONFLICT DO NOTHING on every unique index: a row lost to a
+ * concurrent writer is just not returned, and the caller re-plans it. Written once with a
+ * placeholder per column (db/prepared.ts namedStatement).
+ */
+const insertSql = sql`INSERT INTO users (company_id, employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id,
+            domain_id, title, department, office_location, base_salary, allowances, start_date, manager_id, bank_name,
+            account_number, roles, is_active, onboarding_completed, onboarding_token, token_expires_at, bank_code)
+          SELECT ${sql.placeholder('companyId')}, v.employee_id, v.first_name, v.last_name, v.email, v.personal_email, v.unique_id, v.user_type_id,
+            v.domain_id, v.title, v.department, v.office_location, v.base_salary, v.allowances, v.start_date, v.manager_id, v.bank_name,
+            v.account_number, v.roles::text[], v.is_active, v.is_active, v.onboarding_token, v.token_expires_at, v.bank_code
+          FROM unnest(${sql.join(
+            COLUMNS.map(([key, type]) => sql`${sql.placeholder(key)}::${sql.raw(type)}[]`),
+            sql`, `,
+          )})
+            AS v(employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id, domain_id, title, department,
+              office_location, base_salary, allowances, start_date, manager_id, bank_name, account_number, roles, is_active,
+              onboarding_token, token_expires_at, bank_code)
+          ON CONFLICT DO NOTHING`;
+
+const insertIds = namedStatement<{ id: number; unique_id: string }>('users_insert_many', sql`${insertSql} RETURNING id, unique_id`);
+
+/**
+ * The same insert returning each inserted user as its flat row (users.flat-row.repo.ts, U2's
+ * columns with the type's and manager's names), read in the same statement: U3 answers and
+ * announces the user from it instead of reading it twice more. The CTE is read under the table's
+ * name, so that the flat row's columns ("users"."email", …) are its columns.
+ */
+const insertRows = namedStatement<{ id: number; unique_id: string; row: UserFlatRow }>(
+  'users_insert_rows',
+  sql`WITH inserted AS (${insertSql} RETURNING *)
+      SELECT users.id, users.unique_id, ${flatUserRowSql} AS row FROM inserted AS users
+      LEFT JOIN user_types ON user_types.id = users.user_type_id
+      LEFT JOIN users AS manager ON manager.id = users.manager_id`,
+);
+
 export const createRepo = {
-  /**
-   * Inserts many users in ONE statement: one array parameter per column, unnested into rows (a
-   * 2,000-row chunk would otherwise need ~46,000 bind parameters, or a JSON document repeating
-   * every key on every row). ON CONFLICT DO NOTHING on every unique index: a row lost to a
-   * concurrent writer is just not returned, and the caller re-plans it. `withRows` also returns each inserted user as its flat row
-   * (users.flat-row.repo.ts, U2's columns with the type's and manager's names), read in the same
-   * statement: U3 answers and announces the user from it instead of reading it twice more.
-   */
+  /** `withRows` also returns each inserted user's flat row (U3). */
   async insertMany(
     executor: Executor,
     companyId: number,
@@ -48,41 +105,14 @@ export const createRepo = {
     withRows = false,
   ): Promise<{ id: number; uniqueId: string; row?: UserFlatRow }[]> {
     if (rows.length === 0) return [];
-    const column = <K extends keyof NewUser>(key: K) => pgArray(rows.map((row) => row[key] as string | number | boolean | null));
-    const insert = sql`INSERT INTO users (company_id, employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id,
-            domain_id, title, department, office_location, base_salary, allowances, start_date, manager_id, bank_name,
-            account_number, roles, is_active, onboarding_completed, onboarding_token, token_expires_at, bank_code)
-          SELECT ${companyId}, v.employee_id, v.first_name, v.last_name, v.email, v.personal_email, v.unique_id, v.user_type_id,
-            v.domain_id, v.title, v.department, v.office_location, v.base_salary, v.allowances, v.start_date, v.manager_id, v.bank_name,
-            v.account_number, v.roles::text[], v.is_active, v.is_active, v.onboarding_token, v.token_expires_at, v.bank_code
-          FROM unnest(${column('employeeId')}::text[], ${column('firstName')}::text[], ${column('lastName')}::text[],
-            ${column('email')}::text[], ${column('personalEmail')}::text[], ${column('uniqueId')}::text[],
-            ${column('userTypeId')}::int[], ${column('domainId')}::int[], ${column('title')}::text[], ${column('department')}::text[],
-            ${column('officeLocation')}::text[], ${column('baseSalary')}::numeric[], ${column('allowances')}::numeric[],
-            ${column('startDate')}::date[], ${column('managerId')}::int[], ${column('bankName')}::text[], ${column('accountNumber')}::text[],
-            ${pgArray(rows.map((row) => pgArray(row.roles)))}::text[], ${column('isActive')}::boolean[],
-            ${column('onboardingToken')}::text[], ${column('tokenExpiresAt')}::timestamptz[], ${column('bankCode')}::text[])
-            AS v(employee_id, first_name, last_name, email, personal_email, unique_id, user_type_id, domain_id, title, department,
-              office_location, base_salary, allowances, start_date, manager_id, bank_name, account_number, roles, is_active,
-              onboarding_token, token_expires_at, bank_code)
-          ON CONFLICT DO NOTHING`;
-    if (!withRows) {
-      const inserted = await queryNamed<{ id: number; unique_id: string }>(
-        executor,
-        'users_insert_many',
-        sql`${insert} RETURNING id, unique_id`,
-      );
-      return inserted.map((row) => ({ id: row.id, uniqueId: row.unique_id }));
+    const values: Record<string, unknown> = { companyId };
+    for (const [key] of COLUMNS) {
+      values[key] =
+        key === 'roles'
+          ? pgArray(rows.map((row) => pgArray(row.roles)))
+          : pgArray(rows.map((row) => row[key] as string | number | boolean | null));
     }
-    // The CTE is read under the table's name, so that the flat row's columns ("users"."email", …) are its columns.
-    const inserted = await queryNamed<{ id: number; unique_id: string; row: UserFlatRow }>(
-      executor,
-      'users_insert_rows',
-      sql`WITH inserted AS (${insert} RETURNING *)
-          SELECT users.id, users.unique_id, ${flatUserRowSql} AS row FROM inserted AS users
-          LEFT JOIN user_types ON user_types.id = users.user_type_id
-          LEFT JOIN users AS manager ON manager.id = users.manager_id`,
-    );
-    return inserted.map((row) => ({ id: row.id, uniqueId: row.unique_id, row: row.row }));
+    if (!withRows) return (await insertIds(executor, values)).map((row) => ({ id: row.id, uniqueId: row.unique_id }));
+    return (await insertRows(executor, values)).map((row) => ({ id: row.id, uniqueId: row.unique_id, row: row.row }));
   },
 };
