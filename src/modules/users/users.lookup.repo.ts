@@ -159,9 +159,8 @@ export interface CreateLookup {
  * after them, the taken e-mails of each stem (only when its `exact` address, the one its row would
  * take first, is taken or null) and the ids of the company's live users with these
  * personal and company e-mails. Those users' rows, when there are any (a re-invite, a manager), in
- * a second statement. The function also sets plan_cache_mode = force_generic_plan for the rest of
- * the caller's transaction (migration 0267): the batch's writes that follow keep their plans
- * instead of being planned again on every create.
+ * a second statement. Each read of users inside it finds its rows by its own index whatever the
+ * statistics (migration 0267).
  */
 export async function createLookup(
   tx: Executor,

@@ -1,11 +1,11 @@
 // U3's lookup (users_create_lookup, migrations 0204, 0266 and 0267; docs/users.md, "Performance
 // notes"): a name's stem is read only when its first address is taken, by a live user or a deleted
-// one, and that test is an index probe, never a scan of every user of every company; the batch's
-// statements after it keep generic plans, for that transaction only.
+// one, and that test is an index probe, never a scan of every user of every company; personal
+// e-mails and managers are found by their own index whatever the statistics.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
-import { createCompany, type TestCompany } from '../../../../test/helpers/factories.js';
+import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
 import { createUserViaApi } from '../../../../test/helpers/users.js';
 
@@ -48,26 +48,44 @@ describe('U3 lookup', () => {
       }
     }
 
-    it('plans the rest of a batch generically (0267), and nothing after it', async () => {
+    it('finds a personal e-mail and a manager by their own index in a large company never analyzed (0267)', async () => {
+      const big = await createCompany(ctx.db);
+      const people = await createUsers(
+        ctx.db,
+        big.id,
+        Array.from({ length: 2000 }, () => ({})),
+      );
+      const [boss] = people;
       const client = new pg.Client({ connectionString: ctx.testDb.url });
       await client.connect();
-      const mode = async () => (await client.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0].plan_cache_mode;
-      try {
+      /** Rows users' indexes led `statement` to, in a transaction of its own (rolled back). */
+      const fetched = async (statement: string, values: unknown[]) => {
         await client.query('BEGIN');
-        await client.query('SELECT * FROM users_create_lookup($1, $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])', [
-          acme.id,
-          [1],
-          [],
-          [],
-          [],
-          [],
+        const rows = (await client.query(statement, values)).rows;
+        const stats = await client.query<{ fetched: string }>(
+          `SELECT coalesce(sum(idx_tup_fetch), 0) AS fetched FROM pg_stat_xact_user_tables WHERE relname = 'users'`,
+        );
+        await client.query('ROLLBACK');
+        return { rows, fetched: Number(stats.rows[0].fetched) };
+      };
+      try {
+        const lookup = await fetched(
+          'SELECT found_kind, found_email, found_id FROM users_create_lookup($1, $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])',
+          [big.id, [], [], [], [boss.personalEmail, 'nobody@personal.test'], [boss.email]],
+        );
+        expect(lookup.rows).toEqual([
+          { found_kind: 'personal', found_email: boss.personalEmail, found_id: boss.id },
+          { found_kind: 'manager', found_email: boss.email, found_id: boss.id },
         ]);
-        expect(await mode()).toBe('force_generic_plan');
-        await client.query('COMMIT');
-        expect(await mode()).toBe('auto');
-        // The reservation is a transaction of its own (an empty one reserves nothing).
-        await client.query('SELECT * FROM users_reserve_numbers($1, $2::text[])', [acme.id, []]);
-        expect(await mode()).toBe('auto');
+        expect(lookup.fetched).toBeLessThanOrEqual(4);
+        const reservation = await fetched('SELECT last_number, reserved FROM users_reserve_numbers($1, $2::text[])', [
+          big.id,
+          [boss.personalEmail, 'nobody@personal.test'],
+        ]);
+        expect(reservation.rows[0].reserved).toBe(1);
+        expect(reservation.fetched).toBeLessThanOrEqual(4);
+        // The functions' own plan_cache_mode ends with them.
+        expect((await client.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0].plan_cache_mode).toBe('auto');
       } finally {
         await client.end();
       }
