@@ -86,23 +86,38 @@ const insertIds = namedStatement<{ id: number; unique_id: string }>('users_inser
  * The same insert returning each inserted user as its flat row (users.flat-row.repo.ts, U2's
  * columns with the type's and manager's names), read in the same statement: U3 answers and
  * announces the user from it instead of reading it twice more. The CTE is read under the table's
- * name, so that the flat row's columns ("users"."email", …) are its columns.
+ * name, so that the flat row's columns ("users"."email", …) are its columns. The type's and the
+ * manager's names come in as arrays beside the rows (the caller has them: the vocabulary and the
+ * lookup's manager rows), not joined from user_types and users: the statement then reads no table,
+ * so any plan of it is right. Joined, PostgreSQL's plan cache kept the generic plan it made while
+ * users was empty (a hash join scanning every user for the manager's name), and every create of a
+ * new, unanalyzed database scanned the whole table (docs/users.md, "Performance notes").
  */
 const insertRows = namedStatement<{ id: number; unique_id: string; row: UserFlatRow }>(
   'users_insert_rows',
   sql`WITH inserted AS (${insertSql} RETURNING *)
       SELECT users.id, users.unique_id, ${flatUserRowSql} AS row FROM inserted AS users
-      LEFT JOIN user_types ON user_types.id = users.user_type_id
-      LEFT JOIN users AS manager ON manager.id = users.manager_id`,
+      JOIN unnest(${sql.placeholder('uniqueId')}::text[], ${sql.placeholder('typeName')}::text[],
+          ${sql.placeholder('managerFirstName')}::text[], ${sql.placeholder('managerLastName')}::text[])
+        AS names(unique_id, type_name, manager_first_name, manager_last_name) ON names.unique_id = users.unique_id
+      CROSS JOIN LATERAL (SELECT names.type_name AS name) AS user_types
+      CROSS JOIN LATERAL (SELECT names.manager_first_name AS first_name, names.manager_last_name AS last_name) AS manager`,
 );
 
+/** What a user's flat row shows of its type and manager, by name (insertMany's `names`). */
+export interface NewUserNames {
+  typeName: string;
+  managerFirstName: string | null;
+  managerLastName: string | null;
+}
+
 export const createRepo = {
-  /** `withRows` also returns each inserted user's flat row (U3). */
+  /** With `names` (one per row: U3) it also returns each inserted user's flat row. */
   async insertMany(
     executor: Executor,
     companyId: number,
     rows: NewUser[],
-    withRows = false,
+    names?: NewUserNames[],
   ): Promise<{ id: number; uniqueId: string; row?: UserFlatRow }[]> {
     if (rows.length === 0) return [];
     const values: Record<string, unknown> = { companyId };
@@ -112,7 +127,10 @@ export const createRepo = {
           ? pgArray(rows.map((row) => pgArray(row.roles)))
           : pgArray(rows.map((row) => row[key] as string | number | boolean | null));
     }
-    if (!withRows) return (await insertIds(executor, values)).map((row) => ({ id: row.id, uniqueId: row.unique_id }));
+    if (!names) return (await insertIds(executor, values)).map((row) => ({ id: row.id, uniqueId: row.unique_id }));
+    values.typeName = pgArray(names.map((name) => name.typeName));
+    values.managerFirstName = pgArray(names.map((name) => name.managerFirstName));
+    values.managerLastName = pgArray(names.map((name) => name.managerLastName));
     return (await insertRows(executor, values)).map((row) => ({ id: row.id, uniqueId: row.unique_id, row: row.row }));
   },
 };
