@@ -5,7 +5,7 @@
 // every request. On PGlite the name is ignored and the prepared query runs as an ordinary
 // parameterized query. Behind PgBouncer in transaction mode, named statements need PgBouncer >=
 // 1.21 with max_prepared_statements set (docs/operations.md).
-import type { SQL } from 'drizzle-orm';
+import type { Query, SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.js';
 
@@ -45,16 +45,22 @@ export function withArrayRows<P extends object>(
 }
 
 /**
- * Runs a statement written with Drizzle's `sql` as the named prepared statement `name`: on
- * PostgreSQL, node-postgres parses it once per pooled connection and PostgreSQL keeps its plan
- * (the hot writes of U3, whose parse and plan were a large part of PostgreSQL's CPU per create:
- * docs/benchmarks.md). `query` must produce the same text on every call (lists as ONE array
- * parameter, pg-array.ts), since a name stands for one text per connection. On PGlite the name is
- * ignored.
+ * A named prepared statement for the hot writes of U3 (docs/users.md, "Performance notes"),
+ * written ONCE with Drizzle's `sql` and `sql.placeholder('name')` where each value goes; the
+ * function it returns runs it with `values` (one per placeholder name). On PostgreSQL node-postgres
+ * parses it once per pooled connection and PostgreSQL keeps its plan; on PGlite the name is
+ * ignored. Its text is built from the template once, on the first call: Drizzle's sqlToQuery walks
+ * the whole template (the insert's flat row alone is some 60 column references), and building it
+ * for every create was about a sixth of the server's CPU per create (docs/benchmarks.md, "Writes
+ * and batches"). Lists go in as ONE array value each (pg-array.ts), so the text never changes.
  */
-export async function queryNamed<T>(executor: Executor, name: string, query: SQL): Promise<T[]> {
-  const { dialect } = executor as unknown as { dialect: PgDialect };
-  const prepared = executor._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
-  const result = (await prepared.execute()) as { rows: T[] };
-  return result.rows;
+export function namedStatement<T>(name: string, query: SQL): (executor: Executor, values: Record<string, unknown>) => Promise<T[]> {
+  let built: Query | undefined;
+  return async (executor, values) => {
+    // Every executor of either driver has a PgDialect, whose text is the same: build it once.
+    built ??= (executor as unknown as { dialect: PgDialect }).dialect.sqlToQuery(query);
+    const prepared = executor._.session.prepareQuery(built, undefined, name, false);
+    const result = (await prepared.execute(values)) as { rows: T[] };
+    return result.rows;
+  };
 }

@@ -94,8 +94,12 @@ export const users = pgTable(
     // 0263_users_console_sort.sql: Console → Employees by name or employee number.
     index('users_company_name_idx').on(t.companyId, t.lastName, t.firstName, t.id).where(sql`deleted_at IS NULL`),
     index('users_company_employee_id_idx').on(t.companyId, t.employeeId, t.id).where(sql`deleted_at IS NULL`),
-    // 0010_users.sql: e-mail derivation (stem of every address, deleted ones too).
-    index('users_email_stem_idx').on(sql`(regexp_replace(split_part(email, '@', 1), '[0-9]+$', '') || '@' || split_part(email, '@', 2))`),
+    // 0010_users.sql: e-mail derivation (stem of every address, deleted ones too); 0266 adds the
+    // address, so "is this exact address taken, by anyone" is one probe of it.
+    index('users_email_stem_idx').on(
+      sql`(regexp_replace(split_part(email, '@', 1), '[0-9]+$', '') || '@' || split_part(email, '@', 2))`,
+      t.email,
+    ),
   ],
 );
 

@@ -1,10 +1,10 @@
 // Batched lookups shared by create, update and the CSV import: one query per kind of lookup for a
 // whole chunk of rows, never one per row. Lists go in as ONE array parameter (`= ANY($1)`), not
 // thousands of `IN ($1, $2, …)` parameters that Drizzle and PostgreSQL would each handle one by one.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, type Placeholder, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
-import { queryNamed } from '../../db/prepared.js';
+import { namedStatement } from '../../db/prepared.js';
 import { companies, users } from '../../db/schema/index.js';
 import { webhookAudienceSql } from '../webhooks/index.js';
 import type { UserRow } from './users.repo.js';
@@ -21,7 +21,7 @@ export interface Vocabulary {
  * [name…]]`: one expression, so that the reservation of a create carries it (reserveEmployeeNumbers)
  * and other callers read it in one statement instead of three.
  */
-const vocabularySql = (companyId: number) =>
+const vocabularySql = (companyId: Placeholder) =>
   sql<VocabularyJson>`json_build_array(
     (SELECT coalesce(json_agg(json_build_array(d.id, d.name)), '[]'::json) FROM company_domains d WHERE d.company_id = ${companyId}),
     (SELECT coalesce(json_agg(json_build_array(t.id, t.name)), '[]'::json) FROM user_types t WHERE t.company_id = ${companyId}),
@@ -36,12 +36,13 @@ function vocabularyOf([domains, types, roles]: VocabularyJson): Vocabulary {
   };
 }
 
+const vocabularyStatement = namedStatement<{ vocabulary: VocabularyJson }>(
+  'users_vocabulary',
+  sql`SELECT ${vocabularySql(sql.placeholder('companyId'))} AS vocabulary`,
+);
+
 export async function loadVocabulary(executor: Executor, companyId: number): Promise<Vocabulary> {
-  const [row] = await queryNamed<{ vocabulary: VocabularyJson }>(
-    executor,
-    'users_vocabulary',
-    sql`SELECT ${vocabularySql(companyId)} AS vocabulary`,
-  );
+  const [row] = await vocabularyStatement(executor, { companyId });
   return vocabularyOf(row.vocabulary);
 }
 
@@ -95,6 +96,21 @@ export async function takenEmailsByStem(executor: Executor, stems: string[]): Pr
   return new Set(rows.map((row) => row.email));
 }
 
+const companyParam = sql.placeholder('companyId');
+const reserveStatement = namedStatement<{
+  last_number: number;
+  reserved: number;
+  company_code: string;
+  company_name: string;
+  vocabulary: VocabularyJson;
+  announce: boolean;
+}>(
+  'users_reserve_numbers',
+  sql`SELECT r.last_number, r.reserved, r.company_code, r.company_name, ${vocabularySql(companyParam)} AS vocabulary,
+        ${webhookAudienceSql(companyParam)} AS announce
+      FROM users_reserve_numbers(${companyParam}, ${sql.placeholder('personalEmails')}::text[]) AS r`,
+);
+
 /**
  * Before a batch's transaction, on its own (autocommit; never inside the batch's transaction):
  * reserves one employee number per distinct personal e-mail that has no live user in the company
@@ -108,20 +124,7 @@ export async function takenEmailsByStem(executor: Executor, stems: string[]): Pr
  * a create needs anyway: one round trip instead of five.
  */
 export async function reserveEmployeeNumbers(executor: Executor, companyId: number, personalEmails: string[]) {
-  const [row] = await queryNamed<{
-    last_number: number;
-    reserved: number;
-    company_code: string;
-    company_name: string;
-    vocabulary: VocabularyJson;
-    announce: boolean;
-  }>(
-    executor,
-    'users_reserve_numbers',
-    sql`SELECT r.last_number, r.reserved, r.company_code, r.company_name, ${vocabularySql(companyId)} AS vocabulary,
-          ${webhookAudienceSql(companyId)} AS announce
-        FROM users_reserve_numbers(${companyId}, ${pgArray(personalEmails)}::text[]) AS r`,
-  );
+  const [row] = await reserveStatement(executor, { companyId, personalEmails: pgArray(personalEmails) });
   return {
     companyName: row.company_name,
     last: row.last_number,
@@ -131,6 +134,13 @@ export async function reserveEmployeeNumbers(executor: Executor, companyId: numb
     announce: row.announce,
   };
 }
+
+const lookupStatement = namedStatement<{ found_kind: 'taken' | 'personal' | 'manager'; found_email: string; found_id: number | null }>(
+  'users_create_lookup',
+  sql`SELECT found_kind, found_email, found_id FROM users_create_lookup(${sql.placeholder('companyId')}, ${sql.placeholder('keys')}::int[],
+        ${sql.placeholder('stems')}::text[], ${sql.placeholder('exact')}::text[], ${sql.placeholder('personal')}::text[],
+        ${sql.placeholder('managers')}::text[])`,
+);
 
 /** What a create round looks up before it plans (createLookup). */
 export interface CreateLookup {
@@ -149,7 +159,8 @@ export interface CreateLookup {
  * after them, the taken e-mails of each stem (only when its `exact` address, the one its row would
  * take first, is taken or null) and the ids of the company's live users with these
  * personal and company e-mails. Those users' rows, when there are any (a re-invite, a manager), in
- * a second statement.
+ * a second statement. Each read of users inside it finds its rows by its own index whatever the
+ * statistics (migration 0267).
  */
 export async function createLookup(
   tx: Executor,
@@ -159,13 +170,14 @@ export async function createLookup(
   const stems = new Map<string, string | null>();
   // A stem asked by two rows always reads its addresses: the second row's choice depends on them.
   for (const { stem, exact } of ask.addresses) stems.set(stem, stems.has(stem) ? null : exact);
-  const found = await queryNamed<{ found_kind: 'taken' | 'personal' | 'manager'; found_email: string; found_id: number | null }>(
-    tx,
-    'users_create_lookup',
-    sql`SELECT found_kind, found_email, found_id FROM users_create_lookup(${companyId}, ${pgArray(ask.keys)}::int[],
-          ${pgArray([...stems.keys()])}::text[], ${pgArray([...stems.values()])}::text[], ${pgArray([...new Set(ask.personalEmails)])}::text[],
-          ${pgArray([...new Set(ask.managerEmails)])}::text[])`,
-  );
+  const found = await lookupStatement(tx, {
+    companyId,
+    keys: pgArray(ask.keys),
+    stems: pgArray([...stems.keys()]),
+    exact: pgArray([...stems.values()]),
+    personal: pgArray([...new Set(ask.personalEmails)]),
+    managers: pgArray([...new Set(ask.managerEmails)]),
+  });
   const lookup: CreateLookup = { taken: new Set(), existing: new Map(), managers: new Map() };
   const ids = found.flatMap((row) => (row.found_id === null ? [] : [row.found_id]));
   const rows = new Map(

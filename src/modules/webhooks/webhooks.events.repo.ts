@@ -4,7 +4,7 @@
 // now: webhooks.scopes.rules.ts), writes the events that
 // reach at least one, one pending delivery per (event, endpoint), and, if any delivery was
 // written, one `webhooks.deliver` job row to wake the sender (the shape JobQueue.enqueue writes).
-import { sql } from 'drizzle-orm';
+import { type Placeholder, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { readableSql } from './webhooks.scopes.repo.js';
@@ -66,9 +66,10 @@ export async function insertEvents(executor: Executor, events: EventRow[]): Prom
  * insertEvents walks), i.e. when an event of the company could reach anyone; include_children, the
  * subscribed types and the creator's scopes are left to insertEvents. A hot write with nothing to
  * announce when false (U3) folds this into a statement it sends anyway and skips the recorder's
- * statement (docs/webhooks.md, "The event recorder").
+ * statement (docs/webhooks.md, "The event recorder"). `companyId` may be a placeholder of a
+ * statement written once (db/prepared.ts namedStatement).
  */
-export const webhookAudienceSql = (companyId: number) =>
+export const webhookAudienceSql = (companyId: number | Placeholder) =>
   sql<boolean>`EXISTS (WITH RECURSIVE chain(id, created_by, depth) AS (
       SELECT c.id, c.created_by, 0 FROM companies c WHERE c.id = ${companyId}
       UNION ALL

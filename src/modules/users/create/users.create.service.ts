@@ -193,7 +193,15 @@ async function createRound(
 
   if (values.length > 0) {
     // DO NOTHING on any unique index: a row that lost a race is simply not returned and retried.
-    const inserted = await createRepo.insertMany(tx, companyId, values, options.withRows);
+    // The flat row's type and manager names, from what this round loaded (createRepo.insertMany says why).
+    const names = options.withRows
+      ? fresh.map((p) => {
+          const manager = p.input.managerEmail ? managers.get(p.input.managerEmail) : undefined;
+          const type = vocab.types.get(p.input.userType.toLowerCase());
+          return { typeName: type?.name ?? '', managerFirstName: manager?.firstName ?? null, managerLastName: manager?.lastName ?? null };
+        })
+      : undefined;
+    const inserted = await createRepo.insertMany(tx, companyId, values, names);
     const idByUnique = new Map(inserted.map((row) => [row.uniqueId, row.id]));
     for (const row of inserted) if (row.row) context.rows.set(row.id, row.row);
     fresh.forEach((p, i) => {

@@ -1,0 +1,19 @@
+-- U3's reads find their rows by the right index whatever the statistics (docs/users.md,
+-- "Performance notes"). On a table never analyzed (a new database; this cluster runs with
+-- autovacuum off, so its users table never is) PostgreSQL guesses a handful of users per company,
+-- and an index on company_id alone then costs the same as the unique (company_id, personal_email):
+-- the reservation's anti-join and the lookup's personal-e-mail and manager reads walked every user
+-- of the company and filtered, on every create, more with each create (a third of PostgreSQL's CPU
+-- per create in the bench's U3 row). Worse, the plan cache kept the generic plan it made while the
+-- table was empty. Now:
+-- * each read of users goes through a subquery that names only the column its index is on (the
+--   personal e-mail through users_personal_email_lower_idx, lower(personal_email), the manager's
+--   company e-mail through users_email_key), fenced by OFFSET 0 so that the company and the exact
+--   e-mail are tested on the few rows it returns, not pushed into it: one probe per e-mail, any
+--   statistics, any plan;
+-- * both functions plan each statement for the call (plan_cache_mode = force_custom_plan, for the
+--   function only), never a generic plan made for an empty table;
+-- * the lookup skips the manager read when the batch names no manager.
+-- Same rows, same answers: lower(a) = lower(b) holds whenever a = b, and the exact test follows.
+CREATE OR REPLACE FUNCTION users_reserve_numbers(p_company integer, p_personal text[]) RETURNS TABLE (last_number integer, reserved integer, company_code text, company_name text) LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$ BEGIN PERFORM set_config('synchronous_commit', 'off', true); RETURN QUERY WITH wanted AS (SELECT count(*)::integer AS n FROM (SELECT DISTINCT e FROM unnest(p_personal) AS e) w WHERE NOT EXISTS (SELECT 1 FROM (SELECT u.company_id, u.personal_email FROM users u WHERE lower(u.personal_email) = lower(w.e) AND u.deleted_at IS NULL OFFSET 0) u WHERE u.company_id = p_company AND u.personal_email = w.e)), bumped AS (UPDATE companies c SET employee_seq = c.employee_seq + wanted.n FROM wanted WHERE c.id = p_company RETURNING c.employee_seq, wanted.n, c.code, c.name) SELECT b.employee_seq, b.n, b.code, b.name FROM bumped b; END $$;
+CREATE OR REPLACE FUNCTION users_create_lookup(p_company integer, p_keys integer[], p_stems text[], p_exact text[], p_personal text[], p_managers text[]) RETURNS TABLE (found_kind text, found_email text, found_id integer) LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$ BEGIN PERFORM pg_advisory_xact_lock(p_company, k) FROM unnest(p_keys) AS k; RETURN QUERY SELECT 'taken'::text, t.email, NULL::integer FROM unnest(p_stems, p_exact) AS s(stem, exact) CROSS JOIN LATERAL (SELECT u.email FROM users u WHERE (regexp_replace(split_part(u.email, '@', 1), '[0-9]+$', '') || '@' || split_part(u.email, '@', 2)) = s.stem AND (s.exact IS NULL OR EXISTS (SELECT 1 FROM users x WHERE (regexp_replace(split_part(x.email, '@', 1), '[0-9]+$', '') || '@' || split_part(x.email, '@', 2)) = (regexp_replace(split_part(s.exact, '@', 1), '[0-9]+$', '') || '@' || split_part(s.exact, '@', 2)) AND x.email = s.exact)) OFFSET 0) AS t; RETURN QUERY SELECT 'personal'::text, u.personal_email, u.id FROM unnest(p_personal) AS p(e) CROSS JOIN LATERAL (SELECT x.company_id, x.personal_email, x.id FROM users x WHERE lower(x.personal_email) = lower(p.e) AND x.deleted_at IS NULL OFFSET 0) AS u WHERE u.company_id = p_company AND u.personal_email = p.e; IF cardinality(p_managers) > 0 THEN RETURN QUERY SELECT 'manager'::text, u.email, u.id FROM unnest(p_managers) AS m(e) CROSS JOIN LATERAL (SELECT x.company_id, x.email, x.id FROM users x WHERE x.email = m.e AND x.deleted_at IS NULL OFFSET 0) AS u WHERE u.company_id = p_company; END IF; END $$;
