@@ -3,9 +3,9 @@
 -- autovacuum off, so its users table never is) PostgreSQL guesses a handful of users per company,
 -- and an index on company_id alone then costs the same as the unique (company_id, personal_email):
 -- the reservation's anti-join and the lookup's personal-e-mail and manager reads walked every user
--- of the company and filtered, on every create, more with each create (a third of PostgreSQL's CPU
--- per create in the bench's U3 row). Worse, the plan cache kept the generic plan it made while the
--- table was empty. Now:
+-- of the company and filtered, on every create, more with each create (29 % of PostgreSQL's CPU
+-- per create on such a database under U3's load). Worse, the plan cache kept the generic plan it
+-- made while the table was empty. Now:
 -- * each read of users goes through a subquery that names only the column its index is on (the
 --   personal e-mail through users_personal_email_lower_idx, lower(personal_email), the manager's
 --   company e-mail through users_email_key), fenced by OFFSET 0 so that the company and the exact

@@ -42,7 +42,7 @@ function failure(status: number, errors: Record<string, string[]>): DomainError 
   return invalid(errors);
 }
 
-/** U3's answer from the flat row its insert returned (create/users.create.repo.ts insertMany `withRows`): the same fields as createdAnswer. */
+/** U3's answer from the flat row its insert returned (create/users.create.repo.ts insertMany with `names`): the same fields as createdAnswer. */
 function createdAnswerOfRow(row: UserFlatRow) {
   return {
     message: 'User created successfully',
