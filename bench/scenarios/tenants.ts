@@ -128,19 +128,28 @@ const scenario: Scenario = {
   order: 92,
   async run(ctx) {
     const { db } = ctx.database;
+    /** One U1 load's row: its rate, p99, load problems, and (`of`) its share of another's rate. */
+    const reportList = (scenario: string, result: Awaited<ReturnType<typeof listAs>>, of?: { rate: number; suffix?: string }) =>
+      ctx.report({
+        scenario,
+        rate: result.requestsPerSecond,
+        unit: 'req/s',
+        p99Ms: result.p99Ms,
+        note: [
+          loadProblems(result),
+          of && `${(result.requestsPerSecond / of.rate).toFixed(2)} of the only company${of.suffix ?? ''}`,
+          `load ${loadAverage()}`,
+        ]
+          .filter(Boolean)
+          .join('; '),
+      });
     // The only company of this scenario, measured before the others exist.
     const [solo] = await seedTenants(db, { tag: 'solo', count: 1, employees: EMPLOYEES });
     await ctx.database.execScript(`VACUUM ANALYZE ${TABLES}`);
     await expectPage(ctx, solo);
     const alone = await listAs(ctx, [solo.token]);
     const aloneSample = sample(alone);
-    ctx.report({
-      scenario: `tenants: U1, the only company (${EMPLOYEES} users)`,
-      rate: alone.requestsPerSecond,
-      unit: 'req/s',
-      p99Ms: alone.p99Ms,
-      note: [loadProblems(alone), `load ${loadAverage()}`].filter(Boolean).join('; '),
-    });
+    reportList(`tenants: U1, the only company (${EMPLOYEES} users)`, alone);
 
     const seeding = await timed(() => seedTenants(db, { tag: 'tn', count: COMPANIES - 1, employees: EMPLOYEES }));
     await ctx.database.execScript(`VACUUM ANALYZE ${TABLES}`);
@@ -150,14 +159,9 @@ const scenario: Scenario = {
     const spread = await listAs(ctx, tokens);
     const spreadSample = sample(spread);
     const ratio = spread.requestsPerSecond / alone.requestsPerSecond;
-    ctx.report({
-      scenario: `tenants: U1, a random one of ${COMPANIES.toLocaleString('en')} companies`,
-      rate: spread.requestsPerSecond,
-      unit: 'req/s',
-      p99Ms: spread.p99Ms,
-      note: [loadProblems(spread), `${ratio.toFixed(2)} of the only company (goal ${GOAL})`, `load ${loadAverage()}`]
-        .filter(Boolean)
-        .join('; '),
+    reportList(`tenants: U1, a random one of ${COMPANIES.toLocaleString('en')} companies`, spread, {
+      rate: alone.requestsPerSecond,
+      suffix: ` (goal ${GOAL})`,
     });
 
     // The same comparison with the machine's drift taken out: one company and random companies
@@ -180,18 +184,8 @@ const scenario: Scenario = {
     // present: each token comes round many times a second.
     const few = await listAs(ctx, tokens.slice(0, FEW));
     const fewSample = sample(few);
-    ctx.report({
-      scenario: `tenants: U1, a random one of ${FEW} companies, ${COMPANIES.toLocaleString('en')} present`,
-      rate: few.requestsPerSecond,
-      unit: 'req/s',
-      p99Ms: few.p99Ms,
-      note: [
-        loadProblems(few),
-        `${(few.requestsPerSecond / alone.requestsPerSecond).toFixed(2)} of the only company`,
-        `load ${loadAverage()}`,
-      ]
-        .filter(Boolean)
-        .join('; '),
+    reportList(`tenants: U1, a random one of ${FEW} companies, ${COMPANIES.toLocaleString('en')} present`, few, {
+      rate: alone.requestsPerSecond,
     });
 
     // Where the cost of many tenants goes: the same random load right after every token's last use
@@ -201,18 +195,8 @@ const scenario: Scenario = {
     await db.execute(sql`UPDATE api_tokens SET last_used_at = now() WHERE company_id = ANY(${pgArray(tenants.map((t) => t.id))}::int[])`);
     const untouched = await listAs(ctx, tokens);
     const untouchedSample = sample(untouched);
-    ctx.report({
-      scenario: `tenants: U1, a random one of ${COMPANIES.toLocaleString('en')}, no last-use writes`,
-      rate: untouched.requestsPerSecond,
-      unit: 'req/s',
-      p99Ms: untouched.p99Ms,
-      note: [
-        loadProblems(untouched),
-        `${(untouched.requestsPerSecond / alone.requestsPerSecond).toFixed(2)} of the only company`,
-        `load ${loadAverage()}`,
-      ]
-        .filter(Boolean)
-        .join('; '),
+    reportList(`tenants: U1, a random one of ${COMPANIES.toLocaleString('en')}, no last-use writes`, untouched, {
+      rate: alone.requestsPerSecond,
     });
 
     const runs = await scheduledRuns(ctx, tenants);
