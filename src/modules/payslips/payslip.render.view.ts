@@ -148,7 +148,7 @@ function prime(doc: Doc, font: string): void {
  * Uint8Array and pushed as a chunk. Here the pieces are kept as they come and copied once into one
  * Buffer of the file's size, allocated outside node's pool of small buffers: a small Buffer taken
  * from that pool would keep its whole 8 KB slab alive for as long as anything else in the slab is
- * (yazl keeps each entry's file name, a pooled Buffer, until the ZIP ends: measured +17 MB by 2,200
+ * (the ZIP writer kept each entry's file name, a pooled Buffer, until the ZIP ended: measured +17 MB by 2,200
  * payslips when each file name landed in a slab of its own). The offsets pdfkit counts for the xref
  * table are kept as its own _write keeps them (one byte per character, plus the newline it appends).
  * The fonts, the page and the info dictionary end synchronously (nothing is loaded from a file or

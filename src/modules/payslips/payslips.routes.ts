@@ -71,7 +71,7 @@ export function payslipsRoutes(service: PayslipsService) {
           .header('Content-Type', 'application/zip')
           .header('Content-Disposition', `attachment; filename="${filename}"`)
           .header('Cache-Control', 'private, no-store')
-          .send(stream as never); // streamed as yazl writes it
+          .send(stream as never); // streamed as the ZIP is written
       },
     );
   };
