@@ -9,9 +9,8 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../src/db/client.js';
 import { setupCompany } from '../../src/modules/companies/index.js';
-import { loadProblems } from '../lib/load.js';
+import { loadLists } from '../lib/list-loads.js';
 import { insertUsers, paidMonth } from '../lib/paid-months.js';
-import { runState } from '../lib/run-state.js';
 import type { BenchContext, Scenario } from '../scenario.js';
 
 const SMOKE = Boolean(process.env.BENCH_SMOKE);
@@ -90,21 +89,10 @@ const scenario: Scenario = {
       [`C1 GET /api/companies (${CHILDREN} children)`, '/api/companies?per_page=20'],
       [`S6 GET /api/custom-contributions/{company_id} (${CUSTOMS} with 2 targets each)`, `/api/custom-contributions/${company.id}`],
     ];
-    const ceiling = runState.ceiling?.requestsPerSecond;
-    for (const [label, path] of requests) {
-      const first = await fetch(`${ctx.baseUrl}${path}`, { headers });
-      const body = await first.text();
-      if (first.status !== 200) throw new Error(`${path}: ${first.status} ${body.slice(0, 300)}`);
-      const result = await ctx.load({ path, headers });
-      const vsCeiling = ceiling ? `; ${(result.requestsPerSecond / ceiling).toFixed(2)} of the ceiling (${ceiling.toFixed(0)} req/s)` : '';
-      ctx.report({
-        scenario: label,
-        rate: result.requestsPerSecond,
-        unit: 'req/s',
-        p99Ms: result.p99Ms,
-        note: loadProblems(result) ?? `${body.length} B body${vsCeiling}`,
-      });
-    }
+    await loadLists(
+      ctx,
+      requests.map(([label, path]) => [label, path, headers]),
+    );
   },
 };
 
