@@ -176,6 +176,7 @@ export const payrollRunsRepo = {
       ),
     );
     if (!run) return undefined;
+    await payrollRunsRepo.lockPaystubs(tx, companyId, id, ['unpaid', 'held']);
     // A cancelled paystub was never paid: its one_time contributions apply to the user's next one.
     await tx.execute(
       sql`WITH cancelled AS (
@@ -184,6 +185,19 @@ export const payrollRunsRepo = {
           DELETE FROM custom_contribution_applications WHERE paystub_id IN (SELECT id FROM cancelled)`,
     );
     return run;
+  },
+
+  /**
+   * Locks the run's paystubs in these statuses by id, before the statements that move them (pay,
+   * retry, cancel): a bank change takes the paystubs it holds by id too (usersRepo.patchMany), so
+   * the two never wait for each other in a circle (docs/payroll-runs.md, "Lock order"). The
+   * UPDATEs alone lock in the order of their scans.
+   */
+  async lockPaystubs(tx: Executor, companyId: number, runId: string, statuses: (keyof StatusCounts)[]): Promise<void> {
+    await tx.execute(
+      sql`SELECT id FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId} AND status = ANY(${pgArray(statuses)}::text[])
+          ORDER BY id FOR NO KEY UPDATE`,
+    );
   },
 
   /** `from` → processing and one more funding attempt; returns the attempt number, or undefined if `from` did not hold. */
