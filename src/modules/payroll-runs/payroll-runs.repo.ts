@@ -72,6 +72,26 @@ export const RUN_COLUMNS =
   approved_at, paid_at, cancelled_at, attempt, totals, skipped, kind, reason, schedule_id,
   created_at, updated_at`);
 
+/**
+ * One run's paystubs by status, one row: the sums of its counter slots (paystub_run_counts, 0265),
+ * for the run's last settlement (finish; transfersRepo.refinish). Equal to a GROUP BY of its
+ * paystubs in the same statement, whoever wrote them: 0265's triggers move the slots in the same
+ * statement as every insert, delete and status change of paystubs, so a transaction's net change to
+ * the slots is its net change to the paystubs, visible together at its commit or never (a statement
+ * or savepoint rolled back takes its slot writes along); ours are visible to us on both sides. One
+ * snapshot: a slot of a transaction committed before it is read with its paystubs; one updated by
+ * a transaction still open (a bank change's hold, which locks no run) is read as last committed,
+ * one it inserted not at all, as its paystubs are. A writer adds only to a slot no open transaction
+ * holds (SKIP LOCKED, else its own), so each version of a slot adds one committed transaction's
+ * difference to the one before. The settlement holds the run's row, like every writer of
+ * processing/paid/failed (docs/payroll-runs.md, "Exactly once"): `processing = 0` is as exact as
+ * before and the run ends once; the hold (unpaid → held) lands before or after the snapshot either way.
+ */
+export const RUN_STATUS_SUMS = (companyId: number, runId: string) =>
+  sql`SELECT COALESCE(sum(unpaid), 0) AS unpaid, COALESCE(sum(held), 0) AS held, COALESCE(sum(processing), 0) AS processing,
+             COALESCE(sum(paid), 0) AS paid, COALESCE(sum(failed), 0) AS failed
+      FROM paystub_run_counts WHERE company_id = ${companyId} AND transaction_id = ${runId}`;
+
 /** Paystubs whose employee's bank account is usable (payablePaystubs in the planner decides which). */
 const PAYABLE = (ids: number[]) => sql`p.id = ANY(${pgArray(ids)}::int[])`;
 
@@ -156,6 +176,7 @@ export const payrollRunsRepo = {
       ),
     );
     if (!run) return undefined;
+    await payrollRunsRepo.lockPaystubs(tx, companyId, id, ['unpaid', 'held']);
     // A cancelled paystub was never paid: its one_time contributions apply to the user's next one.
     await tx.execute(
       sql`WITH cancelled AS (
@@ -164,6 +185,19 @@ export const payrollRunsRepo = {
           DELETE FROM custom_contribution_applications WHERE paystub_id IN (SELECT id FROM cancelled)`,
     );
     return run;
+  },
+
+  /**
+   * Locks the run's paystubs in these statuses by id, before the statements that move them (pay,
+   * retry, cancel): a bank change takes the paystubs it holds by id too (usersRepo.patchMany), so
+   * the two never wait for each other in a circle (docs/payroll-runs.md, "Lock order"). The
+   * UPDATEs alone lock in the order of their scans.
+   */
+  async lockPaystubs(tx: Executor, companyId: number, runId: string, statuses: (keyof StatusCounts)[]): Promise<void> {
+    await tx.execute(
+      sql`SELECT id FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId} AND status = ANY(${pgArray(statuses)}::text[])
+          ORDER BY id FOR NO KEY UPDATE`,
+    );
   },
 
   /** `from` → processing and one more funding attempt; returns the attempt number, or undefined if `from` did not hold. */
@@ -238,26 +272,15 @@ export const payrollRunsRepo = {
    * again) turn it back to `approved`, ready for `pay` (docs/payroll-runs.md, "Held paystubs").
    */
   async finish(tx: Executor, companyId: number, runId: string): Promise<PayrollRunStatus | undefined> {
-    // Is anything of the run still processing? An EXISTS stops at the first one found, so every
-    // settlement but the last skips counting the run's paystubs (a run paid by one Paystack webhook
-    // per transfer counted all of them per webhook). No partial index of the processing paystubs for
-    // it: under a new run's stale statistics the planner then chose that index for the settlement's
-    // join by payment reference, and scanned it once per transfer.
-    const [open] = await queryRows<{ open: boolean }>(
-      tx,
-      sql`SELECT EXISTS (SELECT 1 FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId} AND status = 'processing') AS open`,
-    );
-    if (open.open) return undefined;
+    // The run's numbers by status are the sums of its counter slots (RUN_STATUS_SUMS): one read by
+    // primary key, not a count of the run's paystubs at every settlement, and the same answers.
     const rows = await queryRows<{ status: PayrollRunStatus }>(
       tx,
       sql`UPDATE payroll_runs r
           SET status = CASE WHEN c.unpaid > 0 THEN 'approved' WHEN c.paid = 0 THEN 'failed'
                             WHEN c.failed = 0 AND c.held = 0 THEN 'paid' ELSE 'partially_paid' END,
               paid_at = CASE WHEN c.unpaid > 0 THEN NULL ELSE now() END, updated_at = now()
-          FROM (SELECT count(*) FILTER (WHERE status = 'paid') AS paid, count(*) FILTER (WHERE status = 'failed') AS failed,
-                       count(*) FILTER (WHERE status = 'processing') AS processing, count(*) FILTER (WHERE status = 'held') AS held,
-                       count(*) FILTER (WHERE status = 'unpaid') AS unpaid
-                FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId}) c
+          FROM (${RUN_STATUS_SUMS(companyId, runId)}) c
           WHERE r.company_id = ${companyId} AND r.id = ${runId} AND r.status = 'processing' AND c.processing = 0
           RETURNING r.status`,
     );

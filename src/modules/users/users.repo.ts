@@ -5,6 +5,7 @@
 // read/ (U1, U2, the console's search), create/ (the batched insert), lifecycle/, admins/, bank/.
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor } from '../../db/prepared.js';
 import { users, userTypes } from '../../db/schema/index.js';
 import { usersReadRepo } from './read/users.read.repo.js';
@@ -78,11 +79,15 @@ export const usersRepo = {
 
   /** Live user rows (no joins) of these ids, locked for the rest of the transaction. */
   async lockManyByIds(executor: Executor, companyId: number, ids: number[]): Promise<UserRow[]> {
-    return executor
-      .select()
-      .from(users)
-      .where(and(eq(users.companyId, companyId), inArray(users.id, ids), isNull(users.deletedAt)))
-      .for('update');
+    return (
+      executor
+        .select()
+        .from(users)
+        .where(and(eq(users.companyId, companyId), inArray(users.id, ids), isNull(users.deletedAt)))
+        // By id, the order every transaction locks users in (docs/payroll-runs.md, "Lock order").
+        .orderBy(users.id)
+        .for('update')
+    );
   },
 
   /**
@@ -92,6 +97,11 @@ export const usersRepo = {
    */
   async patchMany(executor: Executor, companyId: number, patches: UserPatch[]): Promise<number[]> {
     if (patches.length === 0) return [];
+    await lockHoldablePaystubs(
+      executor,
+      companyId,
+      patches.filter((p) => p.account_number !== undefined || p.bank_identity_changed).map((p) => p.id),
+    );
     const rows = await queryRows<{ id: number }>(
       executor,
       sql`UPDATE users AS u SET
@@ -133,6 +143,26 @@ export const usersRepo = {
     return rows.map((row) => row.id);
   },
 };
+
+/**
+ * Before a bank change's UPDATE: the users whose bank details it writes, then the paystubs its hold
+ * may move (0186's trigger: unpaid and pinned), each by id. The trigger holds paystubs in the order
+ * the UPDATE visits the users, and pay and cancel take a run's paystubs by id: without this a
+ * batch of users racing a pay of their run deadlocked (docs/payroll-runs.md, "Lock order"). Once
+ * the users are locked, no approval can pin more of their paystubs (it locks them FOR SHARE first),
+ * so the trigger then moves only rows locked here and waits for nobody.
+ */
+async function lockHoldablePaystubs(executor: Executor, companyId: number, userIds: number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await executor.execute(
+    sql`SELECT id FROM users WHERE company_id = ${companyId} AND id = ANY(${pgArray(userIds)}::int[]) ORDER BY id FOR NO KEY UPDATE`,
+  );
+  await executor.execute(
+    sql`SELECT id FROM paystubs
+        WHERE user_id = ANY(${pgArray(userIds)}::int[]) AND status = 'unpaid' AND destination_pinned_at IS NOT NULL
+        ORDER BY id FOR NO KEY UPDATE`,
+  );
+}
 
 /** One row of `patchMany`; snake_case because it is shipped to PostgreSQL as JSON. */
 export interface UserPatch {

@@ -43,6 +43,8 @@ export function createFunding(deps: { db: Db; provider: TransferProvider }) {
       const started = await payrollRunsRepo.startFunding(tx, companyId, id, mode === 'pay' ? ['approved'] : ['partially_paid', 'failed']);
       if (!started) throw conflict(mode === 'pay' ? MESSAGES.onlyApprovedPaid : MESSAGES.onlyFailedRetried);
       const from = mode === 'pay' ? 'unpaid' : 'failed';
+      // Before anything moves them: the run's paystubs by id, the order a bank change takes them in.
+      await payrollRunsRepo.lockPaystubs(tx, companyId, id, [from]);
       // A retry never sends to an account the employee has left before its new one is approved.
       if (mode === 'retry') await refuseChangedDestinations(tx, companyId, id);
       const accounts = await payrollRunsRepo.paystubAccounts(tx, companyId, id, from);

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../../db/client.js';
 import { pgArray } from '../../../db/pg-array.js';
 import type { PayrollRunStatus } from '../../../db/schema/index.js';
+import { RUN_STATUS_SUMS } from '../payroll-runs.repo.js';
 
 export interface BatchKey {
   companyId: number;
@@ -175,9 +176,7 @@ export const transfersRepo = {
       tx,
       sql`UPDATE payroll_runs r
           SET status = CASE WHEN c.paid = 0 THEN 'failed' ELSE 'partially_paid' END, updated_at = now()
-          FROM (SELECT count(*) FILTER (WHERE status = 'paid') AS paid, count(*) FILTER (WHERE status = 'failed') AS failed,
-                       count(*) FILTER (WHERE status = 'processing') AS processing
-                FROM paystubs WHERE company_id = ${companyId} AND transaction_id = ${runId}) c
+          FROM (${RUN_STATUS_SUMS(companyId, runId)}) c
           WHERE r.company_id = ${companyId} AND r.id = ${runId} AND r.status IN ('paid', 'partially_paid')
             AND c.processing = 0 AND c.failed > 0 AND r.status <> CASE WHEN c.paid = 0 THEN 'failed' ELSE 'partially_paid' END
           RETURNING r.status`,
