@@ -5,9 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, expect, test } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { CHROMIUM, sharedBrowser } from '../helpers/browser.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { killAll, startServerProcess } from './server-process.js';
 
@@ -53,9 +52,10 @@ describeEmbedded('the first run', () => {
       const users = await fetch(`${server.baseUrl}/api/users`, { headers: { authorization: `Bearer ${token}` } });
       expect(((await users.json()) as { totalResults: number }).totalResults).toBeGreaterThanOrEqual(25);
 
-      const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+      // The worker's chromium (a launch costs ~2 s of CPU), in a context of this test's own.
+      const context = await (await sharedBrowser()).newContext({ viewport: { width: 1280, height: 900 } });
       try {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        const page = await context.newPage();
         page.setDefaultTimeout(30_000);
         await page.goto(consoleUrl);
         expect(page.url()).toContain('/console/login');
@@ -75,7 +75,7 @@ describeEmbedded('the first run', () => {
         expect(await page.locator('tbody tr').count()).toBeGreaterThanOrEqual(20);
         expect(await page.locator('tfoot td').first().textContent()).toBe('Run totals');
       } finally {
-        await browser.close();
+        await context.close();
       }
       server.child.kill('SIGTERM');
       expect(await server.waitExit(30_000)).toBe(0);
