@@ -15,12 +15,12 @@
 // a paystub's user is the company's user of that id or null, and every list keeps the JS path's
 // order (items by position, records by id).
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, hotReads, queryRows } from '../../db/client.js';
+import { type Executor, hotReads } from '../../db/client.js';
 import { jsonObject, jsonValueOf } from '../../db/json-text.js';
 import { namedStatement } from '../../db/prepared.js';
 import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 import { LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
-import { type PaystubFilters, paystubsRepo, paystubsWhere } from './paystubs.repo.js';
+import { paystubsRepo } from './paystubs.repo.js';
 
 /** A column of an alias of the statement below (p: the paystub, i: an item, r: a record, u/ut: the user and type). */
 const c = (name: string) => sql.raw(name);
@@ -157,8 +157,8 @@ const paystubJson = jsonObject([
   ['contribution', contribution],
 ]);
 
-// The pages, as paystubs.read.repo.ts reads them (same rows, same order, the total in the same
-// statement) with each paystub's text in place of its columns. The page's rows are chosen in a
+// The unfiltered page and the page of one run, as paystubs.read.repo.ts reads them (same rows, same
+// order, the total in the same statement) with each paystub's text in place of its columns. The page's rows are chosen in a
 // subquery (or, by run, their ids from the run's index), so the texts are written for the page's
 // 20 paystubs only, never for the rows an OFFSET skips. Prepared on the hot-reads pool like theirs.
 const companyId = sql.placeholder('companyId');
@@ -186,31 +186,26 @@ interface PageRow {
 
 export const paystubsJsonRepo = {
   /**
-   * P1's page as paystubsReadRepo.page reads it (unfiltered and by run alone prepared, other
-   * filters a dynamic statement), each paystub already the JSON text of its ListedPaystub.
+   * P1's page unfiltered (`transactionId` undefined) or of one run, as paystubsReadRepo.page reads
+   * it, each paystub already the JSON text of its ListedPaystub. Other filters stay on the JS path
+   * (paystubs.service.ts): as a dynamic statement this one would be planned on every request, and
+   * its planning (some fifty sub-plans) costs more than the serialization it saves.
    */
   async page(
     executor: Executor,
     companyId: number,
-    filters: PaystubFilters,
+    transactionId: string | undefined,
     offset: number,
     limit: number,
   ): Promise<{ paystubs: string[]; total: number }> {
-    const { userId, transactionId, status } = filters;
-    let rows: PageRow[];
-    if (userId === undefined && status === undefined && transactionId === undefined) {
-      rows = await preparedPage(hotReads(executor), { companyId, offset, limit });
-    } else if (userId === undefined && status === undefined) {
-      rows = await preparedRunPage(hotReads(executor), { companyId, transactionId, offset, limit });
-    } else {
-      const where = paystubsWhere(companyId, filters);
-      rows = await queryRows<PageRow>(
-        executor,
-        sql`SELECT ${paystubJson} AS paystub, (SELECT count(*)::int FROM paystubs WHERE ${where}) AS total
-            FROM (SELECT * FROM paystubs WHERE ${where} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}) p ORDER BY p.id DESC`,
-      );
-    }
+    const rows =
+      transactionId === undefined
+        ? await preparedPage(hotReads(executor), { companyId, offset, limit })
+        : await preparedRunPage(hotReads(executor), { companyId, transactionId, offset, limit });
     const total = rows[0]?.total;
-    return { paystubs: rows.map((row) => row.paystub), total: total ?? (await paystubsRepo.count(executor, companyId, filters)) };
+    return {
+      paystubs: rows.map((row) => row.paystub),
+      total: total ?? (await paystubsRepo.count(executor, companyId, { transactionId })),
+    };
   },
 };

@@ -135,6 +135,11 @@ afterAll(() => ctx.close());
 
 const service = () => ctx.app.services.paystubs.paystubs;
 
+/** The JS path's bytes alone (filters the database does not write as text). */
+async function bothWritersJs(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>) {
+  return { js: routeSerializer(await service().list(companyId, query, rawQuery)) };
+}
+
 /** The JS path's bytes (the object through the route's serializer) and the database's text, for the same request. */
 async function bothWriters(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>) {
   const object = await service().list(companyId, query, rawQuery);
@@ -146,8 +151,6 @@ describe('P1 page as JSON text written by the database', () => {
     ['no filter', {}],
     ['one run', { transaction_id: RUNS[1] }],
     ['another run', { transaction_id: RUNS[0] }],
-    ['one status', { status: 'paid' }],
-    ['run + status', { transaction_id: RUNS[2], status: 'held' }],
     ['a run that does not exist', { transaction_id: 'RUN-NONE' }],
   ];
   for (const [label, filters] of cases) {
@@ -203,19 +206,23 @@ describe('P1 page as JSON text written by the database', () => {
     }
   });
 
-  it('an empty company: an empty page with total 0', async () => {
+  it('an empty company: an empty page with total 0, unfiltered and by run', async () => {
     const empty = await createCompany(ctx.db);
-    const { js, text } = await bothWriters(empty.id, { per_page: 20 }, { per_page: 20 });
-    expect(text).toBe(js);
-    expect(JSON.parse(text).data.total).toBe(0);
+    for (const query of [{ per_page: 20 }, { transaction_id: RUNS[0] }]) {
+      const { js, text } = await bothWriters(empty.id, query, query);
+      expect(text).toBe(js);
+      expect(JSON.parse(text).data.total).toBe(0);
+    }
+  });
+
+  it('the status and user filters answer through HTTP what the serializer writes (the JS path on both databases)', async () => {
+    const response = await as(ctx.app, acme).get('/api/paystubs?status=failed&per_page=2');
+    const { js } = await bothWritersJs(acme.id, { status: 'failed', per_page: 2 }, { status: 'failed', per_page: 2 });
+    expect(response.body).toBe(js);
   });
 
   it('P1 answers that document through HTTP, as text on a PostgreSQL server and serialized on PGlite', async () => {
-    for (const url of [
-      `/api/paystubs?per_page=4&page=2`,
-      `/api/paystubs?transaction_id=${RUNS[1]}&per_page=2`,
-      '/api/paystubs?status=failed',
-    ]) {
+    for (const url of [`/api/paystubs?per_page=4&page=2`, `/api/paystubs?transaction_id=${RUNS[1]}&per_page=2`, '/api/paystubs?page=3']) {
       const response = await as(ctx.app, acme).get(url);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');

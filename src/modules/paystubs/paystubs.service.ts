@@ -79,10 +79,14 @@ export function createPaystubsService(deps: {
     };
   }
 
-  /** P1's document as JSON text, each paystub's text written by the database (paystubs.json.repo.ts). */
+  /**
+   * P1's document as JSON text, each paystub's text written by the database (paystubs.json.repo.ts):
+   * for the unfiltered page and the page of one run (`transaction_id` alone), the hot shapes.
+   */
   async function listText(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>): Promise<string> {
     const { filters, page, perPage, offset } = listWindow(query);
-    const { paystubs, total } = await paystubsJsonRepo.page(db, companyId, filters, offset, perPage);
+    if (!databaseWritesPage(filters)) throw new Error('P1 as text: unfiltered or by run alone only');
+    const { paystubs, total } = await paystubsJsonRepo.page(db, companyId, filters.transactionId, offset, perPage);
     const request = { publicUrl: config.publicUrl, path: '/api/paystubs', rawQuery, page, perPage };
     return `{"message":${JSON.stringify(LISTED)},"data":${laravelPageJson(request, total, paystubs)}}`;
   }
@@ -143,8 +147,10 @@ export function createPaystubsService(deps: {
       // Who writes each paystub's JSON text: as for U1 (users.service.ts), a PostgreSQL server writes it
       // on the database's core (paystubs.json.repo.ts), which takes the nested serialization off this
       // process's single thread, the list's bound (docs/benchmarks.md); PGlite runs in this thread, in
-      // WASM, so there the serializer keeps the work.
-      return onDatabaseServer(db) ? listText(companyId, query, rawQuery) : list(companyId, query, rawQuery);
+      // WASM, so there the serializer keeps the work. Other filters than a run: the JS path everywhere
+      // (paystubsJsonRepo.page says why).
+      const useText = onDatabaseServer(db) && databaseWritesPage(listWindow(query).filters);
+      return useText ? listText(companyId, query, rawQuery) : list(companyId, query, rawQuery);
     },
 
     listText,
@@ -209,6 +215,9 @@ export function createPaystubsService(deps: {
     return rows.map((row) => serializeContributionDetails(row, byContribution.get(row.id) ?? []));
   }
 }
+
+/** The pages the database writes as text (listText): unfiltered, or filtered by one run alone. */
+const databaseWritesPage = (filters: PaystubFilters) => filters.userId === undefined && filters.status === undefined;
 
 /** P1's filters and page window (per_page 10 by default). */
 function listWindow(query: PaystubListQuery) {
