@@ -1,7 +1,7 @@
-// Answers whose JSON text is already written (U1's page, where PostgreSQL writes each user's text).
+// Answers whose JSON text is already written (U1 and P1 pages, where PostgreSQL writes each user or paystub text).
 // Fastify sends a string with a JSON content type as it is: no serializer runs, so the route's
 // response schema documents the answer (OpenAPI) but does not shape it. Whoever writes the text
-// holds it equal to what the schema's serializer would write (users.read.test.ts for U1).
+// holds it equal to what the schema's serializer would write (users.json.test.ts for U1, paystubs.json.test.ts for P1).
 import type { FastifyReply } from 'fastify';
 
 /** Sends `text`, a complete JSON document, as the 200 answer. */

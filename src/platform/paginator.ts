@@ -42,3 +42,14 @@ export function laravelPage<T>(request: PageRequest, total: number, data: T[]) {
     total,
   };
 }
+
+/**
+ * laravelPage's document as JSON text, its items already JSON texts (P1's paystubs written by the
+ * database: paystubs.service.ts): the same keys in the same order as the object, each value as
+ * JSON.stringify writes it, so the same bytes the route's serializer writes for the object.
+ */
+export function laravelPageJson(request: PageRequest, total: number, items: readonly string[]): string {
+  const page = laravelPage(request, total, items as string[]);
+  const fields = Object.entries(page).map(([key, value]) => `"${key}":${key === 'data' ? `[${items.join(',')}]` : JSON.stringify(value)}`);
+  return `{${fields.join(',')}}`;
+}

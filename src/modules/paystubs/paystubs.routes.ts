@@ -6,10 +6,11 @@ import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
 import { badRequest } from '../../platform/errors.js';
 import { isRecord } from '../../platform/guards.js';
+import { sendJsonText } from '../../platform/json-text.js';
 import { tenantId } from '../../platform/request-context.js';
-import { CompanyIdInput, LaravelPage, PageQueryFields } from '../../platform/schemas.js';
+import { CompanyIdInput, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
-import { ContributionSchema, errors, ListedPaystub, PaystubItemSchema, PaystubSchema, RecordSchema } from './paystubs.schemas.js';
+import { ContributionSchema, errors, PaystubItemSchema, PaystubSchema, PaystubsPage, RecordSchema } from './paystubs.schemas.js';
 import { type createPaystubsService, PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND } from './paystubs.service.js';
 
 const PAYSTUBS_TENANCY: TenancyMessages = { forbidden: PAYSTUBS_FORBIDDEN, notFound: PAYSTUBS_NOT_FOUND };
@@ -43,15 +44,15 @@ export async function paystubsRoutes(root: FastifyInstance, service: ReturnType<
           ...PageQueryFields,
         }),
         response: {
-          200: Type.Object({
-            message: Type.String(),
-            data: LaravelPage(ListedPaystub),
-          }),
+          200: PaystubsPage,
           ...errors,
         },
       },
     },
-    async (request) => service.list(tenantId(request), request.query, request.query),
+    async (request, reply) => {
+      const answer = await service.listForApi(tenantId(request), request.query, request.query);
+      return typeof answer === 'string' ? sendJsonText(reply, answer) : answer;
+    },
   );
 
   app.post(

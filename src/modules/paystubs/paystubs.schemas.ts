@@ -3,7 +3,7 @@
 // by $id, in paystubsRoutes), a listed paystub, the contributions' paging and answer, and the
 // `{error: message}` responses of both.
 import { Type } from 'typebox';
-import { errorResponses, MessageError, NullableString } from '../../platform/schemas.js';
+import { errorResponses, LaravelPage, MessageError, NullableString } from '../../platform/schemas.js';
 
 const Money = Type.Number();
 const Timestamp = Type.String();
@@ -142,6 +142,8 @@ export const ListedPaystub = Type.Object({
   user: Type.Union([Type.Null(), EmbeddedUser]),
   contribution: Type.Union([Type.Null(), Type.Ref('Contribution')]),
 });
+/** P1's answer (the paystubs route; paystubs.json.test.ts compiles its serializer to compare the database's text with it). */
+export const PaystubsPage = Type.Object({ message: Type.String(), data: LaravelPage(ListedPaystub) });
 const ContributionDetails = Type.Object({
   id: Type.Integer(),
   paystub_id: Type.Integer(),

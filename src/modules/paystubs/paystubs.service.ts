@@ -2,13 +2,14 @@
 // validated one by one (paystubs.items.validation.ts); then, in ONE transaction, planAndWriteRun
 // (paystubs.run.service.ts) plans and writes them under the company's run lock, and the run's header
 // (payroll_runs, a draft) is written beside them.
-import type { Db, Tx } from '../../db/client.js';
+import { type Db, onDatabaseServer, type Tx } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
-import { laravelPage } from '../../platform/paginator.js';
+import { laravelPage, laravelPageJson } from '../../platform/paginator.js';
 import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.validation.js';
 import { codesOf, type ResolveItemTypes, resolveBuiltIns, resolveItems } from './paystubs.item-input.validation.js';
 import { type ValidatedItem, validateItem } from './paystubs.items.validation.js';
+import { paystubsJsonRepo } from './paystubs.json.repo.js';
 import type { FailedItem, PlanItem } from './paystubs.plan.types.js';
 import { paystubsReadRepo } from './paystubs.read.repo.js';
 import { type PaystubFilters, paystubsRepo } from './paystubs.repo.js';
@@ -25,6 +26,7 @@ import type { WrittenPaystub } from './paystubs.writer.service.js';
 export const PAYSTUBS_FORBIDDEN = "You do not have permission to access this company's paystubs.";
 export const PAYSTUBS_NOT_FOUND = 'Paystub or company not found.';
 export const USER_NOT_FOUND = 'User not found.';
+const LISTED = 'Paystubs retrieved successfully';
 
 export { newTransactionId } from './paystubs.run.service.js';
 
@@ -50,6 +52,44 @@ export function createPaystubsService(deps: {
 }) {
   const { db, config, recordRun } = deps;
   const resolveItemTypes = deps.resolveItemTypes ?? resolveBuiltIns;
+
+  /** P1: Laravel's LengthAwarePaginator, newest first. */
+  async function list(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>) {
+    const { filters, page, perPage, offset } = listWindow(query);
+    const { rows, total } = await paystubsReadRepo.page(db, companyId, filters, offset, perPage);
+    const ids = rows.map((row) => row.id);
+    const [users, records, items] = await Promise.all([
+      paystubsReadRepo.usersOf(db, companyId, [...new Set(rows.map((row) => row.user_id))]),
+      paystubsReadRepo.recordsOf(db, companyId, ids),
+      paystubsReadRepo.itemsOf(db, companyId, ids),
+    ]);
+    const itemsByPaystub = groupBy(items, (item) => item.paystub_id);
+    const usersById = new Map(users.map((user) => [user.id, serializeEmbeddedUser(user)]));
+    const data = rows.map((row) => ({
+      ...serializePaystub(row, itemsByPaystub.get(row.id)),
+      user: usersById.get(row.user_id) ?? null,
+      contribution: serializeContribution(
+        row,
+        records.filter((record) => record.contribution_id === row.id),
+      ),
+    }));
+    return {
+      message: LISTED,
+      data: laravelPage({ publicUrl: config.publicUrl, path: '/api/paystubs', rawQuery, page, perPage }, total, data),
+    };
+  }
+
+  /**
+   * P1's document as JSON text, each paystub's text written by the database (paystubs.json.repo.ts):
+   * for the unfiltered page and the page of one run (`transaction_id` alone), the hot shapes.
+   */
+  async function listText(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>): Promise<string> {
+    const { filters, page, perPage, offset } = listWindow(query);
+    if (!databaseWritesPage(filters)) throw new Error('P1 as text: unfiltered or by run alone only');
+    const { paystubs, total } = await paystubsJsonRepo.page(db, companyId, filters.transactionId, offset, perPage);
+    const request = { publicUrl: config.publicUrl, path: '/api/paystubs', rawQuery, page, perPage };
+    return `{"message":${JSON.stringify(LISTED)},"data":${laravelPageJson(request, total, paystubs)}}`;
+  }
 
   return {
     /** P2. `items` is the raw array (the envelope was checked by the route). */
@@ -96,35 +136,24 @@ export function createPaystubsService(deps: {
       };
     },
 
-    /** P1: Laravel's LengthAwarePaginator, newest first. */
-    async list(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>) {
-      const filters: PaystubFilters = { userId: query.user_id, transactionId: query.transaction_id, status: query.status };
-      const perPage = query.per_page ?? 10;
-      const page = query.page ?? 1;
-      const offset = (page - 1) * perPage;
-      const { rows, total } = await paystubsReadRepo.page(db, companyId, filters, offset, perPage);
-      const ids = rows.map((row) => row.id);
-      const [users, records, items] = await Promise.all([
-        paystubsReadRepo.usersOf(db, companyId, [...new Set(rows.map((row) => row.user_id))]),
-        paystubsReadRepo.recordsOf(db, companyId, ids),
-        paystubsReadRepo.itemsOf(db, companyId, ids),
-      ]);
-      const itemsByPaystub = groupBy(items, (item) => item.paystub_id);
-      const usersById = new Map(users.map((user) => [user.id, serializeEmbeddedUser(user)]));
-      const data = rows.map((row) => ({
-        ...serializePaystub(row, itemsByPaystub.get(row.id)),
-        user: usersById.get(row.user_id) ?? null,
-        contribution: serializeContribution(
-          row,
-          records.filter((record) => record.contribution_id === row.id),
-        ),
-      }));
+    /** P1: Laravel's LengthAwarePaginator, newest first (the console's object). */
+    list,
 
-      return {
-        message: 'Paystubs retrieved successfully',
-        data: laravelPage({ publicUrl: config.publicUrl, path: '/api/paystubs', rawQuery, page, perPage }, total, data),
-      };
+    /**
+     * P1's answer: on a PostgreSQL server `listText`, elsewhere `list`'s object; the same document,
+     * the same bytes once the route's serializer has written the object.
+     */
+    async listForApi(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>) {
+      // Who writes each paystub's JSON text: as for U1 (users.service.ts), a PostgreSQL server writes it
+      // on the database's core (paystubs.json.repo.ts), which takes the nested serialization off this
+      // process's single thread, the list's bound (docs/benchmarks.md); PGlite runs in this thread, in
+      // WASM, so there the serializer keeps the work. Other filters than a run: the JS path everywhere
+      // (paystubsJsonRepo.page says why).
+      const useText = onDatabaseServer(db) && databaseWritesPage(listWindow(query).filters);
+      return useText ? listText(companyId, query, rawQuery) : list(companyId, query, rawQuery);
     },
+
+    listText,
 
     /** S4: one page (contributionsPage) of a company's contribution records. */
     async companyContributions(companyId: number, query: PageQuery = {}) {
@@ -154,7 +183,7 @@ export function createPaystubsService(deps: {
 
     /** Console: the paystubs of one run (P1 filtered by transaction_id). */
     async runPaystubs(companyId: number, transactionId: string, page = 1, perPage = 50) {
-      return this.list(
+      return list(
         companyId,
         { transaction_id: transactionId, page, per_page: perPage },
         { transaction_id: transactionId, per_page: perPage },
@@ -185,6 +214,17 @@ export function createPaystubsService(deps: {
     }
     return rows.map((row) => serializeContributionDetails(row, byContribution.get(row.id) ?? []));
   }
+}
+
+/** The pages the database writes as text (listText): unfiltered, or filtered by one run alone. */
+const databaseWritesPage = (filters: PaystubFilters) => filters.userId === undefined && filters.status === undefined;
+
+/** P1's filters and page window (per_page 10 by default). */
+function listWindow(query: PaystubListQuery) {
+  const filters: PaystubFilters = { userId: query.user_id, transactionId: query.transaction_id, status: query.status };
+  const perPage = query.per_page ?? 10;
+  const page = query.page ?? 1;
+  return { filters, page, perPage, offset: (page - 1) * perPage };
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {

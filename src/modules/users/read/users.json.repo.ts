@@ -11,45 +11,17 @@
 //
 // The text is byte-for-byte what `JSON.stringify(serializeUser(...))` gives for the same user, in
 // UserSchema's key order (users.json.test.ts holds the two equal, byte for byte, for users with
-// every field set, every optional field null, and random strings, instants and money). So every format
-// rule below mirrors one of the serializer's:
-// - strings through to_json, whose escaping is JSON.stringify's (`"` `\` and the control
-//   characters, \b \f \n \r \t by name and the others as lowercase \u00xx; nothing else escaped);
-// - timestamps as isoTimestamp writes them (`2026-11-22T10:15:00.123000Z`: UTC, milliseconds
-//   truncated, three zeros; to_char's MS truncates too);
-// - dates as `YYYY-MM-DD` (to_json of a date is ISO whatever the session's DateStyle);
-// - money as its numeric(18,2) text, which always has the two decimals moneyString writes;
-// - booleans, integers and arrays of strings as JSON writes them; onboarding_completed as 1 or 0;
+// every field set, every optional field null, and random strings, instants and money). Each value
+// is written by the rules of db/json-text.ts; beyond those:
+// - money as its numeric(18,2) text (a JSON string here, as moneyString writes it); onboarding_completed as 1 or 0;
 // - onboarding_token null for a user holding (or keeping aside while suspended) a console role
 //   unless the viewer may grant console access (the `mayGrant` parameter; see serializeUserRow);
 // - is_active false for an exited user (exit_date before `today`, the Lagos day: docs/users.md, "Leavers").
 import { type Column, type SQL, sql } from 'drizzle-orm';
+import { jsonObject, jsonValueOf } from '../../../db/json-text.js';
 import { users } from '../../../db/schema/index.js';
 import { CONSOLE_ROLES } from '../../../platform/auth/console-access.js';
 import { exitedSql } from '../lifecycle/users.exit.repo.js';
-
-type Kind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'money' | 'strings' | 'jsonStrings';
-
-/** A JSON value's text, or `null`, for a column of each kind. */
-function jsonValueOf(column: Column | SQL, kind: Kind): SQL {
-  switch (kind) {
-    case 'integer':
-    case 'boolean':
-      return sql`coalesce(${column}::text, 'null')`;
-    case 'string':
-    case 'date':
-      return sql`coalesce(to_json(${column})::text, 'null')`;
-    case 'money':
-      return sql`coalesce('"' || ${column}::text || '"', 'null')`;
-    case 'timestamp':
-      return sql`coalesce(to_char(${column} AT TIME ZONE 'UTC', '"\\""YYYY-MM-DD"T"HH24:MI:SS.MS"000Z\\""'), 'null')`;
-    case 'strings':
-      return sql`coalesce(array_to_json(${column})::text, 'null')`;
-    case 'jsonStrings':
-      // A jsonb array of strings (document_paths): jsonb's own text puts a space after each comma.
-      return sql`CASE WHEN jsonb_typeof(${column}) = 'array' THEN array_to_json(ARRAY(SELECT jsonb_array_elements_text(${column})))::text ELSE 'null' END`;
-  }
-}
 
 const consoleRoles = sql.raw(`'{${CONSOLE_ROLES.join(',')}}'::text[]`);
 
@@ -128,8 +100,5 @@ export function userJson(
     ['created_at', jsonValueOf(u.createdAt, 'timestamp')],
     ['updated_at', jsonValueOf(u.updatedAt, 'timestamp')],
   ];
-  // concat() takes at most 100 arguments (a key's literal and a value per field): two calls.
-  const parts = fields.flatMap(([key, value], index) => [sql.raw(`'${index === 0 ? '{' : ','}"${key}":'`), value]);
-  const half = fields.length; // an even index: a key's literal starts the second call
-  return sql<string>`(concat(${sql.join(parts.slice(0, half), sql`, `)}) || concat(${sql.join(parts.slice(half), sql`, `)}, '}'))`;
+  return jsonObject(fields);
 }
