@@ -19,7 +19,7 @@ import { type Executor, hotReads } from '../../db/client.js';
 import { jsonObject, jsonValueOf } from '../../db/json-text.js';
 import { namedStatement } from '../../db/prepared.js';
 import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
-import { LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
+import { COMPANY_PAGE_IDS, LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
 import { paystubsRepo } from './paystubs.repo.js';
 
 /** A column of an alias of the statement below (p: the paystub, i: an item, r: a record, u/ut: the user and type). */
@@ -158,15 +158,14 @@ const paystubJson = jsonObject([
 ]);
 
 // The unfiltered page and the page of one run, as paystubs.read.repo.ts reads them (same rows, same
-// order, the total in the same statement) with each paystub's text in place of its columns. The page's rows are chosen in a
-// subquery (or, by run, their ids from the run's index), so the texts are written for the page's
+// order, the total in the same statement) with each paystub's text in place of its columns. The page's ids come first
+// from the company's or the run's index (COMPANY_PAGE_IDS), so the texts are written for the page's
 // 20 paystubs only, never for the rows an OFFSET skips. Prepared on the hot-reads pool like theirs.
 const companyId = sql.placeholder('companyId');
 const preparedPage = namedStatement<PageRow>(
   'paystubs_page_json',
   sql`SELECT ${paystubJson} AS paystub, (SELECT paystubs FROM paystub_counts WHERE company_id = ${companyId}) AS total
-      FROM (SELECT * FROM paystubs WHERE company_id = ${companyId} ORDER BY id DESC
-            LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}) p
+      FROM paystubs p WHERE p.company_id = ${companyId} AND p.id = ANY(${COMPANY_PAGE_IDS})
       ORDER BY p.id DESC`,
 );
 const preparedRunPage = namedStatement<PageRow>(

@@ -101,15 +101,22 @@ const pageColumns = {
   >`(SELECT ${paystubCounts.paystubs} FROM ${paystubCounts} WHERE ${paystubCounts.companyId} = ${sql.placeholder('companyId')})`,
 };
 const pageRows = keyedRows<PaystubRow & { total: number | null }>(pageColumns);
+/**
+ * The unfiltered page's ids, newest first, from paystubs_company_idx (company, id DESC) alone. Asked
+ * for whole rows, the generic plan walked paystubs_pkey backwards and filtered by company, so a
+ * company whose paystubs are not the newest (any but the last to pay, on a shared database) read
+ * every later company's first (paystubs.first-page.test.ts; U1's first page had the same walk:
+ * docs/users.md, "Deep pages").
+ */
+export const COMPANY_PAGE_IDS = sql`ARRAY(SELECT q.id FROM ${paystubs} q WHERE q.company_id = ${sql.placeholder('companyId')}
+    ORDER BY q.id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')})`;
 const preparedPage = preparedPerExecutor((executor) =>
   withArrayRows(
     executor
       .select(pageColumns)
       .from(paystubs)
-      .where(eq(paystubs.companyId, sql.placeholder('companyId')))
+      .where(and(eq(paystubs.companyId, sql.placeholder('companyId')), sql`${paystubs.id} = ANY(${COMPANY_PAGE_IDS})`))
       .orderBy(desc(paystubs.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
       .prepare('paystubs_page'),
   ),
 );

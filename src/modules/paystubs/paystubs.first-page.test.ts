@@ -1,0 +1,95 @@
+// P1's unfiltered page of a company whose paystubs are not the newest (on a shared database, every
+// company but the last to pay): its ids come from paystubs_company_idx (company, id DESC), then only
+// those rows are read (paystubs.read.repo.ts, COMPANY_PAGE_IDS), on the JS path and the JSON path
+// alike. Walking paystubs newest first, the generic plan went by paystubs_pkey and read every later
+// company's paystubs first. Counted as the heap rows of paystubs a read fetched, in a transaction of
+// its own (pg_stat_xact_user_tables), with the hot-reads pool's generic plans forced (db/client.ts),
+// on a table vacuumed and analysed as autovacuum leaves it.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
+import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { type Executor, queryRows } from '../../db/client.js';
+import { paystubsJsonRepo } from './paystubs.json.repo.js';
+import { paystubsReadRepo } from './paystubs.read.repo.js';
+
+let ctx: TestContext;
+let early: TestCompany;
+const EARLY = 30;
+const LATER = 1_200;
+
+/** A paid run of the period with one paystub for each user of the company, written straight into the tables. */
+async function paidRun(db: Executor, companyId: number, runId: string): Promise<void> {
+  await db.execute(
+    sql`INSERT INTO payroll_runs (id, company_id, status, source, pay_period_start, pay_period_end, payment_date, paid_at, totals)
+        VALUES (${runId}, ${companyId}, 'paid', 'salaries', '2031-01-01', '2031-01-31', '2031-01-30', now(), '{}'::jsonb)`,
+  );
+  await db.execute(
+    sql`INSERT INTO paystubs (company_id, user_id, pay_period_start, pay_period_end, taxable_income, reimbursements, other_allowances,
+          gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
+          employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime, status, transaction_id, paid_at)
+        SELECT ${companyId}, id, '2031-01-01', '2031-01-31', 200000, 0, 0, 200000, 170000, 15000, 15000, 0, 0, 0, 18000, 0, 218000,
+          'pita', 'paid', ${runId}, now()
+        FROM users WHERE company_id = ${companyId}`,
+  );
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  early = await createCompany(ctx.db);
+  await createUsers(
+    ctx.db,
+    early.id,
+    Array.from({ length: EARLY }, () => ({})),
+  );
+  await paidRun(ctx.db, early.id, `PR-EARLY-${early.id}`);
+  const later = await createCompany(ctx.db);
+  await createUsers(
+    ctx.db,
+    later.id,
+    Array.from({ length: LATER }, () => ({})),
+  );
+  await paidRun(ctx.db, later.id, `PR-LATER-${later.id}`);
+  await ctx.db.execute(sql`VACUUM ANALYZE paystubs`);
+});
+afterAll(() => ctx.close());
+
+/** `read`'s result and the rows of paystubs it fetched from the table, in a transaction rolled back after. */
+async function fetched<T>(read: (tx: Executor) => Promise<T>): Promise<{ result: T; rows: number }> {
+  let out: { result: T; rows: number } | undefined;
+  await ctx.db
+    .transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+      const result = await read(tx);
+      const [stats] = await queryRows<{ rows: string }>(
+        tx,
+        sql`SELECT coalesce(sum(seq_tup_read + idx_tup_fetch), 0) AS rows FROM pg_stat_xact_user_tables WHERE relname = 'paystubs'`,
+      );
+      out = { result, rows: Number(stats.rows) };
+      throw new Error('rollback');
+    })
+    .catch((error: Error) => {
+      if (error.message !== 'rollback') throw error;
+    });
+  if (!out) throw new Error('no result');
+  return out;
+}
+
+describe("P1's unfiltered page of a company that paid before another", () => {
+  it("reads the page's paystubs, not the later company's", async () => {
+    const { result, rows } = await fetched((tx) => paystubsReadRepo.page(tx, early.id, {}, 0, 20));
+    expect(result.rows).toHaveLength(20);
+    expect(result.rows.every((row) => row.company_id === early.id)).toBe(true);
+    expect(result.total).toBe(EARLY);
+    // 20 rows of the page (and LOAN_BALANCE_AFTER's reads of none); walking paystubs_pkey read 1,220.
+    expect(rows).toBeLessThan(60);
+  });
+
+  it('and so does the page PostgreSQL writes as JSON', async () => {
+    const { result, rows } = await fetched((tx) => paystubsJsonRepo.page(tx, early.id, undefined, 0, 20));
+    expect(result.paystubs).toHaveLength(20);
+    expect(result.total).toBe(EARLY);
+    expect(result.paystubs.every((text) => (JSON.parse(text) as { company_id: number }).company_id === early.id)).toBe(true);
+    expect(rows).toBeLessThan(60);
+  });
+});
