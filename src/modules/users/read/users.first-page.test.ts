@@ -17,6 +17,8 @@ import { searchRepo } from './users.search.repo.js';
 
 let ctx: TestContext;
 let late: TestCompany;
+/** Whether to count the rows read (see above). */
+const ON_SERVER = Boolean(process.env.DATABASE_URL);
 const EARLIER = 1_000;
 const LATE = 1_500;
 
@@ -67,20 +69,20 @@ describe("a late company's first page", () => {
     expect(result.rows.every((row) => row[USER_ROW.companyId] === late.id)).toBe(true);
     expect(result.total).toBe(LATE);
     // 20 page rows (the joins read user types and managers by key); walking users_pkey read 1,020.
-    expect(rows).toBeLessThan(60);
+    if (ON_SERVER) expect(rows).toBeLessThan(60);
   });
 
   it("the console's unfiltered list reads the page's users, in both directions", async () => {
     const first = await fetched((tx) => searchRepo.search(tx, late.id, { offset: 0, limit: 25 }));
     expect(first.result.rows.map((row) => row.user.companyId)).toEqual(Array(25).fill(late.id));
     expect(first.result.total).toBe(LATE);
-    expect(first.rows).toBeLessThan(100);
+    if (ON_SERVER) expect(first.rows).toBeLessThan(100);
     const last = await fetched((tx) => searchRepo.search(tx, late.id, { offset: LATE - 10, limit: 25 }));
     expect(last.result.rows).toHaveLength(10);
     const ids = first.result.rows.map((row) => row.user.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     const newest = await fetched((tx) => searchRepo.search(tx, late.id, { order: 'desc', offset: 0, limit: 25 }));
     expect(newest.result.rows[0].user.id).toBe(Math.max(...last.result.rows.map((row) => row.user.id)));
-    expect(newest.rows).toBeLessThan(100);
+    if (ON_SERVER) expect(newest.rows).toBeLessThan(100);
   });
 });
