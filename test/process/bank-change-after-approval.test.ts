@@ -52,6 +52,8 @@ describe('a bank account changed after approval, on the compiled server', () => 
 
   afterAll(async () => {
     await testDb?.close();
+    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
+    await killAll();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -66,6 +66,8 @@ describe('Idempotency-Key after kill -9', () => {
 
   afterAll(async () => {
     await testDb?.close();
+    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
+    await killAll();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

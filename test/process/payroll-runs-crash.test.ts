@@ -61,6 +61,8 @@ describe('kill -9 while salary transfers are in flight', () => {
 
   afterAll(async () => {
     await testDb?.close();
+    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
+    await killAll();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

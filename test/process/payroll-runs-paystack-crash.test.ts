@@ -78,6 +78,8 @@ describeEmbedded('kill -9 right after Paystack received the bulk transfer', () =
 
   afterAll(async () => {
     await fake?.close();
+    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
+    await killAll();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -30,7 +30,11 @@ describeEmbedded('npm start on a fresh DATA_DIR (embedded database)', () => {
     await first.waitReady({ timeoutMs: START_MS });
   }, START_MS + 10_000);
 
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(async () => {
+    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
+    await killAll();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   test('serves /healthz and /readyz, and prints the demo token once with the next steps', async () => {
     expect(await (await fetch(`${first.baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });

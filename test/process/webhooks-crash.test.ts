@@ -53,6 +53,8 @@ describeEmbedded('kill -9 during a webhook delivery burst', () => {
 
   afterAll(async () => {
     await receiver?.close();
+    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
+    await killAll();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
