@@ -3,13 +3,14 @@
 // those rows are read (paystubs.read.repo.ts, COMPANY_PAGE_IDS), on the JS path and the JSON path
 // alike. Walking paystubs newest first, the generic plan went by paystubs_pkey and read every later
 // company's paystubs first. Counted as the heap rows of paystubs a read fetched, in a transaction of
-// its own (pg_stat_xact_user_tables), with the hot-reads pool's generic plans forced (db/client.ts),
+// its own (pg_stat_xact_user_tables, before and after: test/helpers/rows-read.ts), with the hot-reads pool's generic plans forced (db/client.ts),
 // on a table vacuumed and analysed as autovacuum leaves it.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
-import { type Executor, queryRows } from '../../db/client.js';
+import { rowsReadBy } from '../../../test/helpers/rows-read.js';
+import type { Executor } from '../../db/client.js';
 import { paystubsJsonRepo } from './paystubs.json.repo.js';
 import { paystubsReadRepo } from './paystubs.read.repo.js';
 
@@ -54,26 +55,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** `read`'s result and the rows of paystubs it fetched from the table, in a transaction rolled back after. */
-async function fetched<T>(read: (tx: Executor) => Promise<T>): Promise<{ result: T; rows: number }> {
-  let out: { result: T; rows: number } | undefined;
-  await ctx.db
-    .transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
-      const result = await read(tx);
-      const [stats] = await queryRows<{ rows: string }>(
-        tx,
-        sql`SELECT coalesce(sum(seq_tup_read + idx_tup_fetch), 0) AS rows FROM pg_stat_xact_user_tables WHERE relname = 'paystubs'`,
-      );
-      out = { result, rows: Number(stats.rows) };
-      throw new Error('rollback');
-    })
-    .catch((error: Error) => {
-      if (error.message !== 'rollback') throw error;
-    });
-  if (!out) throw new Error('no result');
-  return out;
-}
+/** `read`'s result and the rows of paystubs it fetched (test/helpers/rows-read.ts). */
+const fetched = <T>(read: (tx: Executor) => Promise<T>) => rowsReadBy(ctx.db, 'paystubs', read);
 
 describe("P1's unfiltered page of a company that paid before another", () => {
   it("reads the page's paystubs, not the later company's", async () => {

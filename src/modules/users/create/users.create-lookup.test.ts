@@ -34,6 +34,14 @@ describe('U3 lookup', () => {
         // Without this a planner may still scan a test's small table; with it, it scans only where no index can answer.
         await client.query('SET enable_seqscan = off');
         await client.query('BEGIN');
+        // Before and after in one transaction: the xact counters also hold earlier transactions' unflushed reads (test/helpers/rows-read.ts).
+        const scansBefore = Number(
+          (
+            await client.query<{ seq_scan: string }>(
+              `SELECT coalesce(sum(seq_scan), 0) AS seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'users'`,
+            )
+          ).rows[0].seq_scan,
+        );
         const found = await client.query<{ found_email: string }>(
           'SELECT found_email FROM users_create_lookup($1, $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])',
           [acme.id, [], [stem], [exact], ['nobody@personal.test'], []],
@@ -42,7 +50,7 @@ describe('U3 lookup', () => {
           `SELECT coalesce(sum(seq_scan), 0) AS seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'users'`,
         );
         await client.query('ROLLBACK');
-        return { found: found.rows.map((row) => row.found_email).sort(), seqScans: Number(stats.rows[0].seq_scan) };
+        return { found: found.rows.map((row) => row.found_email).sort(), seqScans: Number(stats.rows[0].seq_scan) - scansBefore };
       } finally {
         await client.end();
       }
@@ -60,13 +68,21 @@ describe('U3 lookup', () => {
       await client.connect();
       /** Rows users' indexes led `statement` to, in a transaction of its own (rolled back). */
       const fetched = async (statement: string, values: unknown[]) => {
+        // Before and after in one transaction: the xact counters also hold earlier transactions' unflushed reads (test/helpers/rows-read.ts).
+        const counted = async () =>
+          Number(
+            (
+              await client.query<{ fetched: string }>(
+                `SELECT coalesce(sum(idx_tup_fetch), 0) AS fetched FROM pg_stat_xact_user_tables WHERE relname = 'users'`,
+              )
+            ).rows[0].fetched,
+          );
         await client.query('BEGIN');
+        const before = await counted();
         const rows = (await client.query(statement, values)).rows;
-        const stats = await client.query<{ fetched: string }>(
-          `SELECT coalesce(sum(idx_tup_fetch), 0) AS fetched FROM pg_stat_xact_user_tables WHERE relname = 'users'`,
-        );
+        const fetched = (await counted()) - before;
         await client.query('ROLLBACK');
-        return { rows, fetched: Number(stats.rows[0].fetched) };
+        return { rows, fetched };
       };
       try {
         const lookup = await fetched(

@@ -48,6 +48,13 @@ function searchOrder(sort: SearchSort | undefined, order: 'asc' | 'desc' = 'asc'
   return [by(users.id)];
 }
 
+/** The ids of an unfiltered page by id, from the index (company, id) alone: no row is read for a skipped user. */
+function pageIds(companyId: number, page: { order?: 'asc' | 'desc'; offset: number; limit: number }): SQL {
+  const direction = page.order === 'desc' ? sql`DESC` : sql`ASC`;
+  return sql`ARRAY(SELECT u.id FROM ${users} u WHERE u.company_id = ${companyId} AND u.deleted_at IS NULL
+    ORDER BY u.id ${direction} LIMIT ${page.limit} OFFSET ${page.offset})`;
+}
+
 export const searchRepo = {
   /**
    * The console's employee search: live users whose name, e-mails or employee id contain `text`,
@@ -83,16 +90,19 @@ export const searchRepo = {
         : undefined,
       statusCondition(filter.status, filter.today ?? lagosDate()),
     );
-    // Unfiltered (the console's first view), the total is the company's counter (0140_user_counts.sql);
-    // a text or status filter has to count its matches.
+    // Unfiltered and by id (the console's first view), the page's ids come first from
+    // users_company_id_idx alone, as U1's pages do (users.read.repo.ts): walking the users in id
+    // order, PostgreSQL went by users_pkey and read every user of the companies added before this
+    // one (11.6 ms of database CPU a view for a company of 100,000 that joined after 22,100 others).
+    const idsFirst = !pattern && !filter.status && !filter.sort;
     const [rows, total] = await Promise.all([
       executor
         .select({ user: users, userTypeName: userTypes.name })
         .from(users)
         .leftJoin(userTypes, eq(userTypes.id, users.userTypeId))
-        .where(where)
+        .where(idsFirst ? and(where, sql`${users.id} = ANY(${pageIds(companyId, filter)})`) : where)
         .orderBy(...searchOrder(filter.sort, filter.order))
-        .offset(filter.offset)
+        .offset(idsFirst ? 0 : filter.offset)
         .limit(filter.limit),
       pattern || filter.status
         ? executor
