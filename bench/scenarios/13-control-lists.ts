@@ -7,7 +7,7 @@
 // MONTHS paid monthly runs, LOANS loans and advances spread over the employees, and EVENTS audit
 // events sealed as a live log is. BENCH_SMOKE (CI): small sizes; every request still runs end to end.
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../src/db/client.js';
+import { sealAll } from '../lib/audit-seal.js';
 import { setConsolePassword, signInConsole } from '../lib/console-session.js';
 import { type ListRequest, loadLists } from '../lib/list-loads.js';
 import { paidMonth } from '../lib/paid-months.js';
@@ -47,16 +47,8 @@ async function seed(ctx: BenchContext) {
           FROM generate_series(1, ${EVENTS}) g`,
     );
   });
-  // Sealed before reading, as a live log is (audit_seal() and the server's own sealer take turns).
-  for (;;) {
-    await queryRows(db, sql`SELECT audit_seal()`);
-    const [{ n }] = await queryRows<{ n: number }>(
-      db,
-      sql`SELECT count(*)::int AS n FROM audit_events e WHERE e.company_id = ${company.id}
-            AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.event_id = e.id)`,
-    );
-    if (n === 0) break;
-  }
+  // Sealed before reading, as a live log is.
+  await sealAll(db, [company.id]);
   const admin = `first1.last1@${company.domain}`;
   await setConsolePassword(db, company.id, admin);
   await ctx.database.execScript('VACUUM ANALYZE');

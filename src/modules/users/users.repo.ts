@@ -159,7 +159,8 @@ async function lockHoldablePaystubs(executor: Executor, companyId: number, userI
   );
   await executor.execute(
     sql`SELECT id FROM paystubs
-        WHERE user_id = ANY(${pgArray(userIds)}::int[]) AND status = 'unpaid' AND destination_pinned_at IS NOT NULL
+        WHERE company_id = ${companyId} AND user_id = ANY(${pgArray(userIds)}::int[])
+          AND status = 'unpaid' AND destination_pinned_at IS NOT NULL
         ORDER BY id FOR NO KEY UPDATE`,
   );
 }
