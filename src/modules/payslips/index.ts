@@ -17,3 +17,6 @@ export function createPayslipsModule(deps: AppDeps) {
 }
 
 export type PayslipsServices = ReturnType<typeof createPayslipsModule>['services'];
+
+/** The ZIP writer of a run's payslips, for the bench's check that its cost per entry stays flat (zip-growth). */
+export { zipStream } from './payslips.zip.view.js';

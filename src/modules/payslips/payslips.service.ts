@@ -1,9 +1,7 @@
 // Payslips (docs/compliance.md, "Payslips"): one paystub's PDF, a run's PDFs as a streamed ZIP, and
 // the PDF behind a signed link. Rows come from payslips.repo.ts, lines from payslip.layout.planner.ts,
 // bytes from payslip.render.view.ts.
-import { once } from 'node:events';
-import { PassThrough, type Readable } from 'node:stream';
-import { Zip, ZipPassThrough } from 'fflate';
+import type { Readable } from 'node:stream';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import type { PayslipLinks } from '../paystubs/index.js';
@@ -12,6 +10,7 @@ import { payslipLayout } from './payslip.layout.planner.js';
 import { renderPayslip } from './payslip.render.view.js';
 import type { PayslipSource } from './payslip.types.js';
 import { type ItemRow, type PayslipRow, payslipsRepo, type RecordRow, type YtdRow } from './payslips.repo.js';
+import { type ZipStream, zipStream } from './payslips.zip.view.js';
 
 export const PAYSTUB_NOT_FOUND = 'Paystub not found.';
 /** Paystubs read per query while a run's ZIP is written: memory is this many rows, whatever the run's size. */
@@ -121,19 +120,16 @@ export function createPayslipsService(deps: { db: Db; payslipLinks: PayslipLinks
   }
 
   /**
-   * Writes the run's payslips into `zip` one at a time, stored (PDFs are compressed already): each
-   * PDF is rendered, added, and the next one rendered only once `output` has drained, that is as
-   * fast as the client reads. So at most one page of rows and one PDF are in memory, and the ZIP
-   * keeps only each entry's central-directory record. fflate adds an entry in constant time; yazl,
-   * used before, looked for its next entry from the first one each time, which made a ZIP of
-   * 100,000 payslips quadratic (docs/compliance.md, "Payslips").
+   * Writes the run's payslips into the ZIP one at a time: each PDF is rendered, added, and the next
+   * one rendered only once the client has read what came before (payslips.zip.view.ts), so at most
+   * one page of rows and one PDF are in memory.
    */
-  async function fill(zip: Zip, output: PassThrough, companyId: number, runId: string, mtime: Date, signal: AbortSignal): Promise<void> {
+  async function fill(zip: ZipStream, companyId: number, runId: string, mtime: Date): Promise<void> {
     const names = new Set<string>();
     let afterId = 0;
     for (;;) {
       const rows = await payslipsRepo.runPage(db, companyId, runId, afterId, ZIP_PAGE);
-      if (rows.length === 0 || signal.aborted) break;
+      if (rows.length === 0 || zip.signal.aborted) break;
       const batch = await sources(companyId, rows);
       for (let i = 0; i < rows.length; i++) {
         const layout = payslipLayout(batch[i]);
@@ -141,12 +137,8 @@ export function createPayslipsService(deps: { db: Db; payslipLinks: PayslipLinks
         // Two paystubs of one employee ending the same day (different starts) would share a name.
         const name = names.has(layout.filename) ? layout.filename.replace(/\.pdf$/, `-${rows[i].id}.pdf`) : layout.filename;
         names.add(name);
-        const entry = new ZipPassThrough(name);
-        entry.mtime = mtime;
-        zip.add(entry);
-        entry.push(pdf, true);
-        // A client that goes away closes the output: stop (and free this run's rows) instead of waiting forever.
-        if (output.writableNeedDrain) await once(output, 'drain', { signal });
+        // A client that goes away aborts the wait: stop (and free this run's rows) instead of waiting forever.
+        await zip.add(name, pdf, mtime);
       }
       afterId = rows[rows.length - 1].id;
     }
@@ -162,23 +154,12 @@ export function createPayslipsService(deps: { db: Db; payslipLinks: PayslipLinks
     /** 404 before any byte when the run is not the company's; then the ZIP as a stream. */
     async runZip(companyId: number, runId: string, notFoundMessage: string): Promise<{ filename: string; stream: Readable }> {
       if (!(await payslipsRepo.runExists(db, companyId, runId))) throw notFound(notFoundMessage);
-      const output = new PassThrough();
-      const zip = new Zip((error, chunk, final) => {
-        if (output.destroyed) return;
-        if (error) return void output.destroy(error);
-        output.write(chunk);
-        if (final) output.end();
-      });
-      const mtime = new Date();
-      const stop = new AbortController();
-      output.once('close', () => stop.abort());
-      fill(zip, output, companyId, runId, mtime, stop.signal).then(
+      const zip = zipStream();
+      fill(zip, companyId, runId, new Date()).then(
         () => zip.end(),
-        (error: unknown) => {
-          if (!stop.signal.aborted) output.destroy(error instanceof Error ? error : new Error(String(error)));
-        },
+        (error: unknown) => zip.fail(error),
       );
-      return { filename: `payslips-${runId}.zip`, stream: output };
+      return { filename: `payslips-${runId}.zip`, stream: zip.output };
     },
 
     /** The payslip a signed link names, or why not (never another paystub's). */
