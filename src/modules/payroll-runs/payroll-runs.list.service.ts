@@ -1,5 +1,5 @@
 // A page of one company's runs (GET /api/payroll-runs, Console → Payroll): the filters checked,
-// the page and its count read (payroll-runs.list.repo.ts), each run with its paystubs by status.
+// the page, its count and each run's paystubs by status read in one statement (payroll-runs.list.repo.ts).
 // `order` is the console's (its sortable columns); the API lists newest first.
 import type { Db } from '../../db/client.js';
 import { invalid } from '../../platform/errors.js';
@@ -7,7 +7,6 @@ import { laravelPage, pageOffset } from '../../platform/paginator.js';
 import { validDate } from '../paystubs/index.js';
 import { type RunFilters, type RunOrder, runListRepo } from './payroll-runs.list.repo.js';
 import { MESSAGES } from './payroll-runs.lookup.service.js';
-import { payrollRunsRepo } from './payroll-runs.repo.js';
 import { serializeRun } from './payroll-runs.serializer.js';
 
 export interface RunListQuery {
@@ -37,16 +36,8 @@ export function createRunList(deps: { db: Db; config: { publicUrl: string } }) {
     };
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 10;
-    const [total, rows] = await Promise.all([
-      runListRepo.count(db, companyId, filters),
-      runListRepo.page(db, companyId, filters, perPage, pageOffset(page, perPage), order),
-    ]);
-    const counts = await payrollRunsRepo.counts(
-      db,
-      companyId,
-      rows.map((row) => row.id),
-    );
-    const data = rows.map((row) => serializeRun(row, counts.get(row.id)));
+    const { total, rows } = await runListRepo.page(db, companyId, filters, perPage, pageOffset(page, perPage), order);
+    const data = rows.map((row) => serializeRun(row.run, row.counts));
     return {
       message: MESSAGES.listed,
       data: laravelPage({ publicUrl: config.publicUrl, path: '/api/payroll-runs', rawQuery, page, perPage }, total, data),

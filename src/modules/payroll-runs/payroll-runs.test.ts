@@ -212,6 +212,14 @@ describe('approve (maker-checker) and cancel', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json().message).toBe('Payroll runs retrieved successfully');
     expect(list.json().data.data.every((run: { status: string }) => run.status === 'draft')).toBe(true);
+    // The page, its total and each run's counts come from one statement: each run as its own page
+    // shows it, and a page past the end still carries the total.
+    const all = (await as(ctx.app, acme).get('/api/payroll-runs?per_page=100')).json().data;
+    expect(all.data.length).toBe(all.total);
+    expect(all.total).toBeGreaterThan(0);
+    for (const run of all.data) expect((await as(ctx.app, acme).get(`/api/payroll-runs/${run.id}`)).json().run.counts).toEqual(run.counts);
+    const past = (await as(ctx.app, acme).get('/api/payroll-runs?per_page=100&page=9')).json().data;
+    expect({ total: past.total, data: past.data }).toEqual({ total: all.total, data: [] });
     expect((await as(ctx.app, acme).get('/api/payroll-runs?status=bogus')).statusCode).toBe(422);
     expect((await as(ctx.app, acme).get('/api/payroll-runs/PR-20260101-ZZZZZZ')).json()).toEqual({ error: 'Payroll run not found.' });
     expect((await as(ctx.app, acme).get('/api/payroll-runs/nope')).statusCode).toBe(404);
