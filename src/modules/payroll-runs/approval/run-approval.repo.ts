@@ -146,7 +146,11 @@ export const runApprovalRepo = {
     // Each paystub's others are read per employee (LATERAL, OFFSET 0 so the planner cannot flatten
     // it into one join of the run with itself): an index probe per paystub whatever the statistics.
     // A run just created has none yet, and the flattened join then paired every paystub with every
-    // other, 38 s for 10,000 (docs/benchmarks.md, "Growth").
+    // other, 38 s for 10,000 (docs/benchmarks.md, "Growth"). The probe's company is `o.company_id + 0`,
+    // which no index can take: on statistics of an empty table the planner otherwise probed by
+    // (company, run) through paystubs_company_transaction_idx and read the whole run for each of its
+    // paystubs (100,000 squared: an approval still running after minutes); now only the employee's
+    // indexes can answer (198 ms for 100,000: docs/payroll-runs.md, "One salary per period").
     return queryRows<OverlapRow>(
       tx,
       sql`SELECT p.id AS paystub_id, p.user_id, o.id AS other_paystub_id,
@@ -154,8 +158,8 @@ export const runApprovalRepo = {
           FROM paystubs p
           CROSS JOIN LATERAL (
             SELECT o.id, o.pay_period_start, o.pay_period_end
-            FROM paystubs o JOIN payroll_runs r ON r.company_id = o.company_id AND r.id = o.transaction_id
-            WHERE o.company_id = p.company_id AND o.user_id = p.user_id AND o.id <> p.id AND o.status <> 'cancelled'
+            FROM paystubs o JOIN payroll_runs r ON r.company_id = p.company_id AND r.id = o.transaction_id
+            WHERE o.company_id + 0 = p.company_id AND o.user_id = p.user_id AND o.id <> p.id AND o.status <> 'cancelled'
               AND o.pay_period_start <= p.pay_period_end AND o.pay_period_end >= p.pay_period_start AND ${isRegular('o')}
               AND ((o.transaction_id = ${runId} AND o.id < p.id)
                    OR (o.transaction_id <> ${runId} AND r.status = ANY(${pgArray(APPROVED_RUN_STATUSES)}::text[])))
