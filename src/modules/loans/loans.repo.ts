@@ -3,6 +3,7 @@
 // company's loan or user is simply not found. Callers lock what they decide on; writes only write.
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
+import { pageWithTotal } from '../../db/page-total.js';
 import { pgArray } from '../../db/pg-array.js';
 
 /** A loan row as the API shows it: amounts and the rate as numeric text, times as ISO text. */
@@ -123,16 +124,15 @@ export const loansRepo = {
     return row;
   },
 
-  async count(executor: Executor, companyId: number, filters: LoanFilters): Promise<number> {
-    const [row] = await queryRows<{ n: number }>(executor, sql`SELECT count(*)::int AS n FROM loans l WHERE ${where(companyId, filters)}`);
-    return row?.n ?? 0;
-  },
-
-  async page(executor: Executor, companyId: number, filters: LoanFilters, limit: number, offset: number): Promise<LoanRow[]> {
-    return queryRows<LoanRow>(
-      executor,
-      sql`SELECT ${COLUMNS} FROM loans l WHERE ${where(companyId, filters)} ORDER BY l.id DESC LIMIT ${limit} OFFSET ${offset}`,
-    );
+  /** A page newest first with the filter's total, in one statement (db/page-total.ts). */
+  page(executor: Executor, companyId: number, filters: LoanFilters, limit: number, offset: number) {
+    return pageWithTotal<LoanRow>(executor, {
+      columns: COLUMNS,
+      from: sql`FROM loans l WHERE ${where(companyId, filters)}`,
+      order: sql`l.id DESC`,
+      limit,
+      offset,
+    });
   },
 
   /** Whether a paystub not paid yet (unpaid, held, processing) carries a repayment of the loan. */

@@ -52,10 +52,7 @@ export function createLoansService(deps: { db: Db; config: { publicUrl: string }
   const page = async (companyId: number, filters: LoanFilters, query: LoanListQuery, rawQuery: Record<string, unknown>, path: string) => {
     const pageNo = query.page ?? 1;
     const perPage = query.per_page ?? 10;
-    const [total, rows] = await Promise.all([
-      loansRepo.count(db, companyId, filters),
-      loansRepo.page(db, companyId, filters, perPage, pageOffset(pageNo, perPage)),
-    ]);
+    const { total, rows } = await loansRepo.page(db, companyId, filters, perPage, pageOffset(pageNo, perPage));
     const data = laravelPage({ publicUrl: config.publicUrl, path, rawQuery, page: pageNo, perPage }, total, rows.map(serializeLoan));
     return { message: LOAN_MESSAGES.listed, data };
   };
