@@ -1,8 +1,8 @@
-// A page of rows and its filter's total in one statement (the lists of loans and webhook
-// deliveries): the total is an uncorrelated subquery in the page's select list, computed once and
-// in the page's snapshot, so a list costs one round trip instead of a count and a page side by side
-// on two connections. A page with no row cannot carry it: past the end, the count is asked alone;
-// an empty first page has a total of 0.
+// A page of rows and its filter's total in one statement (the list of loans): the total is an
+// uncorrelated subquery in the page's select list, computed once and in the page's snapshot, so a
+// list costs one round trip instead of a count and a page side by side on two connections. A page
+// with no row cannot carry it: past the end, the count is asked alone; an empty first page has a
+// total of 0.
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from './client.js';
 

@@ -133,3 +133,30 @@ export async function runCountDrift(db: Executor) {
         SELECT transaction_id, counted, kept FROM sides WHERE counted <> kept ORDER BY transaction_id`,
   );
 }
+
+/**
+ * A run of one month with one paystub for each user of the company, written straight into the
+ * tables (no engine, no jobs): for tests of how runs and paystubs are read at a size. `paid` is a
+ * paid run of paid paystubs; `draft` a draft of unpaid ones.
+ */
+export async function insertRunOfEveryone(
+  db: Executor,
+  companyId: number,
+  runId: string,
+  run: { status: 'paid' | 'draft'; start: string; end: string; paymentDate: string },
+): Promise<void> {
+  const paid = run.status === 'paid';
+  await db.execute(
+    sql`INSERT INTO payroll_runs (id, company_id, status, source, pay_period_start, pay_period_end, payment_date, paid_at, totals)
+        VALUES (${runId}, ${companyId}, ${run.status}, 'salaries', ${run.start}, ${run.end}, ${run.paymentDate},
+                ${paid ? sql`now()` : sql`NULL`}, '{}'::jsonb)`,
+  );
+  await db.execute(
+    sql`INSERT INTO paystubs (company_id, user_id, pay_period_start, pay_period_end, taxable_income, reimbursements, other_allowances,
+          gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
+          employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime, status, transaction_id, paid_at)
+        SELECT ${companyId}, id, ${run.start}, ${run.end}, 200000, 0, 0, 200000, 170000, 15000, 15000, 0, 0, 0, 18000, 0, 218000,
+          'pita', ${paid ? 'paid' : 'unpaid'}, ${runId}, ${paid ? sql`now()` : sql`NULL`}
+        FROM users WHERE company_id = ${companyId}`,
+  );
+}

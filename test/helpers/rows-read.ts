@@ -20,6 +20,19 @@ export async function tableReads(executor: Executor, table: string, counter: Row
   return Number(row.n);
 }
 
+/** tableReads on a node-postgres client of the test's own (tests that call functions over a raw connection). */
+export async function clientTableReads(
+  client: { query<R>(text: string, values: unknown[]): Promise<{ rows: R[] }> },
+  table: string,
+  counter: RowCounter,
+): Promise<number> {
+  const { rows } = await client.query<{ n: string }>(
+    `SELECT coalesce(sum(${counter}), 0) AS n FROM pg_stat_xact_user_tables WHERE relname = $1`,
+    [table],
+  );
+  return Number(rows[0].n);
+}
+
 /**
  * `read`'s result and the rows of `table` it fetched, in a transaction of its own rolled back after,
  * with generic plans forced as the hot-reads pool forces them (db/client.ts).

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { insertRunOfEveryone } from '../../../test/helpers/payroll-runs.js';
 import { rowsReadBy } from '../../../test/helpers/rows-read.js';
 import type { Executor } from '../../db/client.js';
 import { paystubsJsonRepo } from './paystubs.json.repo.js';
@@ -19,21 +20,8 @@ let early: TestCompany;
 const EARLY = 30;
 const LATER = 1_200;
 
-/** A paid run of the period with one paystub for each user of the company, written straight into the tables. */
-async function paidRun(db: Executor, companyId: number, runId: string): Promise<void> {
-  await db.execute(
-    sql`INSERT INTO payroll_runs (id, company_id, status, source, pay_period_start, pay_period_end, payment_date, paid_at, totals)
-        VALUES (${runId}, ${companyId}, 'paid', 'salaries', '2031-01-01', '2031-01-31', '2031-01-30', now(), '{}'::jsonb)`,
-  );
-  await db.execute(
-    sql`INSERT INTO paystubs (company_id, user_id, pay_period_start, pay_period_end, taxable_income, reimbursements, other_allowances,
-          gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
-          employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime, status, transaction_id, paid_at)
-        SELECT ${companyId}, id, '2031-01-01', '2031-01-31', 200000, 0, 0, 200000, 170000, 15000, 15000, 0, 0, 0, 18000, 0, 218000,
-          'pita', 'paid', ${runId}, now()
-        FROM users WHERE company_id = ${companyId}`,
-  );
-}
+const paidRun = (db: Executor, companyId: number, runId: string) =>
+  insertRunOfEveryone(db, companyId, runId, { status: 'paid', start: '2031-01-01', end: '2031-01-31', paymentDate: '2031-01-30' });
 
 beforeAll(async () => {
   ctx = await createTestApp();

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { insertRunOfEveryone } from '../../../../test/helpers/payroll-runs.js';
 import { rowsReadBy } from '../../../../test/helpers/rows-read.js';
 import { runApprovalRepo } from './run-approval.repo.js';
 
@@ -28,18 +29,12 @@ beforeAll(async () => {
   // Statistics of an empty paystubs table, then a draft run of one paystub per employee.
   await ctx.db.execute(sql`VACUUM ANALYZE paystubs`);
   await ctx.db.execute(sql`VACUUM ANALYZE payroll_runs`);
-  await ctx.db.execute(
-    sql`INSERT INTO payroll_runs (id, company_id, status, source, pay_period_start, pay_period_end, payment_date, totals)
-        VALUES (${RUN}, ${company.id}, 'draft', 'salaries', '2031-02-01', '2031-02-28', '2031-02-27', '{}'::jsonb)`,
-  );
-  await ctx.db.execute(
-    sql`INSERT INTO paystubs (company_id, user_id, pay_period_start, pay_period_end, taxable_income, reimbursements, other_allowances,
-          gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
-          employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime, status, transaction_id)
-        SELECT ${company.id}, id, '2031-02-01', '2031-02-28', 200000, 0, 0, 200000, 170000, 15000, 15000, 0, 0, 0, 18000, 0, 218000,
-          'pita', 'unpaid', ${RUN}
-        FROM users WHERE company_id = ${company.id}`,
-  );
+  await insertRunOfEveryone(ctx.db, company.id, RUN, {
+    status: 'draft',
+    start: '2031-02-01',
+    end: '2031-02-28',
+    paymentDate: '2031-02-27',
+  });
 }, 120_000);
 afterAll(() => ctx.close());
 

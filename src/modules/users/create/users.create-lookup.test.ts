@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
+import { clientTableReads } from '../../../../test/helpers/rows-read.js';
 import { createUserViaApi } from '../../../../test/helpers/users.js';
 
 let ctx: TestContext;
@@ -34,23 +35,15 @@ describe('U3 lookup', () => {
         // Without this a planner may still scan a test's small table; with it, it scans only where no index can answer.
         await client.query('SET enable_seqscan = off');
         await client.query('BEGIN');
-        // Before and after in one transaction: the xact counters also hold earlier transactions' unflushed reads (test/helpers/rows-read.ts).
-        const scansBefore = Number(
-          (
-            await client.query<{ seq_scan: string }>(
-              `SELECT coalesce(sum(seq_scan), 0) AS seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'users'`,
-            )
-          ).rows[0].seq_scan,
-        );
+        // Before and after in one transaction (test/helpers/rows-read.ts says why).
+        const scansBefore = await clientTableReads(client, 'users', 'seq_scan');
         const found = await client.query<{ found_email: string }>(
           'SELECT found_email FROM users_create_lookup($1, $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])',
           [acme.id, [], [stem], [exact], ['nobody@personal.test'], []],
         );
-        const stats = await client.query<{ seq_scan: string }>(
-          `SELECT coalesce(sum(seq_scan), 0) AS seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'users'`,
-        );
+        const seqScans = (await clientTableReads(client, 'users', 'seq_scan')) - scansBefore;
         await client.query('ROLLBACK');
-        return { found: found.rows.map((row) => row.found_email).sort(), seqScans: Number(stats.rows[0].seq_scan) - scansBefore };
+        return { found: found.rows.map((row) => row.found_email).sort(), seqScans };
       } finally {
         await client.end();
       }
@@ -68,15 +61,8 @@ describe('U3 lookup', () => {
       await client.connect();
       /** Rows users' indexes led `statement` to, in a transaction of its own (rolled back). */
       const fetched = async (statement: string, values: unknown[]) => {
-        // Before and after in one transaction: the xact counters also hold earlier transactions' unflushed reads (test/helpers/rows-read.ts).
-        const counted = async () =>
-          Number(
-            (
-              await client.query<{ fetched: string }>(
-                `SELECT coalesce(sum(idx_tup_fetch), 0) AS fetched FROM pg_stat_xact_user_tables WHERE relname = 'users'`,
-              )
-            ).rows[0].fetched,
-          );
+        // Before and after in one transaction (test/helpers/rows-read.ts says why).
+        const counted = () => clientTableReads(client, 'users', 'idx_tup_fetch');
         await client.query('BEGIN');
         const before = await counted();
         const rows = (await client.query(statement, values)).rows;
