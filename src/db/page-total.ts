@@ -1,4 +1,4 @@
-// A page of rows and its filter's total in one statement (the list of loans): the total is an
+// A page of rows and its filter's total in one statement (the lists of loans and of runs): the total is an
 // uncorrelated subquery in the page's select list, computed once and in the page's snapshot, so a
 // list costs one round trip instead of a count and a page side by side on two connections. A page
 // with no row cannot carry it: past the end, the count is asked alone; an empty first page has a
