@@ -1,11 +1,11 @@
 // U3's round trips on PostgreSQL (docs/users.md, "Performance notes"): creates were bound by the
-// socket writes of their statements, so the statements a create sends are counted here. The driver's
-// query method is observed (wrapped, calling through unchanged) for one request only.
-import pg from 'pg';
+// socket writes of their statements, so the statements a create sends are counted here
+// (test/helpers/statements-sent.ts), for one request only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
+import { statementsOf } from '../../../../test/helpers/statements-sent.js';
 import { newUserBody } from '../../../../test/helpers/users.js';
 
 let ctx: TestContext;
@@ -13,24 +13,6 @@ beforeAll(async () => {
   ctx = await createTestApp();
 });
 afterAll(() => ctx.close());
-
-/** The statements (first words, or the prepared statement's name) the pool's clients sent while `work` ran. */
-async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { name?: string; text?: string };
-    const text = typeof config === 'string' ? config : (config.name ?? config.text ?? '');
-    sent.push(text.trim().split(/\s+/).slice(0, 2).join(' '));
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return sent;
-}
 
 describe.skipIf(!process.env.DATABASE_URL)('U3 on PostgreSQL', () => {
   it('a create sends 6 statements: the reservation, begin, the lookup, the insert, its audit event, commit', async () => {

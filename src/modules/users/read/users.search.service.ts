@@ -3,7 +3,8 @@
 // status, paged, with the total. Company id first, like every users query.
 import type { Db } from '../../../db/client.js';
 import { lagosDate } from '../../../platform/format.js';
-import { serializeUser } from '../users.serializer.js';
+import { serializeUser, serializeUserRow } from '../users.serializer.js';
+import { usersReadRepo } from './users.read.repo.js';
 import { type SearchSort, searchRepo, type UserStatus } from './users.search.repo.js';
 
 export interface UserSearch {
@@ -22,6 +23,14 @@ export function createUserSearch(deps: { db: Db }) {
       const text = input.q?.trim().slice(0, 100);
       // One Lagos day for the whole page: the status filter and every user's is_active agree.
       const today = lagosDate();
+      // The console's first view, and its pages (no text, no status, by id ascending), is U1's page:
+      // one prepared statement for the users (their flat rows) and the total, where the search
+      // below sends two (the page through Drizzle, and the count) on two connections
+      // (docs/console.md, "Overview pages").
+      if (!text && !input.status && !input.sort && input.order !== 'desc') {
+        const page = await usersReadRepo.page(db, companyId, input.offset, input.limit, { today });
+        return { users: page.rows.map((row) => serializeUserRow(row, false, today)), total: page.total };
+      }
       const { rows, total } = await searchRepo.search(db, companyId, {
         text,
         status: input.status,
