@@ -201,7 +201,7 @@ export function sampleOf(node: unknown, resolve: (ref: string) => unknown, field
   }
   if (allowed.includes('integer')) return typeof schema.minimum === 'number' && schema.minimum > 1 ? schema.minimum : 1;
   if (allowed.includes('number')) return 0;
-  if (allowed.includes('boolean')) return field?.startsWith('is_') ? true : false;
+  if (allowed.includes('boolean')) return !!field?.startsWith('is_');
   if (allowed.includes('null')) return null;
   return field ? field.replace(/_/g, ' ') : 'value';
 }

@@ -28,5 +28,6 @@ export function yearEndTrueUp(input: TrueUpInput): Kobo {
   const liability = divRound(due.num, due.den);
   const withheld = before.taxWithheld + periodTax;
   const adjustment = liability - withheld;
+  // biome-ignore lint/complexity/useMathMinMax: Kobo is a bigint, which Math.max does not take.
   return adjustment < -withheld ? -withheld : adjustment;
 }

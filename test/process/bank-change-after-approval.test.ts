@@ -13,7 +13,7 @@ import { nubanFor } from '../../src/modules/banks/index.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
 import { adminCompany, approvedMarchRun, processEnv, readAfterStop, START_MS, sandboxTopUp, staffWithBanks } from './run-fixture.js';
-import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
+import { killAll, killAllAndRemove, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
 const EMPLOYEES = 3;
 const DOMAIN = 'moved.test';
@@ -52,9 +52,7 @@ describe('a bank account changed after approval, on the compiled server', () => 
 
   afterAll(async () => {
     await testDb?.close();
-    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
-    await killAll();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await killAllAndRemove([dataDir]);
   });
 
   /** The database the server used, read after it stopped. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { migratedDataDir } from '../helpers/database.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { repoRoot } from '../helpers/server-build.js';
-import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
+import { killAllAndRemove, type ServerProcess, startServerProcess } from './server-process.js';
 
 const START_MS = 150_000;
 const INSTANCES = 3;
@@ -32,8 +32,7 @@ describeEmbedded('several npm start from one checkout, started moments apart', (
   });
 
   afterAll(async () => {
-    await killAll();
-    for (const dir of [checkout, ...dataDirs]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await killAllAndRemove([checkout, ...dataDirs]);
   });
 
   test(

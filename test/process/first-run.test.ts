@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { CHROMIUM, sharedBrowser } from '../helpers/browser.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
-import { killAll, startServerProcess } from './server-process.js';
+import { killAllAndRemove, startServerProcess } from './server-process.js';
 
 const START_MS = 150_000;
 const dirs: string[] = [];
@@ -19,8 +19,7 @@ const freshDataDir = () => {
 };
 
 afterAll(async () => {
-  await killAll();
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  await killAllAndRemove(dirs);
 });
 
 /** The banner's values, or a failure that shows what was printed. */

@@ -16,7 +16,7 @@ import { type Database, queryRows, sql } from '../../src/db/client.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
 import { adminCompany, processEnv, readAfterStop, START_MS, sandboxTopUp, staffWithBanks } from './run-fixture.js';
-import { killAll, requestJson, type ServerProcess, startServerProcess } from './server-process.js';
+import { killAll, killAllAndRemove, requestJson, type ServerProcess, startServerProcess } from './server-process.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are asserted structurally
 type Answer = Record<string, any>;
@@ -66,9 +66,7 @@ describe('Idempotency-Key after kill -9', () => {
 
   afterAll(async () => {
     await testDb?.close();
-    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
-    await killAll();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await killAllAndRemove([dataDir]);
   });
 
   /** The database the server used, read after it stopped. */

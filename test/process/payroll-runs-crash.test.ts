@@ -12,7 +12,7 @@ import { type Database, queryRows, sql } from '../../src/db/client.js';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../helpers/database.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
 import { adminCompany, approvedMarchRun, processEnv, readAfterStop, START_MS, sandboxTopUp, staffWithBanks } from './run-fixture.js';
-import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
+import { killAll, killAllAndRemove, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
 const EMPLOYEES = 6;
 const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
@@ -61,9 +61,7 @@ describe('kill -9 while salary transfers are in flight', () => {
 
   afterAll(async () => {
     await testDb?.close();
-    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
-    await killAll();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await killAllAndRemove([dataDir]);
   });
 
   /** The database the server used, read after it stopped. */

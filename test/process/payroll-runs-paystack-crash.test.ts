@@ -16,7 +16,7 @@ import { describeEmbedded } from '../helpers/embedded-only.js';
 import { type FakeTransfers, fakeTransfers } from '../helpers/paystack-transfers.js';
 import { type FakePaystack, paystackSignature, paystackVerified, startFakePaystack } from '../helpers/wallet.js';
 import { adminCompany, approvedMarchRun, processEnv, START_MS, staffWithBanks } from './run-fixture.js';
-import { killAll, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
+import { killAll, killAllAndRemove, requestJson, type ServerProcess, startServerProcess, until as untilServer } from './server-process.js';
 
 const EMPLOYEES = 4;
 const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
@@ -78,9 +78,7 @@ describeEmbedded('kill -9 right after Paystack received the bulk transfer', () =
 
   afterAll(async () => {
     await fake?.close();
-    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
-    await killAll();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await killAllAndRemove([dataDir]);
   });
 
   test('each reference reaches Paystack once, every paystub ends paid, one debit', async () => {

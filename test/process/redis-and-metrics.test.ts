@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migratedDataDir } from '../helpers/database.js';
 import { type PrivateRedis, privateRedisUnavailable, startPrivateRedis } from '../helpers/private-redis.js';
 import { adminCompany, processEnv, START_MS } from './run-fixture.js';
-import { freePort, killAll, requestJson, type ServerProcess, startServerProcess, until } from './server-process.js';
+import { freePort, killAll, killAllAndRemove, requestJson, type ServerProcess, startServerProcess, until } from './server-process.js';
 
 const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
 // Embedded pass only, like the other process tests on their own DATA_DIR (test/helpers/embedded-only.ts).
@@ -46,9 +46,8 @@ describe.skipIf(unavailable !== undefined)(
     }, START_MS + 30_000);
 
     afterAll(async () => {
-      await killAll();
       await redis?.destroy();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await killAllAndRemove([dataDir]);
     });
 
     const gauge = async () => Number(/^ratelimit_redis_fallback (\d+)$/m.exec(await (await fetch(metricsUrl)).text())?.[1]);

@@ -3,6 +3,7 @@
 // signal is the server's), or `npm start` itself in a given checkout. Every process is bounded in
 // time and killed by `killAll()`.
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import { processStat } from '../../src/db/data-dir-lock.js';
 import { repoRoot, SERVER_SCRIPT } from '../helpers/server-build.js';
@@ -182,4 +183,14 @@ export async function killAll(): Promise<void> {
   );
   await Promise.all(waits);
   spawned.clear();
+}
+
+/**
+ * Stops every server, then removes their data directories. In that order: a live server still writes
+ * there (PGlite's files), and a describe's afterAll runs before the file's, so removing first failed
+ * with ENOTEMPTY.
+ */
+export async function killAllAndRemove(dirs: readonly (string | undefined)[]): Promise<void> {
+  await killAll();
+  for (const dir of dirs) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }

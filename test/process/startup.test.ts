@@ -11,7 +11,7 @@ import { processStat } from '../../src/db/data-dir-lock.js';
 import { migrationFiles } from '../../src/db/migrate.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
-import { killAll, type ServerProcess, startServerProcess, zombie } from './server-process.js';
+import { killAll, killAllAndRemove, type ServerProcess, startServerProcess, zombie } from './server-process.js';
 
 // A cold start compiles the TypeScript and opens PGlite: seconds on an idle machine, much more on
 // a busy CI box, so these tests get generous (but finite) limits.
@@ -31,9 +31,7 @@ describeEmbedded('npm start on a fresh DATA_DIR (embedded database)', () => {
   }, START_MS + 10_000);
 
   afterAll(async () => {
-    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
-    await killAll();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await killAllAndRemove([dataDir]);
   });
 
   test('serves /healthz and /readyz, and prints the demo token once with the next steps', async () => {

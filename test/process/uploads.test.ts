@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migratedDataDir } from '../helpers/database.js';
 import { multipart } from '../helpers/users.js';
-import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
+import { killAllAndRemove, type ServerProcess, startServerProcess } from './server-process.js';
 
 const START_MS = 150_000;
 const ADMIN_TOKEN = `admin-${crypto.randomBytes(12).toString('hex')}`;
@@ -56,8 +56,7 @@ beforeAll(async () => {
 }, START_MS + 20_000);
 
 afterAll(async () => {
-  await killAll();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await killAllAndRemove([dataDir]);
 });
 
 /** Polls /healthz every 20 ms until `stop` settles; resolves with the slowest answer in ms. */

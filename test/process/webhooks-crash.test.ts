@@ -11,7 +11,7 @@ import { migratedDataDir } from '../helpers/database.js';
 import { describeEmbedded } from '../helpers/embedded-only.js';
 import { type Receiver, startReceiver, verified } from '../helpers/webhooks.js';
 import { adminCompany, processEnv, START_MS } from './run-fixture.js';
-import { killAll, requestJson, type ServerProcess, startServerProcess } from './server-process.js';
+import { killAll, killAllAndRemove, requestJson, type ServerProcess, startServerProcess } from './server-process.js';
 
 const EVENTS = 400;
 const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
@@ -53,9 +53,7 @@ describeEmbedded('kill -9 during a webhook delivery burst', () => {
 
   afterAll(async () => {
     await receiver?.close();
-    // The servers first: a describe's afterAll runs before the file's, and a live server still writes there.
-    await killAll();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await killAllAndRemove([dataDir]);
   });
 
   test('every event is delivered, each exactly once after deduplication by webhook-id', async () => {

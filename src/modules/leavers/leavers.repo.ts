@@ -1,7 +1,7 @@
 // All SQL of leavers (docs/users.md, "Leavers"): the user's exit columns (0202_leavers.sql) and
 // the one look at paystubs that reinstating needs. Company id first: another company's user is
 // simply not found. Callers lock the row first (`user`) and decide; the writes only write.
-import { and, desc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { paystubs, users } from '../../db/schema/index.js';
 import type { CoveringPaystub, LeaverUser } from './leavers.planner.js';

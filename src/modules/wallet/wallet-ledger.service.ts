@@ -4,7 +4,7 @@
 // locks the balance row (`lockBalance`), so the answer "is there enough?" holds until commit.
 import type { Executor } from '../../db/client.js';
 import { announceLedgerEntries } from './wallet.events.js';
-import { type LedgerRow, type LedgerType, type Refund, walletRepo } from './wallet.repo.js';
+import { type LedgerRow, type Refund, walletRepo } from './wallet.repo.js';
 
 export type { LedgerRow, LedgerType, Refund } from './wallet.repo.js';
 

@@ -54,7 +54,7 @@ export function createVerification(deps: { db: Db; providers: Providers }) {
     log: FastifyBaseLogger,
   ): Promise<{ outcome: SettleOutcome; row?: WalletTransactionRow; attempts: number }> {
     const row = await walletRepo.findForVerification(db, reference);
-    if (!row || row.status !== 'pending') return { outcome: 'already-settled', row, attempts: row?.verifyAttempts ?? 0 };
+    if (row?.status !== 'pending') return { outcome: 'already-settled', row, attempts: row?.verifyAttempts ?? 0 };
     const provider = providers.get(row.provider);
     if (!provider) throw new Error(`payment provider "${row.provider}" is not configured on this instance`);
     const attempts = await walletRepo.noteVerifyAttempt(db, reference);

@@ -76,7 +76,7 @@ export function webhookRoutes(deps: {
         return { received: true };
       }
       const row = await walletRepo.findForVerification(db, reference);
-      if (!row || row.provider !== 'paystack' || row.status === 'success') return { received: true };
+      if (row?.provider !== 'paystack' || row.status === 'success') return { received: true };
       try {
         if (row.status === 'failed') {
           await verification.checkLatePayment(row, request.log);

@@ -80,7 +80,7 @@ function sameMoney(stored: string | null, input: string | undefined): boolean {
   if (stored === null) return false;
   const norm = (value: string) => {
     const [whole, fraction = ''] = value.split('.');
-    return `${BigInt(whole)}.${(fraction + '00').slice(0, 2)}`;
+    return `${BigInt(whole)}.${(`${fraction}00`).slice(0, 2)}`;
   };
   return norm(stored) === norm(input);
 }
