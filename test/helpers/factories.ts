@@ -134,3 +134,12 @@ export async function createUsers(db: Executor, companyId: number, inputs: TestU
   const ids = inserted.map((row) => row.id);
   return db.select(FACTORY_USER_COLUMNS).from(users).where(inArray(users.id, ids)).orderBy(asc(users.id));
 }
+
+/** `count` users of the factory's defaults (tests of how reads behave at a size). */
+export function createStaff(db: Executor, companyId: number, count: number) {
+  return createUsers(
+    db,
+    companyId,
+    Array.from({ length: count }, () => ({})),
+  );
+}

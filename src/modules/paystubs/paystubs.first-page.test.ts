@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { createCompany, createStaff, type TestCompany } from '../../../test/helpers/factories.js';
 import { insertRunOfEveryone } from '../../../test/helpers/payroll-runs.js';
 import { rowsReadBy } from '../../../test/helpers/rows-read.js';
 import type { Executor } from '../../db/client.js';
@@ -26,18 +26,10 @@ const paidRun = (db: Executor, companyId: number, runId: string) =>
 beforeAll(async () => {
   ctx = await createTestApp();
   early = await createCompany(ctx.db);
-  await createUsers(
-    ctx.db,
-    early.id,
-    Array.from({ length: EARLY }, () => ({})),
-  );
+  await createStaff(ctx.db, early.id, EARLY);
   await paidRun(ctx.db, early.id, `PR-EARLY-${early.id}`);
   const later = await createCompany(ctx.db);
-  await createUsers(
-    ctx.db,
-    later.id,
-    Array.from({ length: LATER }, () => ({})),
-  );
+  await createStaff(ctx.db, later.id, LATER);
   await paidRun(ctx.db, later.id, `PR-LATER-${later.id}`);
   await ctx.db.execute(sql`VACUUM ANALYZE paystubs`);
 });

@@ -3,7 +3,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAppWithDataDir, type TestContext } from '../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { createCompany, createStaff, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
 import { createUserViaApi, newUserBody } from '../../../test/helpers/users.js';
 import { companies, jobs, outbox, users } from '../../db/schema/index.js';
@@ -232,11 +232,7 @@ describe('U3 create', () => {
 describe('U1/U2 read', () => {
   it('lists only live users of the target company, with both paging styles', async () => {
     const fresh = await createCompany(ctx.db);
-    await createUsers(
-      ctx.db,
-      fresh.id,
-      Array.from({ length: 5 }, () => ({})),
-    );
+    await createStaff(ctx.db, fresh.id, 5);
     const page = await as(ctx.app, fresh).get('/api/users?page=2&per_page=2');
     expect(page.statusCode).toBe(200);
     expect(page.json()).toMatchObject({ totalResults: 5, startIndex: 3, itemsPerPage: 2 });

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { createCompany, createStaff, type TestCompany } from '../../../../test/helpers/factories.js';
 import { insertRunOfEveryone } from '../../../../test/helpers/payroll-runs.js';
 import { rowsReadBy } from '../../../../test/helpers/rows-read.js';
 import { runApprovalRepo } from './run-approval.repo.js';
@@ -21,11 +21,7 @@ const RUN = 'PR-20310201-PLAN01';
 beforeAll(async () => {
   ctx = await createTestApp();
   company = await createCompany(ctx.db);
-  await createUsers(
-    ctx.db,
-    company.id,
-    Array.from({ length: EMPLOYEES }, () => ({})),
-  );
+  await createStaff(ctx.db, company.id, EMPLOYEES);
   // Statistics of an empty paystubs table, then a draft run of one paystub per employee.
   await ctx.db.execute(sql`VACUUM ANALYZE paystubs`);
   await ctx.db.execute(sql`VACUUM ANALYZE payroll_runs`);

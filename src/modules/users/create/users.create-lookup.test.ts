@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { createCompany, createStaff, type TestCompany } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
 import { clientTableReads } from '../../../../test/helpers/rows-read.js';
 import { createUserViaApi } from '../../../../test/helpers/users.js';
@@ -51,11 +51,7 @@ describe('U3 lookup', () => {
 
     it('finds a personal e-mail and a manager by their own index in a large company never analyzed (0267)', async () => {
       const big = await createCompany(ctx.db);
-      const people = await createUsers(
-        ctx.db,
-        big.id,
-        Array.from({ length: 2000 }, () => ({})),
-      );
+      const people = await createStaff(ctx.db, big.id, 2000);
       const [boss] = people;
       const client = new pg.Client({ connectionString: ctx.testDb.url });
       await client.connect();

@@ -6,7 +6,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { createCompany, createStaff, type TestCompany } from '../../../../test/helpers/factories.js';
 import { as } from '../../../../test/helpers/http.js';
 import { users } from '../../../db/schema/index.js';
 import { lagosDate } from '../../../platform/format.js';
@@ -29,16 +29,8 @@ beforeAll(async () => {
   other = await createCompany(ctx.db, { scopes: ['all'] });
   // Another company's users interleaved by id: they must never enter this company's pages.
   for (let batch = 0; batch < 5; batch += 1) {
-    await createUsers(
-      ctx.db,
-      company.id,
-      Array.from({ length: 11 }, () => ({})),
-    );
-    await createUsers(
-      ctx.db,
-      other.id,
-      Array.from({ length: 3 }, () => ({})),
-    );
+    await createStaff(ctx.db, company.id, 11);
+    await createStaff(ctx.db, other.id, 3);
   }
   // 55 created, 8 soft-deleted (through U7): 47 live, with holes in the ids.
   const mine = await ctx.db.select({ id: users.id }).from(users).where(eq(users.companyId, company.id)).orderBy(users.id);

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
-import { createCompany, createUsers, type TestCompany } from '../../../../test/helpers/factories.js';
+import { createCompany, createStaff, type TestCompany } from '../../../../test/helpers/factories.js';
 import { rowsReadBy } from '../../../../test/helpers/rows-read.js';
 import type { Executor } from '../../../db/client.js';
 import { USER_ROW } from '../users.flat-row.repo.js';
@@ -23,17 +23,9 @@ const LATE = 1_500;
 beforeAll(async () => {
   ctx = await createTestApp();
   const early = await createCompany(ctx.db);
-  await createUsers(
-    ctx.db,
-    early.id,
-    Array.from({ length: EARLIER }, () => ({})),
-  );
+  await createStaff(ctx.db, early.id, EARLIER);
   late = await createCompany(ctx.db);
-  await createUsers(
-    ctx.db,
-    late.id,
-    Array.from({ length: LATE }, () => ({})),
-  );
+  await createStaff(ctx.db, late.id, LATE);
   // As autovacuum leaves a table some time after a large import: statistics, and its pages all-visible.
   await ctx.db.execute(sql`VACUUM ANALYZE users`);
 });

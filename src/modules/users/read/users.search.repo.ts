@@ -90,7 +90,8 @@ export const searchRepo = {
         : undefined,
       statusCondition(filter.status, filter.today ?? lagosDate()),
     );
-    // Unfiltered and by id (the console's first view), the page's ids come first from
+    // Unfiltered and by id (the console's first view reads U1's statement instead, users.search.service.ts;
+    // this serves the view newest first), the page's ids come first from
     // users_company_id_idx alone, as U1's pages do (users.read.repo.ts): walking the users in id
     // order, PostgreSQL went by users_pkey and read every user of the companies added before this
     // one (11.6 ms of database CPU a view for a company of 100,000 that joined after 22,100 others).
