@@ -223,7 +223,7 @@ export function createPayrollRunsService(deps: {
       return { message: MESSAGES.created, run: await runView(db, run) };
     },
 
-    list: createRunList({ db, config }),
+    ...createRunList({ db, config }),
 
     /**
      * A run action's answer rebuilt from the run after a crash lost it (docs/decisions.md,

@@ -1,0 +1,118 @@
+// The runs list's unfiltered page (GET /api/payroll-runs with no filter, newest first) with each run
+// as the JSON text the API sends, written by PostgreSQL (docs/decisions.md, "Answers written as
+// JSON text"), for a PostgreSQL server (payroll-runs.list.service.ts says when).
+//
+// The JS path (payroll-runs.list.repo.ts, then serializeRun and the route's fast-json-stringify)
+// has node-postgres parse each run's two jsonb documents, turns fourteen decimal strings a run into
+// kobo and back into numbers, and serializes the page: on a page of 20 runs, the list cost about
+// 1.4 ms of the server's single thread a request against 0.6 for the loans list (docs/benchmarks.md,
+// "Every list against the ceiling"). Here one prepared statement writes each run's text on the
+// database's core, and the server only joins the texts into the paginator's envelope.
+//
+// The text is byte for byte what the route's serializer writes for serializeRun (PayrollRun's key
+// order; payroll-runs.json.test.ts holds the two equal). Value formats: db/json-text.ts. A total is
+// the stored decimal string as a JSON number (serializeRun: parseKobo, then koboToNumber; an absent
+// total is 0), regular_gross is gross_pay - irregular_gross (exact), counts are the run's counter
+// slots as listRepo sums them, and skipped keeps its stored order.
+import { type SQL, sql } from 'drizzle-orm';
+import { type Executor, hotReads } from '../../db/client.js';
+import { jsonObject, jsonValueOf } from '../../db/json-text.js';
+import { namedStatement } from '../../db/prepared.js';
+
+const c = (name: string) => sql.raw(name);
+const int = (name: string) => jsonValueOf(c(name), 'integer');
+const str = (name: string) => jsonValueOf(c(name), 'string');
+const at = (name: string) => jsonValueOf(c(name), 'timestamp');
+const day = (name: string) => jsonValueOf(c(name), 'date');
+const num = (name: string) => jsonValueOf(c(name), 'number');
+
+// The stored totals (storedTotals: decimal strings and a count), each read once per run (LATERAL t).
+const MONEY = [
+  'gross_pay',
+  'irregular_gross',
+  'tax_withheld',
+  'tax_true_up',
+  'employee_pension',
+  'employer_pension',
+  'nhf',
+  'nhis_employee',
+  'nhis_employer',
+  'other_deductions',
+  'reimbursements',
+  'net_pay',
+  'employer_cost',
+] as const;
+const storedTotals = sql.raw(
+  [
+    `coalesce(r.totals->>'employees', '0')::numeric AS employees`,
+    ...MONEY.map((field) => `coalesce(r.totals->>'${field}', '0')::numeric AS ${field}`),
+  ].join(', '),
+);
+
+// PayrollRun's totals, in the schema's order (regular_gross third).
+const totals = jsonObject([
+  ['employees', num('t.employees')],
+  ['gross_pay', num('t.gross_pay')],
+  ['regular_gross', jsonValueOf(sql`(t.gross_pay - t.irregular_gross)`, 'number')],
+  ...MONEY.slice(1).map((field): [string, SQL] => [field, num(`t.${field}`)]),
+]);
+
+const STATUSES = ['unpaid', 'held', 'processing', 'paid', 'failed', 'cancelled'] as const;
+const countSums = sql.raw(STATUSES.map((status) => `coalesce(sum(rc.${status}), 0)::int AS ${status}`).join(', '));
+const counts = jsonObject(STATUSES.map((status): [string, SQL] => [status, int(`k.${status}`)]));
+
+const skipped = sql`coalesce((SELECT '[' || string_agg(${jsonObject([
+  ['user_id', jsonValueOf(sql`(s.e->>'user_id')::numeric`, 'number')],
+  ['reason', jsonValueOf(sql`s.e->>'reason'`, 'string')],
+])}, ',' ORDER BY s.n) || ']' FROM jsonb_array_elements(r.skipped) WITH ORDINALITY AS s(e, n)), '[]')`;
+
+/** PayrollRun (payroll-runs.schemas.ts) in its key order, for a run `r` with its totals `t` and counts `k`. */
+const runJson = jsonObject([
+  ['id', str('r.id')],
+  ['company_id', int('r.company_id')],
+  ['status', str('r.status')],
+  ['kind', str('r.kind')],
+  ['reason', str('r.reason')],
+  ['schedule_id', int('r.schedule_id')],
+  ['pay_period_start', day('r.pay_period_start')],
+  ['pay_period_end', day('r.pay_period_end')],
+  ['payment_date', day('r.payment_date')],
+  ['created_by_email', str('r.created_by_email')],
+  ['created_by_user_id', int('r.created_by_user_id')],
+  ['approved_by_email', str('r.approved_by_email')],
+  ['approved_by_user_id', int('r.approved_by_user_id')],
+  ['approved_via', str('r.approved_via')],
+  ['approved_at', at('r.approved_at')],
+  ['paid_at', at('r.paid_at')],
+  ['cancelled_at', at('r.cancelled_at')],
+  ['created_at', at('r.created_at')],
+  ['updated_at', at('r.updated_at')],
+  ['totals', totals],
+  ['counts', counts],
+  ['skipped', skipped],
+]);
+
+// The page in runListRepo.page's order for the API (created_at, then id, newest first: the index
+// payroll_runs_company_idx), the company's total in the same statement. Prepared on the hot-reads pool.
+const companyId = sql.placeholder('companyId');
+const preparedPage = namedStatement<{ run: string; total: number }>(
+  'payroll_runs_page_json',
+  sql`SELECT ${runJson} AS run, (SELECT count(*)::int FROM payroll_runs WHERE company_id = ${companyId}) AS total
+      FROM (SELECT * FROM payroll_runs WHERE company_id = ${companyId}
+            ORDER BY created_at DESC, id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}) r
+      CROSS JOIN LATERAL (SELECT ${storedTotals}) t
+      CROSS JOIN LATERAL (SELECT ${countSums} FROM paystub_run_counts rc WHERE rc.company_id = r.company_id AND rc.transaction_id = r.id) k
+      ORDER BY r.created_at DESC, r.id DESC`,
+);
+
+export const runsJsonRepo = {
+  /**
+   * The unfiltered page, newest first, each run already the JSON text of its PayrollRun; `total`
+   * undefined past the end (no row carries it: the caller counts). Filters and the console's orders
+   * stay on the JS path: each would be another statement to prepare, for shapes rarely asked for.
+   */
+  async page(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ runs: string[]; total?: number }> {
+    const rows = await preparedPage(hotReads(executor), { companyId, offset, limit });
+    return { runs: rows.map((row) => row.run), total: rows[0]?.total };
+  },
+};
