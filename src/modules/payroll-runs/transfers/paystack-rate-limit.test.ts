@@ -178,10 +178,68 @@ describe("Paystack's rate limit", () => {
       expect(outcome).toEqual({ retryInSeconds: expect.closeTo(expected, 4) });
     }
     expect(transfers.limited).toBeGreaterThan(limitedBefore);
-    // Nothing was sent: the run pays in full once the provider answers again.
+    // Nothing was sent: the run pays in full once the provider answers again, and its Retry-After
+    // (1 s) has passed: until then the provider is not asked.
     transfers.rateLimit = undefined;
+    await sleep(1_100);
     await drainJobs(ctx.app);
     expect((await as(ctx.app, company).get(`/api/payroll-runs/${id}`)).json().run).toMatchObject({ status: 'paid', counts: { paid: 2 } });
+  });
+
+  it("within a 429's Retry-After a send job asks Paystack nothing and writes no row; the run pays once it has passed", async () => {
+    const company = await createCompany(ctx.db, { runApproval: 'token' });
+    const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+    const staff = await createUsers(ctx.db, company.id, [{ baseSalary: '100000.00' }, { baseSalary: '120000.00' }]);
+    await setBankAccounts(
+      ctx.db,
+      staff.map((u) => u.id),
+      '0447654321',
+    );
+    await fundWalletPaystack(ctx.app, ctx.db, company, 1_000_000, fake);
+    const body = runBody({ pay_period_start: '2026-08-01', pay_period_end: '2026-08-31', payment_date: '2026-08-28' });
+    const id = (await as(ctx.app, company).post('/api/payroll-runs', body)).json().run.id as string;
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    const [job] = await queryRows<{ id: number; payload: BatchKey }>(
+      ctx.db,
+      sql`SELECT id, payload FROM jobs WHERE kind = 'payroll-runs.send' AND payload->>'runId' = ${id}`,
+    );
+    // A provider of its own, so that the app's (which pays the run at the end) knows of no limit.
+    const provider = createPaystackTransferProvider({ db: ctx.db, secretKey: fake.secret, baseUrl: fake.url });
+    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, provider, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
+    const [send] = transferJobs({ ...deps, random: () => 0 });
+    const runSend = () => send.handler(job.payload, { db: ctx.db, log: ctx.app.log, jobId: job.id, attempt: 1 });
+    const rows = () =>
+      queryRows<{ reference: string; status: string; version: string }>(
+        ctx.db,
+        sql`SELECT reference, status, xmin::text AS version FROM payroll_transfers WHERE run_id = ${id} ORDER BY reference`,
+      );
+
+    transfers.bulkAnswer = {
+      kind: 'json',
+      httpStatus: 429,
+      headers: { 'retry-after': '30' },
+      body: { status: false, message: 'Too many' },
+    };
+    expect(await runSend()).toEqual({ retryInSeconds: 30 });
+    const refused = await rows();
+    expect(refused.map((row) => row.status)).toEqual(['queued', 'queued']);
+    expect(provider.limitedFor?.()).toBeGreaterThanOrEqual(29);
+    const asked = fake.requests.length;
+
+    for (let i = 0; i < 3; i++) {
+      const outcome = await runSend();
+      expect(outcome).toEqual({ retryInSeconds: expect.any(Number) });
+      expect((outcome as { retryInSeconds: number }).retryInSeconds).toBeGreaterThanOrEqual(29);
+      expect((outcome as { retryInSeconds: number }).retryInSeconds).toBeLessThanOrEqual(30);
+    }
+    expect(fake.requests.length).toBe(asked);
+    expect(await rows()).toEqual(refused);
+
+    transfers.bulkAnswer = undefined;
+    await drainJobs(ctx.app);
+    expect((await as(ctx.app, company).get(`/api/payroll-runs/${id}`)).json().run).toMatchObject({ status: 'paid', counts: { paid: 2 } });
+    expect([...transfers.transfers.values()].filter((t) => t.reason.includes('2026-08-01')).every((t) => t.received === 1)).toBe(true);
   });
 
   it('a 429 is a ProviderRateLimited carrying its Retry-After, and the bulk it refused is not recorded', async () => {

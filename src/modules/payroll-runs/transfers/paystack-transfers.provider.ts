@@ -86,7 +86,24 @@ export function stateOf(reference: string, status: unknown): TransferState {
 
 export function createPaystackTransferProvider(deps: { db: Db } & PaystackOptions): TransferProvider {
   const { db } = deps;
-  const call = (method: 'GET' | 'POST', path: string, payload?: unknown) => paystackRequest(deps, method, path, payload);
+  // Until when Paystack's last 429 asked us to wait (its Retry-After): this process sends no transfer
+  // request before then, and says so (limitedFor) before a send job writes its rows
+  // (docs/payroll-runs.md, "Paystack's rate limit"). Per process: another instance learns from its own 429.
+  let limitedUntil = 0;
+  const limitedFor = (): number | undefined => {
+    const left = limitedUntil - Date.now();
+    return left > 0 ? Math.max(1, Math.ceil(left / 1000)) : undefined;
+  };
+  const call = async (method: 'GET' | 'POST', path: string, payload?: unknown) => {
+    const wait = limitedFor();
+    if (wait !== undefined) throw new ProviderRateLimited(`Paystack rate limit: not asked, ${wait} s left of its Retry-After`, wait);
+    try {
+      return await paystackRequest(deps, method, path, payload);
+    } catch (error) {
+      if (error instanceof ProviderRateLimited) limitedUntil = Math.max(limitedUntil, Date.now() + error.retryAfterSeconds * 1000);
+      throw error;
+    }
+  };
 
   /** Recipient codes for every account of the batch: the stored ones, the missing ones created in one request. */
   async function recipients(transfers: readonly TransferRequest[]): Promise<Map<string, string>> {
@@ -125,6 +142,7 @@ export function createPaystackTransferProvider(deps: { db: Db } & PaystackOption
     name: 'paystack',
     settleAfterSeconds: PAYSTACK_SETTLE_AFTER_SECONDS,
     maxPollSeconds: PAYSTACK_MAX_POLL_SECONDS,
+    limitedFor,
 
     async sendBatch(transfers): Promise<SendResult[]> {
       if (transfers.length === 0) return [];

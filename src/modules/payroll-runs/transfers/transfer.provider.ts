@@ -41,6 +41,12 @@ export interface TransferProvider {
   readonly settleAfterSeconds: number;
   /** The longest wait between two looks at an unsettled batch (the looks back off up to it). */
   readonly maxPollSeconds: number;
+  /**
+   * Seconds left of a rate limit the provider announced (a 429's Retry-After), or undefined when
+   * free to ask: a send job asks before it marks its transfers `sending`, so that a refusal known in
+   * advance writes no row (docs/payroll-runs.md, "Paystack's rate limit"). Providers without a limit omit it.
+   */
+  limitedFor?(): number | undefined;
   sendBatch(transfers: readonly TransferRequest[]): Promise<SendResult[]>;
   status(references: readonly string[]): Promise<TransferState[]>;
 }

@@ -83,6 +83,10 @@ export async function sendBatch(deps: TransferDeps, key: BatchKey): Promise<void
     const run = await payrollRunsRepo.find(db, key.companyId, key.runId);
     const company = await transfersRepo.companyName(db, key.companyId);
     const reason = `${company} salary ${run?.pay_period_start ?? ''} to ${run?.pay_period_end ?? ''}`.slice(0, 100);
+    // A limit the provider already announced would refuse the bulk: come back without writing the
+    // batch's rows twice (sending, then queued again).
+    const limited = provider.limitedFor?.();
+    if (limited !== undefined) throw new ProviderRateLimited(`${provider.name} rate limit: ${limited} s left`, limited);
     await transfersRepo.markSending(
       db,
       key.companyId,
