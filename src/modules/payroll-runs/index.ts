@@ -14,6 +14,7 @@ import type { TransferProvider } from './transfers/transfer.provider.js';
 import { transferJobs } from './transfers/transfers.jobs.js';
 import { settleRunNow } from './transfers/transfers.now.service.js';
 import { createTransferWebhook } from './transfers/transfers.webhook.service.js';
+import { createWebhookPulse } from './transfers/webhook-pulse.js';
 
 export type { RunOrder, RunSort } from './payroll-runs.list.repo.js';
 export { RUN_SORTS } from './payroll-runs.list.repo.js';
@@ -36,7 +37,8 @@ function configuredProvider(deps: AppDeps): TransferProvider {
 export function createPayrollRunsModule(deps: AppDeps, needs: { resolveItemTypes?: ResolveItemTypes; provider?: TransferProvider } = {}) {
   const transferProvider = needs.provider ?? configuredProvider(deps);
   const payslipLinks = createPayslipLinks(deps.config.publicUrl);
-  const transferDeps = { db: deps.db, mailer: deps.mailer, provider: transferProvider, payslipLinks };
+  // One pulse for the webhook handler and the settle jobs of this process (transfers/webhook-pulse.ts).
+  const transferDeps = { db: deps.db, mailer: deps.mailer, provider: transferProvider, payslipLinks, webhooks: createWebhookPulse() };
   const services = {
     runs: createPayrollRunsService({ ...deps, resolveItemTypes: needs.resolveItemTypes }),
     /** The console overview's last twelve months of paid net pay and tax (one query). */

@@ -14,8 +14,10 @@ import { type Receiver, startReceiver, webhookTestConfig } from '../../../../tes
 import { queryRows } from '../../../db/client.js';
 import { createPayslipLinks } from '../../paystubs/index.js';
 import { REVERSED, toPaystackReference } from './paystack-transfers.provider.js';
-import { sendBatch } from './transfers.jobs.js';
+import { sendBatch, settleBatch } from './transfers.jobs.js';
+import type { BatchKey } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.service.js';
+import { createWebhookPulse } from './webhook-pulse.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;
@@ -130,6 +132,51 @@ describe('transfer webhooks', () => {
     await ctx.app.deps.jobs.runDue(100);
     expect(verifies()).toBe(before + 1);
     expect((await state(id)).map((s) => s.status)).toEqual(['paid', 'paid']);
+  });
+
+  it("while the run's webhooks keep coming, a look waits for the late ones; it asks once they stop for a minute or half an hour after sending", async () => {
+    const { id, stubs } = await inFlight(3);
+    const verified = (reference: string) =>
+      fake.requests.filter((r) => r.url === `/transfer/verify/${encodeURIComponent(toPaystackReference(reference))}`).length;
+    const sentAgo = (seconds: number, references: string[]) =>
+      ctx.db.execute(
+        sql`UPDATE payroll_transfers SET sent_at = now() - make_interval(secs => ${seconds})
+            WHERE run_id = ${id} AND reference = ANY(${`{${references.join(',')}}`}::text[])`,
+      );
+    // Through the app: one webhook settles the first transfer; the others, sent five minutes ago,
+    // are overdue by the minute, yet the run's webhooks are coming, so the look asks nothing.
+    await transferWebhook(ctx.app, fake, 'transfer.success', event(stubs[0].reference, stubs[0].net_pay, 'success'));
+    await sentAgo(300, [stubs[1].reference, stubs[2].reference]);
+    await ctx.db.execute(
+      sql`UPDATE jobs SET run_at = now() WHERE kind = 'payroll-runs.settle' AND done_at IS NULL AND payload->>'runId' = ${id}`,
+    );
+    await ctx.app.deps.jobs.runDue(100);
+    expect(verified(stubs[1].reference) + verified(stubs[2].reference)).toBe(0);
+    expect((await state(id)).map((s) => s.status)).toEqual(['paid', 'processing', 'processing']);
+    const [job] = await queryRows<{ wait: number; payload: BatchKey }>(
+      ctx.db,
+      sql`SELECT extract(epoch FROM run_at - now())::float8 AS wait, payload FROM jobs
+          WHERE kind = 'payroll-runs.settle' AND done_at IS NULL AND payload->>'runId' = ${id}`,
+    );
+    expect(job.wait).toBeGreaterThan(45);
+    expect(job.wait).toBeLessThanOrEqual(60); // the next look: a minute, in case the webhooks stop
+
+    // The same look with a clock of its own: half an hour after sending, a transfer is asked about
+    // even while the webhooks come; the other is asked once no webhook came for a minute.
+    let now = 1_000_000;
+    const webhooks = createWebhookPulse(() => now);
+    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, provider: ctx.app.services.payrollRuns.provider, webhooks };
+    const look = () => settleBatch({ ...deps, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) }, job.payload);
+    webhooks.beat(id);
+    await sentAgo(1_801, [stubs[1].reference]);
+    now += 10_000;
+    expect(await look()).toBeLessThanOrEqual(60);
+    expect([verified(stubs[1].reference), verified(stubs[2].reference)]).toEqual([1, 0]);
+    expect((await state(id)).map((s) => s.status)).toEqual(['paid', 'paid', 'processing']);
+    now += 51_000; // 61 s since the last webhook
+    expect(await look()).toBeUndefined();
+    expect([verified(stubs[1].reference), verified(stubs[2].reference)]).toEqual([1, 1]);
+    expect((await state(id)).map((s) => s.status)).toEqual(['paid', 'paid', 'paid']);
   });
 
   it('after the verify job: a late transfer.success or transfer.failed changes nothing', async () => {

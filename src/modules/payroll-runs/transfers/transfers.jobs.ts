@@ -16,6 +16,7 @@ import { payrollRunsRepo } from '../payroll-runs.repo.js';
 import { PartialStatus, pollDelay, rateLimitedDelay, type TransferProvider, type TransferState } from './transfer.provider.js';
 import { type BatchKey, type OpenTransfer, type Outcome, transfersRepo } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.service.js';
+import type { WebhookPulse } from './webhook-pulse.js';
 
 export const TRANSFERS_SEND = 'payroll-runs.send';
 export const TRANSFERS_SETTLE = 'payroll-runs.settle';
@@ -39,6 +40,8 @@ export interface TransferDeps {
   payslipLinks: PayslipLinks;
   /** Where a rate-limited job's spread falls, in [0, 1) (rateLimitedDelay); Math.random unless given. */
   random?: () => number;
+  /** The runs whose webhooks this process settled lately (settleBatch waits for them while they flow). */
+  webhooks?: WebhookPulse;
 }
 
 const isBatchKey = (p: unknown): p is BatchKey =>
@@ -124,21 +127,30 @@ export async function sendBatch(deps: TransferDeps, key: BatchKey): Promise<void
 /**
  * Returns the seconds until the next look, or undefined when the whole batch is settled. A transfer
  * is asked about only once its webhook is overdue: sent `settleAfterSeconds` ago or more, or left
- * `sending` by a crash. Each ask is one provider request, and a run paced by the provider's rate
- * limit needs its requests for the batches not sent yet (docs/payroll-runs.md, "Paystack's rate limit").
+ * `sending` by a crash. While the run's webhooks keep coming to this process (one within the last
+ * `settleAfterSeconds`), a late one is waited for up to `maxPollSeconds` after sending, looking
+ * again every `settleAfterSeconds` in case they stop. Each ask is one provider request, and a run
+ * paced by the provider's rate limit needs its requests for the batches not sent yet
+ * (docs/payroll-runs.md, "Paystack's rate limit").
  */
 export async function settleBatch(deps: TransferDeps, key: BatchKey): Promise<number | undefined> {
   const open = await transfersRepo.open(deps.db, key);
   if (open.length === 0) return undefined;
-  const { settleAfterSeconds } = deps.provider;
-  const overdue = (t: OpenTransfer) => t.status === 'sending' || (t.sent_seconds_ago ?? Number.POSITIVE_INFINITY) >= settleAfterSeconds;
+  const { settleAfterSeconds, maxPollSeconds } = deps.provider;
+  const sinceWebhook = deps.webhooks?.secondsSince(key.runId);
+  const flowing = sinceWebhook !== undefined && sinceWebhook < settleAfterSeconds;
+  const patience = flowing ? Math.max(settleAfterSeconds, maxPollSeconds) : settleAfterSeconds;
+  const overdue = (t: OpenTransfer) => t.status === 'sending' || (t.sent_seconds_ago ?? Number.POSITIVE_INFINITY) >= patience;
   const asked = open.filter((t) => t.status !== 'queued' && overdue(t));
   const waiting = open.filter((t) => t.status === 'sent' && !overdue(t));
-  // When the youngest-but-oldest waiting transfer's webhook becomes overdue.
+  // When the youngest-but-oldest waiting transfer's webhook becomes overdue (sooner if the flow stops).
   const nextOverdue =
     waiting.length === 0
       ? undefined
-      : Math.max(1, Math.ceil(settleAfterSeconds - Math.max(...waiting.map((t) => t.sent_seconds_ago ?? 0))));
+      : Math.min(
+          flowing ? settleAfterSeconds : Number.POSITIVE_INFINITY,
+          Math.max(1, Math.ceil(patience - Math.max(...waiting.map((t) => t.sent_seconds_ago ?? 0)))),
+        );
   if (asked.length === 0) return nextOverdue ?? pollDelay(deps.provider, 0);
   const outcomes = finalOutcomes(
     await deps.provider.status(asked.map((t) => t.reference)).catch(async (error: unknown) => {

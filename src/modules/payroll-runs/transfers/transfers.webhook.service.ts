@@ -15,6 +15,7 @@ import { fromPaystackReference, stateOf } from './paystack-transfers.provider.js
 import type { Outcome } from './transfers.repo.js';
 import { transfersRepo } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.service.js';
+import type { WebhookPulse } from './webhook-pulse.js';
 
 const EVENT_STATUS: Record<string, string> = {
   'transfer.success': 'success',
@@ -32,7 +33,12 @@ const kobo = (value: unknown): number | undefined =>
 
 export type TransferEventHandler = (event: string, data: unknown, log: FastifyBaseLogger) => Promise<void>;
 
-export function createTransferWebhook(deps: { db: Db; mailer: Mailer; payslipLinks: PayslipLinks }): TransferEventHandler {
+export function createTransferWebhook(deps: {
+  db: Db;
+  mailer: Mailer;
+  payslipLinks: PayslipLinks;
+  webhooks?: WebhookPulse;
+}): TransferEventHandler {
   return async (event, data, log) => {
     const status = EVENT_STATUS[event];
     if (!status || !isRecord(data)) return;
@@ -59,5 +65,6 @@ export function createTransferWebhook(deps: { db: Db; mailer: Mailer; payslipLin
         ? { reference, ok: false, reason: state.reason, reversed: state.reversed }
         : { reference, ok: true, reason: null };
     await settleTransfers(deps, row.company_id, row.run_id, [outcome]);
+    deps.webhooks?.beat(row.run_id);
   };
 }
