@@ -14,7 +14,7 @@ import type { TransferProvider } from './transfers/transfer.provider.js';
 import { transferJobs } from './transfers/transfers.jobs.js';
 import { settleRunNow } from './transfers/transfers.now.service.js';
 import { createTransferWebhook } from './transfers/transfers.webhook.service.js';
-import { createWebhookPulse } from './transfers/webhook-pulse.js';
+import { createWebhookPulse } from './transfers/webhook-pulse.service.js';
 
 export type { RunOrder, RunSort } from './payroll-runs.list.repo.js';
 export { RUN_SORTS } from './payroll-runs.list.repo.js';
@@ -37,7 +37,7 @@ function configuredProvider(deps: AppDeps): TransferProvider {
 export function createPayrollRunsModule(deps: AppDeps, needs: { resolveItemTypes?: ResolveItemTypes; provider?: TransferProvider } = {}) {
   const transferProvider = needs.provider ?? configuredProvider(deps);
   const payslipLinks = createPayslipLinks(deps.config.publicUrl);
-  // One pulse for the webhook handler and the settle jobs of this process (transfers/webhook-pulse.ts).
+  // One pulse for the webhook handler and the settle jobs of this process (transfers/webhook-pulse.service.ts).
   const transferDeps = { db: deps.db, mailer: deps.mailer, provider: transferProvider, payslipLinks, webhooks: createWebhookPulse() };
   const services = {
     runs: createPayrollRunsService({ ...deps, resolveItemTypes: needs.resolveItemTypes }),

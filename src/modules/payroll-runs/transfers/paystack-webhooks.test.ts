@@ -17,7 +17,7 @@ import { REVERSED, toPaystackReference } from './paystack-transfers.provider.js'
 import { sendBatch, settleBatch } from './transfers.jobs.js';
 import type { BatchKey } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.service.js';
-import { createWebhookPulse } from './webhook-pulse.js';
+import { createWebhookPulse } from './webhook-pulse.service.js';
 
 let fake: FakePaystack;
 let transfers: FakeTransfers;

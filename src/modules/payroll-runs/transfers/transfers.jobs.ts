@@ -16,7 +16,7 @@ import { payrollRunsRepo } from '../payroll-runs.repo.js';
 import { PartialStatus, pollDelay, rateLimitedDelay, type TransferProvider, type TransferState } from './transfer.provider.js';
 import { type BatchKey, type OpenTransfer, type Outcome, transfersRepo } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.service.js';
-import type { WebhookPulse } from './webhook-pulse.js';
+import type { WebhookPulse } from './webhook-pulse.service.js';
 
 export const TRANSFERS_SEND = 'payroll-runs.send';
 export const TRANSFERS_SETTLE = 'payroll-runs.settle';

@@ -15,7 +15,7 @@ import { fromPaystackReference, stateOf } from './paystack-transfers.provider.js
 import type { Outcome } from './transfers.repo.js';
 import { transfersRepo } from './transfers.repo.js';
 import { settleTransfers } from './transfers.settle.service.js';
-import type { WebhookPulse } from './webhook-pulse.js';
+import type { WebhookPulse } from './webhook-pulse.service.js';
 
 const EVENT_STATUS: Record<string, string> = {
   'transfer.success': 'success',
