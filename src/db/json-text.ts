@@ -72,3 +72,17 @@ export function jsonObject(fields: readonly (readonly [string, SQL])[]): SQL<str
   for (let start = 0; start < parts.length; start += 80) calls.push(sql`concat(${sql.join(parts.slice(start, start + 80), sql`, `)})`);
   return sql<string>`(${sql.join(calls, sql` || `)} || '}')`;
 }
+
+/**
+ * jsonValueOf for a column named by its statement's alias (`p.net_pay`, `r.created_at`), one writer
+ * per kind: what the repos that write JSON text select, field by field.
+ */
+const aliased = (kind: JsonKind) => (name: string) => jsonValueOf(sql.raw(name), kind);
+export const aliasJson = {
+  int: aliased('integer'),
+  str: aliased('string'),
+  num: aliased('number'),
+  bool: aliased('boolean'),
+  at: aliased('timestamp'),
+  day: aliased('date'),
+};

@@ -16,15 +16,11 @@
 // slots as listRepo sums them, and skipped keeps its stored order.
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
-import { jsonObject, jsonValueOf } from '../../db/json-text.js';
+import { aliasJson, jsonObject, jsonValueOf } from '../../db/json-text.js';
 import { namedStatement } from '../../db/prepared.js';
 
-const c = (name: string) => sql.raw(name);
-const int = (name: string) => jsonValueOf(c(name), 'integer');
-const str = (name: string) => jsonValueOf(c(name), 'string');
-const at = (name: string) => jsonValueOf(c(name), 'timestamp');
-const day = (name: string) => jsonValueOf(c(name), 'date');
-const num = (name: string) => jsonValueOf(c(name), 'number');
+// Columns of the statement's aliases: r the run, t its stored totals, k its counts, s a skipped employee.
+const { int, str, at, day, num } = aliasJson;
 
 // The stored totals (storedTotals: decimal strings and a count), each read once per run (LATERAL t).
 const MONEY = [

@@ -16,7 +16,7 @@
 // order (items by position, records by id).
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
-import { jsonObject, jsonValueOf } from '../../db/json-text.js';
+import { aliasJson, jsonObject, jsonValueOf } from '../../db/json-text.js';
 import { namedStatement } from '../../db/prepared.js';
 import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 import { COMPANY_PAGE_IDS, LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
@@ -24,12 +24,7 @@ import { paystubsRepo } from './paystubs.repo.js';
 
 /** A column of an alias of the statement below (p: the paystub, i: an item, r: a record, u/ut: the user and type). */
 const c = (name: string) => sql.raw(name);
-const int = (name: string) => jsonValueOf(c(name), 'integer');
-const str = (name: string) => jsonValueOf(c(name), 'string');
-const num = (name: string) => jsonValueOf(c(name), 'number');
-const bool = (name: string) => jsonValueOf(c(name), 'boolean');
-const at = (name: string) => jsonValueOf(c(name), 'timestamp');
-const day = (name: string) => jsonValueOf(c(name), 'date');
+const { int, str, num, bool, at, day } = aliasJson;
 
 /** A JSON array of `element` over `from` in `order`, `[]` when it has no row. */
 const arrayOf = (element: SQL, order: string, from: SQL) =>

@@ -35,6 +35,31 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A run of two employees (one account number, the whole of `month`) approved and paid: its send job
+ * is queued, not run, for the test to run by hand.
+ */
+async function payingRun(month: string, lastDay: number, accountNumber: string) {
+  const company = await createCompany(ctx.db, { runApproval: 'token' });
+  const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
+  const staff = await createUsers(ctx.db, company.id, [{ baseSalary: '100000.00' }, { baseSalary: '110000.00' }]);
+  await setBankAccounts(
+    ctx.db,
+    staff.map((u) => u.id),
+    accountNumber,
+  );
+  await fundWalletPaystack(ctx.app, ctx.db, company, 1_000_000, fake);
+  const body = runBody({ pay_period_start: `${month}-01`, pay_period_end: `${month}-${lastDay}`, payment_date: `${month}-28` });
+  const id = (await as(ctx.app, company).post('/api/payroll-runs', body)).json().run.id as string;
+  expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
+  expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+  const [job] = await queryRows<{ id: number; payload: BatchKey }>(
+    ctx.db,
+    sql`SELECT id, payload FROM jobs WHERE kind = 'payroll-runs.send' AND payload->>'runId' = ${id}`,
+  );
+  return { company, id, job };
+}
+
 describe("Paystack's rate limit", () => {
   it('Retry-After is read as seconds or an HTTP date, bounded; absent or unreadable waits 5 s', () => {
     const now = Date.parse('2026-03-01T10:00:00Z');
@@ -138,23 +163,7 @@ describe("Paystack's rate limit", () => {
     expect(rateLimitedDelay(600, 10_000, 0.999_999)).toBeCloseTo(600 + MAX_RATE_LIMIT_SPREAD_SECONDS, 2);
 
     // The send job of a run whose every request is refused (Retry-After: 1), with the random point given.
-    const company = await createCompany(ctx.db, { runApproval: 'token' });
-    const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
-    const staff = await createUsers(ctx.db, company.id, [{ baseSalary: '100000.00' }, { baseSalary: '110000.00' }]);
-    await setBankAccounts(
-      ctx.db,
-      staff.map((u) => u.id),
-      '0337654321',
-    );
-    await fundWalletPaystack(ctx.app, ctx.db, company, 1_000_000, fake);
-    const body = runBody({ pay_period_start: '2026-07-01', pay_period_end: '2026-07-31', payment_date: '2026-07-28' });
-    const id = (await as(ctx.app, company).post('/api/payroll-runs', body)).json().run.id as string;
-    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
-    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
-    const [job] = await queryRows<{ id: number; payload: BatchKey }>(
-      ctx.db,
-      sql`SELECT id, payload FROM jobs WHERE kind = 'payroll-runs.send' AND payload->>'runId' = ${id}`,
-    );
+    const { company, id, job } = await payingRun('2026-07', 31, '0337654321');
     const [{ waiting }] = await queryRows<{ waiting: number }>(
       ctx.db,
       sql`SELECT count(*)::int AS waiting FROM jobs WHERE kind IN ('payroll-runs.send', 'payroll-runs.settle') AND done_at IS NULL AND failed_at IS NULL`,
@@ -187,23 +196,7 @@ describe("Paystack's rate limit", () => {
   });
 
   it("within a 429's Retry-After a send job asks Paystack nothing and writes no row; the run pays once it has passed", async () => {
-    const company = await createCompany(ctx.db, { runApproval: 'token' });
-    const [boss] = await createUsers(ctx.db, company.id, [{ firstName: 'Boss', lastName: 'Admin', roles: ['admin'], baseSalary: '0' }]);
-    const staff = await createUsers(ctx.db, company.id, [{ baseSalary: '100000.00' }, { baseSalary: '120000.00' }]);
-    await setBankAccounts(
-      ctx.db,
-      staff.map((u) => u.id),
-      '0447654321',
-    );
-    await fundWalletPaystack(ctx.app, ctx.db, company, 1_000_000, fake);
-    const body = runBody({ pay_period_start: '2026-08-01', pay_period_end: '2026-08-31', payment_date: '2026-08-28' });
-    const id = (await as(ctx.app, company).post('/api/payroll-runs', body)).json().run.id as string;
-    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/approve`, { approver_email: boss.email })).statusCode).toBe(200);
-    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
-    const [job] = await queryRows<{ id: number; payload: BatchKey }>(
-      ctx.db,
-      sql`SELECT id, payload FROM jobs WHERE kind = 'payroll-runs.send' AND payload->>'runId' = ${id}`,
-    );
+    const { company, id, job } = await payingRun('2026-08', 31, '0447654321');
     // A provider of its own, so that the app's (which pays the run at the end) knows of no limit.
     const provider = createPaystackTransferProvider({ db: ctx.db, secretKey: fake.secret, baseUrl: fake.url });
     const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, provider, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
