@@ -83,9 +83,9 @@ export const RUN_COLUMNS =
  * a transaction still open (a bank change's hold, which locks no run) is read as last committed,
  * one it inserted not at all, as its paystubs are. A writer adds only to a slot no open transaction
  * holds (SKIP LOCKED, else its own), so each version of a slot adds one committed transaction's
- * difference to the one before. The settlement holds the run's row, like every writer of
- * processing/paid/failed (docs/payroll-runs.md, "Exactly once"): `processing = 0` is as exact as
- * before and the run ends once; the hold (unpaid → held) lands before or after the snapshot either way.
+ * difference to the one before. A settlement reads them after taking the run's row, which its
+ * run's other settlements take after their moves ("Exactly once", step 4 of docs/payroll-runs.md):
+ * one still open counts as processing and finishes the run itself; a hold lands either side.
  */
 export const RUN_STATUS_SUMS = (companyId: number, runId: string) =>
   sql`SELECT COALESCE(sum(unpaid), 0) AS unpaid, COALESCE(sum(held), 0) AS held, COALESCE(sum(processing), 0) AS processing,

@@ -8,6 +8,8 @@ import { createCompany, createUsers } from '../../../../test/helpers/factories.j
 import { as } from '../../../../test/helpers/http.js';
 import { balance, drainJobs, fundWallet, ledger, runBody, runCountDrift, setBankAccounts } from '../../../../test/helpers/payroll-runs.js';
 import { queryRows } from '../../../db/client.js';
+import { pgArray } from '../../../db/pg-array.js';
+import { toKobo } from '../../../tax-engine/money.js';
 import { createPayslipLinks } from '../../paystubs/index.js';
 import { sendBatch } from './transfers.jobs.js';
 import { settleTransfers } from './transfers.settle.service.js';
@@ -114,6 +116,95 @@ describe('settlement is decided once', () => {
     await drainJobs(ctx.app);
     expect((await ledger(ctx.db, company.id)).filter((e) => e.kind === 'payroll_refund')).toHaveLength(1);
     expect(await runStatus(id)).toBe('partially_paid');
+  });
+
+  it('one settlement per paystub, twice each, all at once (webhooks and their repeats): the run finishes, each paystub moves once, one e-mail a payment, one refund a failure', async () => {
+    // Settlements move their paystubs side by side and take turns only on the run's row after
+    // (transfers.settle.service.ts): whichever takes it last sees every other's commit and finishes.
+    const salaries = Array.from({ length: 12 }, (_, i) => `${100000 + i * 1000}.00`);
+    const { company, approved } = await setup(salaries);
+    const { id } = await approved();
+    await fundWallet(ctx.app, ctx.db, company, 5_000_000);
+    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    const before = await balance(ctx.db, company.id);
+    const stubs = await queryRows<{ payment_reference: string; net_pay: string; personal_email: string }>(
+      ctx.db,
+      sql`SELECT p.payment_reference, p.net_pay::text AS net_pay, u.personal_email FROM paystubs p JOIN users u ON u.id = p.user_id
+          WHERE p.transaction_id = ${id} ORDER BY p.id`,
+    );
+    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
+    const outcome = (ref: string, i: number) =>
+      i % 4 === 3 ? { reference: ref, ok: false, reason: 'Account closed.' } : { reference: ref, ok: true, reason: null };
+    // Each outcome twice, as a webhook and its repeat arriving together.
+    const calls = [...stubs, ...stubs].map((s, i) =>
+      settleTransfers(deps, company.id, id, [outcome(s.payment_reference, i % stubs.length)]),
+    );
+    const results = await Promise.all(calls);
+    expect(results.reduce((acc, r) => acc + r.paid, 0)).toBe(9);
+    expect(results.reduce((acc, r) => acc + r.failed, 0)).toBe(3);
+    expect(await runStatus(id)).toBe('partially_paid');
+    // Finished, not left processing: the last to take the run's row saw every other's commit.
+    const [run] = await queryRows<{ paid_at: string | null }>(
+      ctx.db,
+      sql`SELECT paid_at::text AS paid_at FROM payroll_runs WHERE id = ${id}`,
+    );
+    expect(run.paid_at).not.toBeNull();
+    const paidEmails = stubs.filter((_, i) => i % 4 !== 3).map((s) => s.personal_email);
+    expect(await queryRows(ctx.db, sql`SELECT 1 FROM outbox WHERE "to" = ANY(${pgArray(paidEmails)}::text[])`)).toHaveLength(9);
+    const refunds = (await ledger(ctx.db, company.id)).filter((e) => e.kind === 'payroll_refund');
+    expect(refunds).toHaveLength(3);
+    const refunded = stubs.filter((_, i) => i % 4 === 3).reduce((sum, s) => sum + (toKobo(s.net_pay) ?? 0n), 0n);
+    expect(toKobo(await balance(ctx.db, company.id))).toBe((toKobo(before) ?? 0n) + refunded);
+    expect(await runCountDrift(ctx.db)).toEqual([]);
+  });
+
+  it('the last two paystubs settled at once, five times over: each run finishes', async () => {
+    // Without the run's row between the moves and the finish, each would read the other's paystub
+    // as still processing and neither would finish the run: 8 rounds of 10 stayed processing so.
+    for (let round = 0; round < 5; round++) {
+      const { company, approved } = await setup(['300000.00', '200000.00']);
+      const { id } = await approved();
+      await fundWallet(ctx.app, ctx.db, company, 5_000_000);
+      expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+      const refs = await queryRows<{ payment_reference: string }>(
+        ctx.db,
+        sql`SELECT payment_reference FROM paystubs WHERE transaction_id = ${id} ORDER BY id`,
+      );
+      const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
+      await Promise.all(
+        refs.map((r) => settleTransfers(deps, company.id, id, [{ reference: r.payment_reference, ok: true, reason: null }])),
+      );
+      expect(await runStatus(id)).toBe('paid');
+    }
+  });
+
+  it('a reversal racing a retry of the same run: both go through (no deadlock), each reference refunded once', async () => {
+    // A reversal holds its paid paystub, then the run, then the balance; a retry holds the run, its
+    // failed paystubs, then the balance: the run before the balance in both ("Lock order").
+    for (let round = 0; round < 3; round++) {
+      const { company, approved } = await setup(['300000.00', '200000.00']);
+      const { id } = await approved();
+      await fundWallet(ctx.app, ctx.db, company, 5_000_000);
+      expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+      const [a, b] = await queryRows<{ payment_reference: string }>(
+        ctx.db,
+        sql`SELECT payment_reference FROM paystubs WHERE transaction_id = ${id} ORDER BY id`,
+      );
+      const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
+      await settleTransfers(deps, company.id, id, [
+        { reference: a.payment_reference, ok: true, reason: null },
+        { reference: b.payment_reference, ok: false, reason: 'Account closed.' },
+      ]);
+      expect(await runStatus(id)).toBe('partially_paid');
+      const [retry, reversal] = await Promise.all([
+        as(ctx.app, company).post(`/api/payroll-runs/${id}/retry`),
+        settleTransfers(deps, company.id, id, [{ reference: a.payment_reference, ok: false, reason: 'Reversed.', reversed: true }]),
+      ]);
+      expect(retry.statusCode, retry.body).toBe(202);
+      expect(reversal).toEqual({ paid: 0, failed: 1 });
+      const refunds = (await ledger(ctx.db, company.id)).filter((e) => e.kind === 'payroll_refund').map((e) => e.reference);
+      expect(refunds.sort()).toEqual([a.payment_reference, b.payment_reference].sort());
+    }
   });
 
   it('a second refund of one reference is refused by the unique index', async () => {

@@ -110,6 +110,19 @@ export const transfersRepo = {
   },
 
   /**
+   * The paystubs a settlement may move (processing ones to settle, paid ones to reverse), locked by
+   * id before any statement moves them: two settlements of overlapping references (a send job's
+   * refusal and a settle job of one batch, say) then wait for each other in one order, never in a
+   * circle (docs/payroll-runs.md, "Lock order").
+   */
+  async lockOutcomes(tx: Executor, companyId: number, outcomes: readonly Outcome[]): Promise<void> {
+    await tx.execute(
+      sql`SELECT id FROM paystubs WHERE company_id = ${companyId} AND payment_reference = ANY(${pgArray(outcomes.map((o) => o.reference))}::text[])
+            AND status IN ('processing', 'paid') ORDER BY id FOR NO KEY UPDATE`,
+    );
+  },
+
+  /**
    * THE exactly-once step: processing → paid | failed for each reference that is still the
    * paystub's current one and still processing. Returns only the paystubs this call moved; a
    * repeated or concurrent notification of the same reference moves nothing.
