@@ -45,6 +45,23 @@ async function setup(salaries: string[]) {
 const runStatus = async (id: string) =>
   (await queryRows<{ status: string }>(ctx.db, sql`SELECT status FROM payroll_runs WHERE id = ${id}`))[0].status;
 
+/** What settleTransfers needs, from the test app. */
+const settleDeps = () => ({ db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) });
+
+/** A run of these salaries approved and paid (its jobs left queued), with its paystubs by id. */
+async function payingRun(salaries: string[]) {
+  const { company, approved } = await setup(salaries);
+  const { id } = await approved();
+  await fundWallet(ctx.app, ctx.db, company, 5_000_000);
+  expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+  const stubs = await queryRows<{ payment_reference: string; net_pay: string; personal_email: string }>(
+    ctx.db,
+    sql`SELECT p.payment_reference, p.net_pay::text AS net_pay, u.personal_email FROM paystubs p JOIN users u ON u.id = p.user_id
+        WHERE p.transaction_id = ${id} ORDER BY p.id`,
+  );
+  return { company, id, stubs };
+}
+
 describe('funding is decided once', () => {
   it('five concurrent pays of one run: one 202, four 409, one debit', async () => {
     const { company, approved } = await setup(['300000.00', '200000.00']);
@@ -100,7 +117,7 @@ describe('settlement is decided once', () => {
       ctx.db,
       sql`SELECT payment_reference, user_id FROM paystubs WHERE transaction_id = ${id} ORDER BY user_id`,
     );
-    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
+    const deps = settleDeps();
     const outcomes = [
       { reference: refs[0].payment_reference, ok: true, reason: null },
       { reference: refs[1].payment_reference, ok: false, reason: 'Account closed.' },
@@ -121,18 +138,9 @@ describe('settlement is decided once', () => {
   it('one settlement per paystub, twice each, all at once (webhooks and their repeats): the run finishes, each paystub moves once, one e-mail a payment, one refund a failure', async () => {
     // Settlements move their paystubs side by side and take turns only on the run's row after
     // (transfers.settle.service.ts): whichever takes it last sees every other's commit and finishes.
-    const salaries = Array.from({ length: 12 }, (_, i) => `${100000 + i * 1000}.00`);
-    const { company, approved } = await setup(salaries);
-    const { id } = await approved();
-    await fundWallet(ctx.app, ctx.db, company, 5_000_000);
-    expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
+    const { company, id, stubs } = await payingRun(Array.from({ length: 12 }, (_, i) => `${100000 + i * 1000}.00`));
     const before = await balance(ctx.db, company.id);
-    const stubs = await queryRows<{ payment_reference: string; net_pay: string; personal_email: string }>(
-      ctx.db,
-      sql`SELECT p.payment_reference, p.net_pay::text AS net_pay, u.personal_email FROM paystubs p JOIN users u ON u.id = p.user_id
-          WHERE p.transaction_id = ${id} ORDER BY p.id`,
-    );
-    const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
+    const deps = settleDeps();
     const outcome = (ref: string, i: number) =>
       i % 4 === 3 ? { reference: ref, ok: false, reason: 'Account closed.' } : { reference: ref, ok: true, reason: null };
     // Each outcome twice, as a webhook and its repeat arriving together.
@@ -162,18 +170,27 @@ describe('settlement is decided once', () => {
     // Without the run's row between the moves and the finish, each would read the other's paystub
     // as still processing and neither would finish the run: 8 rounds of 10 stayed processing so.
     for (let round = 0; round < 5; round++) {
-      const { company, approved } = await setup(['300000.00', '200000.00']);
-      const { id } = await approved();
-      await fundWallet(ctx.app, ctx.db, company, 5_000_000);
-      expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
-      const refs = await queryRows<{ payment_reference: string }>(
-        ctx.db,
-        sql`SELECT payment_reference FROM paystubs WHERE transaction_id = ${id} ORDER BY id`,
-      );
-      const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
+      const { company, id, stubs } = await payingRun(['300000.00', '200000.00']);
+      const deps = settleDeps();
       await Promise.all(
-        refs.map((r) => settleTransfers(deps, company.id, id, [{ reference: r.payment_reference, ok: true, reason: null }])),
+        stubs.map((r) => settleTransfers(deps, company.id, id, [{ reference: r.payment_reference, ok: true, reason: null }])),
       );
+      expect(await runStatus(id)).toBe('paid');
+    }
+  });
+
+  it('two batches of the same references in opposite orders, at once, five times over: no deadlock, each paystub moved once', async () => {
+    // A send job's refusal and a settle job of one batch, say: each batch locks its paystubs by id
+    // before moving them (transfersRepo.lockOutcomes), whatever order its outcomes come in. Without
+    // it the two UPDATEs locked 40 paystubs from opposite ends: "deadlock detected" in the first round.
+    for (let round = 0; round < 5; round++) {
+      const { company, id, stubs } = await payingRun(Array.from({ length: 40 }, () => '100000.00'));
+      const outcomes = stubs.map((s) => ({ reference: s.payment_reference, ok: true, reason: null }));
+      const results = await Promise.all([
+        settleTransfers(settleDeps(), company.id, id, outcomes),
+        settleTransfers(settleDeps(), company.id, id, [...outcomes].reverse()),
+      ]);
+      expect(results[0].paid + results[1].paid).toBe(40);
       expect(await runStatus(id)).toBe('paid');
     }
   });
@@ -182,15 +199,12 @@ describe('settlement is decided once', () => {
     // A reversal holds its paid paystub, then the run, then the balance; a retry holds the run, its
     // failed paystubs, then the balance: the run before the balance in both ("Lock order").
     for (let round = 0; round < 3; round++) {
-      const { company, approved } = await setup(['300000.00', '200000.00']);
-      const { id } = await approved();
-      await fundWallet(ctx.app, ctx.db, company, 5_000_000);
-      expect((await as(ctx.app, company).post(`/api/payroll-runs/${id}/pay`)).statusCode).toBe(202);
-      const [a, b] = await queryRows<{ payment_reference: string }>(
-        ctx.db,
-        sql`SELECT payment_reference FROM paystubs WHERE transaction_id = ${id} ORDER BY id`,
-      );
-      const deps = { db: ctx.db, mailer: ctx.app.deps.mailer, payslipLinks: createPayslipLinks(ctx.app.deps.config.publicUrl) };
+      const {
+        company,
+        id,
+        stubs: [a, b],
+      } = await payingRun(['300000.00', '200000.00']);
+      const deps = settleDeps();
       await settleTransfers(deps, company.id, id, [
         { reference: a.payment_reference, ok: true, reason: null },
         { reference: b.payment_reference, ok: false, reason: 'Account closed.' },

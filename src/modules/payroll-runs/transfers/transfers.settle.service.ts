@@ -36,7 +36,7 @@ export async function settleTransfers(
 ): Promise<{ paid: number; failed: number }> {
   if (outcomes.length === 0) return { paid: 0, failed: 0 };
   return deps.db.transaction(async (tx) => {
-    // 1. Side by side with other settlements of the run: the paystubs, their loans, their e-mails.
+    // Steps 1-3, side by side with the run's other settlements: the paystubs, their loans, their e-mails.
     if (outcomes.length > 1) await transfersRepo.lockOutcomes(tx, companyId, outcomes);
     const settled = await transfersRepo.settlePaystubs(tx, companyId, outcomes);
     const reversals = await transfersRepo.reversePaid(
@@ -60,7 +60,7 @@ export async function settleTransfers(
       for (const p of paid) messages.push(paidMail(companyId, company, p, await deps.payslipLinks.url(tx, p.paystub_id, now)));
       await deps.mailer.sendMany(tx, messages);
     }
-    // 2. In turns from here to the commit: the run's row, then the balance's (the order pay and retry take).
+    // Steps 4-6, in turns from here to the commit: the run's row, then the balance's (the order pay and retry take).
     await payrollRunsRepo.lock(tx, companyId, runId);
     await walletLedger.refund(
       tx,
