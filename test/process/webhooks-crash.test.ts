@@ -1,6 +1,7 @@
 // Outbound webhooks across a SIGKILL: the compiled server on a real DATA_DIR sends a burst of events
 // to a slow local receiver, is killed with SIGKILL mid-burst and restarted. Every event reaches the
-// receiver at least once (claims of the killed process are taken over once their lease ends), and
+// receiver at least once (the restarted embedded server, the DATA_DIR's only worker, frees the
+// killed process's claims at start-up; on PostgreSQL they are taken over once their lease ends), and
 // the receiver, deduplicating by webhook-id, sees each exactly once; every delivery ends delivered.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -79,7 +80,7 @@ describeEmbedded('kill -9 during a webhook delivery burst', () => {
     while (distinct().size < EVENTS && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
     expect(distinct()).toEqual(ids);
     for (const request of receiver.on('/burst')) verified(secret, request);
-    // Every delivery ends delivered: those in flight at the kill are sent again once their lease ends.
+    // Every delivery ends delivered: those in flight at the kill are sent again (freed at start-up).
     const statuses = async () => {
       const all: string[] = [];
       for (let page = 1; page <= Math.ceil(EVENTS / 100); page++) {

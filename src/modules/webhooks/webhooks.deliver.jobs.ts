@@ -120,6 +120,9 @@ export function createDeliveryService(deps: { db: Db; config: Config; jobs: JobQ
       return inFlight === null ? undefined : { retryInSeconds: Math.ceil(inFlight) + 1 };
     },
     close: () => http.close(),
+    // On the embedded database at start-up (the only worker): attempts a killed process left in
+    // flight are sent again at once instead of after their lease.
+    releaseAbandoned: (executor) => senderRepo.releaseLeases(executor),
   };
 
   return { runBatch, drain, job };

@@ -49,6 +49,19 @@ async function waitFor(path: string, count: number, ms = 5000) {
   return receiver.on(path);
 }
 
+/** A delivery claimed by a sender that then died: its attempt counted, its lease of a minute running. */
+async function leftInFlight(companyId: number, endpointId: number, transactionId: string): Promise<{ id: number }> {
+  await record(companyId, 'invoice.paid', { transaction_id: transactionId });
+  const [row] = await queryRows<{ id: number }>(
+    ctx.db,
+    sql`UPDATE webhook_deliveries d SET locked_until = now() + interval '1 minute', attempts = attempts + 1
+        FROM webhook_events ev
+        WHERE ev.id = d.event_id AND d.endpoint_id = ${endpointId} AND ev.body LIKE ${`%${transactionId}%`} AND d.status = 'pending'
+        RETURNING d.id`,
+  );
+  return row;
+}
+
 describe('delivery', () => {
   it('signs every delivery the Standard Webhooks way, verifiable with the library', async () => {
     const { secret } = await endpoint(parent, '/signed');
@@ -115,6 +128,30 @@ describe('delivery', () => {
     const requests = await waitFor('/slow', 2);
     expect(requests).toHaveLength(2);
     expect(requests[0].headers['webhook-id']).toBe(requests[1].headers['webhook-id']);
+  });
+
+  it('a delivery left in flight by a dead sender waits for its lease, or is freed at once when the queue releases abandoned claims', async () => {
+    const { endpoint: leased } = await endpoint(parent, '/leased', { events: ['invoice.paid'] });
+    const { id: deliveryId } = await leftInFlight(parent.id, leased.id, 'INV-LEASE-1');
+    await drain();
+    expect(receiver.on('/leased')).toHaveLength(0);
+    // Its lease over (moved back, as time would move it), the next run sends it again.
+    await ctx.db.execute(sql`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = ${deliveryId}`);
+    expect(await waitFor('/leased', 1)).toHaveLength(1);
+
+    // The embedded server at start-up (the only worker) frees the leases with the jobs' claims.
+    const second = await leftInFlight(parent.id, leased.id, 'INV-LEASE-2');
+    await drain();
+    expect(receiver.on('/leased')).toHaveLength(1);
+    expect(await ctx.app.deps.jobs.releaseAbandonedClaims()).toBeGreaterThanOrEqual(1);
+    const requests = await waitFor('/leased', 2);
+    expect(requests.map((r) => JSON.parse(r.body).data.transaction_id)).toEqual(['INV-LEASE-1', 'INV-LEASE-2']);
+    const [row] = await queryRows<{ status: string; attempts: number }>(
+      ctx.db,
+      sql`SELECT status, attempts FROM webhook_deliveries WHERE id = ${second.id}`,
+    );
+    // The attempt that may have reached the receiver before the crash still counts.
+    expect(row).toEqual({ status: 'delivered', attempts: 2 });
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt, retried at the same url', async () => {

@@ -111,6 +111,15 @@ export const senderRepo = {
     return rows.map((row) => row.email);
   },
 
+  /** Ends every lease of a pending delivery (their sender is known to be gone); how many. */
+  async releaseLeases(executor: Executor): Promise<number> {
+    const rows = await queryRows<{ id: number }>(
+      executor,
+      sql`UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL RETURNING id`,
+    );
+    return rows.length;
+  },
+
   /** Seconds until the latest lease of a pending delivery in flight ends (null: none in flight). */
   async secondsUntilLeaseEnds(executor: Executor): Promise<number | null> {
     const rows = await queryRows<{ seconds: number | string | null }>(

@@ -36,6 +36,11 @@ export interface JobDefinition<K extends keyof C & string, C = JobPayloads> {
   /** Releases what the handler keeps open between jobs (an SMTP pool); called by `stop()`. */
   close?: () => void;
   /**
+   * Frees the leases this kind's handler keeps on rows of its own (a webhook delivery in flight);
+   * called by `releaseAbandonedClaims()` with the job rows' claims. Answers how many.
+   */
+  releaseAbandoned?: (db: Db) => Promise<number>;
+  /**
    * A job that runs for ever (its handler answers `{retryInSeconds}`): `ensureRecurring()` (called
    * by `start()`) makes sure one open row of this kind exists for each payload, however many
    * instances start at once. Several payloads let several instances work at once, and one left
@@ -142,10 +147,13 @@ export class JobQueue<C = JobPayloads> {
   /**
    * Frees every claimed, unfinished job at once instead of after its lease. Only for a process that
    * knows it is the sole worker: on the embedded database the DATA_DIR lock guarantees it, so any
-   * claim left is a killed process's (a `kill -9` in the middle of a salary transfer batch).
+   * claim left is a killed process's (a `kill -9` in the middle of a salary transfer batch). The
+   * kinds' own leases go with them (`releaseAbandoned`).
    */
   async releaseAbandonedClaims(): Promise<number> {
-    return queueRepo.releaseAbandonedClaims(this.db);
+    let released = await queueRepo.releaseAbandonedClaims(this.db);
+    for (const definition of this.definitions.values()) released += (await definition.releaseAbandoned?.(this.db)) ?? 0;
+    return released;
   }
 
   /** Claims and runs due jobs once; returns how many ran. Tests call this instead of waiting. */

@@ -126,16 +126,22 @@ it('keeps every row applied or absent when the server is killed mid-import', asy
         with_link: number;
       }>(
         db,
+        // One pass over the outbox, joined (a subquery per user scanned it 10,000 times over).
         sql`SELECT u.id, u.email, u.employee_id, u.personal_email, u.onboarding_token,
-              (SELECT count(*) FROM outbox o WHERE o."to" = u.personal_email AND o.company_id = u.company_id)::int AS mails,
-              (SELECT count(*) FROM outbox o WHERE o."to" = u.personal_email AND o.text LIKE '%/onboarding/' || u.onboarding_token || '%')::int AS with_link
-            FROM users u WHERE u.company_id = ${company.id}`,
+              coalesce(m.mails, 0) AS mails, coalesce(l.with_link, 0) AS with_link
+            FROM users u
+            LEFT JOIN (SELECT o."to", count(*)::int AS mails FROM outbox o WHERE o.company_id = ${company.id} GROUP BY 1) m
+              ON m."to" = u.personal_email
+            LEFT JOIN (SELECT o."to", substring(o.text FROM '/onboarding/([A-Za-z0-9_-]+)') AS token, count(*)::int AS with_link
+                       FROM outbox o GROUP BY 1, 2) l
+              ON l."to" = u.personal_email AND l.token = u.onboarding_token
+            WHERE u.company_id = ${company.id}`,
       );
       const [{ orphans }] = await queryRows<{ orphans: number }>(
         db,
         sql`SELECT count(*)::int AS orphans FROM outbox o
             WHERE o.company_id = ${company.id}
-              AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = 'mail.deliver' AND j.payload->'outboxIds' @> to_jsonb(ARRAY[o.id]))`,
+              AND o.id NOT IN (SELECT (jsonb_array_elements(j.payload->'outboxIds'))::bigint FROM jobs j WHERE j.kind = 'mail.deliver')`,
       );
       return { users, orphans };
     });
