@@ -171,40 +171,44 @@ describe('a real listening server cuts off a client that sends its request slowl
     expect(result.response).toMatch(/^(?:|HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*)$/);
   });
 
-  it('a body still arriving after REQUEST_TIMEOUT_SECONDS: 408 and the connection closed', async () => {
-    const result = await trickle(
-      'POST /slow-probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
-      'x'.repeat(500),
-    );
-    expect(result.closed).toBe(true);
-    expect(result.ms).toBeGreaterThanOrEqual(2_900);
-    expect(result.ms).toBeLessThan(5_500);
-    expect(result.response).toMatch(/^HTTP\/1\.1 408 /);
-  });
+  // The rest on connections of their own, side by side: each waits out seconds of its own limit
+  // (11.5 s one after the other, the longest 4 s at once), and the server times each connection alone.
+  describe.concurrent('the other connections, at once', () => {
+    it('a body still arriving after REQUEST_TIMEOUT_SECONDS: 408 and the connection closed', async () => {
+      const result = await trickle(
+        'POST /slow-probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+        'x'.repeat(500),
+      );
+      expect(result.closed).toBe(true);
+      expect(result.ms).toBeGreaterThanOrEqual(2_900);
+      expect(result.ms).toBeLessThan(5_500);
+      expect(result.response).toMatch(/^HTTP\/1\.1 408 /);
+    });
 
-  it('headers still arriving after HEADERS_TIMEOUT_SECONDS: the connection closed', async () => {
-    const result = await trickle('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', 'y'.repeat(500));
-    expect(result.closed).toBe(true);
-    expect(result.ms).toBeGreaterThanOrEqual(900);
-    expect(result.ms).toBeLessThan(3_500);
-  });
+    it('headers still arriving after HEADERS_TIMEOUT_SECONDS: the connection closed', async () => {
+      const result = await trickle('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', 'y'.repeat(500));
+      expect(result.closed).toBe(true);
+      expect(result.ms).toBeGreaterThanOrEqual(900);
+      expect(result.ms).toBeLessThan(3_500);
+    });
 
-  it('a quick request whose handler works longer than both limits is answered', async () => {
-    const started = Date.now();
-    const response = await fetch(`http://127.0.0.1:${port}/slow-handler`);
-    expect(await response.json()).toEqual({ done: true });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3_400);
-  });
+    it('a quick request whose handler works longer than both limits is answered', async () => {
+      const started = Date.now();
+      const response = await fetch(`http://127.0.0.1:${port}/slow-handler`);
+      expect(await response.json()).toEqual({ done: true });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3_400);
+    });
 
-  it('a request that arrives slowly but within the limits is served', async () => {
-    const body = '{"probe":true}';
-    // The last 5 bytes at one per 200 ms: complete after about 1 s, under the 3 s limit.
-    const result = await trickle(
-      `POST /slow-but-fine HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, -5)}`,
-      body.slice(-5),
-    );
-    expect(result.closed).toBe(true);
-    expect(result.response).toMatch(/^HTTP\/1\.1 404 /);
-    expect(result.response).toContain('{"error":"Not found."}');
+    it('a request that arrives slowly but within the limits is served', async () => {
+      const body = '{"probe":true}';
+      // The last 5 bytes at one per 200 ms: complete after about 1 s, under the 3 s limit.
+      const result = await trickle(
+        `POST /slow-but-fine HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, -5)}`,
+        body.slice(-5),
+      );
+      expect(result.closed).toBe(true);
+      expect(result.response).toMatch(/^HTTP\/1\.1 404 /);
+      expect(result.response).toContain('{"error":"Not found."}');
+    });
   });
 });
