@@ -2,6 +2,8 @@
 // a validator (errors, schemaEnv) is the compiled one's, and every schema of the app compiles.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
+import { createCompany } from '../../test/helpers/factories.js';
+import { as } from '../../test/helpers/http.js';
 import { compileEveryRouteSchema, schemaCompilers } from './schema-compilers.js';
 
 let ctx: TestContext;
@@ -33,7 +35,11 @@ it("every route part of the app compiles (none is left to fail at a route's firs
   expect(ctx.app.routeCatalog.length).toBeGreaterThan(50);
   compileEveryRouteSchema();
   expect(compileEveryRouteSchema()).toBe(0);
-  // The app still answers with its compiled functions: a validation failure, then a serialized page.
-  const refused = await ctx.app.inject({ method: 'GET', url: '/api/users?per_page=0', headers: { authorization: 'Bearer nope' } });
-  expect(refused.statusCode).toBe(401);
+  // The app answers through the compiled functions: a refused query, then a serialized page.
+  const company = await createCompany(ctx.db);
+  const refused = await as(ctx.app, company).get('/api/users?per_page=0');
+  expect(refused.statusCode).toBe(422);
+  const listed = await as(ctx.app, company).get('/api/users');
+  expect(listed.statusCode).toBe(200);
+  expect(listed.json().totalResults).toBe(0);
 });

@@ -17,7 +17,7 @@ export interface TestDatabase {
 
 /**
  * PGlite's WebAssembly compiled, and its file-system bundle read, once per test worker instead of
- * once per database (about 50 ms of CPU of the ~300 ms of opening one).
+ * once per database (30-50 ms of the 250-300 ms of opening one, measured 28 November).
  */
 let runtime: { pgliteWasmModule: WebAssembly.Module; fsBundle: Blob } | undefined;
 async function pgliteRuntime() {

@@ -11,8 +11,8 @@
 -- settlement (the send and settle jobs, Paystack's webhooks, reversals) each lock the run's row
 -- first, so they already take turns on the run. (Since then a settlement moves its paystubs before
 -- it locks the run's row, side by side with the run's other settlements: docs/payroll-runs.md,
--- "Lock order". The slots below are what lets them: none waits for another's counter.) The hold on a bank change (0186's trigger) does
--- not: any UPDATE of users' bank details (U4, U9's batches, the console, a re-invitation) holds
+-- "Lock order". The slots below are what lets them: none waits for another's counter.) The hold
+-- on a bank change (0186's trigger) does not: any UPDATE of users' bank details (U4, U9's batches, the console, a re-invitation) holds
 -- those users' rows, in the order its statement visits them, and may hold paystubs of several runs
 -- in one transaction. One counter row per run, locked by each writer until its commit, would make
 -- a settlement of a run wait for an import that held one of its paystubs (and the reverse), and
