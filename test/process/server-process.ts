@@ -5,6 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { processStat } from '../../src/db/data-dir-lock.js';
 import { repoRoot, SERVER_SCRIPT } from '../helpers/server-build.js';
 
@@ -91,6 +93,8 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   for (const name of Object.keys(childEnv)) if (name.startsWith('RATE_LIMIT_') || name.startsWith('VITEST')) delete childEnv[name];
   const serverPort = port ?? (await freePort());
   const [command, args] = npmStartIn ? ['npm', ['start']] : [process.execPath, [SERVER_SCRIPT]];
+  // The compile cache `npm start` turns on (scripts/start.mjs), for the server started directly.
+  if (!npmStartIn) childEnv.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'node-compile-cache');
   const child = spawn(command, args, {
     cwd: npmStartIn ?? repoRoot,
     env: { ...childEnv, HOST: '127.0.0.1', PORT: String(serverPort), LOG_LEVEL: 'warn', ...env },
