@@ -8,7 +8,7 @@
 //    figure is the median of the rounds' ratios of the reads' rate with creates to without
 //    (target >= 0.80).
 // The creates' row also gives the CPU per create of the database's PostgreSQL backends and of the
-// load generator (all three share the machine's cores; docs/benchmarks.md, "Employee creation").
+// load generator (all three share the machine's cores; docs/benchmarks-history.md, "Employee creation").
 // BENCH_SMOKE (CI): one round; BENCH_DURATION_SECONDS shortens every load.
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client.js';
