@@ -3,6 +3,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
+import { preparedPerExecutor } from '../../db/prepared.js';
 import { companies, users, webLoginFailures, webSessions } from '../../db/schema/index.js';
 import { CONSOLE_ROLES } from '../../platform/auth/console-access.js';
 import { exitedSql } from '../users/index.js';
@@ -33,6 +34,39 @@ export interface LoginCounter {
   windowStart: Date;
 }
 
+/**
+ * The read every console page starts with, prepared once per executor (db/prepared.ts): Drizzle
+ * built this select's text on every view, about 0.1 ms of CPU, a tenth of a list page's.
+ */
+const preparedSession = preparedPerExecutor((executor) =>
+  executor
+    .select({
+      id: webSessions.id,
+      csrfToken: webSessions.csrfToken,
+      userId: webSessions.userId,
+      companyId: webSessions.companyId,
+      lastSeenAt: webSessions.lastSeenAt,
+      expiresAt: webSessions.expiresAt,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      roles: users.roles,
+      userActive: users.isActive,
+      userSuspended: users.isSuspended,
+      userDeletedAt: users.deletedAt,
+      userExitDate: users.exitDate,
+      companyName: companies.name,
+      companyActive: companies.isActive,
+      companyApiAccess: companies.apiAccess,
+    })
+    .from(webSessions)
+    .innerJoin(users, eq(users.id, webSessions.userId))
+    .innerJoin(companies, eq(companies.id, webSessions.companyId))
+    .where(and(eq(webSessions.tokenHash, sql.placeholder('tokenHash')), gt(webSessions.expiresAt, sql`now()`)))
+    .limit(1)
+    .prepare('console_session_by_hash'),
+);
+
 export const consoleSessionsRepo = {
   async insertSession(
     executor: Executor,
@@ -44,31 +78,7 @@ export const consoleSessionsRepo = {
 
   /** The live session of a cookie, with what every page needs about its user and company. */
   async findSession(executor: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-    const [row] = await executor
-      .select({
-        id: webSessions.id,
-        csrfToken: webSessions.csrfToken,
-        userId: webSessions.userId,
-        companyId: webSessions.companyId,
-        lastSeenAt: webSessions.lastSeenAt,
-        expiresAt: webSessions.expiresAt,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        email: users.email,
-        roles: users.roles,
-        userActive: users.isActive,
-        userSuspended: users.isSuspended,
-        userDeletedAt: users.deletedAt,
-        userExitDate: users.exitDate,
-        companyName: companies.name,
-        companyActive: companies.isActive,
-        companyApiAccess: companies.apiAccess,
-      })
-      .from(webSessions)
-      .innerJoin(users, eq(users.id, webSessions.userId))
-      .innerJoin(companies, eq(companies.id, webSessions.companyId))
-      .where(and(eq(webSessions.tokenHash, tokenHash), gt(webSessions.expiresAt, sql`now()`)))
-      .limit(1);
+    const [row] = await preparedSession(executor).execute({ tokenHash });
     return row;
   },
 
