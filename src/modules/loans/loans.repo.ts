@@ -1,9 +1,9 @@
 // All SQL of loans (docs/payroll.md, "Loans and salary advances"): the loans table and the
 // repayment items on paystubs (paystub_items.loan_id, 0212_loans.sql). Company id first: another
 // company's loan or user is simply not found. Callers lock what they decide on; writes only write.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
-import { pageWithTotal } from '../../db/page-total.js';
+import { namedPageWithTotal } from '../../db/page-total.js';
 import { pgArray } from '../../db/pg-array.js';
 
 /** A loan row as the API shows it: amounts and the rate as numeric text, times as ISO text. */
@@ -58,13 +58,13 @@ const COLUMNS = sql.raw(`l.id, l.company_id, l.user_id, l.kind, l.principal::tex
  */
 const NOT_PAID_YET = sql.raw(`('unpaid', 'held', 'processing')`);
 
-function where(companyId: number, filters: LoanFilters) {
-  const parts = [sql`l.company_id = ${companyId}`];
-  if (filters.userId !== undefined) parts.push(sql`l.user_id = ${filters.userId}`);
-  if (filters.status !== undefined) parts.push(sql`l.status = ${filters.status}`);
-  if (filters.kind !== undefined) parts.push(sql`l.kind = ${filters.kind}`);
-  return sql.join(parts, sql` AND `);
-}
+/** The filters present, in a fixed order: they name the page's statement (db/page-total.ts). */
+const FILTER_KEYS = ['userId', 'status', 'kind'] as const;
+const FILTER_SQL: Record<(typeof FILTER_KEYS)[number], SQL> = {
+  userId: sql`l.user_id = ${sql.placeholder('userId')}`,
+  status: sql`l.status = ${sql.placeholder('status')}`,
+  kind: sql`l.kind = ${sql.placeholder('kind')}`,
+};
 
 export const loansRepo = {
   /** The live user's month of wages (base_salary + allowances); locked, so two advances for one user take turns. */
@@ -124,15 +124,23 @@ export const loansRepo = {
     return row;
   },
 
-  /** A page newest first with the filter's total, in one statement (db/page-total.ts). */
+  /** A page newest first with the filter's total, in one named statement per set of filters (db/page-total.ts). */
   page(executor: Executor, companyId: number, filters: LoanFilters, limit: number, offset: number) {
-    return pageWithTotal<LoanRow>(executor, {
-      columns: COLUMNS,
-      from: sql`FROM loans l WHERE ${where(companyId, filters)}`,
-      order: sql`l.id DESC`,
+    const present = FILTER_KEYS.filter((key) => filters[key] !== undefined);
+    const values: Record<string, unknown> = { companyId };
+    for (const key of present) values[key] = filters[key];
+    return namedPageWithTotal<LoanRow>(
+      executor,
+      ['loans_page', ...present].join('_').toLowerCase(),
+      () => ({
+        columns: COLUMNS,
+        from: sql`FROM loans l WHERE ${sql.join([sql`l.company_id = ${sql.placeholder('companyId')}`, ...present.map((key) => FILTER_SQL[key])], sql` AND `)}`,
+        order: sql`l.id DESC`,
+      }),
+      values,
       limit,
       offset,
-    });
+    );
   },
 
   /** Whether a paystub not paid yet (unpaid, held, processing) carries a repayment of the loan. */

@@ -3,10 +3,10 @@
 // statement (one round trip and one snapshot: db/page-total.ts). Each order reads an index of
 // (company, key, id): payroll_runs_company_idx (0080) for creation, payroll_runs_company_period_idx
 // (0264) for the pay period; the counts are the sums of each run's counter slots
-// (paystub_run_counts, 0260/0265).
+// (paystub_run_counts, 0260/0265). One named prepared statement per order and set of filters.
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { pageWithTotal } from '../../db/page-total.js';
+import { namedPageWithTotal } from '../../db/page-total.js';
 import { RUN_COLUMNS, type RunRow, type StatusCounts } from './payroll-runs.repo.js';
 
 export interface RunFilters {
@@ -25,14 +25,14 @@ export interface RunOrder {
 }
 const SORT_COLUMN: Record<RunSort, SQL> = { created: sql.raw('created_at'), pay_period: sql.raw('pay_period_start') };
 
-function where(companyId: number, filters: RunFilters): SQL {
-  const parts = [sql`company_id = ${companyId}`];
-  if (filters.status !== undefined) parts.push(sql`status = ${filters.status}`);
-  if (filters.kind !== undefined) parts.push(sql`kind = ${filters.kind}`);
-  if (filters.periodFrom !== undefined) parts.push(sql`pay_period_start >= ${filters.periodFrom}::date`);
-  if (filters.periodTo !== undefined) parts.push(sql`pay_period_end <= ${filters.periodTo}::date`);
-  return sql.join(parts, sql` AND `);
-}
+/** The filters present, in a fixed order: with the order, they name the page's statement (db/page-total.ts). */
+const FILTER_KEYS = ['status', 'kind', 'periodFrom', 'periodTo'] as const;
+const FILTER_SQL: Record<(typeof FILTER_KEYS)[number], SQL> = {
+  status: sql`status = ${sql.placeholder('status')}`,
+  kind: sql`kind = ${sql.placeholder('kind')}`,
+  periodFrom: sql`pay_period_start >= ${sql.placeholder('periodFrom')}::date`,
+  periodTo: sql`pay_period_end <= ${sql.placeholder('periodTo')}::date`,
+};
 
 const STATUSES: (keyof StatusCounts)[] = ['unpaid', 'held', 'processing', 'paid', 'failed', 'cancelled'];
 const statusSums = sql.raw(STATUSES.map((status) => `coalesce(sum(rc.${status}), 0)::int AS ${status}`).join(', '));
@@ -51,17 +51,29 @@ export const runListRepo = {
     offset: number,
     order: RunOrder = { key: 'created', direction: 'desc' },
   ): Promise<{ total: number; rows: { run: RunRow; counts: StatusCounts }[] }> {
-    const direction = sql.raw(order.direction === 'asc' ? 'ASC' : 'DESC');
-    const counts = sql`(SELECT to_jsonb(c) FROM (SELECT ${statusSums} FROM paystub_run_counts rc
-                         WHERE rc.company_id = ${companyId} AND rc.transaction_id = payroll_runs.id) c) AS counts`;
-    const { total, rows } = await pageWithTotal<RunRow & { counts: StatusCounts }>(db, {
-      columns: sql`${RUN_COLUMNS}, ${counts}`,
-      from: sql`FROM payroll_runs WHERE ${where(companyId, filters)}`,
-      // Qualified: the bare name would be the select list's text of the date.
-      order: sql`payroll_runs.${SORT_COLUMN[order.key]} ${direction}, payroll_runs.id ${direction}`,
+    const present = FILTER_KEYS.filter((key) => filters[key] !== undefined);
+    const values: Record<string, unknown> = { companyId };
+    for (const key of present) values[key] = filters[key];
+    const name = ['payroll_runs_page', order.key, order.direction, ...present].join('_').toLowerCase();
+    const { total, rows } = await namedPageWithTotal<RunRow & { counts: StatusCounts }>(
+      db,
+      name,
+      () => {
+        const direction = sql.raw(order.direction === 'asc' ? 'ASC' : 'DESC');
+        const company = sql.placeholder('companyId');
+        const filtered = sql.join([sql`company_id = ${company}`, ...present.map((key) => FILTER_SQL[key])], sql` AND `);
+        return {
+          columns: sql`${RUN_COLUMNS}, (SELECT to_jsonb(c) FROM (SELECT ${statusSums} FROM paystub_run_counts rc
+                         WHERE rc.company_id = ${company} AND rc.transaction_id = payroll_runs.id) c) AS counts`,
+          from: sql`FROM payroll_runs WHERE ${filtered}`,
+          // Qualified: the bare name would be the select list's text of the date.
+          order: sql`payroll_runs.${SORT_COLUMN[order.key]} ${direction}, payroll_runs.id ${direction}`,
+        };
+      },
+      values,
       limit,
       offset,
-    });
+    );
     return { total, rows: rows.map(({ counts, ...run }) => ({ run, counts })) };
   },
 };
