@@ -1,7 +1,7 @@
 -- P1 filtered by one run's transaction_id (the console's run view) answered its total with a count
 -- of the run's paystubs on every request: 10,000-30,000 index entries per page of 20, the list's
--- main cost (docs/benchmarks.md, "Every list against the ceiling"). paystub_run_counts keeps each run's
--- number, moved by statement-level triggers in the same statement as every insert and delete of
+-- main cost (docs/benchmarks.md, "Every list against the ceiling"). paystub_run_counts keeps each
+-- run's number, moved by statement-level triggers in the same statement as every insert and delete of
 -- paystubs, as paystub_counts (0141) keeps the company's. A paystub never changes run (transaction_id
 -- is written once, at insert): the update trigger below refuses a change, so no update can make
 -- the counter wrong. A run's paystubs are inserted by one statement per batch, so writers of one
