@@ -24,6 +24,20 @@ async function withTotal<T extends object>(found: Found<T>[], offset: number, co
   return { total: await count(), rows: [] as T[] };
 }
 
+/**
+ * The filters of a list that were given, each a condition written with `sql.placeholder(key)`: their
+ * keys (in `conditions`' order, so that one set of filters always names one statement), their
+ * conditions and the values for their placeholders.
+ */
+export function filtersGiven<K extends string>(conditions: Record<K, SQL>, given: Partial<Record<K, unknown>>) {
+  const keys = (Object.keys(conditions) as K[]).filter((key) => given[key] !== undefined);
+  return {
+    keys,
+    conditions: keys.map((key) => conditions[key]),
+    values: Object.fromEntries(keys.map((key) => [key, given[key]])) as Record<string, unknown>,
+  };
+}
+
 type Statement<T> = (executor: Executor, values: Record<string, unknown>) => Promise<T[]>;
 const namedPages = new Map<string, { rows: Statement<Found<object>>; count: Statement<{ n: number }> }>();
 

@@ -3,7 +3,7 @@
 // company's loan or user is simply not found. Callers lock what they decide on; writes only write.
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
-import { namedPageWithTotal } from '../../db/page-total.js';
+import { filtersGiven, namedPageWithTotal } from '../../db/page-total.js';
 import { pgArray } from '../../db/pg-array.js';
 
 /** A loan row as the API shows it: amounts and the rate as numeric text, times as ISO text. */
@@ -58,9 +58,8 @@ const COLUMNS = sql.raw(`l.id, l.company_id, l.user_id, l.kind, l.principal::tex
  */
 const NOT_PAID_YET = sql.raw(`('unpaid', 'held', 'processing')`);
 
-/** The filters present, in a fixed order: they name the page's statement (db/page-total.ts). */
-const FILTER_KEYS = ['userId', 'status', 'kind'] as const;
-const FILTER_SQL: Record<(typeof FILTER_KEYS)[number], SQL> = {
+/** Each filter's condition; the filters given name the page's statement (db/page-total.ts). */
+const FILTER_SQL: Record<keyof LoanFilters, SQL> = {
   userId: sql`l.user_id = ${sql.placeholder('userId')}`,
   status: sql`l.status = ${sql.placeholder('status')}`,
   kind: sql`l.kind = ${sql.placeholder('kind')}`,
@@ -126,18 +125,16 @@ export const loansRepo = {
 
   /** A page newest first with the filter's total, in one named statement per set of filters (db/page-total.ts). */
   page(executor: Executor, companyId: number, filters: LoanFilters, limit: number, offset: number) {
-    const present = FILTER_KEYS.filter((key) => filters[key] !== undefined);
-    const values: Record<string, unknown> = { companyId };
-    for (const key of present) values[key] = filters[key];
+    const given = filtersGiven(FILTER_SQL, filters);
     return namedPageWithTotal<LoanRow>(
       executor,
-      ['loans_page', ...present].join('_').toLowerCase(),
+      ['loans_page', ...given.keys].join('_').toLowerCase(),
       () => ({
         columns: COLUMNS,
-        from: sql`FROM loans l WHERE ${sql.join([sql`l.company_id = ${sql.placeholder('companyId')}`, ...present.map((key) => FILTER_SQL[key])], sql` AND `)}`,
+        from: sql`FROM loans l WHERE ${sql.join([sql`l.company_id = ${sql.placeholder('companyId')}`, ...given.conditions], sql` AND `)}`,
         order: sql`l.id DESC`,
       }),
-      values,
+      { companyId, ...given.values },
       limit,
       offset,
     );

@@ -6,7 +6,7 @@
 // (paystub_run_counts, 0260/0265). One named prepared statement per order and set of filters.
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { namedPageWithTotal } from '../../db/page-total.js';
+import { filtersGiven, namedPageWithTotal } from '../../db/page-total.js';
 import { RUN_COLUMNS, type RunRow, type StatusCounts } from './payroll-runs.repo.js';
 
 export interface RunFilters {
@@ -25,9 +25,8 @@ export interface RunOrder {
 }
 const SORT_COLUMN: Record<RunSort, SQL> = { created: sql.raw('created_at'), pay_period: sql.raw('pay_period_start') };
 
-/** The filters present, in a fixed order: with the order, they name the page's statement (db/page-total.ts). */
-const FILTER_KEYS = ['status', 'kind', 'periodFrom', 'periodTo'] as const;
-const FILTER_SQL: Record<(typeof FILTER_KEYS)[number], SQL> = {
+/** Each filter's condition; with the order, the filters given name the page's statement (db/page-total.ts). */
+const FILTER_SQL: Record<keyof RunFilters, SQL> = {
   status: sql`status = ${sql.placeholder('status')}`,
   kind: sql`kind = ${sql.placeholder('kind')}`,
   periodFrom: sql`pay_period_start >= ${sql.placeholder('periodFrom')}::date`,
@@ -51,17 +50,15 @@ export const runListRepo = {
     offset: number,
     order: RunOrder = { key: 'created', direction: 'desc' },
   ): Promise<{ total: number; rows: { run: RunRow; counts: StatusCounts }[] }> {
-    const present = FILTER_KEYS.filter((key) => filters[key] !== undefined);
-    const values: Record<string, unknown> = { companyId };
-    for (const key of present) values[key] = filters[key];
-    const name = ['payroll_runs_page', order.key, order.direction, ...present].join('_').toLowerCase();
+    const given = filtersGiven(FILTER_SQL, filters);
+    const name = ['payroll_runs_page', order.key, order.direction, ...given.keys].join('_').toLowerCase();
     const { total, rows } = await namedPageWithTotal<RunRow & { counts: StatusCounts }>(
       db,
       name,
       () => {
         const direction = sql.raw(order.direction === 'asc' ? 'ASC' : 'DESC');
         const company = sql.placeholder('companyId');
-        const filtered = sql.join([sql`company_id = ${company}`, ...present.map((key) => FILTER_SQL[key])], sql` AND `);
+        const filtered = sql.join([sql`company_id = ${company}`, ...given.conditions], sql` AND `);
         return {
           columns: sql`${RUN_COLUMNS}, (SELECT to_jsonb(c) FROM (SELECT ${statusSums} FROM paystub_run_counts rc
                          WHERE rc.company_id = ${company} AND rc.transaction_id = payroll_runs.id) c) AS counts`,
@@ -70,7 +67,7 @@ export const runListRepo = {
           order: sql`payroll_runs.${SORT_COLUMN[order.key]} ${direction}, payroll_runs.id ${direction}`,
         };
       },
-      values,
+      { companyId, ...given.values },
       limit,
       offset,
     );
