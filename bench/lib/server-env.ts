@@ -51,6 +51,9 @@ export async function createBenchCompany(db: Db, label: string): Promise<{ id: n
   });
 }
 
+/** The `application_name` of an extra server's database sessions. */
+export const EXTRA_SERVER_APPLICATION = 'payroll-bench-extra-server';
+
 export interface ExtraServer {
   server: NodeProcess;
   database: Database;
@@ -77,11 +80,14 @@ export async function startExtraServer(label: string, overrides: Record<string, 
     await scratch.drop();
   };
   runState.cleanups.push(close);
+  // Its sessions are named, so that a scenario can tell them from its own in pg_stat_activity.
+  const url = new URL(scratch.url);
+  url.searchParams.set('application_name', EXTRA_SERVER_APPLICATION);
   server = await startNodeServer({
     script: 'src/server.ts',
     port: await freePort(),
     readyPath: '/readyz',
-    env: { ...serverEnv(scratch.url, runState.redisUrl), ...overrides },
+    env: { ...serverEnv(url.toString(), runState.redisUrl), ...overrides },
   });
   return { server, database: scratch.database, newCompany: () => createBenchCompany(scratch.database.db, `${label}${++companies}`), close };
 }

@@ -13,7 +13,7 @@ import { apiCall, type Json } from '../lib/http.js';
 import { approveByToken, fundWallet } from '../lib/payroll-employer.js';
 import { sendTransferWebhooks } from '../lib/paystack-webhooks.js';
 import { seedUsersSql } from '../lib/scale-fixture.js';
-import { type ExtraServer, startExtraServer } from '../lib/server-env.js';
+import { EXTRA_SERVER_APPLICATION, type ExtraServer, startExtraServer } from '../lib/server-env.js';
 import type { BenchContext, Scenario } from '../scenario.js';
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Json>;
@@ -58,17 +58,25 @@ async function payAndWait(server: ExtraServer, transfers: FakeTransfers, call: C
   throw new Error(`run ${runId} of ${n} not paid within an hour (${transfers.transfers.size} transfers received)`);
 }
 
-/** A server backend sends its table statistics at most 10 s after it goes idle (PostgreSQL 15). */
-const STATS_FLUSH_MS = 11_000;
-
 /**
- * Row updates of payroll_transfers so far (the statistics' count, every backend's once flushed):
- * each refused bulk used to cost two a transfer, `sending` then `queued` again.
+ * Row updates of payroll_transfers so far (the statistics' count): each refused bulk used to cost
+ * two a transfer, `sending` then `queued` again. A backend that is still connected sends its
+ * statistics up to 10 s after it goes idle (PostgreSQL 15), one that exits sends them as it goes:
+ * so the final count is read once the server has stopped and none of its sessions is left (its
+ * `application_name`), instead of after a fixed 11 s wait.
  */
-async function transferRowUpdates(server: ExtraServer, waitMs = 0): Promise<number> {
-  if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+async function transferRowUpdates(server: ExtraServer, serverStopped = false): Promise<number> {
+  const db = server.database.db;
+  for (let waited = 0; serverStopped && waited < 30_000; waited += 50) {
+    const [others] = await queryRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${EXTRA_SERVER_APPLICATION}`,
+    );
+    if (others.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const [row] = await queryRows<{ n: string | null }>(
-    server.database.db,
+    db,
     sql`SELECT n_tup_upd::text AS n FROM pg_stat_user_tables WHERE relname = 'payroll_transfers'`,
   );
   return Number(row?.n ?? 0);
@@ -105,10 +113,12 @@ const scenario: Scenario = {
         const updatesBefore = await transferRowUpdates(server);
         const seconds = await payAndWait(server, transfers, call, runId, n);
         const peak = server.server.peakRss.takeMb();
-        const updates = (await transferRowUpdates(server, STATS_FLUSH_MS)) - updatesBefore;
+        const { status } = (await call('GET', `/api/payroll-runs/${runId}`)).run;
+        await webhooks.stop();
+        await server.server.stop();
+        const updates = (await transferRowUpdates(server, true)) - updatesBefore;
         const all = [...transfers.transfers.values()];
         const twice = all.filter((transfer) => transfer.received !== 1).length;
-        const { status } = (await call('GET', `/api/payroll-runs/${runId}`)).run;
         if (all.length !== n || twice > 0 || status !== 'paid')
           throw new Error(`${n} paystubs: ${all.length} transfers received, ${twice} not exactly once, run ${status}`);
         const requests = fake.requests.length - requestsBefore;
