@@ -11,9 +11,12 @@ export class Html {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
+const SPECIAL = /[&<>"'`]/;
+
 /** Escapes text for element content and quoted attribute values alike. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (ch) => ESCAPES[ch]);
+  // Most text has nothing to escape: one test instead of a replace that allocates its match state.
+  return SPECIAL.test(value) ? value.replace(/[&<>"'`]/g, (ch) => ESCAPES[ch]) : value;
 }
 
 export type HtmlValue = Html | string | number | bigint | boolean | null | undefined | HtmlValue[];
@@ -22,6 +25,8 @@ function render(value: HtmlValue): string {
   if (value === null || value === undefined || value === false) return '';
   if (value instanceof Html) return value.value;
   if (Array.isArray(value)) return value.map(render).join('');
+  // A number's or a bigint's text has no character to escape.
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   return escapeHtml(String(value));
 }
 
@@ -41,12 +46,13 @@ export function plural(count: number, singular: string, pluralForm = `${singular
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
 /** `22 Nov 2026, 10:15 UTC` — console times are shown in UTC, like the API. */
 export function when(value: Date | string | null | undefined): string {
   if (value === null || value === undefined) return '—';
   const date = typeof value === 'string' ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return String(value);
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
 }

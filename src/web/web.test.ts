@@ -43,6 +43,7 @@ describe('html helpers', () => {
     expect(html`<p>${'<script>"x"&\'y\'</script>'}</p>`.value).toBe('<p>&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;&lt;/script&gt;</p>');
     expect(html`<p>${html`<b>${'<i>'}</b>`}${null}${false}${[1, '<', 2]}</p>`.value).toBe('<p><b>&lt;i&gt;</b>1&lt;2</p>');
     expect(escapeHtml('`')).toBe('&#96;');
+    expect(html`${'plain text'} ${12n} ${-1.5} ${'a&b'}`.value).toBe('plain text 12 -1.5 a&amp;b');
   });
 
   it('formats naira from decimal strings without floats', () => {
