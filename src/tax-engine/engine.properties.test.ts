@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { computePaystub, prepareCustom, prepareRun } from './engine.js';
 import type { EngineSettings } from './engine.types.js';
+import { koboTextToNumber, koboToNumber, parseKobo } from './money.js';
 
 const dateArb = fc
   .date({ min: new Date('2023-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true })
@@ -120,6 +121,26 @@ describe('properties', () => {
       fc.property(inputArb, (input) => {
         expect(compute(input)).toEqual(compute(structuredClone(input)));
       }),
+    );
+  });
+});
+
+describe('koboTextToNumber', () => {
+  // Texts as the run totals store them (koboToString) and as a hand-edited value might read: any
+  // sign, one or two places or none, leading zeros, and texts that are not plain at all.
+  const plainArb = fc
+    .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 19n }), fc.constantFrom('', '.', '.0', '.5', '.05', '.50', '.99', '.123'))
+    .map(([negative, whole, tail]) => `${negative ? '-' : ''}${whole}${tail}`);
+  const anyArb = fc.oneof(plainArb, fc.string(), fc.constantFrom('', ' 12.5 ', '-0', '-0.00', '007.10', '1e3', '12.'));
+
+  test('is exactly koboToNumber(parseKobo(text) ?? 0n), as JSON prints it', () => {
+    fc.assert(
+      fc.property(anyArb, (text) => {
+        const expected = koboToNumber(parseKobo(text) ?? 0n);
+        expect(JSON.stringify(koboTextToNumber(text))).toBe(JSON.stringify(expected));
+        expect(Object.is(koboTextToNumber(text), expected)).toBe(true);
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

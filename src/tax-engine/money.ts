@@ -83,6 +83,18 @@ export function koboToNumber(kobo: Kobo): number {
   return Number(koboToString(kobo));
 }
 
+const PLAIN_KOBO_TEXT = /^-?\d+(?:\.\d{1,2})?$/;
+
+/**
+ * A decimal text with at most two places as a JSON number, exactly `koboToNumber(parseKobo(text) ??
+ * 0n)` without the BigInt: a plain text denotes the same decimal as its canonical form, so Number()
+ * of either gives the same double (and `+ 0` turns `-0` into 0). Anything else (blank, more places)
+ * goes the long way. ~80 ns against ~450 ns a value: the runs list converts 14 totals a run.
+ */
+export function koboTextToNumber(text: string): number {
+  return PLAIN_KOBO_TEXT.test(text) ? Number(text) + 0 : koboToNumber(parseKobo(text) ?? 0n);
+}
+
 /**
  * A numeric(18,2) column's text as a JSON number (null → 0): the double nearest the exact decimal
  * text, which JSON prints back as that text (exact to the kobo below 2^53 kobo).

@@ -2,7 +2,7 @@
 // places, counts of its paystubs by status, UTC timestamps.
 
 import { isoTimestamp } from '../../platform/format.js';
-import { koboToNumber, koboToString, parseKobo } from '../../tax-engine/money.js';
+import { koboTextToNumber, koboToNumber, koboToString, parseKobo } from '../../tax-engine/money.js';
 import type { RunTotals } from '../paystubs/index.js';
 import type { RunRow, StatusCounts } from './payroll-runs.repo.js';
 
@@ -35,7 +35,7 @@ export function serializeRun(row: RunRow, counts: StatusCounts = EMPTY_COUNTS) {
   const totals: Record<string, number> = { employees: Number(row.totals.employees ?? 0) };
   // Signed: a year-end true-up can make tax_withheld (and tax_true_up) negative.
   const kobo = (wire: string) => parseKobo(String(row.totals[wire] ?? '0')) ?? 0n;
-  for (const [wire] of TOTAL_FIELDS) totals[wire] = koboToNumber(kobo(wire));
+  for (const [wire] of TOTAL_FIELDS) totals[wire] = koboTextToNumber(String(row.totals[wire] ?? '0'));
   // Runs stored before pay items have no irregular part: all their gross is regular.
   totals.regular_gross = koboToNumber(kobo('gross_pay') - kobo('irregular_gross'));
   return {
