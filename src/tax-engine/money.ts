@@ -89,7 +89,7 @@ const PLAIN_KOBO_TEXT = /^-?\d+(?:\.\d{1,2})?$/;
  * A decimal text with at most two places as a JSON number, exactly `koboToNumber(parseKobo(text) ??
  * 0n)` without the BigInt: a plain text denotes the same decimal as its canonical form, so Number()
  * of either gives the same double (and `+ 0` turns `-0` into 0). Anything else (blank, more places)
- * goes the long way. ~80 ns against ~450 ns a value: the runs list converts 14 totals a run.
+ * goes the long way. ~80 ns against ~450 ns a value; a run's 13 stored totals are read this way.
  */
 export function koboTextToNumber(text: string): number {
   return PLAIN_KOBO_TEXT.test(text) ? Number(text) + 0 : koboToNumber(parseKobo(text) ?? 0n);

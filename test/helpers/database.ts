@@ -18,8 +18,8 @@ export interface TestDatabase {
 /**
  * What PGlite reads a `Blob` option through, `arrayBuffer()`, answered from bytes already in memory.
  * Node's `Blob.arrayBuffer()` reads a blob through its stream, a chunk at a time, and joins the
- * chunks: for the ~27 MB image and the 6 MB file-system bundle that was ~60-100 ms of an open's
- * ~300-400 ms (most of it system time), measured 28 November. Each call answers a copy (a plain
+ * chunks: for the ~27 MB image and the 6 MB file-system bundle that was ~50-100 ms of an open's
+ * ~300-500 ms (most of it system time), measured 28 November. Each call answers a copy (a plain
  * memcpy), so no two databases ever share the bytes PGlite's file system may take over. PGlite reads
  * only `arrayBuffer()` and `type` of both options (its `loadTar` and `fsBundle` handling, 0.5).
  */

@@ -12,8 +12,9 @@
 // The text is byte for byte what the route's serializer writes for serializeRun (PayrollRun's key
 // order; payroll-runs.json.test.ts holds the two equal). Value formats: db/json-text.ts. A total is
 // the stored decimal string as a JSON number (serializeRun: koboTextToNumber, the same number as
-// parseKobo then koboToNumber; an absent total is 0), regular_gross is gross_pay - irregular_gross (exact), counts are the run's counter
-// slots as listRepo sums them, and skipped keeps its stored order.
+// parseKobo then koboToNumber; an absent total is 0), regular_gross is gross_pay - irregular_gross
+// (exact), counts are the run's counter slots as listRepo sums them, and skipped keeps its stored
+// order.
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
 import { aliasJson, jsonObject, jsonValueOf } from '../../db/json-text.js';
