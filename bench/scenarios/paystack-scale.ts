@@ -61,26 +61,31 @@ async function payAndWait(server: ExtraServer, transfers: FakeTransfers, call: C
 
 /**
  * Row updates of payroll_transfers so far (the statistics' count): each refused bulk used to cost
- * two a transfer, `sending` then `queued` again. A backend that is still connected sends its
- * statistics up to 10 s after it goes idle (PostgreSQL 15), one that exits sends them as it goes:
- * so the final count is read once the server has stopped and none of its sessions is left (its
- * `application_name`), instead of after a fixed 11 s wait.
+ * two a transfer, `sending` then `queued` again.
  */
-async function transferRowUpdates(server: ExtraServer, serverStopped = false): Promise<number> {
-  const db = server.database.db;
-  for (let waited = 0; serverStopped && waited < 30_000; waited += 50) {
-    const [others] = await queryRows<{ n: number }>(
-      db,
-      sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${EXTRA_SERVER_APPLICATION}`,
-    );
-    if (others.n === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+async function transferRowUpdates(server: ExtraServer): Promise<number> {
   const [row] = await queryRows<{ n: string | null }>(
-    db,
+    server.database.db,
     sql`SELECT n_tup_upd::text AS n FROM pg_stat_user_tables WHERE relname = 'payroll_transfers'`,
   );
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Waits until the stopped server has no session left (its `application_name`). A backend that is
+ * still connected sends its statistics up to 10 s after it goes idle (PostgreSQL 15), one that
+ * exits sends them as it goes: after this the final count is whole, without a fixed 11 s wait.
+ */
+async function serverSessionsEnded(server: ExtraServer): Promise<void> {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    const [left] = await queryRows<{ n: number }>(
+      server.database.db,
+      sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${EXTRA_SERVER_APPLICATION}`,
+    );
+    if (left.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the stopped server still has database sessions after 30 s: its statistics would be incomplete');
 }
 
 const scenario: Scenario = {
@@ -120,7 +125,8 @@ const scenario: Scenario = {
         const { status } = (await call('GET', `/api/payroll-runs/${runId}`)).run;
         await webhooks.stop();
         await server.server.stop();
-        const updates = (await transferRowUpdates(server, true)) - updatesBefore;
+        await serverSessionsEnded(server);
+        const updates = (await transferRowUpdates(server)) - updatesBefore;
         const all = [...transfers.transfers.values()];
         const twice = all.filter((transfer) => transfer.received !== 1).length;
         if (all.length !== n || twice > 0 || status !== 'paid')

@@ -11,12 +11,14 @@ export class Html {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
-const SPECIAL = /[&<>"'`]/;
+const EACH_SPECIAL = /[&<>"'`]/g;
+/** The same class, not global: `test` then keeps no `lastIndex` between calls. */
+const ANY_SPECIAL = new RegExp(EACH_SPECIAL.source);
 
 /** Escapes text for element content and quoted attribute values alike. */
 export function escapeHtml(value: string): string {
   // Most text has nothing to escape: one test instead of a replace that allocates its match state.
-  return SPECIAL.test(value) ? value.replace(/[&<>"'`]/g, (ch) => ESCAPES[ch]) : value;
+  return ANY_SPECIAL.test(value) ? value.replace(EACH_SPECIAL, (ch) => ESCAPES[ch]) : value;
 }
 
 export type HtmlValue = Html | string | number | bigint | boolean | null | undefined | HtmlValue[];
