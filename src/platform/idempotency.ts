@@ -121,7 +121,13 @@ async function claimKey(
   const claim: HeldClaim = { companyId, key, token: newClaimToken(), routeName: request.routeOptions.config.name };
   await idempotencyRepo.deleteExpiredKey(db, companyId, key, KEEP_HOURS);
   if (await idempotencyRepo.insertClaim(db, claim, hash, owner)) {
-    if (Math.random() < 1 / PURGE_EVERY) await idempotencyRepo.purgeExpired(db, KEEP_HOURS);
+    // Housekeeping only: a failed purge must not fail the request, and above all must not leave
+    // the claim just written held by this live server with nothing to release it for 300 s.
+    if (Math.random() < 1 / PURGE_EVERY) {
+      await idempotencyRepo
+        .purgeExpired(db, KEEP_HOURS)
+        .catch((error) => request.log.warn({ err: error }, 'purging expired idempotency keys failed'));
+    }
     return { held: claim };
   }
   const existing = await idempotencyRepo.find(db, companyId, key);

@@ -3,7 +3,7 @@
 // instance that stopped beating; a change committed whose answer was never stored), then the
 // retry goes through HTTP. The process tests (test/process/idempotency-crash.test.ts) kill real servers.
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows, sql } from '../../src/db/client.js';
 import { markIdempotentChange, runWithClaim } from '../../src/platform/idempotency-claims.js';
 import { createTestApp, type TestContext } from '../helpers/app.js';
@@ -196,5 +196,29 @@ describe('a claim whose request failed because the database went away', () => {
     }
     expect(retry.statusCode, retry.body).toBe(200);
     expect(await count(sql`SELECT count(*)::int AS n FROM users WHERE company_id = ${acme.id} AND last_name = 'Connection'`)).toBe(1);
+  });
+
+  it('a failed purge of expired keys (one claim in about 100) neither fails the request nor leaves its claim held', async () => {
+    const body = newUserBody(acme, { first_name: 'Purge', last_name: 'Failed' });
+    const db = ctx.db as unknown as Record<string, unknown>;
+    const deleteFrom = (db.delete as (table: unknown) => unknown).bind(ctx.db);
+    let deletes = 0;
+    // The claim's first delete (this key, if expired) passes; the purge after the insert is lost.
+    db.delete = (table: unknown) =>
+      ++deletes === 2 ? { where: () => Promise.reject(new Error('Connection terminated unexpectedly')) } : deleteFrom(table);
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0);
+    let created: Awaited<ReturnType<typeof post>>;
+    try {
+      created = await post('/api/users', body, 'purge-1');
+    } finally {
+      random.mockRestore();
+      delete db.delete;
+    }
+    expect(deletes).toBeGreaterThanOrEqual(2);
+    expect(created.statusCode, created.body).toBe(200);
+    expect(await claimOf('purge-1')).toMatchObject({ status_code: 200 });
+    const replayed = await post('/api/users', body, 'purge-1');
+    expect([replayed.statusCode, replayed.headers['idempotent-replayed']]).toEqual([200, 'true']);
+    expect(await count(sql`SELECT count(*)::int AS n FROM users WHERE company_id = ${acme.id} AND last_name = 'Failed'`)).toBe(1);
   });
 });
