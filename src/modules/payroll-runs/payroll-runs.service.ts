@@ -17,7 +17,7 @@ import {
   lockCompanyRuns,
   newTransactionId,
   parseItemsInput,
-  planAndWriteRun,
+  planAndWriteRunInParts,
   type ResolveItemTypes,
   resolveBuiltIns,
   resolveItems,
@@ -199,10 +199,10 @@ export function createPayrollRunsService(deps: {
         const request = { start: input.pay_period_start, end: input.pay_period_end, userIds: input.user_ids, overrides };
         const { items, skipped } = planRunItems(request, candidates);
         // Loan repayments are deductions capped by each planned net pay (docs/payroll.md, "Loans and salary advances").
-        const { written, failed } = await planAndWriteRun(tx, companyId, runId, items, loanRepayments(companyId));
+        const { totals, failed } = await planAndWriteRunInParts(tx, companyId, runId, items, loanRepayments(companyId));
         const all: Skipped[] = [...skipped];
         for (const f of failed) all.push({ user_id: items[f.index].userId, reason: Object.values(f.errors).flat().join(' ') });
-        if (written.length === 0) throw invalidField('user_ids', MESSAGES.nothingToPay);
+        if (totals.employees === 0) throw invalidField('user_ids', MESSAGES.nothingToPay);
         all.sort((a, b) => a.user_id - b.user_id);
         const inserted = await payrollRunsRepo.insert(tx, companyId, {
           id: runId,
@@ -212,7 +212,7 @@ export function createPayrollRunsService(deps: {
           paymentDate: input.payment_date,
           createdByEmail: creator?.email ?? null,
           createdByUserId: creator?.id ?? null,
-          totals: storedTotals(runTotals(written.map((w) => w.planned))),
+          totals: storedTotals(totals),
           skipped: all,
           scheduleId: schedule?.scheduleId ?? null,
         });

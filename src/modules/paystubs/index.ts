@@ -46,7 +46,13 @@ export { validDate } from './paystubs.items.validation.js';
 export type { PlanItem, PlannedPaystub, PlanPayItem } from './paystubs.plan.types.js';
 // A repayment item's loan balance after its paystub: payslips show it as the paystub JSON does.
 export { LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
-export { type AddPlannedItems, lockCompanyRuns, newTransactionId, planAndWriteRun } from './paystubs.run.service.js';
+export {
+  type AddPlannedItems,
+  lockCompanyRuns,
+  newTransactionId,
+  planAndWriteRun,
+  planAndWriteRunInParts,
+} from './paystubs.run.service.js';
 export { PAYSTUBS_FORBIDDEN, PAYSTUBS_NOT_FOUND, type RecordRun } from './paystubs.service.js';
 export { type RunTotals, runTotals } from './paystubs.totals.rules.js';
 export type { WrittenPaystub } from './paystubs.writer.service.js';

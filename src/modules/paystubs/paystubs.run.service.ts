@@ -11,6 +11,7 @@ import { paystubsOpeningRepo } from './paystubs.opening.repo.js';
 import type { FailedItem, PlanContext, PlanItem, PlannedPaystub, PlanPayItem, PlanUser } from './paystubs.plan.types.js';
 import { DUPLICATE, planPaystubRun } from './paystubs.planner.js';
 import { paystubsRepo } from './paystubs.repo.js';
+import { addTotals, type RunTotals, runTotals } from './paystubs.totals.rules.js';
 import { isYearEndPaystub } from './paystubs.true-up.rules.js';
 import { type WrittenPaystub, writePlannedPaystubs } from './paystubs.writer.service.js';
 import { settingsRepo } from './settings.repo.js';
@@ -176,4 +177,56 @@ export async function planAndWriteRun(
   const { written, refused } = await writePlannedPaystubs(tx, companyId, transactionId, plan.paystubs);
   for (const { item } of refused) failed.push({ index: item.index, id: item.rawId, errors: { pay_period_start: [DUPLICATE] } });
   return { written, failed };
+}
+
+/** Employees planned and written at a time by planAndWriteRunInParts. */
+export const RUN_PART_EMPLOYEES = 2_000;
+
+/**
+ * planAndWriteRun a part of the employees at a time, in the caller's transaction, keeping only the
+ * run's totals and its failures: what a run creation needs, in memory bounded by the part instead of
+ * by the run (all of a run's paystubs planned at once held 577-602 MB at 100,000 employees:
+ * docs/benchmarks.md, "Growth"). The same run as one part: everything one paystub's plan reads (its
+ * period, year to date, one-time items applied, state history, loss of office already paid, loan
+ * repayments) is its own employee's, and an employee's items are never split between parts. For the
+ * runs that use it (one period for every item) the parts go in planning order, the items' index, so
+ * paystubs are written in the same order as in one part. `failed`: in planning order.
+ */
+export async function planAndWriteRunInParts(
+  tx: Tx,
+  companyId: number,
+  transactionId: string,
+  items: readonly PlanItem[],
+  addItems?: AddPlannedItems,
+  partEmployees = RUN_PART_EMPLOYEES,
+): Promise<{ totals: RunTotals; failed: FailedItem[] }> {
+  let totals = runTotals([]);
+  const failed: FailedItem[] = [];
+  for (const part of partsByEmployee(items, partEmployees)) {
+    const result = await planAndWriteRun(tx, companyId, transactionId, part, addItems);
+    totals = addTotals(totals, runTotals(result.written.map((w) => w.planned)));
+    failed.push(...result.failed);
+  }
+  return { totals, failed };
+}
+
+/** Consecutive parts of `items` of at most `size` employees each, an employee's items all in one part. */
+function partsByEmployee(items: readonly PlanItem[], size: number): PlanItem[][] {
+  const byEmployee = new Map<number, PlanItem[]>();
+  for (const item of items) {
+    const own = byEmployee.get(item.userId);
+    if (own) own.push(item);
+    else byEmployee.set(item.userId, [item]);
+  }
+  const employees = [...byEmployee.values()];
+  const parts: PlanItem[][] = [];
+  for (let i = 0; i < employees.length; i += size) {
+    parts.push(
+      employees
+        .slice(i, i + size)
+        .flat()
+        .sort((a, b) => a.index - b.index),
+    );
+  }
+  return parts;
 }

@@ -58,3 +58,16 @@ export function runTotals(paystubs: readonly Pick<PlannedPaystub, 'item' | 'figu
   }
   return totals;
 }
+
+/**
+ * The totals of two sets of paystubs with no employee in common (a run planned a part at a time:
+ * paystubs.run.service.ts), so that employees add up as well as the amounts.
+ */
+export function addTotals(a: RunTotals, b: RunTotals): RunTotals {
+  const sum = { ...a };
+  for (const key of Object.keys(sum) as (keyof RunTotals)[]) {
+    if (key === 'employees') sum.employees = a.employees + b.employees;
+    else sum[key] = a[key] + b[key];
+  }
+  return sum;
+}

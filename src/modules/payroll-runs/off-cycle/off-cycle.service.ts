@@ -11,10 +11,9 @@ import {
   newTransactionId,
   type PlanPayItem,
   parseItemsInput,
-  planAndWriteRun,
+  planAndWriteRunInParts,
   type ResolveItemTypes,
   resolveItems,
-  runTotals,
   validDate,
 } from '../../paystubs/index.js';
 import { announceRun } from '../payroll-runs.events.js';
@@ -116,10 +115,10 @@ export function createOffCycleRuns(deps: { db: Db; resolveItemTypes: ResolveItem
       users.map((user) => user.userId),
     );
     const { items, skipped } = planOffCycleItems({ paymentDate: request.paymentDate, users }, candidates);
-    const { written, failed } = await planAndWriteRun(tx, companyId, runId, items);
+    const { totals, failed } = await planAndWriteRunInParts(tx, companyId, runId, items);
     const all: Skipped[] = [...skipped];
     for (const f of failed) all.push({ user_id: items[f.index].userId, reason: Object.values(f.errors).flat().join(' ') });
-    if (written.length === 0) {
+    if (totals.employees === 0) {
       const reasons = all.map((skip) => skip.reason).join(' ');
       throw invalidField(request.field, reasons ? `${MESSAGES.nothingToPay} ${reasons}` : MESSAGES.nothingToPay);
     }
@@ -134,7 +133,7 @@ export function createOffCycleRuns(deps: { db: Db; resolveItemTypes: ResolveItem
       paymentDate: request.paymentDate,
       createdByEmail: creator?.email ?? null,
       createdByUserId: creator?.id ?? null,
-      totals: storedTotals(runTotals(written.map((w) => w.planned))),
+      totals: storedTotals(totals),
       skipped: all,
     });
     return announceRun(tx, inserted, 'payroll_run.created');
