@@ -1,11 +1,10 @@
 // /docs in chromium on a closed network: every request to a host other than the app is aborted
 // and recorded, and the page must still render the reference, attempt no other host (no fonts, no
 // scripts, no telemetry), and show none of the vendor's own buttons (docs/operations.md, API reference).
-import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 
 /** The vendor's controls the page must not show (AI chat, MCP installs, hosted deploy and share, its toolbar, its credit). */
 const VENDOR_TEXTS = [
@@ -43,7 +42,7 @@ async function visibleWithText(page: Page, texts: string[]): Promise<string[]> {
   }, texts);
 }
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('/docs in chromium with every other host unreachable', { timeout: 180_000 }, () => {
+describeInBrowser('/docs in chromium with every other host unreachable', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

@@ -2,9 +2,9 @@
 // download a schedule through the session, follow a missing-data link to the employee's details.
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { buildRemittanceWorld, type RemittanceWorld } from '../../test/helpers/remittances.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 
@@ -14,7 +14,7 @@ let browser: Browser;
 let world: RemittanceWorld;
 let page: Page;
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('the Compliance page in chromium', { timeout: 180_000 }, () => {
+describeInBrowser('the Compliance page in chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 import { type Receiver, startReceiver, webhookTestConfig } from '../../test/helpers/webhooks.js';
@@ -62,7 +62,7 @@ async function download(page: Page, click: () => Promise<void>) {
   return { name: file.suggestedFilename(), bytes: fs.readFileSync((await file.path()) as string) };
 }
 
-describe.skipIf(!fs.existsSync(CHROMIUM))("a new employer's month, in the console only", { timeout: 240_000 }, () => {
+describeInBrowser("a new employer's month, in the console only", { timeout: 240_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

@@ -2,11 +2,10 @@
 // http://127.0.0.1:<port> (the address README names), then every console page from the web routes
 // at 1280 and 390 pixels: no page may scroll sideways (wide tables scroll inside their card), and
 // the payroll run shows its Net pay column on a desktop screen.
-import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { webhookTestConfig } from '../../test/helpers/webhooks.js';
 import { type DemoSeed, seedDemo } from '../seed.js';
 
@@ -59,7 +58,7 @@ async function signIn(page: Page) {
   await page.waitForURL(`${base}/console`);
 }
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('a first run in chromium, PUBLIC_URL unset', { timeout: 180_000 }, () => {
+describeInBrowser('a first run in chromium, PUBLIC_URL unset', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { users } from '../db/schema/index.js';
 import { revokeTokens } from '../platform/auth/tokens.js';
@@ -34,7 +34,7 @@ const shot = (name: string) => page.screenshot({ path: path.join(shots, `${name}
 
 // Never skipped where chromium is installed (CI installs it): the browser check must really run.
 // Generous timeouts: the machine is shared, and argon2 hashing is slow on purpose.
-describe.skipIf(!fs.existsSync(CHROMIUM))('the console in chromium', { timeout: 120_000 }, () => {
+describeInBrowser('the console in chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

@@ -2,11 +2,10 @@
 // (docs/console.md, "Overview pages"): from the employee page through the form and the confirm step
 // to the notice, the Exited badge and filter of the employees list, then Reinstate through the
 // browser's confirm prompt.
-import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 import { lagosDate } from '../platform/format.js';
@@ -21,7 +20,7 @@ let adminEmail: string;
 const yesterday = () => new Date(Date.parse(`${lagosDate()}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 // Never skipped where chromium is installed (CI installs it). Generous timeouts: the machine is shared.
-describe.skipIf(!fs.existsSync(CHROMIUM))('Terminate and Reinstate in chromium', { timeout: 120_000 }, () => {
+describeInBrowser('Terminate and Reinstate in chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

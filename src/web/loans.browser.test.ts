@@ -1,11 +1,10 @@
 // An employee's loans in chromium: from the employee page to Loans and advances, a new loan through
 // its confirm step, then Settle through its own; the notices after each redirect; the page does not
 // scroll sideways on a 390-pixel phone (the loans table scrolls in its own box).
-import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 
@@ -29,7 +28,7 @@ async function signedIn(width: number, height: number): Promise<Page> {
 
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('Loans and advances in chromium', { timeout: 180_000 }, () => {
+describeInBrowser('Loans and advances in chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

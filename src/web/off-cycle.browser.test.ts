@@ -1,11 +1,10 @@
 // New off-cycle run in chromium: from the payroll page, a bonus for one employee, then the run page
 // lists the item under the employee and says what kind of run it is; neither page scrolls sideways
 // on a 390-pixel phone (the whole console is also checked by console-layout.browser.test.ts).
-import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 
@@ -28,7 +27,7 @@ async function signedIn(width: number, height: number): Promise<Page> {
 
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('New off-cycle run in chromium', { timeout: 180_000 }, () => {
+describeInBrowser('New off-cycle run in chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { setBankAccounts } from '../../test/helpers/payroll-runs.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
@@ -58,7 +58,7 @@ async function signedIn(email: string): Promise<Page> {
 const statuses = (page: Page) => page.locator('[data-paystub] .badge').allTextContents();
 const runStatus = (page: Page) => page.locator('[data-run-status]').textContent();
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('the payroll-run cycle in chromium', { timeout: 180_000 }, () => {
+describeInBrowser('the payroll-run cycle in chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

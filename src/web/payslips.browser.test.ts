@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { freePort, hasChromium, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { paystubItem, postPaystubs } from '../../test/helpers/payroll.js';
 import { setBankAccounts } from '../../test/helpers/payroll-runs.js';
@@ -21,7 +21,7 @@ let browser: Browser;
 let link: string;
 const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'payslip-screens-'));
 
-describe.skipIf(!hasChromium)('a payslip through its signed link in chromium', { timeout: 120_000 }, () => {
+describeInBrowser('a payslip through its signed link in chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
+import { describe } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -19,6 +20,16 @@ export const CHROMIUM_ARGS = [
 
 /** Browser tests run wherever chromium is installed (`.ci/run` installs it). */
 export const hasChromium = fs.existsSync(CHROMIUM);
+
+/**
+ * A browser test file's describe: wherever chromium is installed, on the embedded database only
+ * (docs/architecture.md, "How the suite stays fast"). What a browser adds (the page's script,
+ * layout, forms as a person fills them) does not depend on the database; what does (every console
+ * page and form, its statements and refusals) is checked on both databases by the page's in-process
+ * test (`*.web.test.ts` and the route tests the console calls). CI's PostgreSQL pass ran these files
+ * a second time for ~190 worker-seconds, measured 28 November.
+ */
+export const describeInBrowser = describe.skipIf(!hasChromium || Boolean(process.env.DATABASE_URL));
 
 export async function freePort(): Promise<number> {
   const server = http.createServer();

@@ -1,12 +1,11 @@
 // The sandbox checkout in a real browser (playwright-core + Debian's chromium): W1 on a really
 // listening app, open the checkout URL, click Pay, land on the merchant's page, poll W2 to success.
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { CHROMIUM, freePort, releaseBrowser, sharedBrowser } from '../../../test/helpers/browser.js';
+import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../../test/helpers/browser.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { makeVerifyJobsDue } from '../../../test/helpers/wallet.js';
 
@@ -18,7 +17,7 @@ let browser: Browser;
 let company: TestCompany;
 
 // Never skipped where chromium is installed: the brief's browser check must really run.
-describe.skipIf(!fs.existsSync(CHROMIUM))('sandbox checkout in a real browser', () => {
+describeInBrowser('sandbox checkout in a real browser', () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
