@@ -54,6 +54,21 @@ export interface SettledPaystub {
   first_name: string;
 }
 
+/**
+ * `named`: the paystubs of these payment references, found through their unique index alone, for a
+ * settlement's statements to join by id and check the company on. Written with the company in the
+ * same WHERE, the planner could read the company's paystubs by `paystubs_company_idx` and filter the
+ * references: with statistics from before a run's paystubs existed (a run paid soon after it was
+ * made, autovacuum not yet by) it chose that, and each batch of 100 outcomes read every paystub of
+ * the company: at 100,000 employees ~1,500 rows fetched a paystub paid (docs/benchmarks.md,
+ * "Growth"). A materialized CTE is read alone, so only the key can reach those rows. The company
+ * check on `named` is the same check (a paystub's company never changes); the status is still
+ * checked on the row being locked or updated, where a concurrent change is seen.
+ */
+function NAMED_PAYSTUBS(references: readonly string[]) {
+  return sql`named AS MATERIALIZED (SELECT id, company_id, status FROM paystubs WHERE payment_reference = ANY(${pgArray([...references])}::text[]))`;
+}
+
 export const transfersRepo = {
   /** The batch's transfers that still decide a paystub: its current reference, the paystub processing. */
   async open(db: Executor, key: BatchKey): Promise<OpenTransfer[]> {
@@ -117,8 +132,9 @@ export const transfersRepo = {
    */
   async lockOutcomes(tx: Executor, companyId: number, outcomes: readonly Outcome[]): Promise<void> {
     await tx.execute(
-      sql`SELECT id FROM paystubs WHERE company_id = ${companyId} AND payment_reference = ANY(${pgArray(outcomes.map((o) => o.reference))}::text[])
-            AND status IN ('processing', 'paid') ORDER BY id FOR NO KEY UPDATE`,
+      sql`WITH ${NAMED_PAYSTUBS(outcomes.map((o) => o.reference))}
+          SELECT p.id FROM named n JOIN paystubs p ON p.id = n.id
+          WHERE n.company_id = ${companyId} AND n.status IN ('processing', 'paid') ORDER BY p.id FOR NO KEY UPDATE OF p`,
     );
   },
 
@@ -133,13 +149,14 @@ export const transfersRepo = {
     const won = await queryRows<SettledPaystub>(
       tx,
       sql`WITH o AS (SELECT * FROM unnest(${col((o) => o.reference)}::text[], ${col((o) => o.ok)}::boolean[], ${col((o) => o.reason)}::text[]) AS o(ref, ok, reason))
+          , ${NAMED_PAYSTUBS(outcomes.map((o) => o.reference))}
           UPDATE paystubs p
           SET status = CASE WHEN o.ok THEN 'paid' ELSE 'failed' END,
               paid_at = CASE WHEN o.ok THEN now() END,
               failure_reason = CASE WHEN o.ok THEN NULL ELSE o.reason END,
               updated_at = now()
-          FROM o, users u
-          WHERE p.company_id = ${companyId} AND p.payment_reference = o.ref AND p.status = 'processing' AND u.id = p.user_id
+          FROM o, named n, users u
+          WHERE n.company_id = ${companyId} AND p.id = n.id AND p.payment_reference = o.ref AND p.status = 'processing' AND u.id = p.user_id
           RETURNING p.id AS paystub_id, p.payment_reference AS reference, p.status, p.net_pay::text AS net_pay, p.failure_reason,
                     p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end, u.personal_email, u.first_name`,
     );
@@ -167,9 +184,10 @@ export const transfersRepo = {
     const won = await queryRows<SettledPaystub>(
       tx,
       sql`WITH o AS (SELECT * FROM unnest(${pgArray(outcomes.map((o) => o.reference))}::text[], ${pgArray(outcomes.map((o) => o.reason))}::text[]) AS o(ref, reason))
+          , ${NAMED_PAYSTUBS(outcomes.map((o) => o.reference))}
           UPDATE paystubs p SET status = 'failed', paid_at = NULL, failure_reason = o.reason, updated_at = now()
-          FROM o, users u
-          WHERE p.company_id = ${companyId} AND p.payment_reference = o.ref AND p.status = 'paid' AND u.id = p.user_id
+          FROM o, named n, users u
+          WHERE n.company_id = ${companyId} AND p.id = n.id AND p.payment_reference = o.ref AND p.status = 'paid' AND u.id = p.user_id
           RETURNING p.id AS paystub_id, p.payment_reference AS reference, p.status, p.net_pay::text AS net_pay, p.failure_reason,
                     p.pay_period_start::text AS pay_period_start, p.pay_period_end::text AS pay_period_end, u.personal_email, u.first_name`,
     );
