@@ -186,7 +186,7 @@ export const RUN_PART_EMPLOYEES = 2_000;
  * planAndWriteRun a part of the employees at a time, in the caller's transaction, keeping only the
  * run's totals and its failures: what a run creation needs, in memory bounded by the part instead of
  * by the run (all of a run's paystubs planned at once held 577-602 MB at 100,000 employees:
- * docs/benchmarks.md, "Growth"). The same run as one part: everything one paystub's plan reads (its
+ * docs/benchmarks.md, "Paystack at scale"). The same run as one part: everything one paystub's plan reads (its
  * period, year to date, one-time items applied, state history, loss of office already paid, loan
  * repayments) is its own employee's, and an employee's items are never split between parts. For the
  * runs that use it (one period for every item) the parts go in planning order, the items' index, so

@@ -4,7 +4,7 @@
 // those statistics the planner read the company's paystubs by `paystubs_company_idx` and filtered
 // the references, so each batch of 100 outcomes read the whole company: at 100,000 employees ~1,500
 // rows fetched a paystub paid, and the payment took 3× as long a paystub as at 10,000
-// (docs/benchmarks.md, "Growth"). Counted as the rows of paystubs fetched (test/helpers/rows-read.ts).
+// (docs/benchmarks.md, "Paystack at scale"). Counted as the rows of paystubs fetched (test/helpers/rows-read.ts).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';

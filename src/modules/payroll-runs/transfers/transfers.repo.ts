@@ -61,7 +61,7 @@ export interface SettledPaystub {
  * references: with statistics from before a run's paystubs existed (a run paid soon after it was
  * made, autovacuum not yet by) it chose that, and each batch of 100 outcomes read every paystub of
  * the company: at 100,000 employees ~1,500 rows fetched a paystub paid (docs/benchmarks.md,
- * "Growth"). A materialized CTE is read alone, so only the key can reach those rows. The company
+ * "Paystack at scale"). A materialized CTE is read alone, so only the key can reach those rows. The company
  * check on `named` is the same check (a paystub's company never changes); the status is still
  * checked on the row being locked or updated, where a concurrent change is seen.
  */
