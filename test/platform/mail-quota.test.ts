@@ -9,6 +9,7 @@ import { createTestApp, type TestContext } from '../helpers/app.js';
 import { createApprovers, createInvoiceViaApi, invoiceBody } from '../helpers/companies-invoices.js';
 import { createCompany, createUsers, type TestCompany } from '../helpers/factories.js';
 import { as } from '../helpers/http.js';
+import { rowsReadBy } from '../helpers/rows-read.js';
 
 const QUOTA = 2;
 let ctx: TestContext;
@@ -81,5 +82,41 @@ describe('per-company mail quota', () => {
     });
     expect(invited.statusCode, invited.body).toBe(200);
     expect((await deliveries('q2-')).map((row) => row.wait_hours)).toEqual([0, 0, 1, 1]);
+  });
+
+  it('counts the messages of the last hour, not those delivered before it', async () => {
+    const company = await createCompany(ctx.db);
+    const mail = (n: number) => ({ companyId: company.id, to: `q3-${n}@x.test`, subject: `m${n}`, text: 't' });
+    await ctx.app.deps.mailer.sendMany(ctx.db, [1, 2, 3, 4, 5].map(mail));
+    // Two and a half hours later: m1-m4 (due now and in an hour) have left the window; m5, due
+    // half an hour ago, is still in it, so one slot of this hour is taken.
+    await ctx.db.execute(
+      sql`UPDATE outbox SET deliver_at = deliver_at - interval '150 minutes', created_at = created_at - interval '150 minutes'
+          WHERE company_id = ${company.id}`,
+    );
+    await ctx.app.deps.mailer.sendMany(ctx.db, [6, 7, 8].map(mail));
+    const waits = await queryRows<{ minutes: number }>(
+      ctx.db,
+      sql`SELECT round(extract(epoch FROM deliver_at - now()) / 60)::int AS minutes FROM outbox WHERE "to" LIKE 'q3-%' ORDER BY id`,
+    );
+    expect(waits.map((row) => row.minutes)).toEqual([-150, -150, -90, -90, -30, 0, 60, 60]);
+  });
+
+  it("reads two of the company's messages whatever its backlog, not the backlog", async () => {
+    const company = await createCompany(ctx.db);
+    const backlog = Array.from({ length: 2_000 }, (_, n) => ({ companyId: company.id, to: `q4-${n}@x.test`, subject: 'b', text: 't' }));
+    await ctx.app.deps.mailer.sendMany(ctx.db, backlog);
+    const { result, rows } = await rowsReadBy(ctx.db, 'outbox', async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      const id = await ctx.app.deps.mailer.send(tx, { companyId: company.id, to: 'q4-last@x.test', subject: 'l', text: 't' });
+      return queryRows<{ hours: number }>(
+        tx,
+        sql`SELECT round(extract(epoch FROM deliver_at - now()) / 3600)::int AS hours FROM outbox WHERE id = ${id}`,
+      );
+    });
+    // Behind the 2,000 waiting, at 2 an hour: hour 1,000. The company's last message and its first
+    // due, then the check's own read of the new one: 3. Counting them read all 2,000.
+    expect(result).toEqual([{ hours: 1_000 }]);
+    expect(rows).toBeLessThanOrEqual(3);
   });
 });

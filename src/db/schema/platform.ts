@@ -78,8 +78,10 @@ export const outbox = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     /** When delivery may start: later than created_at when the company is over its hourly quota (0070). */
     deliverAt: ts('deliver_at').notNull().defaultNow(),
+    /** The company's messages numbered in delivery order, for the quota's count (0270). */
+    companySeq: bigint('company_seq', { mode: 'number' }),
   },
-  (t) => [index('outbox_to_idx').on(t.to, t.id), index('outbox_company_deliver_at_idx').on(t.companyId, t.deliverAt)],
+  (t) => [index('outbox_to_idx').on(t.to, t.id), index('outbox_company_deliver_seq_idx').on(t.companyId, t.deliverAt, t.companySeq)],
 );
 
 export const idempotencyKeys = pgTable(

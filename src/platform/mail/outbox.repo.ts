@@ -5,7 +5,11 @@ import { type Executor, queryRows, sql } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { outbox } from '../../db/schema/index.js';
 
-/** A message as the outbox stores it; `waitSeconds`: its delivery starts that long from now. */
+/**
+ * A message as the outbox stores it. `waitSeconds`: its delivery starts that long from now, and
+ * not before `notBefore` (the company's last message, so a company's messages stay in delivery
+ * order); `companySeq`: its number among the company's messages (migration 0270).
+ */
 export interface OutboxRow {
   companyId: number | null;
   to: string;
@@ -13,18 +17,43 @@ export interface OutboxRow {
   text: string;
   html: string | null;
   waitSeconds: number;
+  notBefore: string | null;
+  companySeq: number | null;
+}
+
+/** A company's messages at the quota's count: how many are due from an hour ago onwards, and its last one. */
+export interface CompanyMailWindow {
+  dueInTheLastHour: number;
+  lastSeq: number;
+  /** The last message's delivery time as PostgreSQL's text, or null if the company has none. */
+  lastDeliverAt: string | null;
 }
 
 export const outboxRepo = {
-  /** Per company: its messages due from an hour ago onwards (outbox_company_deliver_at_idx). */
-  async dueInTheLastHour(executor: Executor, companyIds: number[]): Promise<Map<number, number>> {
-    const rows = await queryRows<{ company_id: number; n: number }>(
+  /**
+   * Per company, two probes of outbox_company_deliver_seq_idx: its last message and its first one
+   * due from an hour ago onwards. Messages are numbered in delivery order, so the count between
+   * them is the difference of their numbers; counting them instead read the whole backlog at every
+   * send (docs/decisions.md, "Jobs and mail").
+   */
+  async windows(executor: Executor, companyIds: number[]): Promise<Map<number, CompanyMailWindow>> {
+    const rows = await queryRows<{ company_id: number; last_seq: string | null; last_deliver_at: string | null; first_seq: string | null }>(
       executor,
-      sql`SELECT company_id, count(*)::int AS n FROM outbox
-          WHERE company_id = ANY(${pgArray(companyIds)}::int[]) AND deliver_at > now() - interval '1 hour'
-          GROUP BY company_id`,
+      sql`SELECT c.id AS company_id, last.company_seq::text AS last_seq, last.deliver_at::text AS last_deliver_at,
+                 first.company_seq::text AS first_seq
+          FROM unnest(${pgArray(companyIds)}::int[]) AS c(id)
+          LEFT JOIN LATERAL (SELECT company_seq, deliver_at FROM outbox WHERE company_id = c.id
+                             ORDER BY deliver_at DESC, company_seq DESC LIMIT 1) last ON true
+          LEFT JOIN LATERAL (SELECT company_seq FROM outbox WHERE company_id = c.id AND deliver_at > now() - interval '1 hour'
+                             ORDER BY deliver_at, company_seq LIMIT 1) first ON true`,
     );
-    return new Map(rows.map((row) => [row.company_id, row.n]));
+    return new Map(
+      rows.map((row) => {
+        const lastSeq = Number(row.last_seq ?? 0);
+        const due = row.first_seq === null ? 0 : lastSeq - Number(row.first_seq) + 1;
+        return [row.company_id, { dueInTheLastHour: due, lastSeq, lastDeliverAt: row.last_deliver_at }];
+      }),
+    );
   },
 
   /**
@@ -36,11 +65,12 @@ export const outboxRepo = {
     const rows = await queryRows<{ ids: string[] }>(
       executor,
       sql`WITH m AS (
-            INSERT INTO outbox (company_id, "to", subject, text, html, deliver_at)
-            SELECT c, t, s, x, h, now() + make_interval(secs => d)
+            INSERT INTO outbox (company_id, "to", subject, text, html, deliver_at, company_seq)
+            SELECT c, t, s, x, h, greatest(now() + make_interval(secs => d), nb), q
             FROM unnest(${column((m) => m.companyId)}::int[], ${column((m) => m.to)}::text[],
               ${column((m) => m.subject)}::text[], ${column((m) => m.text)}::text[], ${column((m) => m.html)}::text[],
-              ${column((m) => m.waitSeconds)}::int[]) AS u(c, t, s, x, h, d)
+              ${column((m) => m.waitSeconds)}::int[], ${column((m) => m.notBefore)}::timestamptz[],
+              ${column((m) => m.companySeq)}::bigint[]) AS u(c, t, s, x, h, d, nb, q)
             RETURNING id, deliver_at),
           numbered AS (
             SELECT id, deliver_at, (row_number() OVER (PARTITION BY deliver_at ORDER BY id) - 1) / ${batchSize} AS batch FROM m),

@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { Executor } from '../../db/client.js';
 import { errorMessage } from '../guards.js';
 import { exponentialBackoff, type JobDefinition } from '../jobs/queue.js';
-import { outboxRepo } from './outbox.repo.js';
+import { type CompanyMailWindow, outboxRepo } from './outbox.repo.js';
 
 export interface MailMessage {
   companyId?: number | null;
@@ -58,24 +58,28 @@ export interface MailerOptions {
 export function createMailer(options: MailerOptions = {}): Mailer {
   const quota = options.perCompanyPerHour ?? DEFAULT_MAIL_PER_COMPANY_PER_HOUR;
 
-  /** Seconds from now at which each message may be delivered (0 within the quota). */
-  async function delays(executor: Executor, messages: MailMessage[]): Promise<number[]> {
+  /**
+   * Each message's delay in seconds from now (0 within the quota), its company's last delivery time
+   * (it is not delivered before it) and its number among its company's messages.
+   */
+  async function place(executor: Executor, messages: MailMessage[]) {
     const companies = [...new Set(messages.map((m) => m.companyId).filter((id): id is number => typeof id === 'number'))];
-    if (companies.length === 0) return messages.map(() => 0);
+    const windows = companies.length === 0 ? new Map<number, CompanyMailWindow>() : await outboxRepo.windows(executor, companies);
     // The company's messages due from an hour ago onwards: those delivered in the last hour plus
-    // the ones already waiting (outbox_company_deliver_at_idx).
-    const used = await outboxRepo.dueInTheLastHour(executor, companies);
+    // the ones already waiting.
     return messages.map((m) => {
-      if (typeof m.companyId !== 'number') return 0;
-      const slot = used.get(m.companyId) ?? 0;
-      used.set(m.companyId, slot + 1);
-      return Math.floor(slot / quota) * HOUR_SECONDS;
+      const window = typeof m.companyId === 'number' ? windows.get(m.companyId) : undefined;
+      if (!window) return { waitSeconds: 0, notBefore: null, companySeq: null };
+      const slot = window.dueInTheLastHour;
+      window.dueInTheLastHour += 1;
+      window.lastSeq += 1;
+      return { waitSeconds: Math.floor(slot / quota) * HOUR_SECONDS, notBefore: window.lastDeliverAt, companySeq: window.lastSeq };
     });
   }
 
   const sendMany: Mailer['sendMany'] = async (executor, messages) => {
     if (messages.length === 0) return [];
-    const waits = await delays(executor, messages);
+    const placed = await place(executor, messages);
     // One statement: the outbox rows, then one job per MAIL_BATCH of them that share a delivery
     // time (now, or a later hour for messages beyond the quota).
     return outboxRepo.insertWithJobs(
@@ -86,7 +90,7 @@ export function createMailer(options: MailerOptions = {}): Mailer {
         subject: m.subject,
         text: m.text,
         html: m.html ?? null,
-        waitSeconds: waits[index],
+        ...placed[index],
       })),
       MAIL_DELIVER,
       MAIL_BATCH,
