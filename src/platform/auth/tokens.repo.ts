@@ -19,31 +19,55 @@ export interface TokenRecord {
   plan: string;
 }
 
-const RECORD = {
-  id: apiTokens.id,
-  companyId: apiTokens.companyId,
-  scopes: apiTokens.scopes,
-  lastUsedAt: apiTokens.lastUsedAt,
-  expiredAt: apiTokens.expiredAt,
-  revokedAt: apiTokens.revokedAt,
-  companyActive: companies.isActive,
-  apiAccess: companies.apiAccess,
-  plan: companies.plan,
-};
-
 // The two reads of authentication that run on a cache miss and once a second (authenticate.ts),
 // prepared once per executor like the hot reads (src/db/prepared.ts): parsed and planned once per
 // connection instead of on every call.
-const preparedLookup = preparedPerExecutor((executor) =>
-  executor
-    .select({ generation: authGeneration.generation, ...RECORD })
+//
+// The token is read by its hash and its company by its key, each in a LATERAL subquery with a
+// LIMIT, which PostgreSQL cannot turn back into a join. As plain joins, on statistics taken when
+// there were few companies, the generic plan was a merge join walking `companies_pkey` (and
+// api_tokens) from the first company up to the token's: every company created before it, read at
+// every cache miss (tokens-lookup-plan.test.ts; docs/decisions.md, "Authentication cache").
+const preparedLookup = preparedPerExecutor((executor) => {
+  const token = executor
+    .select({
+      id: apiTokens.id,
+      companyId: apiTokens.companyId,
+      scopes: apiTokens.scopes,
+      lastUsedAt: apiTokens.lastUsedAt,
+      expiredAt: apiTokens.expiredAt,
+      revokedAt: apiTokens.revokedAt,
+    })
+    .from(apiTokens)
+    .where(eq(apiTokens.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .as('auth_token');
+  const company = executor
+    .select({ companyActive: companies.isActive, apiAccess: companies.apiAccess, plan: companies.plan })
+    .from(companies)
+    .where(eq(companies.id, token.companyId))
+    .limit(1)
+    .as('auth_token_company');
+  return executor
+    .select({
+      generation: authGeneration.generation,
+      id: token.id,
+      companyId: token.companyId,
+      scopes: token.scopes,
+      lastUsedAt: token.lastUsedAt,
+      expiredAt: token.expiredAt,
+      revokedAt: token.revokedAt,
+      companyActive: company.companyActive,
+      apiAccess: company.apiAccess,
+      plan: company.plan,
+    })
     .from(authGeneration)
-    .leftJoin(apiTokens, eq(apiTokens.tokenHash, sql.placeholder('tokenHash')))
-    .leftJoin(companies, eq(companies.id, apiTokens.companyId))
+    .leftJoinLateral(token, sql`true`)
+    .leftJoinLateral(company, sql`true`)
     .where(eq(authGeneration.id, 1))
     .limit(1)
-    .prepare('auth_token_lookup'),
-);
+    .prepare('auth_token_lookup');
+});
 const preparedGeneration = preparedPerExecutor((executor) =>
   executor
     .select({ generation: authGeneration.generation })
@@ -71,15 +95,9 @@ export const tokensRepo = {
     return row;
   },
 
-  /** The token of a hash with what authentication needs of its company (one indexed lookup). */
+  /** The token of a hash with what authentication needs of its company (findByHashWithGeneration's record). */
   async findByHash(executor: Executor, tokenHash: string): Promise<TokenRecord | undefined> {
-    const [row] = await executor
-      .select(RECORD)
-      .from(apiTokens)
-      .innerJoin(companies, eq(companies.id, apiTokens.companyId))
-      .where(eq(apiTokens.tokenHash, tokenHash))
-      .limit(1);
-    return row;
+    return (await tokensRepo.findByHashWithGeneration(executor, tokenHash)).record;
   },
 
   /**
