@@ -119,4 +119,29 @@ describe('per-company mail quota', () => {
     expect(result).toEqual([{ hours: 1_000 }]);
     expect(rows).toBeLessThanOrEqual(3);
   });
+
+  it('numbers on from the last numbered message, leaving out messages written without a number', async () => {
+    const company = await createCompany(ctx.db);
+    const mail = (n: number) => ({ companyId: company.id, to: `q5-${n}@x.test`, subject: `m${n}`, text: 't' });
+    await ctx.app.deps.mailer.sendMany(ctx.db, [1, 2, 3].map(mail));
+    // As an instance still running the code before migration 0270 writes it: no number, due later.
+    await ctx.db.execute(
+      sql`INSERT INTO outbox (company_id, "to", subject, text, deliver_at) VALUES (${company.id}, 'q5-old@x.test', 'o', 't', now() + interval '5 hours')`,
+    );
+    await ctx.app.deps.mailer.send(ctx.db, mail(4));
+    const rows = await queryRows<{ to: string; seq: number | null; hours: number }>(
+      ctx.db,
+      sql`SELECT "to", company_seq::int AS seq, round(extract(epoch FROM deliver_at - now()) / 3600)::int AS hours
+          FROM outbox WHERE "to" LIKE 'q5-%' ORDER BY id`,
+    );
+    // m4 is the fourth numbered message, in slot 3: hour 1. Taking the unnumbered one as the last
+    // would have numbered it 1 and counted nothing before it.
+    expect(rows.map((row) => [row.to, row.seq, row.hours])).toEqual([
+      ['q5-1@x.test', 1, 0],
+      ['q5-2@x.test', 2, 0],
+      ['q5-3@x.test', 3, 1],
+      ['q5-old@x.test', null, 5],
+      ['q5-4@x.test', 4, 1],
+    ]);
+  });
 });

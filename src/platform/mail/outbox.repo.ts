@@ -34,7 +34,9 @@ export const outboxRepo = {
    * Per company, two probes of outbox_company_deliver_seq_idx: its last message and its first one
    * due from an hour ago onwards. Messages are numbered in delivery order, so the count between
    * them is the difference of their numbers; counting them instead read the whole backlog at every
-   * send (docs/decisions.md, "Jobs and mail").
+   * send (docs/decisions.md, "Jobs and mail"). Unnumbered messages (written before migration 0270,
+   * or by an instance still running the code before it) are left out: numbering goes on from the
+   * last numbered message instead of starting again at 1.
    */
   async windows(executor: Executor, companyIds: number[]): Promise<Map<number, CompanyMailWindow>> {
     const rows = await queryRows<{ company_id: number; last_seq: string | null; last_deliver_at: string | null; first_seq: string | null }>(
@@ -42,15 +44,17 @@ export const outboxRepo = {
       sql`SELECT c.id AS company_id, last.company_seq::text AS last_seq, last.deliver_at::text AS last_deliver_at,
                  first.company_seq::text AS first_seq
           FROM unnest(${pgArray(companyIds)}::int[]) AS c(id)
-          LEFT JOIN LATERAL (SELECT company_seq, deliver_at FROM outbox WHERE company_id = c.id
+          LEFT JOIN LATERAL (SELECT company_seq, deliver_at FROM outbox WHERE company_id = c.id AND company_seq IS NOT NULL
                              ORDER BY deliver_at DESC, company_seq DESC LIMIT 1) last ON true
-          LEFT JOIN LATERAL (SELECT company_seq FROM outbox WHERE company_id = c.id AND deliver_at > now() - interval '1 hour'
+          LEFT JOIN LATERAL (SELECT company_seq FROM outbox WHERE company_id = c.id AND company_seq IS NOT NULL
+                               AND deliver_at > now() - interval '1 hour'
                              ORDER BY deliver_at, company_seq LIMIT 1) first ON true`,
     );
     return new Map(
       rows.map((row) => {
         const lastSeq = Number(row.last_seq ?? 0);
-        const due = row.first_seq === null ? 0 : lastSeq - Number(row.first_seq) + 1;
+        // Two transactions mailing one company at once can number out of delivery order; never below 0.
+        const due = row.first_seq === null ? 0 : Math.max(0, lastSeq - Number(row.first_seq) + 1);
         return [row.company_id, { dueInTheLastHour: due, lastSeq, lastDeliverAt: row.last_deliver_at }];
       }),
     );
