@@ -19,6 +19,11 @@ export default defineConfig({
     hookTimeout: 180_000,
     reporters: ['default'],
     sequence: { sequencer: SlowFirstSequencer },
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by each file's
+    // content and the config): the second project of a run and CI's second pass (PostgreSQL) read
+    // them instead of transforming the sources again. `npm ci` empties node_modules, so a clean
+    // clone starts without it. Measured in docs/architecture.md, "Tests".
+    experimental: { fsModuleCache: true },
     projects: [
       // Every other file shares its worker's modules with the files that ran there before it: no
       // module of ours keeps state between files (each file builds its own app and database), and
