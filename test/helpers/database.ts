@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, openPostgres, PGLITE_OPTIONS, pgliteDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { lend, takeIdle } from './pglite-reuse.js';
 
 export interface TestDatabase {
   database: Database;
@@ -91,9 +92,13 @@ export async function createTestDatabase(options: { migrateThrough?: string } = 
   const through = options.migrateThrough;
   if (!url) {
     // Opened from the run's image (test/global-setup.ts): the same database initdb and migrate()
-    // would make, without their seconds of CPU.
-    const image = pgliteImage(through === undefined ? 'migrated' : 'empty');
-    const client = await PGlite.create({ ...PGLITE_OPTIONS, ...(await pgliteRuntime()), loadDataDir: image });
+    // would make, without their seconds of CPU. A migrated one is emptied and lent again to the
+    // worker's next file when this one closes it (pglite-reuse.ts).
+    if (through === undefined) {
+      const runtime = await pgliteRuntime();
+      return lend(takeIdle() ?? (await PGlite.create({ ...PGLITE_OPTIONS, ...runtime, loadDataDir: pgliteImage('migrated') })));
+    }
+    const client = await PGlite.create({ ...PGLITE_OPTIONS, ...(await pgliteRuntime()), loadDataDir: pgliteImage('empty') });
     const database = pgliteDatabase(client);
     await migrate(database, { through });
     return { database, close: () => database.close() };
