@@ -1,13 +1,12 @@
-// `payroll`: serve, migrate, and the operator commands (docs/decisions.md, "Operator API and CLI").
-// Operator commands print the operator API's JSON on stdout; errors go to stderr. Exit codes: 0 done, 1
-// refused or failed, 2 usage.
+// `payroll`: serve, migrate, and the operator commands (docs/decisions.md, "Operator API and CLI"):
+// the operator API's JSON on stdout, errors on stderr; exit 0 done, 1 refused or failed, 2 usage.
 import { parseArgs } from 'node:util';
-import v8 from 'node:v8';
 import { loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { createAuditService } from '../modules/audit/index.js';
 import { errorMessage } from '../platform/guards.js';
 import { openConfiguredDatabase, prepareDatabase } from '../runtime.js';
+import { useBaselineCompilerOnly } from './baseline-compiler.js';
 import { CliError, directClient, httpClient, type OperatorClient } from './operator-client.js';
 import { DEFAULT_RETENTION, prune } from './prune.js';
 
@@ -204,15 +203,7 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return command || values.help ? 0 : 2;
   }
-  // A one-shot command on the embedded database spends most of its CPU compiling PGlite's
-  // WebAssembly: V8 compiles it with its baseline compiler (Liftoff) and then again, in background
-  // threads, with its optimizing one for the functions that run often, which a command that ends in
-  // seconds never gains from. Baseline only, measured on the compiled build (29 November, two runs
-  // each, alternated): `company create` 3.5-4.0 -> 2.0-2.2 s of CPU (2.3-2.6 -> 1.6-1.7 s of wall),
-  // `migrate` of a new DATA_DIR 12.0-13.3 -> 9.1-9.4 s (8.3-9.2 -> 7.5-7.8 s). The flag is the
-  // process's: main() is the entry of a process of its own (bin/payroll.js). `serve` keeps both
-  // compilers: a server runs long enough for the optimized code to pay for itself.
-  if (command !== 'serve') v8.setFlagsFromString('--liftoff-only');
+  if (command !== 'serve') useBaselineCompilerOnly();
   switch (`${command}${sub ? ` ${sub}` : ''}`) {
     case 'serve': {
       const { startServer } = await import('../server.js');

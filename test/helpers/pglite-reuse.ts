@@ -75,6 +75,12 @@ const RELATION_STATS = `SELECT json_agg(json_build_object('oid', c.oid, 'relpage
   'relallvisible', c.relallvisible))::text AS stats FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
  WHERE ${USER_NAMESPACES} AND c.relkind IN ('r', 'p', 'i', 't', 'm')`;
 
+const RESET_TIMEOUT_MS = 15_000;
+const abandonAfter = (ms: number) =>
+  new Promise<'abandoned'>((resolve) => {
+    setTimeout(() => resolve('abandoned'), ms).unref();
+  });
+
 let baseline: Baseline | undefined;
 let idle: PGlite | undefined;
 let reused = 0;
@@ -154,9 +160,11 @@ export async function lend(client: PGlite): Promise<{ database: Database; close(
   const close = () => {
     closing ??= (async () => {
       lent = false;
-      const kept = !idle && (await reset(client, base).catch(() => false));
-      if (kept) idle = client;
-      else await client.close();
+      // A file that left a transaction waiting holds PGlite's queue: its database is then dropped
+      // (not closed, which would wait on that queue too) rather than holding up the next file.
+      const outcome = idle ? 'closed' : await Promise.race([reset(client, base).catch(() => false), abandonAfter(RESET_TIMEOUT_MS)]);
+      if (outcome === true && !idle) idle = client;
+      else if (outcome !== 'abandoned') await client.close();
     })();
     return closing;
   };
