@@ -64,11 +64,23 @@ describeEmbedded('a test database lent again', () => {
 
   it.each([
     ['an index', 'CREATE INDEX probe_idx ON companies (name)', "SELECT to_regclass('probe_idx') IS NULL AS gone"],
-    ['a default', "ALTER TABLE companies ALTER COLUMN name SET DEFAULT 'x'", `SELECT NOT EXISTS (SELECT FROM pg_attrdef d JOIN pg_attribute a
-      ON a.attrelid = d.adrelid AND a.attnum = d.adnum WHERE d.adrelid = 'companies'::regclass AND a.attname = 'name') AS gone`],
-    ['a trigger switched off', 'ALTER TABLE audit_events DISABLE TRIGGER USER', `SELECT bool_and(tgenabled = 'O') AS gone FROM pg_trigger
-      WHERE tgrelid = 'audit_events'::regclass AND NOT tgisinternal`],
-    ['a function', 'CREATE FUNCTION probe_fn() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$', "SELECT to_regproc('probe_fn') IS NULL AS gone"],
+    [
+      'a default',
+      "ALTER TABLE companies ALTER COLUMN name SET DEFAULT 'x'",
+      `SELECT NOT EXISTS (SELECT FROM pg_attrdef d JOIN pg_attribute a
+      ON a.attrelid = d.adrelid AND a.attnum = d.adnum WHERE d.adrelid = 'companies'::regclass AND a.attname = 'name') AS gone`,
+    ],
+    [
+      'a trigger switched off',
+      'ALTER TABLE audit_events DISABLE TRIGGER USER',
+      `SELECT bool_and(tgenabled = 'O') AS gone FROM pg_trigger
+      WHERE tgrelid = 'audit_events'::regclass AND NOT tgisinternal`,
+    ],
+    [
+      'a function',
+      'CREATE FUNCTION probe_fn() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$',
+      "SELECT to_regproc('probe_fn') IS NULL AS gone",
+    ],
     ['a setting of the database', "ALTER DATABASE postgres SET work_mem = '8MB'", "SELECT current_setting('work_mem') <> '8MB' AS gone"],
   ])('is not lent again once a file changed its catalog: %s', async (_change, statement, undone) => {
     const first = await createTestDatabase();
