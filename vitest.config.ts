@@ -20,9 +20,10 @@ export default defineConfig({
     reporters: ['default'],
     sequence: { sequencer: SlowFirstSequencer },
     // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by each file's
-    // content and the config): the second project of a run and CI's second pass (PostgreSQL) read
-    // them instead of transforming the sources again. `npm ci` empties node_modules, so a clean
-    // clone starts without it. Measured in docs/architecture.md, "Tests".
+    // content, the config and the Node version): the second project of a run, and a later run on the
+    // same Node, read them instead of transforming the sources again. CI's two passes run on two Node
+    // versions, so each gains within itself only; `npm ci` starts a clean clone without the cache.
+    // Measured in docs/architecture.md, "Tests".
     experimental: { fsModuleCache: true },
     projects: [
       // Every other file shares its worker's modules with the files that ran there before it: no

@@ -3,7 +3,8 @@
 //
 // Opening one costs ~0.4 s of wall and 0.6-0.9 s of CPU (PGlite unpacks its ~400-file bundle and the
 // image into its in-memory file system and starts the backend); emptying one ~140-200 ms and
-// 160-260 ms of CPU (measured 29 November, after a file of 200 employees). A database comes back to a state a test cannot tell from a fresh one:
+// 160-260 ms of CPU (measured 29 November, after a file of 200 employees). A database comes back
+// to a state a test cannot tell from a fresh one:
 // - every table emptied and every sequence restarted (TRUNCATE ... RESTART IDENTITY), then the rows
 //   the migrations wrote copied back (exact bytes, COPY through PGlite's /dev/blob);
 // - the planner's statistics as the image has them: pg_statistic emptied and the migrations' rows
