@@ -27,7 +27,8 @@ export default defineConfig({
     experimental: { fsModuleCache: true },
     projects: [
       // Every other file shares its worker's modules with the files that ran there before it: no
-      // module of ours keeps state between files (each file builds its own app and database), and
+      // module of ours keeps state between files (each file builds its own app and database; the
+      // one idle database of test/helpers/pglite-reuse.ts is emptied before it is lent again), and
       // loading the app's modules again for each file cost ~1.7 s of CPU per file.
       { extends: true, test: { name: 'shared', include: ALL, exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false } },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },

@@ -7,9 +7,10 @@
 import v8 from 'node:v8';
 
 /**
- * Baseline compiler only, for the rest of this process. The flag is the process's: call it from a
- * process's entry (the CLI's main(), bin/payroll.js), never where a server will run. `serve` keeps
- * both compilers: a server runs long enough for the optimized code to pay for itself.
+ * Baseline compiler only, for the rest of this process. The flag is the process's: call it only
+ * from a process's entry (the CLI's main(), which bin/payroll.js runs), never where a server will
+ * run. `serve` keeps both compilers: a server runs long enough for the optimized code to pay for
+ * itself.
  */
 export function useBaselineCompilerOnly(): void {
   v8.setFlagsFromString('--liftoff-only');

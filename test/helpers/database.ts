@@ -94,12 +94,10 @@ export async function createTestDatabase(options: { migrateThrough?: string } = 
     // Opened from the run's image (test/global-setup.ts): the same database initdb and migrate()
     // would make, without their seconds of CPU. A migrated one is emptied and lent again to the
     // worker's next file when this one closes it (pglite-reuse.ts).
-    if (through === undefined) {
-      const runtime = await pgliteRuntime();
-      return lend(takeIdle() ?? (await PGlite.create({ ...PGLITE_OPTIONS, ...runtime, loadDataDir: pgliteImage('migrated') })));
-    }
-    const client = await PGlite.create({ ...PGLITE_OPTIONS, ...(await pgliteRuntime()), loadDataDir: pgliteImage('empty') });
-    const database = pgliteDatabase(client);
+    const open = async (kind: 'empty' | 'migrated') =>
+      PGlite.create({ ...PGLITE_OPTIONS, ...(await pgliteRuntime()), loadDataDir: pgliteImage(kind) });
+    if (through === undefined) return lend(takeIdle() ?? (await open('migrated')));
+    const database = pgliteDatabase(await open('empty'));
     await migrate(database, { through });
     return { database, close: () => database.close() };
   }
