@@ -7,10 +7,15 @@ import { notFound } from '../../platform/errors.js';
 import type { PayslipLinks } from '../paystubs/index.js';
 import { stateByCode } from '../reference-data/index.js';
 import { payslipLayout } from './payslip.layout.planner.js';
-import { renderPayslip } from './payslip.render.view.js';
 import type { PayslipSource } from './payslip.types.js';
 import { type ItemRow, type PayslipRow, payslipsRepo, type RecordRow, type YtdRow } from './payslips.repo.js';
 import { type ZipStream, zipStream } from './payslips.zip.view.js';
+
+/**
+ * The renderer and pdfkit under it are loaded at the first payslip, not at start: a server that never
+ * draws one does not pay for them (docs/architecture.md, "Heavy libraries load at first use").
+ */
+const pdfRenderer = () => import('./payslip.render.view.js');
 
 export const PAYSTUB_NOT_FOUND = 'Paystub not found.';
 /** Paystubs read per query while a run's ZIP is written: memory is this many rows, whatever the run's size. */
@@ -114,6 +119,7 @@ export function createPayslipsService(deps: { db: Db; payslipLinks: PayslipLinks
   }
 
   async function pdfOf(row: PayslipRow) {
+    const { renderPayslip } = await pdfRenderer();
     const [payslipSource] = await sources(row.company_id, [row]);
     const layout = payslipLayout(payslipSource);
     return { filename: layout.filename, pdf: await renderPayslip(layout) };
@@ -125,6 +131,7 @@ export function createPayslipsService(deps: { db: Db; payslipLinks: PayslipLinks
    * one page of rows and one PDF are in memory.
    */
   async function fill(zip: ZipStream, companyId: number, runId: string, mtime: Date): Promise<void> {
+    const { renderPayslip } = await pdfRenderer();
     const names = new Set<string>();
     let afterId = 0;
     for (;;) {

@@ -3,7 +3,6 @@
 // row. Every text cell goes through `neutralise`, the service's one formula-injection rule
 // (platform/csv.ts: a formula character at the start or after a separator); money stays exact:
 // decimal text in CSV, numbers with a number format in XLSX.
-import ExcelJS from 'exceljs';
 import { type CsvCell, csvText, neutraliseCell } from '../../platform/csv.js';
 import { type Kobo, koboToNumber, koboToString } from '../../tax-engine/money.js';
 
@@ -56,6 +55,8 @@ export function toCsv(sheet: Sheet): string {
 const MONEY_FORMAT = '#,##0.00';
 
 export async function toXlsx(sheet: Sheet): Promise<Buffer> {
+  // Loaded at the first spreadsheet, not at start (docs/architecture.md, "Heavy libraries load at first use").
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   const worksheet = workbook.addWorksheet(sheet.title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' '));
   worksheet.addRow([neutralise(sheet.title)]).font = { bold: true };

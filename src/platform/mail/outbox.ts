@@ -1,6 +1,6 @@
 // E-mail goes into the outbox in the transaction that causes it and is delivered by a job, so a
 // crash can delay an e-mail but never lose it (docs/decisions.md, "Jobs and mail").
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/client.js';
 import { errorMessage } from '../guards.js';
@@ -120,7 +120,8 @@ export function mailDeliveryJob(config: Config): JobDefinition<typeof MAIL_DELIV
         log.info({ outboxIds: pending.map((m) => m.id) }, 'mail kept in outbox (SMTP_URL not set)');
         return;
       }
-      transport ??= nodemailer.createTransport(pooled(config.smtpUrl));
+      // Loaded with the first message sent, not at start (docs/architecture.md, "Heavy libraries load at first use").
+      transport ??= (await import('nodemailer')).default.createTransport(pooled(config.smtpUrl));
       // Each message is marked sent as soon as the server accepts it, so a retry (or a crash and a
       // new lease) only sends the rest. One refused message does not hold back the others.
       const failures: string[] = [];
