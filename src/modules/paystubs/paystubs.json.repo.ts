@@ -30,7 +30,10 @@ const { int, str, num, bool, at, day } = aliasJson;
 const arrayOf = (element: SQL, order: string, from: SQL) =>
   sql`coalesce((SELECT '[' || string_agg(${element}, ',' ORDER BY ${c(order)}) || ']' ${from}), '[]')`;
 
-// The item's loan balance once computed per item (LATERAL): the number's text reads its value twice.
+// The item's loan balance computed once per item: the number's text reads its value up to thirteen
+// times. OFFSET 0 keeps the LATERAL subquery a subquery; without it PostgreSQL pulls it up and writes
+// the balance's correlated subquery into each of those places (thirteen subplans, each set up on
+// every execution and run two or three times for a loan's item).
 const items = arrayOf(
   jsonObject([
     ['type', str('i.code')],
@@ -48,7 +51,7 @@ const items = arrayOf(
     ['loan_balance_after', num('b.balance')],
   ]),
   'i.position',
-  sql`FROM paystub_items i CROSS JOIN LATERAL (SELECT (${LOAN_BALANCE_AFTER})::numeric AS balance) b
+  sql`FROM paystub_items i CROSS JOIN LATERAL (SELECT (${LOAN_BALANCE_AFTER})::numeric AS balance OFFSET 0) b
       WHERE i.paystub_id = p.id AND i.company_id = p.company_id`,
 );
 
@@ -69,6 +72,9 @@ const records = arrayOf(
 );
 
 // The embedded user: public fields only; is_active as the User object says it (false once exited, docs/users.md "Leavers").
+// The type's name by its key, not a join: with a join the generic plan hashed the user and scanned
+// every user type for each paystub of the page.
+const userTypeName = sql`(SELECT ut.name FROM user_types ut WHERE ut.id = u.user_type_id)`;
 const user = sql`coalesce((SELECT ${jsonObject([
   ['id', int('u.id')],
   ['employee_id', str('u.employee_id')],
@@ -77,7 +83,7 @@ const user = sql`coalesce((SELECT ${jsonObject([
   ['email', str('u.email')],
   ['personal_email', str('u.personal_email')],
   ['unique_id', str('u.unique_id')],
-  ['user_types', str('ut.name')],
+  ['user_types', jsonValueOf(userTypeName, 'string')],
   ['title', str('u.title')],
   ['department', str('u.department')],
   ['level', str('u.level')],
@@ -86,7 +92,7 @@ const user = sql`coalesce((SELECT ${jsonObject([
   ['is_active', sql`CASE WHEN u.is_active AND NOT ${exitedSql(c('u.exit_date'), LAGOS_TODAY_SQL)} THEN 'true' ELSE 'false' END`],
   ['company_id', int('u.company_id')],
   ['deleted_at', at('u.deleted_at')],
-])} FROM users u LEFT JOIN user_types ut ON ut.id = u.user_type_id WHERE u.id = p.user_id AND u.company_id = p.company_id), 'null')`;
+])} FROM users u WHERE u.id = p.user_id AND u.company_id = p.company_id), 'null')`;
 
 const contribution = jsonObject([
   ['id', int('p.id')],
