@@ -25,17 +25,13 @@ export type JsonKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' |
  * pays, but byte-for-byte is the contract) PostgreSQL's float8 text gives the shortest digits too
  * (Ryu, ties to even as ECMAScript's Number::toString; the session's extra_float_digits must be
  * above 0, PostgreSQL's default since 12), in exponent form from 1e15 (`1.2345678901234562e+15`),
- * rewritten here to JS's fixed notation. Plain expressions, no sub-select: a statement with a
- * sub-select per amount took tens of milliseconds to plan. `value` appears several times, so pass a
- * column or a cheap expression; only the branch taken is evaluated.
+ * rewritten to JS's fixed notation. Those two branches are the function json_number_wide
+ * (migrations/0271): PostgreSQL sets up every expression of a statement on each execution, and
+ * with the branches inline each of a page's numbers carried some forty nodes that nearly never run
+ * (docs/payroll.md, "P1"). `value` appears three times, so pass a column or a cheap expression.
  */
 function jsonNumber(value: Column | SQL): SQL {
-  const float = sql`(${value})::float8::text`;
-  const digits = sql`replace(ltrim(split_part(${float}, 'e', 1), '-'), '.', '')`;
-  const whole = sql`(split_part(${float}, 'e', 2)::int + 1)`;
-  return sql`CASE WHEN abs(${value}) < 1e13 THEN trim_scale(${value})::text WHEN abs(${value}) < 1e15 THEN ${float}
-    ELSE CASE WHEN ${value} < 0 THEN '-' ELSE '' END
-      || CASE WHEN length(${digits}) <= ${whole} THEN rpad(${digits}, ${whole}, '0') ELSE left(${digits}, ${whole}) || '.' || substr(${digits}, ${whole} + 1) END END`;
+  return sql`CASE WHEN abs(${value}) < 1e13 THEN trim_scale(${value})::text ELSE json_number_wide(${value}) END`;
 }
 
 /** A JSON value's text, or `null`, for a column (or expression) of each kind. */
