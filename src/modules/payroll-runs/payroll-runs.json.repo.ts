@@ -23,7 +23,9 @@ import { namedStatement } from '../../db/prepared.js';
 // Columns of the statement's aliases: r the run, t its stored totals, k its counts, s a skipped employee.
 const { int, str, at, day, num } = aliasJson;
 
-// The stored totals (storedTotals: decimal strings and a count), each read once per run (LATERAL t).
+// The stored totals (storedTotals: decimal strings and a count), each read once per run: LATERAL t,
+// kept a subquery by OFFSET 0 (pulled up, each total's jsonb read and numeric parse were written into
+// every place the number's text reads it, and ran twice a number).
 const MONEY = [
   'gross_pay',
   'irregular_gross',
@@ -97,7 +99,7 @@ const preparedPage = namedStatement<{ run: string; total: number }>(
   sql`SELECT ${runJson} AS run, (SELECT count(*)::int FROM payroll_runs WHERE company_id = ${companyId}) AS total
       FROM (SELECT * FROM payroll_runs WHERE company_id = ${companyId}
             ORDER BY created_at DESC, id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}) r
-      CROSS JOIN LATERAL (SELECT ${storedTotals}) t
+      CROSS JOIN LATERAL (SELECT ${storedTotals} OFFSET 0) t
       CROSS JOIN LATERAL (SELECT ${countSums} FROM paystub_run_counts rc WHERE rc.company_id = r.company_id AND rc.transaction_id = r.id) k
       ORDER BY r.created_at DESC, r.id DESC`,
 );
