@@ -120,8 +120,10 @@ export function mailDeliveryJob(config: Config): JobDefinition<typeof MAIL_DELIV
         log.info({ outboxIds: pending.map((m) => m.id) }, 'mail kept in outbox (SMTP_URL not set)');
         return;
       }
-      // Loaded with the first message sent, not at start (docs/architecture.md, "Heavy libraries load at first use").
-      transport ??= (await import('nodemailer')).default.createTransport(pooled(config.smtpUrl));
+      // Loaded with the first message sent, not at start (docs/architecture.md, "Heavy libraries load at
+      // first use"); awaited before the check, so that two deliveries at once still make one transport.
+      const { default: nodemailer } = await import('nodemailer');
+      transport ??= nodemailer.createTransport(pooled(config.smtpUrl));
       // Each message is marked sent as soon as the server accepts it, so a retry (or a crash and a
       // new lease) only sends the rest. One refused message does not hold back the others.
       const failures: string[] = [];
