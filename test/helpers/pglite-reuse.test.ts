@@ -1,12 +1,13 @@
 // A test database lent again after a file closed it (pglite-reuse.ts) is one a test cannot tell from
 // a freshly opened database: rows, sequences, the planner's statistics, settings and catalog.
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { createTestDatabase } from './database.js';
 import { describeEmbedded } from './embedded-only.js';
 import { createCompany, createStaff } from './factories.js';
-import { reusedDatabases } from './pglite-reuse.js';
+import { lend, reusedDatabases, takeIdle } from './pglite-reuse.js';
 
 /** What a later file could observe of a database, as text to compare. */
 async function stateOf(database: Database): Promise<Record<string, unknown>> {
@@ -60,6 +61,42 @@ describeEmbedded('a test database lent again', () => {
     expect(stale instanceof Error && (stale.cause as Error | undefined)?.message).toBe('This test database was closed.');
     await fresh.close();
     await again.close();
+  });
+
+  /** Two opened databases of this worker as raw PGlite clients, none left idle. */
+  async function twoClients(): Promise<[PGlite, PGlite]> {
+    await takeIdle()?.close();
+    const [a, b] = [await createTestDatabase(), await createTestDatabase()];
+    await a.close();
+    const first = takeIdle() as PGlite;
+    await b.close();
+    return [first, takeIdle() as PGlite];
+  }
+
+  it('keeps one idle database when two files close at once, and closes the other', async () => {
+    const [a, b] = await twoClients();
+    const lent = [await lend(a), await lend(b)];
+    await Promise.all(lent.map((database) => database.close()));
+    const kept = takeIdle();
+    expect([a, b]).toContain(kept);
+    expect([a, b].filter((client) => client !== kept).map((client) => client.closed)).toEqual([true]);
+    await kept?.close();
+  });
+
+  it('gives up a database whose reset waits past its bound (a transaction left open), without waiting for it', async () => {
+    const [held, spare] = await twoClients();
+    await spare.close();
+    const database = await lend(held, { resetTimeoutMs: 200 });
+    let release = () => {};
+    const open = held.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+    const started = Date.now();
+    await database.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(takeIdle()).toBeUndefined();
+    expect(held.closed).toBe(false);
+    release();
+    await open;
+    await held.close();
   });
 
   it.each([

@@ -142,9 +142,13 @@ export function takeIdle(): PGlite | undefined {
 
 /**
  * `client` (freshly opened from the migrated image, or taken back with takeIdle) as a test database
- * whose close empties it for the next file instead of closing it.
+ * whose close empties it for the next file instead of closing it. `resetTimeoutMs` is the reuse
+ * test's, which cannot wait 15 s.
  */
-export async function lend(client: PGlite): Promise<{ database: Database; close(): Promise<void> }> {
+export async function lend(
+  client: PGlite,
+  { resetTimeoutMs = RESET_TIMEOUT_MS } = {},
+): Promise<{ database: Database; close(): Promise<void> }> {
   baseline ??= await readBaseline(client);
   const base = baseline;
   let lent = true;
@@ -163,7 +167,7 @@ export async function lend(client: PGlite): Promise<{ database: Database; close(
       lent = false;
       // A file that left a transaction waiting holds PGlite's queue: its database is then dropped
       // (not closed, which would wait on that queue too) rather than holding up the next file.
-      const outcome = idle ? 'closed' : await Promise.race([reset(client, base).catch(() => false), abandonAfter(RESET_TIMEOUT_MS)]);
+      const outcome = idle ? 'closed' : await Promise.race([reset(client, base).catch(() => false), abandonAfter(resetTimeoutMs)]);
       if (outcome === true && !idle) idle = client;
       else if (outcome !== 'abandoned') await client.close();
     })();
