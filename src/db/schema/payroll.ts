@@ -157,6 +157,8 @@ export const paystubs = pgTable(
     offCycle: boolean('off_cycle').notNull().default(false),
     // 0211: the year-end true-up included in tax_withheld (negative: a refund).
     taxTrueUp: money('tax_true_up').notNull().default('0'),
+    // 0272: moved by every change to what P1's text of the paystub is made of (paystub_listed_texts).
+    listedStamp: bigint('listed_stamp', { mode: 'number' }).notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -254,6 +256,18 @@ export const customContributionApplications = pgTable(
     index('custom_contribution_applications_paystub_idx').on(t.paystubId),
   ],
 );
+
+/** P1's text of a paystub but its user, used while `stamp` is its listed_stamp (migrations/0272_paystub_listed_texts.sql). */
+export const paystubListedTexts = pgTable('paystub_listed_texts', {
+  paystubId: integer('paystub_id')
+    .primaryKey()
+    .references(() => paystubs.id, { onDelete: 'cascade' }),
+  companyId: integer('company_id').notNull(),
+  stamp: bigint('stamp', { mode: 'number' }).notNull(),
+  formatKey: integer('format_key').notNull(),
+  head: text('head').notNull(),
+  contribution: text('contribution').notNull(),
+});
 
 /** Paystubs per company, moved by triggers on paystubs (migrations/0141_paystub_counts.sql): P1's unfiltered total. */
 export const paystubCounts = pgTable('paystub_counts', {

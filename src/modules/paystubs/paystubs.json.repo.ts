@@ -1,12 +1,13 @@
-// P1's page with each listed paystub as the JSON text the API sends, written by PostgreSQL (docs/decisions.md,
-// "Answers written as JSON text"), for a PostgreSQL server (paystubs.service.ts says when).
+// P1's listed paystub as the JSON text the API sends, written by PostgreSQL (docs/decisions.md,
+// "Answers written as JSON text"), for a PostgreSQL server (paystubs.service.ts says when): the SQL
+// of its parts, which paystubs.listed-text.repo.ts selects and keeps.
 //
 // The JS path (paystubs.read.repo.ts, then paystubs.serializer.ts and the route's fast-json-stringify)
 // reads the page, its users, its records and its items in four statements, keys their rows, turns
 // every numeric text into a number and serializes a ~30 KB nested body: 1.3-1.4 ms of the server's
-// single thread per page of 20 (docs/benchmarks.md, "P1 filtered by one run"). Here one statement
-// per page writes each paystub's text, with its items, user and contribution nested, on the
-// database's core, and the server only joins the texts into the paginator's envelope.
+// single thread per page of 20 (docs/benchmarks.md, "P1 filtered by one run"). Here PostgreSQL writes
+// each paystub's text, with its items, user and contribution nested, on the database's core, and the
+// server only joins the texts into the paginator's envelope.
 //
 // The text is byte for byte what the route's serializer writes for serializePaystub + user +
 // contribution (ListedPaystub's key order; paystubs.json.test.ts holds the two equal on both
@@ -15,12 +16,9 @@
 // a paystub's user is the company's user of that id or null, and every list keeps the JS path's
 // order (items by position, records by id).
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, hotReads } from '../../db/client.js';
 import { aliasJson, jsonObject, jsonValueOf } from '../../db/json-text.js';
-import { namedStatement } from '../../db/prepared.js';
 import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
-import { COMPANY_PAGE_IDS, LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
-import { paystubsRepo } from './paystubs.repo.js';
+import { LOAN_BALANCE_AFTER } from './paystubs.read.repo.js';
 
 /** A column of an alias of the statement below (p: the paystub, i: an item, r: a record, u/ut: the user and type). */
 const c = (name: string) => sql.raw(name);
@@ -122,8 +120,8 @@ const paymentDestination = sql`CASE WHEN p.destination_pinned_at IS NULL THEN 'n
   ['account_name', str('p.destination_account_name')],
 ])} END`;
 
-/** The listed paystub `p` (ListedPaystub: the Paystub's fields, then user and contribution). */
-const paystubJson = jsonObject([
+/** The listed paystub `p`'s fields before its user (ListedPaystub's order), as an object's text without its closing brace. */
+const headJson = sql`left(${jsonObject([
   ['id', int('p.id')],
   ['user_id', int('p.user_id')],
   ['company_id', int('p.company_id')],
@@ -154,58 +152,17 @@ const paystubJson = jsonObject([
   ['payment_destination', paymentDestination],
   ['created_at', at('p.created_at')],
   ['updated_at', at('p.updated_at')],
-  ['user', user],
-  ['contribution', contribution],
-]);
+])}, -1)`;
 
-// The unfiltered page and the page of one run, as paystubs.read.repo.ts reads them (same rows, same
-// order, the total in the same statement) with each paystub's text in place of its columns. The page's ids come first
-// from the company's or the run's index (COMPANY_PAGE_IDS), so the texts are written for the page's
-// 20 paystubs only, never for the rows an OFFSET skips. Prepared on the hot-reads pool like theirs.
-const companyId = sql.placeholder('companyId');
-const preparedPage = namedStatement<PageRow>(
-  'paystubs_page_json',
-  sql`SELECT ${paystubJson} AS paystub, (SELECT paystubs FROM paystub_counts WHERE company_id = ${companyId}) AS total
-      FROM paystubs p WHERE p.company_id = ${companyId} AND p.id = ANY(${COMPANY_PAGE_IDS})
-      ORDER BY p.id DESC`,
-);
-const preparedRunPage = namedStatement<PageRow>(
-  'paystubs_run_page_json',
-  sql`SELECT ${paystubJson} AS paystub,
-        (SELECT sum(paystubs)::int FROM paystub_run_counts WHERE company_id = ${companyId} AND transaction_id = ${sql.placeholder('transactionId')}) AS total
-      FROM paystubs p
-      WHERE p.company_id = ${companyId} AND p.id = ANY(ARRAY(SELECT q.id FROM paystubs q WHERE q.company_id = ${companyId}
-        AND q.transaction_id = ${sql.placeholder('transactionId')} ORDER BY q.id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}))
-      ORDER BY p.id DESC`,
-);
+/**
+ * The three parts of the listed paystub `p`'s text (ListedPaystub: the Paystub's fields, then user
+ * and contribution), joined by listedText: `head` and `contribution` depend only on the paystub, its
+ * items and its records, and may be kept (paystubs.listed-text.repo.ts); `user` is written on every
+ * read (is_active depends on the day, and the user is not the paystub's to stamp).
+ */
+export const listedJson = { head: headJson, user, contribution };
 
-interface PageRow {
-  paystub: string;
-  total: number | null;
+/** A listed paystub's text from its parts. */
+export function listedText(head: string, userText: string, contributionText: string): string {
+  return `${head},"user":${userText},"contribution":${contributionText}}`;
 }
-
-export const paystubsJsonRepo = {
-  /**
-   * P1's page unfiltered (`transactionId` undefined) or of one run, as paystubsReadRepo.page reads
-   * it, each paystub already the JSON text of its ListedPaystub. Other filters stay on the JS path
-   * (paystubs.service.ts): as a dynamic statement this one would be planned on every request, and
-   * its planning (some fifty sub-plans) costs more than the serialization it saves.
-   */
-  async page(
-    executor: Executor,
-    companyId: number,
-    transactionId: string | undefined,
-    offset: number,
-    limit: number,
-  ): Promise<{ paystubs: string[]; total: number }> {
-    const rows =
-      transactionId === undefined
-        ? await preparedPage(hotReads(executor), { companyId, offset, limit })
-        : await preparedRunPage(hotReads(executor), { companyId, transactionId, offset, limit });
-    const total = rows[0]?.total;
-    return {
-      paystubs: rows.map((row) => row.paystub),
-      total: total ?? (await paystubsRepo.count(executor, companyId, { transactionId })),
-    };
-  },
-};

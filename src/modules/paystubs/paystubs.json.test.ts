@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
+import { paystubItem, postPaystubs } from '../../../test/helpers/payroll.js';
+import { queryRows } from '../../db/client.js';
 import { ContributionSchema, PaystubItemSchema, PaystubSchema, PaystubsPage, RecordSchema } from './paystubs.schemas.js';
 import type { PaystubListQuery } from './paystubs.service.js';
 
@@ -234,5 +236,146 @@ describe('P1 page as JSON text written by the database', () => {
       expect(response.body).toBe(js);
       expect(response.body).toBe(text);
     }
+  });
+});
+
+// Each paystub's text but its user is kept from the first read after a change (paystubs.listed-text.repo.ts,
+// migrations/0272_paystub_listed_texts.sql): every change must be answered at once, and a kept text
+// from before a change must never be used, however late it was written.
+describe("P1's kept texts", () => {
+  const everything = { per_page: 100 };
+  const keptRows = () =>
+    queryRows<{ paystub_id: number; stamp: number; format_key: number; head: string }>(
+      ctx.db,
+      sql`SELECT paystub_id, stamp, format_key, head FROM paystub_listed_texts WHERE company_id = ${acme.id} ORDER BY paystub_id`,
+    );
+  const stampOf = async (id: number) =>
+    (await queryRows<{ listed_stamp: number }>(ctx.db, sql`SELECT listed_stamp FROM paystubs WHERE id = ${id}`))[0].listed_stamp;
+  /** The whole list through both writers, equal byte for byte; the database's text. */
+  async function answeredAsSerialized(): Promise<string> {
+    const { js, text } = await bothWriters(acme.id, everything, everything);
+    expect(text).toBe(js);
+    return text;
+  }
+  const paystubIds = async (loan: boolean) =>
+    (
+      await queryRows<{ id: number }>(
+        ctx.db,
+        sql`SELECT p.id FROM paystubs p WHERE p.company_id = ${acme.id}
+              AND ${loan ? sql`` : sql`NOT`} EXISTS (SELECT 1 FROM paystub_items i WHERE i.paystub_id = p.id AND i.loan_id IS NOT NULL) ORDER BY p.id`,
+      )
+    ).map((row) => row.id);
+
+  it('keeps the text of every paystub but those repaying a loan, and answers from what it kept', async () => {
+    await answeredAsSerialized();
+    const kept = await keptRows();
+    expect(kept.map((row) => row.paystub_id)).toEqual(await paystubIds(false));
+    expect((await paystubIds(true)).length).toBeGreaterThan(0);
+    const [first] = kept;
+    await ctx.db.execute(
+      sql`UPDATE paystub_listed_texts SET head = replace(head, '"status":"', '"status":"kept-') WHERE paystub_id = ${first.paystub_id}`,
+    );
+    expect(await service().listText(acme.id, everything, everything)).toContain('"status":"kept-');
+    await ctx.db.execute(sql`DELETE FROM paystub_listed_texts WHERE paystub_id = ${first.paystub_id}`);
+    await answeredAsSerialized();
+  });
+
+  it('answers every change to a paystub, its items, its records and its user at once', async () => {
+    await answeredAsSerialized();
+    const [held, withItems, withRecords] = await paystubIds(false);
+    const changes = [
+      sql`UPDATE paystubs SET status = 'held', hold_reason = 'Kept texts' WHERE id = ${held}`,
+      sql`INSERT INTO paystub_items (company_id, paystub_id, position, code, name, treatment, amount, taxable_amount, taxable, pensionable,
+            nhf_base, nsitf_base, regular, cash) VALUES (${acme.id}, ${withItems}, 7, 'bonus', 'Late bonus', 'earning', 42.5, 42.5, true, false, false, false, false, true)`,
+      sql`UPDATE paystub_items SET amount = amount + 1, name = 'Later bonus' WHERE paystub_id = ${withItems} AND position = 7`,
+      sql`DELETE FROM paystub_items WHERE paystub_id = ${withItems} AND position = 7`,
+      sql`INSERT INTO custom_contribution_records (company_id, contribution_id, user_id, name, employee_contribution, employer_contribution)
+            SELECT company_id, id, user_id, 'Late scheme', 12.5, 0 FROM paystubs WHERE id = ${withRecords}`,
+      sql`UPDATE custom_contribution_records SET employee_contribution = 13.75 WHERE contribution_id = ${withRecords} AND name = 'Late scheme'`,
+      sql`DELETE FROM custom_contribution_records WHERE contribution_id = ${withRecords} AND name = 'Late scheme'`,
+      sql`UPDATE custom_contribution_records SET custom_contribution_id = NULL WHERE company_id = ${acme.id}`,
+      sql`UPDATE users SET first_name = 'Renamed', exit_date = '2020-01-31' WHERE id = (SELECT user_id FROM paystubs WHERE id = ${held})`,
+    ];
+    for (const change of changes) {
+      const before = await answeredAsSerialized();
+      await ctx.db.execute(change);
+      expect(await answeredAsSerialized()).not.toBe(before);
+    }
+  });
+
+  it('never uses a text kept from before a change, nor one of another format', async () => {
+    await answeredAsSerialized();
+    const [row] = await keptRows();
+    const stale = row.head.replace('"status":"', '"status":"stale-');
+    await ctx.db.execute(sql`UPDATE paystubs SET failure_reason = 'changed after the read' WHERE id = ${row.paystub_id}`);
+    expect(await stampOf(row.paystub_id)).toBe(row.stamp + 1);
+    // A read that wrote its text from the snapshot before the change and kept it after: its stamp is the old one.
+    await ctx.db.execute(sql`UPDATE paystub_listed_texts SET stamp = ${row.stamp}, head = ${stale} WHERE paystub_id = ${row.paystub_id}`);
+    expect(await answeredAsSerialized()).not.toContain('stale-');
+    const [rewritten] = await keptRows();
+    expect(rewritten.stamp).toBe(row.stamp + 1);
+    await ctx.db.execute(
+      sql`UPDATE paystub_listed_texts SET format_key = format_key + 1, head = ${stale.replace('"failure_reason":', '"x":1,"failure_reason":')}
+          WHERE paystub_id = ${row.paystub_id}`,
+    );
+    expect(await answeredAsSerialized()).not.toContain('stale-');
+  });
+
+  it("moves a paystub's stamp for items and records written after it, not with it", async () => {
+    const [userId] = (await queryRows<{ id: number }>(ctx.db, sql`SELECT id FROM users WHERE company_id = ${other.id}`)).map((u) => u.id);
+    const insertItem = (paystubId: number, position: number) =>
+      sql`INSERT INTO paystub_items (company_id, paystub_id, position, code, name, treatment, amount, taxable_amount, taxable, pensionable,
+            nhf_base, nsitf_base, regular, cash) VALUES (${other.id}, ${paystubId}, ${position}, 'bonus', 'Bonus', 'earning', 1, 1, true, false, false, false, false, true)`;
+    const insertRecord = (paystubId: number) =>
+      sql`INSERT INTO custom_contribution_records (company_id, contribution_id, user_id, name, employee_contribution, employer_contribution)
+            VALUES (${other.id}, ${paystubId}, ${userId}, 'Scheme', 1, 0)`;
+    const id = await ctx.db.transaction(async (tx) => {
+      const [paystub] = await queryRows<{ id: number }>(
+        tx,
+        sql`INSERT INTO paystubs (company_id, user_id, pay_period_start, pay_period_end, taxable_income, reimbursements, other_allowances,
+              gross_pay, net_pay, tax_withheld, pension_contribution, nhf_contribution, nhis_contribution, other_deductions,
+              employer_pension_contribution, nhis_employer_contribution, employer_cost, tax_regime, transaction_id)
+            VALUES (${other.id}, ${userId}, '2026-05-01', '2026-05-31', 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 'pita', 'RUN-STAMP') RETURNING id`,
+      );
+      await tx.execute(insertItem(paystub.id, 0));
+      await tx.execute(insertRecord(paystub.id));
+      await tx.execute(sql`UPDATE paystubs SET net_pay = 2 WHERE id = ${paystub.id}`);
+      await tx.execute(insertItem(paystub.id, 1));
+      return paystub.id;
+    });
+    // Inserted, then updated once (the update moves it); the items and record written by the same transaction do not.
+    expect(await stampOf(id)).toBe(1);
+    await ctx.db.execute(insertItem(id, 2));
+    expect(await stampOf(id)).toBe(2);
+    await ctx.db.execute(insertRecord(id));
+    expect(await stampOf(id)).toBe(3);
+    await ctx.db.execute(sql`DELETE FROM paystub_items WHERE paystub_id = ${id} AND position = 2`);
+    expect(await stampOf(id)).toBe(4);
+  });
+
+  it('P2 writes a run with its items and records without touching its paystubs again', async () => {
+    const company = await createCompany(ctx.db);
+    const [user] = await createUsers(ctx.db, company.id, [{}]);
+    await ctx.db.execute(
+      sql`INSERT INTO custom_contributions (company_id, name, type, apply_to, employee_responsibility, employee_value, frequency)
+          VALUES (${company.id}, 'Welfare', 'amount', 'gross_pay', true, 100, 'per_paystub')`,
+    );
+    const res = await postPaystubs(ctx.app, company, {
+      paystubs: [
+        paystubItem(user.id, {
+          pay_period_start: '2026-03-01',
+          pay_period_end: '2026-03-31',
+          items: [{ type: 'bonus', amount: 1000, description: 'Q1 bonus' }],
+        } as never),
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const rows = await queryRows<{ listed_stamp: number; items: number; records: number }>(
+      ctx.db,
+      sql`SELECT p.listed_stamp, (SELECT count(*)::int FROM paystub_items i WHERE i.paystub_id = p.id) AS items,
+            (SELECT count(*)::int FROM custom_contribution_records r WHERE r.contribution_id = p.id) AS records
+          FROM paystubs p WHERE p.company_id = ${company.id}`,
+    );
+    expect(rows).toEqual([{ listed_stamp: 0, items: 1, records: 1 }]);
   });
 });
