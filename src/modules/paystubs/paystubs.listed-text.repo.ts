@@ -72,7 +72,10 @@ const preparedKeep = namedStatement<never>(
         contribution = EXCLUDED.contribution`,
 );
 
-/** Which writer of the texts kept ones came from: a new value whenever the parts' statement changes. */
+/**
+ * Part of the format key beside the parts' statement, whose text the key hashes: raise it when the
+ * texts change without that statement's text changing (json_number_wide, a migration's function).
+ */
 const FORMAT_VERSION = 1;
 let formatKeyValue: number | undefined;
 function currentFormatKey(): number {
