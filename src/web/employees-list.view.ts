@@ -37,6 +37,8 @@ export function employeesTable(
   list: { filtered: boolean; total: number; sort: ListSort; params: Record<string, string | undefined> },
 ): Html {
   const { filtered, total, sort, params } = list;
+  // One Lagos day for the whole table (every row's badges agree, and the day is read once, not per row).
+  const today = lagosDate();
   const caption = filtered
     ? `Employees matching the search (${total})`
     : sort.key === 'name'
@@ -47,8 +49,8 @@ export function employeesTable(
   <thead><tr>${sortBy('Employee', 'employee_id', sort, params)}${sortBy('Name', 'name', sort, params)}<th scope="col">Company e-mail</th><th scope="col">Type</th><th scope="col">Title</th><th scope="col" class="num">Base salary</th><th scope="col">Status</th></tr></thead>
   <tbody>${rows.map(
     (u) =>
-      html`<tr><td><a href="/console/employees/${u.id}/statutory" aria-label="Statutory details of ${u.first_name} ${u.last_name} (${u.employee_id})">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit" aria-label="Edit ${u.first_name} ${u.last_name}">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u))}${
-        u.exit_date !== null && !isExited(u.exit_date, lagosDate()) ? html` <span class="badge warn">Leaving ${u.exit_date}</span>` : ''
+      html`<tr><td><a href="/console/employees/${u.id}/statutory" aria-label="Statutory details of ${u.first_name} ${u.last_name} (${u.employee_id})">${u.employee_id}</a></td><td><a href="/console/employees/${u.id}/edit" aria-label="Edit ${u.first_name} ${u.last_name}">${u.first_name} ${u.last_name}</a></td><td>${u.email}</td><td>${u.user_types ?? '—'}</td><td>${u.title ?? '—'}</td><td class="num">${naira(u.base_salary)}</td><td>${badge(employeeBadge(u, today))}${
+        u.exit_date !== null && !isExited(u.exit_date, today) ? html` <span class="badge warn">Leaving ${u.exit_date}</span>` : ''
       }</td></tr>`,
   )}</tbody>
 </table></div>`;
