@@ -64,3 +64,24 @@ export function namedStatement<T>(name: string, query: SQL): (executor: Executor
     return result.rows;
   };
 }
+
+/**
+ * withArrayRows' rows as objects keyed by the selection's keys in its order (`keys`: the keys of the
+ * object passed to `select`): what Drizzle would map, without its decoders, so timestamps stay
+ * PostgreSQL's text (isoTimestamp's fast path) instead of a Date parsed per value.
+ */
+export function keyedRows<T>(keys: readonly string[], rows: readonly unknown[][]): T[] {
+  const keyed = new Array<T>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const values = rows[r];
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) row[keys[i]] = values[i];
+    keyed[r] = row as T;
+  }
+  return keyed;
+}
+
+/** A row type whose timestamps may come as PostgreSQL's text (keyedRows) as well as Dates (Drizzle's mapping). */
+export type TextTimestamps<T> = {
+  [K in keyof T]: T[K] extends Date ? Date | string : T[K] extends Date | null ? Date | string | null : T[K];
+};

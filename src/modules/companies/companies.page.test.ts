@@ -1,5 +1,6 @@
 // C1's page (companies.repo.ts `pageCreatedBy`): one prepared statement carrying the number of the
-// owner's companies; an empty page counts it on its own; the rows are what the old select read; a
+// owner's companies; an empty page counts it on its own; the rows are what the old select read (the
+// timestamps as PostgreSQL's text) and serialize to the same Company; a
 // transaction reads through itself; on PostgreSQL the page keeps its generic plan on the hot pool.
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +8,8 @@ import { createTestDatabase, type TestDatabase } from '../../../test/helpers/dat
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { hotReads, queryRows } from '../../db/client.js';
 import { companies } from '../../db/schema/index.js';
-import { companiesRepo } from './companies.repo.js';
+import { companiesRepo, type ListedCompanyRow } from './companies.repo.js';
+import { serializeCompany } from './companies.serializer.js';
 
 let testDb: TestDatabase;
 let parent: TestCompany;
@@ -41,7 +43,14 @@ describe('C1 page', () => {
     ]) {
       const { rows, total } = await companiesRepo.pageCreatedBy(db, parent.id, offset, limit);
       expect(total).toBe(CHILDREN);
-      expect(rows.map(({ total: _, ...row }: Record<string, unknown>) => row)).toEqual(all.slice(offset, offset + limit));
+      const expected = all.slice(offset, offset + limit);
+      // Every column as the select read it but the timestamps, which come as PostgreSQL's text of the same instants.
+      expect(rows.map(({ total: _, createdAt, updatedAt, ...row }: ListedCompanyRow & { total?: number | null }) => row)).toEqual(
+        expected.map(({ createdAt, updatedAt, ...row }) => row),
+      );
+      expect(rows.flatMap((row) => [typeof row.createdAt, typeof row.updatedAt])).toEqual(expected.flatMap(() => ['string', 'string']));
+      // And the Company the API answers is the same, byte for byte.
+      expect(JSON.stringify(rows.map(serializeCompany))).toBe(JSON.stringify(expected.map(serializeCompany)));
     }
     expect(await companiesRepo.pageCreatedBy(db, lonely.id, 0, 10)).toEqual({ rows: [], total: 0 });
   });

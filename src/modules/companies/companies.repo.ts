@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { and, asc, count, eq, getTableColumns, ne, or, sql } from 'drizzle-orm';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { companyRelation } from '../../db/company-tree.js';
-import { preparedPerExecutor } from '../../db/prepared.js';
+import { keyedRows, preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
 import { companies, companyDomains, contributionSettings, redirectDomains, roles, users, userTypes } from '../../db/schema/index.js';
 
 export type CompanyRow = typeof companies.$inferSelect;
@@ -20,24 +20,30 @@ export interface SuperAdminInput {
 
 const ONBOARDING_DAYS = 7;
 
+/** A company as C1's page reads it: timestamps as PostgreSQL's text, the rest as the driver parses it. */
+export type ListedCompanyRow = Omit<CompanyRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
+
 /**
  * C1's page carrying its total (one statement, one round trip), a named prepared statement on the
  * hot-reads pool (db/client.ts `hotReads`: a page with `LIMIT $n OFFSET $m` keeps its generic plan
- * there instead of being planned again on every execution). One shape whatever the request.
+ * there instead of being planned again on every execution). One shape whatever the request. Its
+ * rows come as arrays (db/prepared.ts `withArrayRows`, `keyedRows`), keyed by the selection's order:
+ * Drizzle's own mapping (a decoder call per column, a Date parsed per timestamp) was about a sixth of
+ * the server's CPU per page (docs/benchmarks.md, "C1's rows as arrays").
  */
+const PAGE_KEYS = [...Object.keys(getTableColumns(companies)), 'total'];
 const preparedPage = preparedPerExecutor((executor) => {
   const createdBy = eq(companies.createdBy, sql.placeholder('ownerId'));
-  return executor
-    .select({
-      ...getTableColumns(companies),
-      total: sql<number | null>`(SELECT count(*) FROM ${companies} WHERE ${createdBy})`.mapWith(Number),
-    })
-    .from(companies)
-    .where(createdBy)
-    .orderBy(asc(companies.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare('companies_page');
+  return withArrayRows(
+    executor
+      .select({ ...getTableColumns(companies), total: sql<number | null>`(SELECT count(*) FROM ${companies} WHERE ${createdBy})` })
+      .from(companies)
+      .where(createdBy)
+      .orderBy(asc(companies.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('companies_page'),
+  );
 });
 
 export const companiesRepo = {
@@ -45,8 +51,16 @@ export const companiesRepo = {
    * Companies whose `created_by` is `ownerId` (C1), ordered by id, and their number. An empty page
    * (past the end, or no companies) has no row to carry the total: it is counted on its own.
    */
-  async pageCreatedBy(executor: Executor, ownerId: number, offset: number, limit: number): Promise<{ rows: CompanyRow[]; total: number }> {
-    const rows = await preparedPage(hotReads(executor)).execute({ ownerId, offset, limit });
+  async pageCreatedBy(
+    executor: Executor,
+    ownerId: number,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: ListedCompanyRow[]; total: number }> {
+    const rows = keyedRows<ListedCompanyRow & { total: number | null }>(
+      PAGE_KEYS,
+      await preparedPage(hotReads(executor)).execute({ ownerId, offset, limit }),
+    );
     return { rows, total: rows[0]?.total ?? (await companiesRepo.countCreatedBy(executor, ownerId)) };
   },
 

@@ -2,8 +2,10 @@ import { isoTimestamp } from '../../platform/format.js';
 import type { CompanyRow } from './companies.repo.js';
 import { serializeCompanyStatutory } from './companies.statutory.service.js';
 
-/** The Company resource of the published interface (plus created_at/updated_at). */
-export function serializeCompany(company: CompanyRow) {
+/** The Company resource of the published interface (plus created_at/updated_at); timestamps as Dates or PostgreSQL's text. */
+export function serializeCompany(
+  company: Omit<CompanyRow, 'createdAt' | 'updatedAt'> & { createdAt: Date | string; updatedAt: Date | string },
+) {
   return {
     id: company.id,
     name: company.name,

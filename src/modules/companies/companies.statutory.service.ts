@@ -104,7 +104,7 @@ function readTaxIds(raw: unknown, errors: FieldErrors): Record<string, string> |
 }
 
 /** The statutory part of the Company resource (C1-C4, the operator's view). */
-export function serializeCompanyStatutory(company: CompanyRow) {
+export function serializeCompanyStatutory(company: Omit<CompanyRow, 'createdAt' | 'updatedAt'>) {
   return {
     sector: company.sector,
     rc_number: company.rcNumber,

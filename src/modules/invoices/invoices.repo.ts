@@ -4,13 +4,15 @@
 // payments only one can apply; the loser gets no row back and the service explains why.
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
-import { preparedPerExecutor } from '../../db/prepared.js';
+import { keyedRows, preparedPerExecutor, type TextTimestamps, withArrayRows } from '../../db/prepared.js';
 import { invoicePayments, invoices } from '../../db/schema/index.js';
 import { koboToString } from '../../tax-engine/money.js';
 import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type NewInvoice = typeof invoices.$inferInsert;
+/** An invoice as I1 reads it: its timestamps PostgreSQL's text on the prepared page, Dates otherwise. */
+export type ListedInvoiceRow = TextTimestamps<InvoiceRow>;
 
 /** I1 `sort` allow-list: request value → column. Nothing from the request reaches SQL text. */
 export const SORT_COLUMNS = {
@@ -50,17 +52,23 @@ const totalOf = (where: SQL | undefined) => sql<number | null>`(SELECT count(*) 
  * generic plan is kept, where `LIMIT $n OFFSET $m` is planned again on every execution otherwise):
  * no filter, newest first (the defaults). Other filters and sorts (12 sort columns x 2 orders x 3
  * optional filters) stay dynamic statements on the caller's executor, with PostgreSQL's own plans.
+ * Its rows come as arrays keyed by the selection's order (db/prepared.ts `keyedRows`), timestamps as
+ * PostgreSQL's text: Drizzle's mapping, a decoder call per column and a Date per timestamp, was a
+ * sixth of the server's CPU per page of C1, which reads the same way (docs/benchmarks.md).
  */
+const PAGE_KEYS = [...Object.keys(getTableColumns(invoices)), 'total'];
 const preparedDefaultPage = preparedPerExecutor((executor) => {
   const where = and(eq(invoices.companyId, sql.placeholder('companyId')), isNull(invoices.deletedAt));
-  return executor
-    .select({ ...getTableColumns(invoices), total: totalOf(where) })
-    .from(invoices)
-    .where(where)
-    .orderBy(desc(invoices.createdAt), desc(invoices.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare('invoices_page');
+  return withArrayRows(
+    executor
+      .select({ ...getTableColumns(invoices), total: totalOf(where) })
+      .from(invoices)
+      .where(where)
+      .orderBy(desc(invoices.createdAt), desc(invoices.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('invoices_page'),
+  );
 });
 
 /** I2 and every other read of one live invoice that does not lock it. */
@@ -83,7 +91,7 @@ export const invoicesRepo = {
    * I1: one page and the total of its filter in one statement. An empty page (past the end, or
    * nothing matches) has no row to carry the total: it is counted on its own.
    */
-  async list(executor: Executor, companyId: number, filter: ListFilter): Promise<{ rows: InvoiceRow[]; total: number }> {
+  async list(executor: Executor, companyId: number, filter: ListFilter): Promise<{ rows: ListedInvoiceRow[]; total: number }> {
     const { offset, limit } = filter;
     const common =
       filter.transactionId === undefined &&
@@ -97,8 +105,8 @@ export const invoicesRepo = {
     if (filter.approvalStatus !== undefined) conditions.push(eq(invoices.approvalStatus, filter.approvalStatus));
     const where = and(...conditions);
     const direction = filter.order === 'asc' ? asc : desc;
-    const rows = common
-      ? await preparedDefaultPage(hotReads(executor)).execute({ companyId, offset, limit })
+    const rows: (ListedInvoiceRow & { total: number | null })[] = common
+      ? keyedRows(PAGE_KEYS, await preparedDefaultPage(hotReads(executor)).execute({ companyId, offset, limit }))
       : await executor
           .select({ ...getTableColumns(invoices), total: totalOf(where) })
           .from(invoices)

@@ -1,9 +1,9 @@
 import { dateOnly, isoTimestamp } from '../../platform/format.js';
 import { moneyString } from '../../tax-engine/money.js';
-import type { InvoiceRow } from './invoices.repo.js';
+import type { ListedInvoiceRow } from './invoices.repo.js';
 
 /** The Invoice resource of the published interface, plus who paid what and when it was decided. */
-export function serializeInvoice(invoice: InvoiceRow) {
+export function serializeInvoice(invoice: ListedInvoiceRow) {
   return {
     id: invoice.id,
     company_id: invoice.companyId,
