@@ -29,7 +29,7 @@ export type ListedCompanyRow = Omit<CompanyRow, 'createdAt' | 'updatedAt'> & { c
  * there instead of being planned again on every execution). One shape whatever the request. Its
  * rows come as arrays (db/prepared.ts `withArrayRows`, `keyedRows`), keyed by the selection's order:
  * Drizzle's own mapping (a decoder call per column, a Date parsed per timestamp) was about a sixth of
- * the server's CPU per page (docs/benchmarks.md, "C1's rows as arrays").
+ * the server's CPU per page (docs/benchmarks.md, "C1, I1 and S6").
  */
 const PAGE_KEYS = [...Object.keys(getTableColumns(companies)), 'total'];
 const preparedPage = preparedPerExecutor((executor) => {

@@ -54,7 +54,7 @@ const totalOf = (where: SQL | undefined) => sql<number | null>`(SELECT count(*) 
  * optional filters) stay dynamic statements on the caller's executor, with PostgreSQL's own plans.
  * Its rows come as arrays keyed by the selection's order (db/prepared.ts `keyedRows`), timestamps as
  * PostgreSQL's text: Drizzle's mapping, a decoder call per column and a Date per timestamp, was a
- * sixth of the server's CPU per page of C1, which reads the same way (docs/benchmarks.md).
+ * sixth of the server's CPU per page of C1, which reads the same way (docs/benchmarks.md, "C1, I1 and S6").
  */
 const PAGE_KEYS = [...Object.keys(getTableColumns(invoices)), 'total'];
 const preparedDefaultPage = preparedPerExecutor((executor) => {

@@ -1,7 +1,7 @@
 // All SQL of custom contributions and their targets. Every method takes companyId first.
 import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
-import { preparedPerExecutor } from '../../db/prepared.js';
+import { keyedRows, preparedPerExecutor, type TextTimestamps, withArrayRows } from '../../db/prepared.js';
 import { customContributionRecords, customContributions, customContributionTargets, users, userTypes } from '../../db/schema/index.js';
 
 export type CustomContributionRow = typeof customContributions.$inferSelect;
@@ -9,38 +9,52 @@ export type TargetRow = typeof customContributionTargets.$inferSelect;
 export type NewCustomContribution = Omit<typeof customContributions.$inferInsert, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>;
 
 /**
- * S6's two statements, named prepared statements on the hot-reads pool (db/client.ts `hotReads`):
- * the company's custom contributions, and their targets found through the company. They run one
- * after the other, on pooled connections outside any transaction: the targets are read in a later
- * snapshot than the contributions, so every listed contribution comes with its targets as of its
- * own write or newer (a contribution and its targets are written in one transaction). Run at once,
- * the targets' snapshot could be the older one and a contribution just created would show none.
+ * S6 in one statement, a named prepared statement on the hot-reads pool (db/client.ts `hotReads`):
+ * the company's custom contributions by id, each with its targets by id as one JSON array of
+ * arrays, so a contribution and its targets come from one snapshot. Its rows come as arrays keyed
+ * by the selection's order (db/prepared.ts `keyedRows`), timestamps as PostgreSQL's text. It was two
+ * statements, each a round trip and a wake-up of the database (docs/benchmarks.md, "C1, I1 and S6").
  */
+const LIST_KEYS = [...Object.keys(getTableColumns(customContributions)), 'targets'];
+/** A target in the JSON array: id, custom_contribution_id, user_type_id, user_id, created_at, updated_at (text). */
+type TargetTuple = [number, number, number | null, number | null, string, string];
 const preparedList = preparedPerExecutor((executor) =>
-  executor
-    .select()
-    .from(customContributions)
-    .where(eq(customContributions.companyId, sql.placeholder('companyId')))
-    .orderBy(asc(customContributions.id))
-    .prepare('custom_contributions_list'),
-);
-const preparedTargetsOfCompany = preparedPerExecutor((executor) =>
-  executor
-    .select({ ...getTableColumns(customContributionTargets) })
-    .from(customContributionTargets)
-    .innerJoin(customContributions, eq(customContributions.id, customContributionTargets.customContributionId))
-    .where(eq(customContributions.companyId, sql.placeholder('companyId')))
-    .orderBy(asc(customContributionTargets.id))
-    .prepare('custom_contributions_list_targets'),
+  withArrayRows(
+    executor
+      .select({
+        ...getTableColumns(customContributions),
+        targets: sql<TargetTuple[]>`(SELECT coalesce(json_agg(json_build_array(t.id, t.custom_contribution_id, t.user_type_id, t.user_id,
+            t.created_at::text, t.updated_at::text) ORDER BY t.id), '[]'::json)
+          FROM custom_contribution_targets t WHERE t.custom_contribution_id = custom_contributions.id)`,
+      })
+      .from(customContributions)
+      .where(eq(customContributions.companyId, sql.placeholder('companyId')))
+      .orderBy(asc(customContributions.id))
+      .prepare('custom_contributions_with_targets'),
+  ),
 );
 
 export const customContributionsRepo = {
   /** S6: the company's custom contributions by id, and the targets of the company's contributions by id. */
-  async listWithTargets(executor: Executor, companyId: number): Promise<{ rows: CustomContributionRow[]; targets: TargetRow[] }> {
-    const hot = hotReads(executor);
-    const rows = await preparedList(hot).execute({ companyId });
-    const targets = rows.length === 0 ? [] : await preparedTargetsOfCompany(hot).execute({ companyId });
-    return { rows, targets };
+  async listWithTargets(
+    executor: Executor,
+    companyId: number,
+  ): Promise<{ rows: TextTimestamps<CustomContributionRow>[]; targets: TextTimestamps<TargetRow>[] }> {
+    const listed = keyedRows<TextTimestamps<CustomContributionRow> & { targets: TargetTuple[] }>(
+      LIST_KEYS,
+      await preparedList(hotReads(executor)).execute({ companyId }),
+    );
+    const targets = listed.flatMap(({ targets }) =>
+      targets.map(([id, customContributionId, userTypeId, userId, createdAt, updatedAt]) => ({
+        id,
+        customContributionId,
+        userTypeId,
+        userId,
+        createdAt,
+        updatedAt,
+      })),
+    );
+    return { rows: listed.map(({ targets: _, ...row }) => row), targets };
   },
 
   async find(executor: Executor, companyId: number, id: number, lock = false): Promise<CustomContributionRow | undefined> {

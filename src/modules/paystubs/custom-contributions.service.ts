@@ -1,5 +1,6 @@
 // S6-S10: custom contributions and their targets (docs/payroll.md, "The payroll rules").
 import type { Db, Tx } from '../../db/client.js';
+import type { TextTimestamps } from '../../db/prepared.js';
 import { diffFields, recordAudit } from '../../platform/audit/index.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { DomainError, notFound } from '../../platform/errors.js';
@@ -39,7 +40,7 @@ export interface CustomContributionInput {
 
 const invalid = (message: string) => new DomainError('validation', message);
 
-function serializeTarget(row: TargetRow) {
+function serializeTarget(row: TextTimestamps<TargetRow>) {
   return {
     id: row.id,
     custom_contribution_id: row.customContributionId,
@@ -51,7 +52,11 @@ function serializeTarget(row: TargetRow) {
 }
 
 /** `asNumbers`: S8 returns the values as numbers (the published interface), reads return decimal strings. */
-export function serializeCustomContribution(row: CustomContributionRow, targets: TargetRow[], asNumbers = false) {
+export function serializeCustomContribution(
+  row: TextTimestamps<CustomContributionRow>,
+  targets: TextTimestamps<TargetRow>[],
+  asNumbers = false,
+) {
   const value = (v: string | null) => (v === null ? null : asNumbers ? Number(v) : moneyString(v));
   return {
     id: row.id,
