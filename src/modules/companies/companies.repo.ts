@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { and, asc, count, eq, getTableColumns, ne, or, sql } from 'drizzle-orm';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { companyRelation } from '../../db/company-tree.js';
-import { keyedRows, preparedPerExecutor, withArrayRows } from '../../db/prepared.js';
+import { keyedRows, preparedPerExecutor, type TextTimestamps, withArrayRows } from '../../db/prepared.js';
 import { companies, companyDomains, contributionSettings, redirectDomains, roles, users, userTypes } from '../../db/schema/index.js';
 
 export type CompanyRow = typeof companies.$inferSelect;
@@ -21,7 +21,7 @@ export interface SuperAdminInput {
 const ONBOARDING_DAYS = 7;
 
 /** A company as C1's page reads it: timestamps as PostgreSQL's text, the rest as the driver parses it. */
-export type ListedCompanyRow = Omit<CompanyRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
+export type ListedCompanyRow = TextTimestamps<CompanyRow>;
 
 /**
  * C1's page carrying its total (one statement, one round trip), a named prepared statement on the

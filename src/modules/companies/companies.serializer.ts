@@ -1,11 +1,10 @@
+import type { TextTimestamps } from '../../db/prepared.js';
 import { isoTimestamp } from '../../platform/format.js';
 import type { CompanyRow } from './companies.repo.js';
 import { serializeCompanyStatutory } from './companies.statutory.service.js';
 
 /** The Company resource of the published interface (plus created_at/updated_at); timestamps as Dates or PostgreSQL's text. */
-export function serializeCompany(
-  company: Omit<CompanyRow, 'createdAt' | 'updatedAt'> & { createdAt: Date | string; updatedAt: Date | string },
-) {
+export function serializeCompany(company: TextTimestamps<CompanyRow>) {
   return {
     id: company.id,
     name: company.name,

@@ -6,9 +6,9 @@ import { and, asc, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { withInstants } from '../../../test/helpers/instants.js';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { invoices } from '../../db/schema/index.js';
-import { isoTimestamp } from '../../platform/format.js';
 import { invoicesRepo, type ListFilter, SORT_COLUMNS } from './invoices.repo.js';
 import { serializeInvoice } from './invoices.serializer.js';
 
@@ -65,15 +65,6 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.close());
 
-/** A row with each timestamp (a Date, or PostgreSQL's text of one) as the instant the API writes (isoTimestamp). */
-const instants = (row: Record<string, unknown>) =>
-  Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [
-      key,
-      value instanceof Date || (typeof value === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/.test(value)) ? isoTimestamp(value) : value,
-    ]),
-  );
-
 const base: ListFilter = { sort: 'created_at', order: 'desc', offset: 0, limit: 10 };
 
 describe('I1 and I2 reads', () => {
@@ -104,9 +95,9 @@ describe('I1 and I2 reads', () => {
         const expected = await reference(db, acme.id, query);
         // Every column as the old statements read it, timestamps as the instants the API writes (the
         // prepared page reads them as PostgreSQL's text, the others as Dates), and the same Invoice.
-        expect({ rows: rows.map(({ total: _, ...row }: Record<string, unknown>) => instants(row)), total }).toEqual({
+        expect({ rows: rows.map(({ total: _, ...row }: Record<string, unknown>) => withInstants(row)), total }).toEqual({
           ...expected,
-          rows: expected.rows.map(instants),
+          rows: expected.rows.map(withInstants),
         });
         expect(JSON.stringify(rows.map(serializeInvoice))).toBe(JSON.stringify(expected.rows.map(serializeInvoice)));
       }

@@ -6,9 +6,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
+import { withInstants } from '../../../test/helpers/instants.js';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import type { TextTimestamps } from '../../db/prepared.js';
-import { isoTimestamp } from '../../platform/format.js';
 import { type CustomContributionRow, customContributionsRepo, type TargetRow } from './custom-contributions.repo.js';
 import { serializeCustomContribution } from './custom-contributions.service.js';
 
@@ -48,15 +48,6 @@ async function reference(db: Executor, companyId: number) {
   };
 }
 
-/** A row with each timestamp (a Date, or PostgreSQL's text of one) as the instant the API writes (isoTimestamp). */
-const instants = (row: object) =>
-  Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [
-      key,
-      value instanceof Date || (typeof value === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/.test(value)) ? isoTimestamp(value) : value,
-    ]),
-  );
-
 beforeAll(async () => {
   testDb = await createTestDatabase();
   const { db } = testDb.database;
@@ -77,9 +68,9 @@ describe('S6 list', () => {
     const expected = await reference(db, acme.id);
     // Every column as the old statements read it, timestamps as the instants the API writes (read
     // now as PostgreSQL's text, then as Dates), and the same custom contributions serialized.
-    expect({ rows: listed.rows.map(instants), targets: listed.targets.map(instants) }).toEqual({
-      rows: expected.rows.map(instants),
-      targets: expected.targets.map(instants),
+    expect({ rows: listed.rows.map(withInstants), targets: listed.targets.map(withInstants) }).toEqual({
+      rows: expected.rows.map(withInstants),
+      targets: expected.targets.map(withInstants),
     });
     expect(listed.targets.every((target) => typeof target.createdAt === 'string')).toBe(true);
     const serialized = (page: { rows: TextTimestamps<CustomContributionRow>[]; targets: TextTimestamps<TargetRow>[] }) =>
