@@ -1,12 +1,14 @@
 // The console's Employees page, as sent to PostgreSQL (docs/console.md, "Overview pages"): the view
 // with no search, no status and no sort is U1's page statement, the page and the total in one, so
 // a view sends the session's read and that one statement (it sent three: the session, the page, the
-// count). Its answers are the search's, on both databases.
+// count); with its session cached (docs/decisions.md, "Console sessions cached"), that statement
+// alone. Its answers are the search's, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { statementsOf } from '../../test/helpers/statements-sent.js';
 import { createAdmin, signIn, type WebClient } from '../../test/helpers/web.js';
+import { releaseConsoleSessionsHold } from '../platform/auth/console-access.js';
 
 let ctx: TestContext;
 let client: WebClient;
@@ -45,7 +47,9 @@ it('the pages of the first view list every user once, in the order the search li
 });
 
 describe.skipIf(!process.env.DATABASE_URL)('on PostgreSQL', () => {
-  it('a view of the first page, or of a later one, sends two statements: the session and the page with its total', async () => {
+  it('a view of the first page, or of a later one, sends one statement, the page with its total; its session is cached', async () => {
+    // An earlier file of this worker may have ended a session: its hold would bypass the cache.
+    releaseConsoleSessionsHold();
     // Warm: each named statement prepared on some connection.
     for (let i = 0; i < 3; i++) await client.get('/console/employees?page=2');
     for (const [url, statement] of [
@@ -53,9 +57,8 @@ describe.skipIf(!process.env.DATABASE_URL)('on PostgreSQL', () => {
       ['/console/employees?page=2', 'users_deep_page_rows'],
     ]) {
       const sent = await statementsOf(() => client.get(url));
-      expect(sent).toHaveLength(2);
-      expect(sent[0]).toBe('console_session_by_hash');
-      expect(sent[1]).toBe(statement);
+      // The authentication generation is read at most once a second, by whichever request comes first.
+      expect(sent.filter((name) => name !== 'auth_generation')).toEqual([statement]);
     }
   });
 });

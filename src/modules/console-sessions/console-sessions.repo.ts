@@ -4,7 +4,7 @@ import { and, asc, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { preparedPerExecutor } from '../../db/prepared.js';
-import { companies, users, webLoginFailures, webSessions } from '../../db/schema/index.js';
+import { authGeneration, companies, users, webLoginFailures, webSessions } from '../../db/schema/index.js';
 import { CONSOLE_ROLES } from '../../platform/auth/console-access.js';
 import { exitedSql } from '../users/index.js';
 
@@ -35,18 +35,34 @@ export interface LoginCounter {
 }
 
 /**
- * The read every console page starts with, prepared once per executor (db/prepared.ts). Drizzle
- * built this select's text on every view (0.1 ms of CPU) and PostgreSQL planned its join: the
- * Employees page took 0.946 ms of the server's CPU a view, 0.587 ms prepared (docs/console.md).
+ * The read every console page starts with when its session is not cached (console-sessions.service.ts),
+ * prepared once per executor (db/prepared.ts): Drizzle built this select's text on every view (0.1 ms
+ * of CPU) and PostgreSQL planned its join. It brings the authentication generation (migrations 0269,
+ * 0273) from the same snapshot, so a cached session is as new as the generation it came with
+ * (docs/decisions.md, "Console sessions cached"); the generation's one row is the outer side, so an
+ * unknown cookie still brings it.
  *
- * The session's user and company are each read by their primary key in a LATERAL subquery with a
- * LIMIT, which PostgreSQL cannot turn back into a plain join. As a plain join, on statistics that
- * had seen only the sessions of earlier (lower) user ids, its generic plan was a merge join that
- * walked `users_pkey` from the first user up to the session's: 10,051 users read a view for the
- * admin of a company created after one of 10,000 employees, 3.8 ms of the database's CPU against
- * 0.8 for the company before it (docs/console.md, "Overview pages").
+ * The session is read by its hash, and its user and company each by their primary key, in LATERAL
+ * subqueries with a LIMIT, which PostgreSQL cannot turn back into a plain join. As a plain join, on
+ * statistics that had seen only the sessions of earlier (lower) user ids, its generic plan was a
+ * merge join that walked `users_pkey` from the first user up to the session's: 10,051 users read a
+ * view for the admin of a company created after one of 10,000 employees, 3.8 ms of the database's
+ * CPU against 0.8 for the company before it (docs/console.md, "Overview pages").
  */
 const preparedSession = preparedPerExecutor((executor) => {
+  const session = executor
+    .select({
+      id: webSessions.id,
+      csrfToken: webSessions.csrfToken,
+      userId: webSessions.userId,
+      companyId: webSessions.companyId,
+      lastSeenAt: webSessions.lastSeenAt,
+      expiresAt: webSessions.expiresAt,
+    })
+    .from(webSessions)
+    .where(and(eq(webSessions.tokenHash, sql.placeholder('tokenHash')), gt(webSessions.expiresAt, sql`now()`)))
+    .limit(1)
+    .as('console_session');
   const sessionUser = executor
     .select({
       firstName: users.firstName,
@@ -59,23 +75,24 @@ const preparedSession = preparedPerExecutor((executor) => {
       exitDate: users.exitDate,
     })
     .from(users)
-    .where(eq(users.id, webSessions.userId))
+    .where(eq(users.id, session.userId))
     .limit(1)
     .as('session_user');
   const sessionCompany = executor
     .select({ name: companies.name, isActive: companies.isActive, apiAccess: companies.apiAccess })
     .from(companies)
-    .where(eq(companies.id, webSessions.companyId))
+    .where(eq(companies.id, session.companyId))
     .limit(1)
     .as('session_company');
   return executor
     .select({
-      id: webSessions.id,
-      csrfToken: webSessions.csrfToken,
-      userId: webSessions.userId,
-      companyId: webSessions.companyId,
-      lastSeenAt: webSessions.lastSeenAt,
-      expiresAt: webSessions.expiresAt,
+      generation: authGeneration.generation,
+      id: session.id,
+      csrfToken: session.csrfToken,
+      userId: session.userId,
+      companyId: session.companyId,
+      lastSeenAt: session.lastSeenAt,
+      expiresAt: session.expiresAt,
       firstName: sessionUser.firstName,
       lastName: sessionUser.lastName,
       email: sessionUser.email,
@@ -88,10 +105,11 @@ const preparedSession = preparedPerExecutor((executor) => {
       companyActive: sessionCompany.isActive,
       companyApiAccess: sessionCompany.apiAccess,
     })
-    .from(webSessions)
-    .innerJoinLateral(sessionUser, sql`true`)
-    .innerJoinLateral(sessionCompany, sql`true`)
-    .where(and(eq(webSessions.tokenHash, sql.placeholder('tokenHash')), gt(webSessions.expiresAt, sql`now()`)))
+    .from(authGeneration)
+    .leftJoinLateral(session, sql`true`)
+    .leftJoinLateral(sessionUser, sql`true`)
+    .leftJoinLateral(sessionCompany, sql`true`)
+    .where(eq(authGeneration.id, 1))
     .limit(1)
     .prepare('console_session_by_hash');
 });
@@ -107,8 +125,15 @@ export const consoleSessionsRepo = {
 
   /** The live session of a cookie, with what every page needs about its user and company. */
   async findSession(executor: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-    const [row] = await preparedSession(executor).execute({ tokenHash });
-    return row;
+    return (await consoleSessionsRepo.findSessionWithGeneration(executor, tokenHash)).record;
+  },
+
+  /** findSession and the authentication generation, in one statement (one snapshot). */
+  async findSessionWithGeneration(executor: Executor, tokenHash: string): Promise<{ generation: number; record: SessionRow | undefined }> {
+    const [{ generation, ...row }] = await preparedSession(executor).execute({ tokenHash });
+    // The session's user and company are references, so all three are found or there is no session.
+    const found = row.id !== null && row.roles !== null && row.companyActive !== null;
+    return { generation: Number(generation), record: found ? (row as SessionRow) : undefined };
   },
 
   async touchSession(executor: Executor, companyId: number, id: number, at: Date): Promise<void> {

@@ -6,7 +6,9 @@ import crypto from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { type AuditEvent, recordAudit } from '../../platform/audit/index.js';
-import { CONSOLE_ROLES, holdsConsoleRole } from '../../platform/auth/console-access.js';
+import { type AuthCache, EntryCache, readAndKeep, readThrough } from '../../platform/auth/auth-cache.js';
+import { CONSOLE_ROLES, consoleSessionsHeld, holdConsoleSessions, holdsConsoleRole } from '../../platform/auth/console-access.js';
+import { readAuthGeneration } from '../../platform/auth/tokens.js';
 import { lagosDate } from '../../platform/format.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
 import { hashPassword, isExited, verifyPassword } from '../users/index.js';
@@ -20,6 +22,11 @@ export const SESSION_IDLE_SECONDS = 30 * 60;
 export const SESSION_MAX_SECONDS = 12 * 60 * 60;
 /** Idle tracking writes at most once a minute per session, so page views are not all writes. */
 const TOUCH_EVERY_MS = 60_000;
+/**
+ * Sessions an instance keeps (the least recently used go first): one signed-in administrator for
+ * each of the 10,000 companies of the goal, twice; ~1 KB each, so ~20 MB at most.
+ */
+const MAX_CACHED_SESSIONS = 20_000;
 /**
  * Failed sign-ins allowed per window (SIGNIN_WINDOW_SECONDS, 15 minutes by default): per e-mail from
  * one address, and per address. The per-account bound over all addresses is SIGNIN_ACCOUNT_FAILURES
@@ -57,8 +64,35 @@ const signInEvent = (account: { id: number; companyId: number }, action: string,
   actor: { type: 'console_user', id: String(account.id), email },
 });
 
-export function createSessionService(deps: { db: Db; config: Config; mailer: Mailer }) {
-  const { db } = deps;
+export function createSessionService(deps: { db: Db; config: Config; mailer: Mailer; authCache: AuthCache }) {
+  const { db, authCache } = deps;
+  // Sessions by the hash of their cookie, under the authentication generation (one per instance).
+  const entries = authCache.attach(new EntryCache<SessionRow>(MAX_CACHED_SESSIONS, consoleSessionsHeld));
+  const readSession = (tokenHash: string) => () => consoleSessionsRepo.findSessionWithGeneration(db, tokenHash);
+  const readGeneration = () => readAuthGeneration(db);
+
+  /** A live session of someone who may use the console, as of `now`. */
+  function usable(row: SessionRow, now: number): boolean {
+    // Losing the admin role, deactivation, suspension, deletion or the exit (from the day after
+    // the exit date, docs/users.md, "Leavers") ends every session at once.
+    const allowed =
+      isAdmin(row.roles) &&
+      row.userActive &&
+      !row.userSuspended &&
+      !row.userDeletedAt &&
+      !isExited(row.userExitDate, lagosDate(new Date(now))) &&
+      row.companyActive;
+    return allowed && row.expiresAt.getTime() > now && now - row.lastSeenAt.getTime() <= SESSION_IDLE_SECONDS * 1000;
+  }
+
+  /** Idle tracking: the last view is written at most once a minute, and the cached row follows it. */
+  async function touched(row: SessionRow, now: number): Promise<SessionRow> {
+    if (now - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+      row.lastSeenAt = new Date(now);
+      await consoleSessionsRepo.touchSession(db, row.companyId, row.id, row.lastSeenAt);
+    }
+    return row;
+  }
   const lock = createAccountLock(deps);
   const windowSeconds = lock.windowSeconds;
   // Verifying against a real hash when nobody matches keeps the response time the same, so the
@@ -163,36 +197,36 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
       return { ok: true, token, csrfToken, expiresAt, userId: matched.id, companyId: matched.companyId };
     },
 
-    /** The session of a cookie value, or undefined when unknown, expired, idle or no longer allowed. */
+    /**
+     * The session of a cookie value, or undefined when unknown, expired, idle or no longer allowed.
+     * From this instance's cache when it may be (docs/decisions.md, "Console sessions cached"); a
+     * cached session that would be refused is read again first, as another instance may have
+     * touched it since.
+     */
     async resolve(token: string | undefined): Promise<SessionRow | undefined> {
       if (!token || token.length > 200) return undefined;
-      const row = await consoleSessionsRepo.findSession(db, sha256(token));
-      if (!row) return undefined;
+      const tokenHash = sha256(token);
       const now = Date.now();
-      const idle = now - row.lastSeenAt.getTime() > SESSION_IDLE_SECONDS * 1000;
-      // Losing the admin role, deactivation, suspension, deletion or the exit (from the day after
-      // the exit date, docs/users.md, "Leavers") ends every session at once.
-      const allowed =
-        isAdmin(row.roles) &&
-        row.userActive &&
-        !row.userSuspended &&
-        !row.userDeletedAt &&
-        !isExited(row.userExitDate, lagosDate()) &&
-        row.companyActive;
-      if (idle || !allowed) {
-        await consoleSessionsRepo.deleteSessionByHash(db, sha256(token));
-        return undefined;
+      const cached = await readThrough(authCache, entries, tokenHash, now, readSession(tokenHash), readGeneration);
+      if (!cached) return undefined;
+      if (usable(cached, now)) return touched(cached, now);
+      const row = await readAndKeep(authCache, entries, tokenHash, readSession(tokenHash));
+      if (!row) return undefined;
+      if (usable(row, now)) return touched(row, now);
+      if (row.expiresAt.getTime() > now) {
+        holdConsoleSessions();
+        await consoleSessionsRepo.deleteSessionByHash(db, tokenHash);
       }
-      if (now - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS)
-        await consoleSessionsRepo.touchSession(db, row.companyId, row.id, new Date(now));
-      return row;
+      return undefined;
     },
 
     /** The unlock link of the lock e-mail (account-lock.service.ts). */
     unlockLinks: { check: lock.checkLink, redeem: lock.redeemLink },
 
     async signOut(token: string | undefined): Promise<void> {
-      if (token) await consoleSessionsRepo.deleteSessionByHash(db, sha256(token));
+      if (!token) return;
+      holdConsoleSessions();
+      await consoleSessionsRepo.deleteSessionByHash(db, sha256(token));
     },
   };
 }

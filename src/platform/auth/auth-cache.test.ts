@@ -93,6 +93,8 @@ describe('the generation', () => {
       sql`UPDATE api_tokens SET scopes = ARRAY['users.index'] WHERE company_id = ${company.id}`,
       sql`UPDATE api_tokens SET expired_at = now() WHERE company_id = ${company.id}`,
       sql`UPDATE companies SET plan = 'premium' WHERE id = ${company.id}`,
+      // What the console's cached sessions show of their company (migration 0273).
+      sql`UPDATE companies SET name = 'Renamed' WHERE id = ${company.id}`,
       sql`UPDATE companies SET api_access = false WHERE id = ${company.id}`,
       sql`UPDATE companies SET is_active = false WHERE id = ${company.id}`,
       sql`UPDATE api_tokens SET revoked_at = now() WHERE company_id = ${company.id}`,
@@ -115,7 +117,7 @@ describe('the generation', () => {
     const company = await createCompany(ctx.db);
     await ctx.db.execute(sql`UPDATE api_tokens SET last_used_at = now() - interval '2 minutes' WHERE company_id = ${company.id}`);
     await ctx.db.execute(sql`UPDATE api_tokens SET revoked_at = revoked_at, scopes = scopes WHERE company_id = ${company.id}`);
-    await ctx.db.execute(sql`UPDATE companies SET name = 'Renamed' WHERE id = ${company.id}`);
+    await ctx.db.execute(sql`UPDATE companies SET name = name, employee_seq = employee_seq + 1 WHERE id = ${company.id}`);
     expect((await as(ctx.app, company).get('/api/users')).statusCode).toBe(200);
     expect(ctx.app.lastUse.waiting).toBe(1);
     await ctx.app.lastUse.flush();

@@ -9,10 +9,10 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { AccessError, DomainError, unauthorized } from '../errors.js';
 import type { BucketResult, RateLimitStore } from '../ratelimit/limiter.js';
-import { AuthCache } from './auth-cache.js';
+import { AuthCache, readAndKeep, readThrough } from './auth-cache.js';
 import { SCOPE_DENIED } from './console-access.js';
 import type { LastUseWriter } from './last-use.js';
-import { hashToken, scopeAllows, scopeOf, type TokenRecord } from './tokens.js';
+import { hashToken, scopeAllows, scopeOf } from './tokens.js';
 import { tokensRepo } from './tokens.repo.js';
 
 export { AuthCache };
@@ -54,43 +54,12 @@ export function createAuthenticator(deps: { db: Db; config: Config; limiter: Rat
   // Lazy sliding-expiry writes: at most once per TTL/100, and at least once a minute.
   const touchEveryMs = Math.min(ttlMs / 100, 60_000);
 
+  const readToken = (token: string) => () => tokensRepo.findByHashWithGeneration(db, hashToken(token));
+  const readGeneration = () => tokensRepo.generation(db);
   /** Reads the token with the generation and caches it, unless the cache was emptied meanwhile. */
-  async function lookUp(token: string): Promise<TokenRecord | undefined> {
-    const epoch = cache.epoch;
-    const at = Date.now();
-    const { generation, record } = await tokensRepo.findByHashWithGeneration(db, hashToken(token));
-    const untouched = cache.epoch === epoch;
-    if (cache.observe(generation, at) && untouched) cache.set(token, record, at);
-    return record;
-  }
-
-  /** One read of the generation at a time; every request that needs it waits for the same. */
-  let reading: Promise<void> | undefined;
-  function readGeneration(): Promise<void> {
-    reading ??= (async () => {
-      const at = Date.now();
-      try {
-        cache.observe(await tokensRepo.generation(db), at);
-      } finally {
-        reading = undefined;
-      }
-    })();
-    return reading;
-  }
-
-  /**
-   * The token's record as of a read started at most GENERATION_MS before the request (`now`): from
-   * the cache when the generation was read since, else after reading it (folded into the token's
-   * own read on a miss). Two rounds at most: a read under way may have started too early.
-   */
-  async function resolve(token: string, now: number): Promise<TokenRecord | undefined> {
-    for (;;) {
-      const cached = cache.get(token, now);
-      if (cached === null) return lookUp(token);
-      if (cache.current(now)) return cached;
-      await readGeneration();
-    }
-  }
+  const lookUp = (token: string) => readAndKeep(cache, cache.tokens, token, readToken(token));
+  /** The token's record as of a read started at most GENERATION_MS before the request (`now`). */
+  const resolve = (token: string, now: number) => readThrough(cache, cache.tokens, token, now, readToken(token), readGeneration);
 
   async function failAuthentication(request: FastifyRequest, reply: FastifyReply, error: DomainError): Promise<never> {
     const bucket = await limiter.take('unauth', request.ip, config.rateLimit.unauthenticated);

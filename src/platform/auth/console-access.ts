@@ -25,11 +25,41 @@ export function mayGrantConsoleAccess(scopes: readonly string[]): boolean {
 export const consoleAccessDenied = () => new AccessError('forbidden', SCOPE_DENIED);
 
 /**
+ * How long this process neither uses nor keeps cached console sessions after it starts ending one
+ * (docs/decisions.md, "Console sessions cached"). The session's end commits with its transaction,
+ * later; until then a read still finds the row, and a row cached meanwhile would outlive the
+ * commit until the generation is read again (up to GENERATION_MS). Every session read of the
+ * process goes to the database for this long instead, so the end applies at its commit, as it
+ * did before sessions were cached. A transaction still open after this is bounded by the
+ * generation, like a change made by another instance.
+ */
+export const SESSION_HOLD_MS = 60_000;
+/** Process-wide: `endConsoleSessions` runs inside a caller's transaction, with no instance at hand. */
+let sessionsHeldUntil = Number.NEGATIVE_INFINITY;
+
+/** Stops caching console sessions in this process for SESSION_HOLD_MS (call before the change). */
+export function holdConsoleSessions(now = Date.now()): void {
+  sessionsHeldUntil = Math.max(sessionsHeldUntil, now + SESSION_HOLD_MS);
+}
+
+/**
+ * Ends the hold at once. Tests only: a test process runs many apps one after another, and a test
+ * that counts the statements of a cached page must not see the hold of an earlier file's app.
+ */
+export function releaseConsoleSessionsHold(): void {
+  sessionsHeldUntil = Number.NEGATIVE_INFINITY;
+}
+
+/** True while console sessions are read from the database only (see SESSION_HOLD_MS). */
+export const consoleSessionsHeld = (now: number): boolean => now < sessionsHeldUntil;
+
+/**
  * Ends every console session of these users: called in the same transaction as a password change,
  * a deactivation or a deletion, so that an old session never outlives the credentials or the
  * standing it was opened with (reactivating a user must not bring its old sessions back).
  */
 export async function endConsoleSessions(executor: Executor, companyId: number, userIds: number[]): Promise<void> {
   if (userIds.length === 0) return;
+  holdConsoleSessions();
   await deleteConsoleSessions(executor, companyId, userIds);
 }

@@ -107,6 +107,9 @@ export const ROUTE_NAMES = [
 /** A named /api route (docs/reference.md, "Authentication and scopes"): its scope name, rate-limit key and metrics label. */
 export type RouteName = (typeof ROUTE_NAMES)[number];
 
+/** The authentication generation (docs/decisions.md, "Authentication cache: up to 60 s, revocation within 1 s"). */
+export const readAuthGeneration = (executor: Executor): Promise<number> => tokensRepo.generation(executor);
+
 export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
