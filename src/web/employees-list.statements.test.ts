@@ -53,8 +53,8 @@ describe.skipIf(!process.env.DATABASE_URL)('on PostgreSQL', () => {
     // Warm: each named statement prepared on some connection.
     for (let i = 0; i < 3; i++) await client.get('/console/employees?page=2');
     for (const [url, statement] of [
-      ['/console/employees', 'users_page_rows'],
-      ['/console/employees?page=2', 'users_deep_page_rows'],
+      ['/console/employees', 'users_listed_rows'],
+      ['/console/employees?page=2', 'users_listed_deep_rows'],
     ]) {
       const sent = await statementsOf(() => client.get(url));
       // The authentication generation is read at most once a second, by whichever request comes first.

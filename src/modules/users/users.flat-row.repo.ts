@@ -99,3 +99,27 @@ export const flatUserRowSql = sql<UserFlatRow>`json_build_array(${sql.join(
   ROW_FIELDS.map((field) => asJsonElement(rowColumns[field])),
   sql`, `,
 )})`;
+
+/**
+ * The fields of the console's Employees table (src/web/employees-list.view.ts), in this order: its
+ * first view and pages read these 12 as one json array a user instead of the 57 of a flat row
+ * (docs/console.md, "Overview pages"). `serializeListedRow` (users.serializer.ts) reads them.
+ */
+export const LISTED_FIELDS = [
+  'id',
+  'employeeId',
+  'firstName',
+  'lastName',
+  'email',
+  'userTypeName',
+  'title',
+  'baseSalary',
+  'isActive',
+  'isSuspended',
+  'onboardingCompleted',
+  'exitDate',
+] as const satisfies readonly UserRowField[];
+export const listedUserRowSql = sql<UserFlatRow>`json_build_array(${sql.join(
+  LISTED_FIELDS.map((field) => asJsonElement(rowColumns[field])),
+  sql`, `,
+)})`;

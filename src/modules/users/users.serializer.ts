@@ -2,7 +2,7 @@ import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp, lagosDate } from '../../platform/format.js';
 import { moneyString } from '../../tax-engine/money.js';
 import { isExited } from './lifecycle/users.exit.repo.js';
-import { USER_ROW as at, ROW_FIELDS, type UserFlatRow } from './users.flat-row.repo.js';
+import { USER_ROW as at, LISTED_FIELDS, ROW_FIELDS, type UserFlatRow } from './users.flat-row.repo.js';
 import type { UserWithNames } from './users.repo.js';
 
 type Nullable<T> = T | null;
@@ -94,3 +94,30 @@ function userRowOf(named: UserWithNames): UserFlatRow {
   const names = named as unknown as Record<string, unknown>;
   return ROW_FIELDS.map((field) => (field in user ? user[field] : names[field]));
 }
+
+/** Where each field of the console's listed row sits (LISTED_FIELDS). */
+const listedAt = Object.fromEntries(LISTED_FIELDS.map((field, index) => [field, index])) as Record<(typeof LISTED_FIELDS)[number], number>;
+
+/**
+ * A row of the console's Employees table (users.flat-row.repo.ts, LISTED_FIELDS): the fields it
+ * shows, each as serializeUserRow gives it, so the table reads a listed row and a whole User alike.
+ */
+export function serializeListedRow(row: UserFlatRow, today = lagosDate()) {
+  const exitDate = dateOnly(row[listedAt.exitDate] as Instant);
+  return {
+    id: row[listedAt.id] as number,
+    employee_id: row[listedAt.employeeId] as string,
+    first_name: row[listedAt.firstName] as string,
+    last_name: row[listedAt.lastName] as string,
+    email: row[listedAt.email] as string,
+    user_types: row[listedAt.userTypeName] as Nullable<string>,
+    title: row[listedAt.title] as Nullable<string>,
+    base_salary: moneyString(row[listedAt.baseSalary] as Nullable<string>),
+    is_active: (row[listedAt.isActive] as boolean) && !isExited(exitDate, today),
+    is_suspended: row[listedAt.isSuspended] as boolean,
+    onboarding_completed: row[listedAt.onboardingCompleted] ? 1 : 0,
+    exit_date: exitDate,
+  };
+}
+
+export type ListedUserRow = ReturnType<typeof serializeListedRow>;

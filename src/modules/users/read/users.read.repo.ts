@@ -8,7 +8,7 @@ import { type Executor, hotReads } from '../../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../../db/schema/index.js';
 import { lagosDate } from '../../../platform/format.js';
-import { flatUserRowSql, manager, type UserFlatRow } from '../users.flat-row.repo.js';
+import { flatUserRowSql, listedUserRowSql, manager, type UserFlatRow } from '../users.flat-row.repo.js';
 import { userJson } from './users.json.repo.js';
 
 // The page carries the company's live-user counter (0140_user_counts.sql) as a second column: U1 is
@@ -114,6 +114,9 @@ const jsonOfUser = (mayGrant: SQL, today: SQL) =>
   userJson({ userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName }, mayGrant, today);
 const preparedPage = preparedPageOf(flatUserRowSql, 'users_page_rows');
 const preparedDeepPage = preparedDeepPageOf(flatUserRowSql, 'users_deep_page_rows');
+// The same pages with only the columns of the console's Employees table (LISTED_FIELDS).
+const preparedListedPage = preparedPageOf(listedUserRowSql, 'users_listed_rows');
+const preparedListedDeepPage = preparedDeepPageOf(listedUserRowSql, 'users_listed_deep_rows');
 // The same pages with each user as the JSON text the API sends, written by PostgreSQL (users.json.repo.ts):
 // for a PostgreSQL server only (users.service.ts says why).
 const userJsonParam = jsonOfUser(sql`${sql.placeholder('mayGrant')}::boolean`, sql`${sql.placeholder('today')}::date`);
@@ -164,6 +167,17 @@ export const usersReadRepo = {
       return { rows: rows.map((row) => row.user), total: rows[0]?.total ?? (await usersReadRepo.total(executor, companyId, options)) };
     }
     const rows = await (offset === 0 ? preparedPage : preparedDeepPage)(hotReads(executor)).execute({ companyId, offset, limit });
+    const total = rows[0]?.[1] as number | null | undefined;
+    return {
+      rows: rows.map((row) => row[0] as UserFlatRow),
+      total: total ?? (await usersReadRepo.count(executor, companyId)),
+    };
+  },
+
+  /** `page` without a filter, each user as the columns of the console's Employees table (LISTED_FIELDS' order). */
+  async listedPage(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ rows: UserFlatRow[]; total: number }> {
+    const prepared = offset === 0 ? preparedListedPage : preparedListedDeepPage;
+    const rows = await prepared(hotReads(executor)).execute({ companyId, offset, limit });
     const total = rows[0]?.[1] as number | null | undefined;
     return {
       rows: rows.map((row) => row[0] as UserFlatRow),

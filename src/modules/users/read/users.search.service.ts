@@ -3,7 +3,7 @@
 // status, paged, with the total. Company id first, like every users query.
 import type { Db } from '../../../db/client.js';
 import { lagosDate } from '../../../platform/format.js';
-import { serializeUser, serializeUserRow } from '../users.serializer.js';
+import { type ListedUserRow, serializeListedRow, serializeUser } from '../users.serializer.js';
 import { usersReadRepo } from './users.read.repo.js';
 import { type SearchSort, searchRepo, type UserStatus } from './users.search.repo.js';
 
@@ -19,17 +19,18 @@ export interface UserSearch {
 export function createUserSearch(deps: { db: Db }) {
   const { db } = deps;
   return {
-    async search(companyId: number, input: UserSearch) {
+    /** A page of the console's Employees table: each user as the table's fields (ListedUserRow), and the total. */
+    async search(companyId: number, input: UserSearch): Promise<{ users: ListedUserRow[]; total: number }> {
       const text = input.q?.trim().slice(0, 100);
       // One Lagos day for the whole page: the status filter and every user's is_active agree.
       const today = lagosDate();
-      // The console's first view, and its pages (no text, no status, by id ascending), is U1's page:
-      // one prepared statement for the users (their flat rows) and the total, where the search
-      // below sends two (the page through Drizzle, and the count) on two connections
+      // The console's first view, and its pages (no text, no status, by id ascending), is U1's page
+      // with only the table's columns: one prepared statement for the users and the total, where
+      // the search below sends two (the page through Drizzle, and the count) on two connections
       // (docs/console.md, "Overview pages").
       if (!text && !input.status && !input.sort && input.order !== 'desc') {
-        const page = await usersReadRepo.page(db, companyId, input.offset, input.limit, { today });
-        return { users: page.rows.map((row) => serializeUserRow(row, false, today)), total: page.total };
+        const page = await usersReadRepo.listedPage(db, companyId, input.offset, input.limit);
+        return { users: page.rows.map((row) => serializeListedRow(row, today)), total: page.total };
       }
       const { rows, total } = await searchRepo.search(db, companyId, {
         text,
