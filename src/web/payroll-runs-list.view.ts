@@ -1,10 +1,10 @@
 // Console → Payroll, the list (docs/console.md, "Payroll runs"): a row per run with its kind,
 // period, status badge and totals, newest first unless the Pay period or Created header (sort
 // links, sort-header.view.ts) asks otherwise; the pager keeps the order.
-import type { RunSort } from '../modules/payroll-runs/index.js';
+import type { ListedRunRow, RunSort } from '../modules/payroll-runs/index.js';
 import { naira } from '../tax-engine/money.js';
 import { type Html, html, when } from './html.view.js';
-import { type RunView, runBadge, runKind, runPath } from './payroll-runs.view.js';
+import { runBadge, runKind, runPath } from './payroll-runs.view.js';
 import { type ListSort, sortHeader } from './sort-header.view.js';
 
 export type RunsSort = ListSort<RunSort> & { key: RunSort };
@@ -14,18 +14,18 @@ const CAPTIONS: Record<RunSort, Record<'asc' | 'desc', string>> = {
   pay_period: { desc: 'Payroll runs, latest pay period first', asc: 'Payroll runs, earliest pay period first' },
 };
 
-function runsTable(runs: RunView[], sort: RunsSort): Html {
+function runsTable(runs: ListedRunRow[], sort: RunsSort): Html {
   const sortBy = (label: string, key: RunSort) => sortHeader({ path: '/console/payroll', label, key, sort, params: {}, first: 'desc' });
   return html`<div class="table-wrap"><table><caption>${CAPTIONS[sort.key][sort.order]}</caption>
 <thead><tr><th scope="col">Run</th><th scope="col">Kind</th>${sortBy('Pay period', 'pay_period')}${sortBy('Created', 'created')}<th scope="col">Status</th><th scope="col" class="num">Paystubs</th><th scope="col" class="num">Gross pay</th><th scope="col" class="num">Tax withheld</th><th scope="col" class="num">Net pay</th></tr></thead>
 <tbody>${runs.map(
     (run) =>
-      html`<tr><td><a href="${runPath(run.id)}">${run.id}</a></td><td>${runKind(run)}</td><td class="nowrap">${run.pay_period_start}<br>to ${run.pay_period_end}</td><td>${when(run.created_at)}</td><td>${runBadge(run.status)}</td><td class="num">${run.totals.employees ?? 0}</td><td class="num">${naira(run.totals.gross_pay ?? 0)}</td><td class="num">${naira(run.totals.tax_withheld ?? 0)}</td><td class="num">${naira(run.totals.net_pay ?? 0)}</td></tr>`,
+      html`<tr><td><a href="${runPath(run.id)}">${run.id}</a></td><td>${runKind(run)}</td><td class="nowrap">${run.pay_period_start}<br>to ${run.pay_period_end}</td><td>${when(run.created_at)}</td><td>${runBadge(run.status)}</td><td class="num">${run.employees ?? 0}</td><td class="num">${naira(run.gross_pay ?? 0)}</td><td class="num">${naira(run.tax_withheld ?? 0)}</td><td class="num">${naira(run.net_pay ?? 0)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
 /** The list page's body: the New run buttons, the table of this page's runs, and the pager. */
-export function runsListBody(runs: RunView[], list: { sort: RunsSort; pageNo: number; lastPage: number }): Html {
+export function runsListBody(runs: ListedRunRow[], list: { sort: RunsSort; pageNo: number; lastPage: number }): Html {
   const { sort, pageNo, lastPage } = list;
   // The default order (newest created first) keeps the short address; any other travels with the pages.
   const sorted = sort.key === 'created' && sort.order === 'desc' ? '' : `&sort=${sort.key}&order=${sort.order}`;

@@ -165,8 +165,8 @@ export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Pro
       const pageNo = request.query.page ?? 1;
       const sort: RunsSort = { key: request.query.sort ?? 'created', order: request.query.order ?? 'desc' };
       const order = { key: sort.key, direction: sort.order };
-      const result = (await runs.list(session.companyId, { page: pageNo, per_page: RUNS_PER_PAGE }, { page: pageNo }, order)).data;
-      const body = runsListBody(result.data as RunView[], { sort, pageNo, lastPage: result.last_page });
+      const { runs: listed, lastPage } = await runs.listed(session.companyId, pageNo, RUNS_PER_PAGE, order);
+      const body = runsListBody(listed, { sort, pageNo, lastPage });
       return sendHtml(reply, page({ title: 'Payroll runs', session, section: 'payroll', body }));
     },
   );

@@ -16,7 +16,7 @@ import { settleRunNow } from './transfers/transfers.now.service.js';
 import { createTransferWebhook } from './transfers/transfers.webhook.service.js';
 import { createWebhookPulse } from './transfers/webhook-pulse.service.js';
 
-export type { RunOrder, RunSort } from './payroll-runs.list.repo.js';
+export type { ListedRunRow, RunOrder, RunSort } from './payroll-runs.list.repo.js';
 export { RUN_SORTS } from './payroll-runs.list.repo.js';
 export type { RunRow } from './payroll-runs.repo.js';
 export type { CreateRunInput, ScheduledCreation } from './payroll-runs.service.js';

@@ -36,6 +36,24 @@ const FILTER_SQL: Record<keyof RunFilters, SQL> = {
 const STATUSES: (keyof StatusCounts)[] = ['unpaid', 'held', 'processing', 'paid', 'failed', 'cancelled'];
 const statusSums = sql.raw(STATUSES.map((status) => `coalesce(sum(rc.${status}), 0)::int AS ${status}`).join(', '));
 
+/** What the console's Payroll table shows of a run (src/web/payroll-runs-list.view.ts): totals as their stored text. */
+export interface ListedRunRow
+  extends Pick<RunRow, 'id' | 'status' | 'kind' | 'reason' | 'pay_period_start' | 'pay_period_end' | 'created_at'> {
+  employees: string | null;
+  gross_pay: string | null;
+  tax_withheld: string | null;
+  net_pay: string | null;
+}
+const LISTED_RUN_COLUMNS =
+  sql.raw(`id, status, kind, reason, pay_period_start::text AS pay_period_start, pay_period_end::text AS pay_period_end,
+  created_at, totals->>'employees' AS employees, totals->>'gross_pay' AS gross_pay, totals->>'tax_withheld' AS tax_withheld,
+  totals->>'net_pay' AS net_pay`);
+const orderOf = (order: RunOrder) => {
+  const direction = sql.raw(order.direction === 'asc' ? 'ASC' : 'DESC');
+  // Qualified: the bare name would be the select list's text of the date.
+  return sql`payroll_runs.${SORT_COLUMN[order.key]} ${direction}, payroll_runs.id ${direction}`;
+};
+
 export const runListRepo = {
   /**
    * Newest first unless an order is given; ties (two runs of one period) fall back on the id, the
@@ -56,15 +74,13 @@ export const runListRepo = {
       db,
       name,
       () => {
-        const direction = sql.raw(order.direction === 'asc' ? 'ASC' : 'DESC');
         const company = sql.placeholder('companyId');
         const filtered = sql.join([sql`company_id = ${company}`, ...given.conditions], sql` AND `);
         return {
           columns: sql`${RUN_COLUMNS}, (SELECT to_jsonb(c) FROM (SELECT ${statusSums} FROM paystub_run_counts rc
                          WHERE rc.company_id = ${company} AND rc.transaction_id = payroll_runs.id) c) AS counts`,
           from: sql`FROM payroll_runs WHERE ${filtered}`,
-          // Qualified: the bare name would be the select list's text of the date.
-          order: sql`payroll_runs.${SORT_COLUMN[order.key]} ${direction}, payroll_runs.id ${direction}`,
+          order: orderOf(order),
         };
       },
       { companyId, ...given.values },
@@ -72,5 +88,32 @@ export const runListRepo = {
       offset,
     );
     return { total, rows: rows.map(({ counts, ...run }) => ({ run, counts })) };
+  },
+
+  /**
+   * The console's page of runs, unfiltered, in `order`, with the company's total: only the table's
+   * columns, the four totals it shows read out of the stored jsonb as their text (exact, where the
+   * API's numbers are doubles), and no counts (the table shows none).
+   */
+  async listedPage(
+    db: Executor,
+    companyId: number,
+    limit: number,
+    offset: number,
+    order: RunOrder,
+  ): Promise<{ total: number; rows: ListedRunRow[] }> {
+    const name = ['payroll_runs_listed', order.key, order.direction].join('_');
+    return namedPageWithTotal<ListedRunRow>(
+      db,
+      name,
+      () => ({
+        columns: LISTED_RUN_COLUMNS,
+        from: sql`FROM payroll_runs WHERE company_id = ${sql.placeholder('companyId')}`,
+        order: orderOf(order),
+      }),
+      { companyId },
+      limit,
+      offset,
+    );
   },
 };

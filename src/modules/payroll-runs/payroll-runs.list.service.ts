@@ -64,9 +64,16 @@ export function createRunList(deps: { db: Db; config: { publicUrl: string } }) {
     return { message: MESSAGES.listed, data: laravelPage(pageRequest(rawQuery, page, perPage), total, data) };
   }
 
+  /** The console's Payroll table: a page of the company's runs in `order`, each as the table shows it, and the last page. */
+  async function listed(companyId: number, page: number, perPage: number, order: RunOrder) {
+    const { total, rows } = await runListRepo.listedPage(db, companyId, perPage, pageOffset(page, perPage), order);
+    return { runs: rows, lastPage: Math.max(1, Math.ceil(total / perPage)) };
+  }
+
   return {
     list,
     listText,
+    listed,
     /**
      * The API's answer: unfiltered on a PostgreSQL server `listText`, otherwise `list`'s object; the
      * same document, the same bytes once the route's serializer has written the object. As for U1
