@@ -102,7 +102,7 @@ export const flatUserRowSql = sql<UserFlatRow>`json_build_array(${sql.join(
 
 /**
  * The fields of the console's Employees table (src/web/employees-list.view.ts), in this order: its
- * first view and pages read these 12 as one json array a user instead of the 57 of a flat row
+ * first view and pages read these 12 as one json array a user instead of the 58 of a flat row
  * (docs/console.md, "Overview pages"). `serializeListedRow` (users.serializer.ts) reads them.
  */
 export const LISTED_FIELDS = [
