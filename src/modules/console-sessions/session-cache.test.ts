@@ -65,6 +65,21 @@ describe('a cached session', () => {
     expect(await isOpen(client)).toBe(false);
   });
 
+  test("carries its administrator's new console role at once when it is changed on this instance", async ({ ctx, company }) => {
+    releaseConsoleSessionsHold();
+    // Two super admins: the company must keep one.
+    await createAdmin(ctx.db, company.id, { firstName: 'Staying', lastName: 'Super', roles: ['super-admin'] });
+    const admin = await createAdmin(ctx.db, company.id, { firstName: 'Super', lastName: 'Admin', roles: ['super-admin'] });
+    const client = await signIn(ctx.app, admin.email);
+    expect(await isOpen(client)).toBe(true);
+    const cookie = /(?:^|; )[\w-]*pc_session=([^;]+)/.exec(client.cookie)?.[1];
+    expect(cookie).toBeDefined();
+    const sessions = ctx.app.services.consoleSessions.sessions;
+    expect((await sessions.resolve(cookie))?.roles).toEqual(['super-admin']);
+    await ctx.app.services.users.admins.setRole(company.id, 'operator', admin.id, 'admin');
+    expect((await sessions.resolve(cookie))?.roles).toEqual(['admin']);
+  });
+
   test('ends within the bound when its administrator is deactivated, or its row deleted, in SQL', async ({ ctx, company }) => {
     const ends = [
       (id: number) => ctx.db.update(users).set({ isActive: false }).where(eq(users.id, id)),

@@ -3,7 +3,7 @@
 // link), changing the role and removing it. Used by the console's Administrators page and by
 // `payroll admin invite` (the first administrator of a company made by the operator).
 import { recordAudit } from '../../../platform/audit/index.js';
-import { CONSOLE_ROLES, endConsoleSessions } from '../../../platform/auth/console-access.js';
+import { CONSOLE_ROLES, endConsoleSessions, holdConsoleSessions } from '../../../platform/auth/console-access.js';
 import { forbidden, invalid, notFound } from '../../../platform/errors.js';
 import { lagosDate } from '../../../platform/format.js';
 import { isExited } from '../lifecycle/users.exit.repo.js';
@@ -99,6 +99,9 @@ export function createAdminsService(deps: ActionDeps, actions: ReturnType<typeof
         if (touchesSuper && !isSuper(actor)) throw forbidden(ADMIN_MESSAGES.superOnly);
         if (role !== 'super-admin' && (await lastSuper(tx, companyId, user))) throw forbidden(ADMIN_MESSAGES.lastSuper);
         const others = user.roles.filter((r) => !CONSOLE_ROLES.includes(r));
+        // The session stays, with other powers (a super admin's): this process's cached sessions
+        // must not outlive the commit (docs/decisions.md, "Console sessions cached").
+        holdConsoleSessions();
         await adminsRepo.setRoles(tx, companyId, id, [role, ...others]);
         await recordAudit(tx, [
           { companyId, action: 'user.roles_changed', target: { type: 'user', id }, changes: { roles: [user.roles, [role, ...others]] } },
