@@ -57,21 +57,13 @@ export function runReader(ctx: WebContext) {
 /** The page of one run; the action routes render it too, with their refusal as the flash. */
 export function runPageRenderer(ctx: WebContext) {
   const read = runReader(ctx);
-  // Names of the first skipped employees (an id that names no employee of the company stays an id).
-  const skippedNames = async (companyId: number, run: RunView) => {
-    const names = new Map<number, string>();
-    await Promise.all(
-      run.skipped.slice(0, SKIPPED_NAMED).map(async ({ user_id }) => {
-        try {
-          const user = await ctx.services.users.users.show(companyId, user_id);
-          names.set(user_id, `${user.first_name} ${user.last_name}`);
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-        }
-      }),
+  // Names of the first skipped employees, in one statement (an id that names no employee of the
+  // company stays an id).
+  const skippedNames = (companyId: number, run: RunView) =>
+    ctx.services.users.users.names(
+      companyId,
+      run.skipped.slice(0, SKIPPED_NAMED).map(({ user_id }) => user_id),
     );
-    return names;
-  };
   // `approvalToken`: the page was opened from an approval e-mail's link (run-approval.routes.ts).
   return async (session: SessionRow, id: string, pageNo: number, flash: Flash = {}, approvalToken?: string): Promise<Html> => {
     const [{ run, stubs }, balance] = await Promise.all([

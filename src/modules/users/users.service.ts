@@ -89,5 +89,11 @@ export function createUsersService(deps: { db: Db }) {
       if (!row) throw notFound(USER_NOT_FOUND);
       return serializeUserRow(row, mayGrantConsoleAccess);
     },
+
+    /** "First Last" of each of these live users of the company (those U2 shows), by id, in one statement; other ids are absent. */
+    async names(companyId: number, ids: readonly number[]): Promise<Map<number, string>> {
+      const rows = ids.length === 0 ? [] : await usersReadRepo.names(db, companyId, ids);
+      return new Map(rows.map((row) => [row.id, `${row.firstName} ${row.lastName}`]));
+    },
   };
 }

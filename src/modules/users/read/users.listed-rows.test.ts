@@ -14,6 +14,7 @@ import { usersReadRepo } from './users.read.repo.js';
 
 let ctx: TestContext;
 let companyId: number;
+let userIds: number[];
 const today = lagosDate();
 
 beforeAll(async () => {
@@ -28,6 +29,7 @@ beforeAll(async () => {
       userType: i % 4 ? undefined : 'staff',
     })),
   );
+  userIds = created.map((user) => user.id);
   const id = (i: number) => created[i].id;
   await ctx.db
     .update(users)
@@ -75,4 +77,14 @@ it("gives each user's table fields as U1's page serializes them, on the first pa
 it('answers an empty page past the end with the total', async () => {
   const past = await usersReadRepo.listedPage(ctx.db, companyId, 1_000, 20);
   expect(past).toEqual({ rows: [], total: 29 });
+});
+
+it("names the company's live users in one statement (a run page's skipped employees), leaving out the deleted and other companies'", async () => {
+  const other = await createCompany(ctx.db);
+  const [stranger] = await createUsers(ctx.db, other.id, [{ firstName: 'Stranger' }]);
+  const [first, , , , , , , deleted] = userIds;
+  const names = await ctx.app.services.users.users.names(companyId, [first, deleted, stranger.id, 999_999_999]);
+  const [row] = await ctx.db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, first));
+  expect([...names]).toEqual([[first, `${row.firstName} ${row.lastName}`]]);
+  expect(await ctx.app.services.users.users.names(companyId, [])).toEqual(new Map());
 });

@@ -3,7 +3,7 @@
 //
 // `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.repo.ts),
 // which U1 uses on a PostgreSQL server (users.service.ts).
-import { and, asc, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../../db/client.js';
 import { preparedPerExecutor, withArrayRows } from '../../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../../db/schema/index.js';
@@ -230,6 +230,18 @@ export const usersReadRepo = {
   async one(executor: Executor, companyId: number, id: number): Promise<UserFlatRow | undefined> {
     const [row] = await preparedOne(hotReads(executor)).execute({ companyId, id });
     return row?.[0] as UserFlatRow | undefined;
+  },
+
+  /** The names of these live users of the company (U2's users), by their keys. */
+  async names(
+    executor: Executor,
+    companyId: number,
+    ids: readonly number[],
+  ): Promise<{ id: number; firstName: string; lastName: string }[]> {
+    return executor
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(and(eq(users.companyId, companyId), inArray(users.id, [...ids]), isNull(users.deletedAt)));
   },
 
   /** U1's statement as PostgreSQL receives it, with its parameters' names in order (bench). */
