@@ -12,6 +12,8 @@ export interface PageRequest {
 }
 
 export const pageOffset = (page: number, perPage: number) => (page - 1) * perPage;
+/** The last page of `total` items, `perPage` a page: 1 when there are none. */
+export const lastPageOf = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
 export function laravelPage<T>(request: PageRequest, total: number, data: T[]) {
   const { page, perPage } = request;
@@ -26,7 +28,7 @@ export function laravelPage<T>(request: PageRequest, total: number, data: T[]) {
     params.set('page', String(n));
     return `${path}?${params.toString()}`;
   };
-  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const lastPage = lastPageOf(total, perPage);
   return {
     current_page: page,
     data,

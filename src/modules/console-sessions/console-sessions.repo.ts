@@ -123,12 +123,7 @@ export const consoleSessionsRepo = {
     await executor.insert(webSessions).values({ ...values, companyId });
   },
 
-  /** The live session of a cookie, with what every page needs about its user and company. */
-  async findSession(executor: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-    return (await consoleSessionsRepo.findSessionWithGeneration(executor, tokenHash)).record;
-  },
-
-  /** findSession and the authentication generation, in one statement (one snapshot). */
+  /** The live session of a cookie, with what every page needs about its user and company, and the authentication generation, in one statement (one snapshot). */
   async findSessionWithGeneration(executor: Executor, tokenHash: string): Promise<{ generation: number; record: SessionRow | undefined }> {
     const [{ generation, ...row }] = await preparedSession(executor).execute({ tokenHash });
     // The session's user and company are references, so all three are found or there is no session.

@@ -1,4 +1,4 @@
-// The read every console page starts with (console-sessions.repo.ts, `findSession`) reads the
+// The read every console page starts with (console-sessions.repo.ts, `findSessionWithGeneration`) reads the
 // session's user by its primary key whatever the statistics say: here, those of a web_sessions table
 // analysed while its only sessions were early users', as a busy database's statistics lag behind
 // the newest companies' sign-ins. On those statistics the plain join's generic plan was a merge join
@@ -38,7 +38,11 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 it("reads the session's own user, not the users created before it", async () => {
-  const { result, rows } = await rowsReadBy(ctx.db, 'users', (tx) => consoleSessionsRepo.findSession(tx, lateHash));
+  const { result, rows } = await rowsReadBy(
+    ctx.db,
+    'users',
+    async (tx) => (await consoleSessionsRepo.findSessionWithGeneration(tx, lateHash)).record,
+  );
   expect(result?.email).toBe(lateEmail);
   // One row, by its key. Through the merge join it was every user up to the admin, 1,006.
   expect(rows).toBe(1);

@@ -4,7 +4,7 @@
 // page is written as JSON text by a PostgreSQL server (payroll-runs.json.repo.ts; `listForApi`).
 import { type Db, onDatabaseServer } from '../../db/client.js';
 import { invalid } from '../../platform/errors.js';
-import { laravelPage, laravelPageJson, pageOffset } from '../../platform/paginator.js';
+import { laravelPage, laravelPageJson, lastPageOf, pageOffset } from '../../platform/paginator.js';
 import { validDate } from '../paystubs/index.js';
 import { runsJsonRepo } from './payroll-runs.json.repo.js';
 import { type RunFilters, type RunOrder, runListRepo } from './payroll-runs.list.repo.js';
@@ -67,7 +67,7 @@ export function createRunList(deps: { db: Db; config: { publicUrl: string } }) {
   /** The console's Payroll table: a page of the company's runs in `order`, each as the table shows it, and the last page. */
   async function listed(companyId: number, page: number, perPage: number, order: RunOrder) {
     const { total, rows } = await runListRepo.listedPage(db, companyId, perPage, pageOffset(page, perPage), order);
-    return { runs: rows, lastPage: Math.max(1, Math.ceil(total / perPage)) };
+    return { runs: rows, lastPage: lastPageOf(total, perPage) };
   }
 
   return {

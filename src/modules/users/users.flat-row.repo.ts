@@ -119,6 +119,11 @@ export const LISTED_FIELDS = [
   'onboardingCompleted',
   'exitDate',
 ] as const satisfies readonly UserRowField[];
+/** Where each field sits in a listed row: `row[LISTED_ROW.email]`. */
+export const LISTED_ROW = Object.fromEntries(LISTED_FIELDS.map((field, index) => [field, index])) as Record<
+  (typeof LISTED_FIELDS)[number],
+  number
+>;
 export const listedUserRowSql = sql<UserFlatRow>`json_build_array(${sql.join(
   LISTED_FIELDS.map((field) => asJsonElement(rowColumns[field])),
   sql`, `,

@@ -2,7 +2,7 @@ import { holdsConsoleRole } from '../../platform/auth/console-access.js';
 import { dateOnly, isoTimestamp, lagosDate } from '../../platform/format.js';
 import { moneyString } from '../../tax-engine/money.js';
 import { isExited } from './lifecycle/users.exit.repo.js';
-import { USER_ROW as at, LISTED_FIELDS, ROW_FIELDS, type UserFlatRow } from './users.flat-row.repo.js';
+import { USER_ROW as at, LISTED_ROW as listedAt, ROW_FIELDS, type UserFlatRow } from './users.flat-row.repo.js';
 import type { UserWithNames } from './users.repo.js';
 
 type Nullable<T> = T | null;
@@ -94,9 +94,6 @@ function userRowOf(named: UserWithNames): UserFlatRow {
   const names = named as unknown as Record<string, unknown>;
   return ROW_FIELDS.map((field) => (field in user ? user[field] : names[field]));
 }
-
-/** Where each field of the console's listed row sits (LISTED_FIELDS). */
-const listedAt = Object.fromEntries(LISTED_FIELDS.map((field, index) => [field, index])) as Record<(typeof LISTED_FIELDS)[number], number>;
 
 /**
  * A row of the console's Employees table (users.flat-row.repo.ts, LISTED_FIELDS): the fields it

@@ -122,6 +122,23 @@ const preparedListedDeepPage = preparedDeepPageOf(listedUserRowSql, 'users_liste
 const userJsonParam = jsonOfUser(sql`${sql.placeholder('mayGrant')}::boolean`, sql`${sql.placeholder('today')}::date`);
 const preparedPageJson = preparedPageOf(userJsonParam, 'users_page_json');
 const preparedDeepPageJson = preparedDeepPageOf(userJsonParam, 'users_deep_page_json');
+type PreparedPage = ReturnType<typeof preparedPageOf>;
+
+/**
+ * An unfiltered page through one pair of the statements above (the first page's, or the deep one's
+ * from `offset`), each user as the pair writes it, with the company's live total. An empty page
+ * (past the end, or no users) has no row to carry the total: it is read from the counter.
+ */
+async function unfilteredPage<U>(
+  executor: Executor,
+  [first, deep]: readonly [PreparedPage, PreparedPage],
+  values: { companyId: number; offset: number; limit: number } & Record<string, unknown>,
+): Promise<{ users: U[]; total: number }> {
+  const rows = await (values.offset === 0 ? first : deep)(hotReads(executor)).execute(values);
+  const total = rows[0]?.[1] as number | null | undefined;
+  return { users: rows.map((row) => row[0] as U), total: total ?? (await usersReadRepo.count(executor, values.companyId)) };
+}
+
 const preparedCount = preparedPerExecutor((executor) =>
   executor
     .select({ value: sql<number | null>`sum(${userCounts.live})::int` })
@@ -166,23 +183,18 @@ export const usersReadRepo = {
       const rows = await filteredPage(executor, flatUserRowSql, { companyId, today, offset, limit });
       return { rows: rows.map((row) => row.user), total: rows[0]?.total ?? (await usersReadRepo.total(executor, companyId, options)) };
     }
-    const rows = await (offset === 0 ? preparedPage : preparedDeepPage)(hotReads(executor)).execute({ companyId, offset, limit });
-    const total = rows[0]?.[1] as number | null | undefined;
-    return {
-      rows: rows.map((row) => row[0] as UserFlatRow),
-      total: total ?? (await usersReadRepo.count(executor, companyId)),
-    };
+    const { users, total } = await unfilteredPage<UserFlatRow>(executor, [preparedPage, preparedDeepPage], { companyId, offset, limit });
+    return { rows: users, total };
   },
 
   /** `page` without a filter, each user as the columns of the console's Employees table (LISTED_FIELDS' order). */
   async listedPage(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ rows: UserFlatRow[]; total: number }> {
-    const prepared = offset === 0 ? preparedListedPage : preparedListedDeepPage;
-    const rows = await prepared(hotReads(executor)).execute({ companyId, offset, limit });
-    const total = rows[0]?.[1] as number | null | undefined;
-    return {
-      rows: rows.map((row) => row[0] as UserFlatRow),
-      total: total ?? (await usersReadRepo.count(executor, companyId)),
-    };
+    const { users, total } = await unfilteredPage<UserFlatRow>(executor, [preparedListedPage, preparedListedDeepPage], {
+      companyId,
+      offset,
+      limit,
+    });
+    return { rows: users, total };
   },
 
   /**
@@ -207,13 +219,7 @@ export const usersReadRepo = {
       });
       return { users: rows.map((row) => row.user), total: rows[0]?.total ?? (await usersReadRepo.total(executor, companyId, options)) };
     }
-    const prepared = offset === 0 ? preparedPageJson : preparedDeepPageJson;
-    const rows = await prepared(hotReads(executor)).execute({ companyId, offset, limit, mayGrant, today });
-    const total = rows[0]?.[1] as number | null | undefined;
-    return {
-      users: rows.map((row) => row[0] as string),
-      total: total ?? (await usersReadRepo.count(executor, companyId)),
-    };
+    return unfilteredPage<string>(executor, [preparedPageJson, preparedDeepPageJson], { companyId, offset, limit, mayGrant, today });
   },
 
   /** The total of an empty page: the company's live users, or those of the filter. */
