@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { SEARCH_SORTS, USER_STATUSES } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
 import { isOneOf } from '../platform/guards.js';
+import { lastPageOf, pageOffset } from '../platform/paginator.js';
 import { employeesTable, type ListSort } from './employees-list.view.js';
 import { type Html, html } from './html.view.js';
 import { page } from './layout.view.js';
@@ -67,10 +68,10 @@ export async function employeesListRoutes(root: FastifyInstance, ctx: WebContext
         status,
         sort: sort.key,
         order: sort.order,
-        offset: (pageNo - 1) * EMPLOYEES_PER_PAGE,
+        offset: pageOffset(pageNo, EMPLOYEES_PER_PAGE),
         limit: EMPLOYEES_PER_PAGE,
       });
-      const lastPage = Math.max(1, Math.ceil(result.total / EMPLOYEES_PER_PAGE));
+      const lastPage = lastPageOf(result.total, EMPLOYEES_PER_PAGE);
       const rows = result.users;
       const filtered = q !== '' || status !== undefined;
       const body = html`<p><a class="button" href="/console/employees/new">Add employee</a> <a class="button secondary" href="/console/employees/upload">Upload a CSV file</a></p>

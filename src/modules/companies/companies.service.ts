@@ -10,6 +10,7 @@ import { uniqueViolation } from '../../platform/db-errors.js';
 import { addFieldError, DomainError, type FieldErrors, forbidden, invalid, notFound } from '../../platform/errors.js';
 import { parseRowId } from '../../platform/input-safety.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
+import { lastPageOf, pageOffset } from '../../platform/paginator.js';
 import type { RateLimitStore } from '../../platform/ratelimit/limiter.js';
 import { recordEvent } from '../webhooks/index.js';
 import type { CompanyRow } from './companies.repo.js';
@@ -103,12 +104,12 @@ export function createCompaniesService(deps: CompaniesDeps) {
       }
       const perPage = query.per_page ?? 10;
       const page = query.page ?? 1;
-      const { rows, total } = await companiesRepo.pageCreatedBy(db, ownerId, (page - 1) * perPage, perPage);
+      const { rows, total } = await companiesRepo.pageCreatedBy(db, ownerId, pageOffset(page, perPage), perPage);
       return {
         data: rows.map(serializeCompany),
         current_page: page,
         per_page: perPage,
-        last_page: Math.max(1, Math.ceil(total / perPage)),
+        last_page: lastPageOf(total, perPage),
         total,
       };
     },

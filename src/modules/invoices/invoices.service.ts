@@ -8,6 +8,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { uniqueViolation } from '../../platform/db-errors.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/outbox.js';
+import { lastPageOf, pageOffset } from '../../platform/paginator.js';
 import { columnToKobo, koboToString } from '../../tax-engine/money.js';
 import { announce, auditChange } from './invoices.events.js';
 import { financeApprovalMail } from './invoices.mail.js';
@@ -90,13 +91,13 @@ export function createInvoicesService(deps: InvoicesDeps) {
         approvalStatus: query.approval_status,
         sort,
         order,
-        offset: (page - 1) * perPage,
+        offset: pageOffset(page, perPage),
         limit: perPage,
       });
       return {
         message: 'Invoices retrieved successfully.',
         invoices: rows.map(serializeInvoice),
-        meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+        meta: { current_page: page, per_page: perPage, total, last_page: lastPageOf(total, perPage) },
       };
     },
 

@@ -5,7 +5,7 @@
 import { type Db, onDatabaseServer, type Tx } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
-import { laravelPage, laravelPageJson } from '../../platform/paginator.js';
+import { laravelPage, laravelPageJson, pageOffset } from '../../platform/paginator.js';
 import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.validation.js';
 import { codesOf, type ResolveItemTypes, resolveBuiltIns, resolveItems } from './paystubs.item-input.validation.js';
 import { type ValidatedItem, validateItem } from './paystubs.items.validation.js';
@@ -170,7 +170,7 @@ export function createPaystubsService(deps: {
 
     /** Console: payroll runs with their count and totals, newest first. */
     async listRuns(companyId: number, page = 1, perPage = 20) {
-      const rows = await paystubsRepo.runs(db, companyId, perPage, (page - 1) * perPage);
+      const rows = await paystubsRepo.runs(db, companyId, perPage, pageOffset(page, perPage));
       return rows.map((row) => ({
         transaction_id: row.transaction_id,
         paystubs: row.paystubs,
@@ -224,7 +224,7 @@ function listWindow(query: PaystubListQuery) {
   const filters: PaystubFilters = { userId: query.user_id, transactionId: query.transaction_id, status: query.status };
   const perPage = query.per_page ?? 10;
   const page = query.page ?? 1;
-  return { filters, page, perPage, offset: (page - 1) * perPage };
+  return { filters, page, perPage, offset: pageOffset(page, perPage) };
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {

@@ -1,6 +1,7 @@
 import { type Db, onDatabaseServer } from '../../db/client.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { lagosDate } from '../../platform/format.js';
+import { pageOffset } from '../../platform/paginator.js';
 import { type ListFilter, usersReadRepo } from './read/users.read.repo.js';
 import { serializeUserRow } from './users.serializer.js';
 
@@ -26,7 +27,7 @@ export function pagingWindow(paging: ListPaging): { offset: number; limit: numbe
     return { offset: paging.startIndex - 1, limit, startIndex: paging.startIndex };
   }
   const page = paging.page ?? 1;
-  const offset = (page - 1) * limit;
+  const offset = pageOffset(page, limit);
   return { offset, limit, startIndex: offset + 1 };
 }
 

@@ -8,6 +8,7 @@ import { isEmail } from '../../platform/email.js';
 import { badRequest, invalidField, notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
+import { pageOffset } from '../../platform/paginator.js';
 import { columnToNumber, koboToString, parseKobo } from '../../tax-engine/money.js';
 import type { Providers } from './providers/index.js';
 import { type WalletTransactionRow, walletRepo } from './wallet.repo.js';
@@ -213,14 +214,14 @@ export function createWalletService(deps: WalletServiceDeps) {
 
     /** Ledger entries, newest first (web console); `amount_decimal` is the exact string. */
     async listEntries(companyId: number, page = 1, perPage = 50) {
-      const rows = await walletRepo.listEntries(db, companyId, perPage, (page - 1) * perPage);
+      const rows = await walletRepo.listEntries(db, companyId, perPage, pageOffset(page, perPage));
       // `reference`: a payroll debit's `<run id>-A<attempt>` (the console links it to its run).
       return rows.map((row) => ({ ...serializeEntry(row), amount_decimal: row.amount, reference: row.reference }));
     },
 
     /** Top-up transactions, newest first (web console); `amount_decimal` is the exact string. */
     async listTransactions(companyId: number, page = 1, perPage = 50) {
-      const rows: WalletTransactionRow[] = await walletRepo.listTransactions(db, companyId, perPage, (page - 1) * perPage);
+      const rows: WalletTransactionRow[] = await walletRepo.listTransactions(db, companyId, perPage, pageOffset(page, perPage));
       return rows.map((row) => ({ ...serializeTransaction(row), amount_decimal: row.amount }));
     },
   };
