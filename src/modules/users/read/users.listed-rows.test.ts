@@ -7,6 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../../test/helpers/app.js';
 import { createCompany, createUsers } from '../../../../test/helpers/factories.js';
+import { statementsOf } from '../../../../test/helpers/statements-sent.js';
 import { users } from '../../../db/schema/index.js';
 import { lagosDate } from '../../../platform/format.js';
 import { serializeListedRow, serializeUserRow } from '../users.serializer.js';
@@ -87,4 +88,14 @@ it("names the company's live users in one statement (a run page's skipped employ
   const [row] = await ctx.db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, first));
   expect([...names]).toEqual([[first, `${row.firstName} ${row.lastName}`]]);
   expect(await ctx.app.services.users.users.names(companyId, [])).toEqual(new Map());
+});
+
+it.skipIf(!process.env.DATABASE_URL)('names any number of users with one statement to PostgreSQL', async () => {
+  let names = new Map<number, string>();
+  const sent = await statementsOf(async () => {
+    names = await ctx.app.services.users.users.names(companyId, userIds);
+  });
+  expect(sent).toHaveLength(1);
+  // Every user of the company but the one deleted above.
+  expect(names.size).toBe(userIds.length - 1);
 });
