@@ -58,15 +58,22 @@ function auditWhere(companyId: number, f: AuditFilters) {
   if (f.targetId !== undefined) parts.push(sql`e.target_id = ${f.targetId}`);
   if (f.from) parts.push(sql`e.occurred_at >= ${f.from.toISOString()}::timestamptz`);
   if (f.to) parts.push(sql`e.occurred_at < ${f.to.toISOString()}::timestamptz`);
-  if (f.before) parts.push(sql`(e.xid, e.id) < (${f.before.xid}::xid8, ${f.before.id})`);
+  if (f.before) parts.push(beforeCursor(f.before.xid, f.before.id));
   return sql.join(parts, sql` AND `);
 }
 
-const COLUMNS = sql`e.id::int AS id, e.company_id, s.seq::int AS seq, e.xid::text AS xid,
+/** Events before the cursor's place in chain order (`xid`: xid8 as decimal text). */
+function beforeCursor(xid: unknown, id: unknown) {
+  return sql`(e.xid, e.id) < (${xid}::xid8, ${id}::bigint)`;
+}
+
+/** Each event with its seal (none yet: nulls), as AuditEventRow. */
+const EVENTS = sql`SELECT e.id::int AS id, e.company_id, s.seq::int AS seq, e.xid::text AS xid,
     to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at,
     e.actor_type, e.actor_id, e.actor_email, e.action, e.target_type, e.target_id, e.changes, e.request_id, e.ip, e.user_agent,
     s.prev_hash, s.hash
   FROM audit_events e LEFT JOIN audit_seals s ON s.event_id = e.id`;
+const CHAIN_ORDER = sql`ORDER BY e.xid DESC, e.id DESC`;
 
 // The pages with no filter but the cursor (the first page, and each next one), most of the log's
 // reads, are named statements on the hot-reads pool (db/client.ts, hotReads), so that PostgreSQL
@@ -74,11 +81,11 @@ const COLUMNS = sql`e.id::int AS id, e.company_id, s.seq::int AS seq, e.xid::tex
 // ms against 0.18-0.23 on a log of 100,000 events: docs/benchmarks.md). A filtered page is planned
 // for its values, each filter having its own index.
 const company = sql`WHERE e.company_id = ${sql.placeholder('companyId')}`;
-const order = sql`ORDER BY e.xid DESC, e.id DESC LIMIT ${sql.placeholder('limit')}`;
-const firstPage = namedStatement<AuditEventRow>('audit_events_first_page', sql`SELECT ${COLUMNS} ${company} ${order}`);
+const pageLimit = sql`LIMIT ${sql.placeholder('limit')}`;
+const firstPage = namedStatement<AuditEventRow>('audit_events_first_page', sql`${EVENTS} ${company} ${CHAIN_ORDER} ${pageLimit}`);
 const nextPage = namedStatement<AuditEventRow>(
   'audit_events_next_page',
-  sql`SELECT ${COLUMNS} ${company} AND (e.xid, e.id) < (${sql.placeholder('xid')}::xid8, ${sql.placeholder('id')}::bigint) ${order}`,
+  sql`${EVENTS} ${company} AND ${beforeCursor(sql.placeholder('xid'), sql.placeholder('id'))} ${CHAIN_ORDER} ${pageLimit}`,
 );
 
 export const auditReadRepo = {
@@ -86,10 +93,7 @@ export const auditReadRepo = {
   async page(executor: Executor, companyId: number, filters: AuditFilters, limit: number): Promise<AuditEventRow[]> {
     const { before, ...others } = filters;
     if (Object.values(others).some((value) => value !== undefined)) {
-      return queryRows<AuditEventRow>(
-        executor,
-        sql`SELECT ${COLUMNS} WHERE ${auditWhere(companyId, filters)} ORDER BY e.xid DESC, e.id DESC LIMIT ${limit}`,
-      );
+      return queryRows<AuditEventRow>(executor, sql`${EVENTS} WHERE ${auditWhere(companyId, filters)} ${CHAIN_ORDER} LIMIT ${limit}`);
     }
     return before
       ? nextPage(hotReads(executor), { companyId, limit, xid: before.xid, id: before.id })
