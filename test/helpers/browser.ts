@@ -1,8 +1,6 @@
 // Debian's chromium driven by playwright-core (never a downloaded browser build), with the flags
 // this closed network needs, and a free loopback port for an app that really listens.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
 import { describe } from 'vitest';
 
@@ -31,13 +29,7 @@ export const hasChromium = fs.existsSync(CHROMIUM);
  */
 export const describeInBrowser = describe.skipIf(!hasChromium || Boolean(process.env.DATABASE_URL));
 
-export async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from './ports.js';
 
 let shared: Promise<Browser> | undefined;
 

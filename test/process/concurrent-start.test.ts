@@ -49,7 +49,7 @@ describeEmbedded('several npm start from one checkout, started moments apart', (
       const instanceDirs = [];
       for (let i = 0; i < INSTANCES; i++) instanceDirs.push(await fresh());
       for (const dataDir of instanceDirs) {
-        servers.push(await startServerProcess({ DATA_DIR: dataDir }, undefined, checkout));
+        servers.push(await startServerProcess({ DATA_DIR: dataDir, SEED_DEMO: 'false' }, undefined, checkout));
         await new Promise((resolve) => setTimeout(resolve, 300));
       }
       await Promise.all(servers.map((server) => server.waitReady({ timeoutMs: START_MS })));
@@ -65,7 +65,7 @@ describeEmbedded('several npm start from one checkout, started moments apart', (
       const before = fs.statSync(serverFile);
 
       // One more start of the same sources while the others run: it reuses the build as it is.
-      const late = await startServerProcess({ DATA_DIR: await fresh() }, undefined, checkout);
+      const late = await startServerProcess({ DATA_DIR: await fresh(), SEED_DEMO: 'false' }, undefined, checkout);
       await late.waitReady({ timeoutMs: START_MS });
       expect(fs.readdirSync(builds)).toEqual([build]);
       expect(fs.statSync(serverFile).ino).toBe(before.ino);

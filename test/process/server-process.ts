@@ -4,11 +4,11 @@
 // time and killed by `killAll()`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { processStat } from '../../src/db/data-dir-lock.js';
-import { repoRoot, SERVER_SCRIPT } from '../helpers/server-build.js';
+import { freePort } from '../helpers/ports.js';
+import { repoRoot, SERVER_NODE_ARGS, SERVER_SCRIPT } from '../helpers/server-build.js';
 
 const spawned = new Set<ChildProcess>();
 
@@ -31,16 +31,8 @@ const INHERITED_SETTINGS = [
   'METRICS_PORT',
 ];
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** Re-exported for the process tests that start a second server of their own (SMTP, metrics). */
+export { freePort };
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -92,7 +84,7 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   for (const name of INHERITED_SETTINGS) delete childEnv[name];
   for (const name of Object.keys(childEnv)) if (name.startsWith('RATE_LIMIT_') || name.startsWith('VITEST')) delete childEnv[name];
   const serverPort = port ?? (await freePort());
-  const [command, args] = npmStartIn ? ['npm', ['start']] : [process.execPath, [SERVER_SCRIPT]];
+  const [command, args] = npmStartIn ? ['npm', ['start']] : [process.execPath, [...SERVER_NODE_ARGS, SERVER_SCRIPT]];
   // The compile cache `npm start` turns on (scripts/start.mjs), for the server started directly.
   if (!npmStartIn) childEnv.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'node-compile-cache');
   const child = spawn(command, args, {

@@ -3,7 +3,6 @@
 // import, restarted, and the database is checked row by row.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +10,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { createTestDatabase, migratedDataDir, type TestDatabase } from '../../../../test/helpers/database.js';
 import { createCompany, type TestCompany } from '../../../../test/helpers/factories.js';
-import { SERVER_SCRIPT } from '../../../../test/helpers/server-build.js';
+import { freePort } from '../../../../test/helpers/ports.js';
+import { SERVER_NODE_ARGS, SERVER_SCRIPT } from '../../../../test/helpers/server-build.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../../../../test/helpers/test-keys.js';
 import { generatedUsers, usersCsv } from '../../../../test/helpers/users.js';
 import { type Database, openPglite, queryRows } from '../../../db/client.js';
@@ -27,15 +27,6 @@ afterAll(async () => {
   await testDb?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(port: number): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = {
@@ -53,7 +44,7 @@ async function startServer(port: number): Promise<ChildProcess> {
   if (testDb?.url) env.DATABASE_URL = testDb.url;
   else delete env.DATABASE_URL;
   // `node server.js` of the compiled build (not npm start, which forks a child): SIGKILL must hit the server itself.
-  const child = spawn(process.execPath, [SERVER_SCRIPT], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, SERVER_SCRIPT], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`)
