@@ -71,8 +71,11 @@ const records = arrayOf(
 
 // The embedded user: public fields only; is_active as the User object says it (false once exited, docs/users.md "Leavers").
 // The type's name by its key, not a join: with a join the generic plan hashed the user and scanned
-// every user type for each paystub of the page.
-const userTypeName = sql`(SELECT ut.name FROM user_types ut WHERE ut.id = u.user_type_id)`;
+// every user type for each paystub of the page. Looked up only for a user who has a type: while
+// user_types is a few pages, PostgreSQL reads it whole for each lookup (a sequential scan costs less
+// than the index by its estimate), ~12 µs a user, about half of writing a page's users
+// (docs/benchmarks.md, "P1's users without a type").
+const userTypeName = sql`CASE WHEN u.user_type_id IS NOT NULL THEN (SELECT ut.name FROM user_types ut WHERE ut.id = u.user_type_id) END`;
 const user = sql`coalesce((SELECT ${jsonObject([
   ['id', int('u.id')],
   ['employee_id', str('u.employee_id')],
