@@ -26,6 +26,7 @@ export const loans = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    index('loans_company_idx').on(t.companyId, t.id.desc()),
     index('loans_company_user_idx').on(t.companyId, t.userId, t.id.desc()),
     index('loans_company_status_idx').on(t.companyId, t.status, t.id.desc()),
     index('loans_company_kind_idx').on(t.companyId, t.kind, t.id.desc()),
