@@ -170,7 +170,15 @@ export function registerIdempotency(app: FastifyInstance, database: Database, te
     }, done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback-style too: most requests hold no key and are passed on at once, without the promise an
+  // async hook costs every request.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.idempotencyRecovered && !request.idempotencyClaim) return done(null, payload);
+    storeOutcome(request, reply, payload).then((stored) => done(null, stored), done);
+  });
+
+  /** What a request with a key leaves for its retries: its answer stored, or its key released after a 5xx. */
+  async function storeOutcome(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const recovered = request.idempotencyRecovered;
     if (recovered && reply.statusCode < 500) {
       // Later retries replay this answer instead of rebuilding it.
@@ -191,7 +199,7 @@ export function registerIdempotency(app: FastifyInstance, database: Database, te
       await idempotencyRepo.storeAnswer(db, claim, reply.statusCode, payload);
     }
     return payload;
-  });
+  }
 }
 
 /** At most this many releases wait for the database; past it the oldest fall back to the stuck-claim rule. */
