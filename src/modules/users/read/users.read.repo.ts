@@ -3,9 +3,10 @@
 //
 // `pageJson` is U1's page with each user as its JSON text, written by PostgreSQL (users.json.repo.ts),
 // which U1 uses on a PostgreSQL server (users.service.ts).
-import { and, asc, count, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../../db/client.js';
-import { preparedPerExecutor, withArrayRows } from '../../../db/prepared.js';
+import { pgArray } from '../../../db/pg-array.js';
+import { namedStatement, preparedPerExecutor, withArrayRows } from '../../../db/prepared.js';
 import { userCounts, users, userTypes } from '../../../db/schema/index.js';
 import { lagosDate } from '../../../platform/format.js';
 import { flatUserRowSql, listedUserRowSql, manager, type UserFlatRow } from '../users.flat-row.repo.js';
@@ -109,6 +110,13 @@ function preparedDeepPageOf(user: SQL, name: string) {
     ),
   );
 }
+// The names of a page's users (the console's run pages): one text for any number of ids (an array
+// parameter, where `IN ($1, …)` was a statement of its own for each count), prepared on the hot-reads pool.
+const preparedNames = namedStatement<{ id: number; firstName: string; lastName: string }>(
+  'users_names',
+  sql`SELECT id, first_name AS "firstName", last_name AS "lastName" FROM users
+      WHERE company_id = ${sql.placeholder('companyId')} AND id = ANY(${sql.placeholder('ids')}::int[]) AND deleted_at IS NULL`,
+);
 /** U1's JSON text of each user, written by PostgreSQL (users.json.repo.ts): for a PostgreSQL server only (users.service.ts says why). */
 const jsonOfUser = (mayGrant: SQL, today: SQL) =>
   userJson({ userTypeName: userTypes.name, managerFirstName: manager.firstName, managerLastName: manager.lastName }, mayGrant, today);
@@ -244,10 +252,7 @@ export const usersReadRepo = {
     companyId: number,
     ids: readonly number[],
   ): Promise<{ id: number; firstName: string; lastName: string }[]> {
-    return executor
-      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
-      .from(users)
-      .where(and(eq(users.companyId, companyId), inArray(users.id, [...ids]), isNull(users.deletedAt)));
+    return preparedNames(hotReads(executor), { companyId, ids: pgArray(ids) });
   },
 
   /** U1's statement as PostgreSQL receives it, with its parameters' names in order (bench). */
