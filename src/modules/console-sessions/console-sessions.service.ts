@@ -207,10 +207,12 @@ export function createSessionService(deps: { db: Db; config: Config; mailer: Mai
       if (!token || token.length > 200) return undefined;
       const tokenHash = sha256(token);
       const now = Date.now();
+      const wasCached = entries.get(tokenHash, now) !== null;
       const cached = await readThrough(authCache, entries, tokenHash, now, readSession(tokenHash), readGeneration);
       if (!cached) return undefined;
       if (usable(cached, now)) return touched(cached, now);
-      const row = await readAndKeep(authCache, entries, tokenHash, readSession(tokenHash));
+      // Only a cached row may be older than another instance's touch; one just read is the database's.
+      const row = wasCached ? await readAndKeep(authCache, entries, tokenHash, readSession(tokenHash)) : cached;
       if (!row) return undefined;
       if (usable(row, now)) return touched(row, now);
       if (row.expiresAt.getTime() > now) {

@@ -127,6 +127,17 @@ describe('a cached session', () => {
     expect(await ctx.db.select().from(webSessions).where(eq(webSessions.userId, admin.id))).toHaveLength(0);
   });
 
+  test('is read once when it is refused as idle on a read from the database (not again to confirm)', async ({ ctx, company }) => {
+    releaseConsoleSessionsHold();
+    const { client } = await signedIn(ctx, company.id);
+    const reads = vi.spyOn(consoleSessionsRepo, 'findSessionWithGeneration');
+    // Past the cache's minute, so the page reads the session from the database, and past 30 idle minutes.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 31 * 60_000);
+    expect(await isOpen(client)).toBe(false);
+    expect(reads).toHaveBeenCalledTimes(1);
+  });
+
   test('that looks idle is read again first: a view on another instance counts', async ({ ctx, company }) => {
     releaseConsoleSessionsHold();
     const { admin, client } = await signedIn(ctx, company.id);
