@@ -4,7 +4,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { freePort } from '../../test/helpers/ports.js';
 
 /** The vendor's controls the page must not show (AI chat, MCP installs, hosted deploy and share, its toolbar, its credit). */
 const VENDOR_TEXTS = [

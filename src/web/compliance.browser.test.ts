@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { freePort } from '../../test/helpers/ports.js';
 import { buildRemittanceWorld, type RemittanceWorld } from '../../test/helpers/remittances.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 

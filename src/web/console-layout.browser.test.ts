@@ -5,7 +5,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { freePort } from '../../test/helpers/ports.js';
 import { webhookTestConfig } from '../../test/helpers/webhooks.js';
 import { type DemoSeed, seedDemo } from '../seed.js';
 

@@ -8,8 +8,9 @@ import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
+import { freePort } from '../../test/helpers/ports.js';
 import { users } from '../db/schema/index.js';
 import { revokeTokens } from '../platform/auth/tokens.js';
 

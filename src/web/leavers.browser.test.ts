@@ -5,8 +5,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
+import { freePort } from '../../test/helpers/ports.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 import { lagosDate } from '../platform/format.js';
 

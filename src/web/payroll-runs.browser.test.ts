@@ -9,9 +9,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { setBankAccounts } from '../../test/helpers/payroll-runs.js';
+import { freePort } from '../../test/helpers/ports.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
 import { nubanFor } from '../modules/banks/index.js';
 

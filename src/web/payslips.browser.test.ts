@@ -10,10 +10,11 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers } from '../../test/helpers/factories.js';
 import { paystubItem, postPaystubs } from '../../test/helpers/payroll.js';
 import { setBankAccounts } from '../../test/helpers/payroll-runs.js';
+import { freePort } from '../../test/helpers/ports.js';
 import { createPayslipLinks } from '../modules/paystubs/index.js';
 
 let ctx: TestContext;

@@ -1,5 +1,5 @@
 // Debian's chromium driven by playwright-core (never a downloaded browser build), with the flags
-// this closed network needs, and a free loopback port for an app that really listens.
+// this closed network needs.
 import fs from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { describe } from 'vitest';
@@ -28,8 +28,6 @@ export const hasChromium = fs.existsSync(CHROMIUM);
  * a second time for ~190 worker-seconds, measured 28 November.
  */
 export const describeInBrowser = describe.skipIf(!hasChromium || Boolean(process.env.DATABASE_URL));
-
-export { freePort } from './ports.js';
 
 let shared: Promise<Browser> | undefined;
 

@@ -23,7 +23,7 @@ function listens(port: number): Promise<boolean> {
 /** A port no one listens on now, from this worker's block (VITEST_POOL_ID), never the same twice in a row. */
 export async function freePort(): Promise<number> {
   const worker = Number(process.env.VITEST_POOL_ID ?? 1);
-  const block = FIRST_PORT + ((((worker - 1) % BLOCKS) + BLOCKS) % BLOCKS) * BLOCK;
+  const block = FIRST_PORT + ((worker - 1) % BLOCKS) * BLOCK;
   for (let tried = 0; tried < BLOCK; tried++) {
     const port = block + (next++ % BLOCK);
     if (await listens(port)) return port;

@@ -4,7 +4,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
-import { freePort } from './browser.js';
+import { freePort } from './ports.js';
 
 export interface PrivateRedis {
   url: string;

@@ -11,8 +11,9 @@ import { migrationFiles } from '../../src/db/migrate.js';
 import { setupCompany } from '../../src/modules/companies/index.js';
 import { issueToken } from '../../src/platform/auth/tokens.js';
 import { createMailer } from '../../src/platform/mail/outbox.js';
+import { freePort } from '../helpers/ports.js';
 import { TEST_WEBHOOK_SECRET_KEY } from '../helpers/test-keys.js';
-import { freePort, killAll, type ServerProcess, startServerProcess } from './server-process.js';
+import { killAll, type ServerProcess, startServerProcess } from './server-process.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;

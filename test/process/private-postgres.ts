@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './server-process.js';
+import { freePort } from '../helpers/ports.js';
 
 export interface PrivatePostgres {
   /** Connection string of database `name` on this cluster. */

@@ -9,9 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migratedDataDir } from '../helpers/database.js';
+import { freePort } from '../helpers/ports.js';
 import { type PrivateRedis, privateRedisUnavailable, startPrivateRedis } from '../helpers/private-redis.js';
 import { adminCompany, processEnv, START_MS } from './run-fixture.js';
-import { freePort, killAll, killAllAndRemove, requestJson, type ServerProcess, startServerProcess, until } from './server-process.js';
+import { killAll, killAllAndRemove, requestJson, type ServerProcess, startServerProcess, until } from './server-process.js';
 
 const ADMIN_TOKEN = `adm_${crypto.randomBytes(16).toString('hex')}`;
 // Embedded pass only, like the other process tests on their own DATA_DIR (test/helpers/embedded-only.ts).

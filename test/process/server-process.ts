@@ -31,9 +31,6 @@ const INHERITED_SETTINGS = [
   'METRICS_PORT',
 ];
 
-/** Re-exported for the process tests that start a second server of their own (SMTP, metrics). */
-export { freePort };
-
 export interface ServerProcess {
   child: ChildProcess;
   pid: number;

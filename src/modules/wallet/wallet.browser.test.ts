@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
-import { describeInBrowser, freePort, releaseBrowser, sharedBrowser } from '../../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../../test/helpers/browser.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
+import { freePort } from '../../../test/helpers/ports.js';
 import { makeVerifyJobsDue } from '../../../test/helpers/wallet.js';
 
 let ctx: TestContext;
