@@ -3,6 +3,7 @@
 // each page is one index range scan; each with its seal, or none yet.
 import { sql } from 'drizzle-orm';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
+import { pgArray } from '../../db/pg-array.js';
 import { namedStatement } from '../../db/prepared.js';
 
 export interface AuditFilters {
@@ -82,21 +83,52 @@ const CHAIN_ORDER = sql`ORDER BY e.xid DESC, e.id DESC`;
 // for its values, each filter having its own index.
 const company = sql`WHERE e.company_id = ${sql.placeholder('companyId')}`;
 const pageLimit = sql`LIMIT ${sql.placeholder('limit')}`;
+const afterCursor = sql`AND ${beforeCursor(sql.placeholder('xid'), sql.placeholder('id'))}`;
 const firstPage = namedStatement<AuditEventRow>('audit_events_first_page', sql`${EVENTS} ${company} ${CHAIN_ORDER} ${pageLimit}`);
 const nextPage = namedStatement<AuditEventRow>(
   'audit_events_next_page',
-  sql`${EVENTS} ${company} AND ${beforeCursor(sql.placeholder('xid'), sql.placeholder('id'))} ${CHAIN_ORDER} ${pageLimit}`,
+  sql`${EVENTS} ${company} ${afterCursor} ${CHAIN_ORDER} ${pageLimit}`,
 );
+
+// A page's places alone (the API's pages: audit.service.ts takes each sealed event's text from its
+// cache and reads only the others, by id). The (company_id, xid, id) index answers it by itself.
+const PLACES = sql`SELECT e.id::int AS id, e.xid::text AS xid FROM audit_events e`;
+const firstPlaces = namedStatement<ChainPosition>('audit_event_places_first_page', sql`${PLACES} ${company} ${CHAIN_ORDER} ${pageLimit}`);
+const nextPlaces = namedStatement<ChainPosition>(
+  'audit_event_places_next_page',
+  sql`${PLACES} ${company} ${afterCursor} ${CHAIN_ORDER} ${pageLimit}`,
+);
+const byIds = namedStatement<AuditEventRow>(
+  'audit_events_by_ids',
+  sql`${EVENTS} ${company} AND e.id = ANY(${sql.placeholder('ids')}::bigint[])`,
+);
+
+const hasFilter = ({ before: _before, ...others }: AuditFilters) => Object.values(others).some((value) => value !== undefined);
 
 export const auditReadRepo = {
   /** Up to `limit` events, newest first. */
   async page(executor: Executor, companyId: number, filters: AuditFilters, limit: number): Promise<AuditEventRow[]> {
-    const { before, ...others } = filters;
-    if (Object.values(others).some((value) => value !== undefined)) {
+    const { before } = filters;
+    if (hasFilter(filters)) {
       return queryRows<AuditEventRow>(executor, sql`${EVENTS} WHERE ${auditWhere(companyId, filters)} ${CHAIN_ORDER} LIMIT ${limit}`);
     }
     return before
       ? nextPage(hotReads(executor), { companyId, limit, xid: before.xid, id: before.id })
       : firstPage(hotReads(executor), { companyId, limit });
   },
+
+  /** The places (id, xid) of up to `limit` events, newest first: `page` without the events. */
+  async places(executor: Executor, companyId: number, filters: AuditFilters, limit: number): Promise<ChainPosition[]> {
+    const { before } = filters;
+    if (hasFilter(filters)) {
+      return queryRows<ChainPosition>(executor, sql`${PLACES} WHERE ${auditWhere(companyId, filters)} ${CHAIN_ORDER} LIMIT ${limit}`);
+    }
+    return before
+      ? nextPlaces(hotReads(executor), { companyId, limit, xid: before.xid, id: before.id })
+      : firstPlaces(hotReads(executor), { companyId, limit });
+  },
+
+  /** The company's events of these ids, in no order (an id of another company is not one of them). */
+  byIds: (executor: Executor, companyId: number, ids: readonly number[]): Promise<AuditEventRow[]> =>
+    byIds(hotReads(executor), { companyId, ids: pgArray(ids) }),
 };

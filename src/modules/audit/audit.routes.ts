@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
+import { sendJsonText } from '../../platform/json-text.js';
 import { tenantId } from '../../platform/request-context.js';
 import { errorResponses, FieldsError } from '../../platform/schemas.js';
 import { AuditEventSchema, AuditPage, Filter, Filters } from './audit.schemas.js';
@@ -36,7 +37,7 @@ export function auditRoutes(service: AuditService) {
           },
         },
       },
-      async (request) => service.list(tenantId(request), request.query),
+      async (request, reply) => sendJsonText(reply, await service.listText(tenantId(request), request.query)),
     );
 
     app.get(

@@ -7,6 +7,7 @@ import { csvText } from '../../platform/csv.js';
 import { addFieldError, type FieldErrors, invalid } from '../../platform/errors.js';
 import { type AuditFilters, auditReadRepo, type ChainPosition } from './audit.repo.js';
 import { AUDIT_CSV_HEADER, auditCsvRecord, serializeAuditEvent } from './audit.serializer.js';
+import { createAuditPageText } from './audit.text.service.js';
 
 export const AUDIT_FORBIDDEN = 'You are not allowed to read the audit log of this company.';
 export const ACTOR_TYPES = ['token', 'console_user', 'operator', 'system', 'employee'] as const;
@@ -84,6 +85,8 @@ export interface VerifyReport {
 }
 
 export function createAuditService({ db }: { db: Db }) {
+  const pageText = createAuditPageText(db, encodeCursor);
+
   return {
     /** `payroll audit verify`: seals what the sealer has not reached, then recomputes every chain (or one company's). */
     async verify(companyId?: number): Promise<VerifyReport> {
@@ -103,6 +106,11 @@ export function createAuditService({ db }: { db: Db }) {
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       return { data: page.map(serializeAuditEvent), next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+    },
+
+    /** `list` as the JSON text GET /api/audit-events sends, sealed events' texts from a cache (audit.text.service.ts). */
+    async listText(companyId: number, query: AuditQuery): Promise<string> {
+      return pageText(companyId, readFilters(query), Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT));
     },
 
     /**
