@@ -6,63 +6,20 @@
 // against 0.35 for 50 ids, docs/benchmarks.md). The text is what the route's serializer writes for
 // `list`'s object (audit.text.test.ts holds them equal, byte for byte).
 import type { Db } from '../../db/client.js';
+import { createKeptTexts, type KeptTextLimits } from '../../platform/kept-texts.js';
 import { type AuditEventRow, type AuditFilters, auditReadRepo, type ChainPosition } from './audit.repo.js';
 import { serializeAuditEvent } from './audit.serializer.js';
 
-// The cache of sealed events' texts, kept by each instance. A sealed event is final: audit_events and
-// audit_seals refuse UPDATE and DELETE, and a seal is written once, so a kept text never goes stale.
-// An unsealed event (seq still null) is never kept: the sealer gives it seq and hashes seconds later.
-// Keyed by the event's id, unique across companies; the page's ids come from a query scoped to the
-// company, so a kept text is only ever sent to the company that wrote the event.
-export interface EventTextLimits {
-  /** Events kept at most; the least recently read go first. */
-  events: number;
-  /** Characters kept at most, over every text. */
-  chars: number;
-}
-
+// The texts of sealed events, kept by each instance (platform/kept-texts.ts). A sealed event is
+// final: audit_events and audit_seals refuse UPDATE and DELETE, and a seal is written once, so a kept
+// text never goes stale. An unsealed event (seq still null) is never kept: the sealer gives it seq and
+// hashes seconds later. Keyed by the event's id, unique across companies; the page's ids come from a
+// query scoped to the company, so a kept text is only ever sent to the company that wrote the event.
 /** About 200 pages of 50: the pages an auditor or the console re-reads, a few MB per instance. */
-export const EVENT_TEXT_LIMITS: EventTextLimits = { events: 10_000, chars: 8 * 1024 * 1024 };
+export const EVENT_TEXT_LIMITS: KeptTextLimits = { entries: 10_000, chars: 8 * 1024 * 1024 };
 
-export interface EventTextCache {
-  /** The event's text, if kept (and marks it recently read). */
-  get(id: number): string | undefined;
-  /** Keeps a sealed event's text. */
-  keep(id: number, text: string): void;
-  readonly size: number;
-}
-
-export function createEventTextCache(limits: EventTextLimits = EVENT_TEXT_LIMITS): EventTextCache {
-  // A Map iterates in insertion order: re-inserting on each read keeps the least recent first.
-  const texts = new Map<number, string>();
-  let chars = 0;
-  return {
-    get(id) {
-      const text = texts.get(id);
-      if (text !== undefined) {
-        texts.delete(id);
-        texts.set(id, text);
-      }
-      return text;
-    },
-    keep(id, text) {
-      if (texts.has(id) || text.length > limits.chars) return;
-      texts.set(id, text);
-      chars += text.length;
-      for (const [oldest, old] of texts) {
-        if (texts.size <= limits.events && chars <= limits.chars) break;
-        texts.delete(oldest);
-        chars -= old.length;
-      }
-    },
-    get size() {
-      return texts.size;
-    },
-  };
-}
-
-export function createAuditPageText(db: Db, encodeCursor: (at: ChainPosition) => string, limits?: EventTextLimits) {
-  const texts = createEventTextCache(limits);
+export function createAuditPageText(db: Db, encodeCursor: (at: ChainPosition) => string) {
+  const texts = createKeptTexts<number, string>(EVENT_TEXT_LIMITS, (text) => text.length);
 
   /** The event's text: kept, or written now (and kept once sealed, when it can no longer change). */
   const textOf = (row: AuditEventRow) => {

@@ -1,5 +1,5 @@
 // GET /api/audit-events sends its page as text (audit.service.ts, `listText`): each sealed event's
-// text from the instance's cache (audit.text.service.ts), the others read by id. Every page must be,
+// text from the instance's kept texts (audit.text.service.ts), the others read by id. Every page must be,
 // byte for byte, what the route's serializer (fast-json-stringify, compiled from the route's own
 // response schema as Fastify compiles it) writes for `list`'s object: before sealing, after, and
 // again from the cache; with changes of every JSON kind and strings that need escaping. A pending
@@ -16,7 +16,6 @@ import { queryRows } from '../../db/client.js';
 import { auditReadRepo } from './audit.repo.js';
 import { AuditEventSchema, AuditPage } from './audit.schemas.js';
 import { type AuditQuery, createAuditService } from './audit.service.js';
-import { createEventTextCache } from './audit.text.service.js';
 
 let ctx: TestContext;
 let acme: TestCompany;
@@ -142,21 +141,5 @@ describe('the audit page as text', () => {
         ids.map((row) => row.id),
       ),
     ).toHaveLength(ids.length);
-  });
-});
-
-describe('the event text cache', () => {
-  it('keeps the most recently read events within its count and size', () => {
-    const cache = createEventTextCache({ events: 3, chars: 10 });
-    for (const id of [1, 2, 3]) cache.keep(id, 'ab');
-    expect(cache.get(1)).toBe('ab');
-    cache.keep(4, 'cd');
-    expect([1, 2, 3, 4].map((id) => cache.get(id) ?? null)).toEqual(['ab', null, 'ab', 'cd']);
-    cache.keep(5, 'efghijk');
-    expect(cache.size).toBe(2);
-    expect([3, 4, 5].map((id) => cache.get(id) ?? null)).toEqual([null, 'cd', 'efghijk']);
-    cache.keep(6, 'x'.repeat(11));
-    expect(cache.get(6)).toBeUndefined();
-    expect(cache.size).toBe(2);
   });
 });

@@ -1,0 +1,30 @@
+// The kept texts' bounds: the least recently read go first, by count and by characters; a value over
+// the whole budget is not kept, and keeping a key again replaces its value and its size.
+import { describe, expect, it } from 'vitest';
+import { createKeptTexts } from './kept-texts.js';
+
+describe('kept texts', () => {
+  it('keeps the most recently read within its count and size', () => {
+    const kept = createKeptTexts<number, string>({ entries: 3, chars: 10 }, (text) => text.length);
+    for (const id of [1, 2, 3]) kept.keep(id, 'ab');
+    expect(kept.get(1)).toBe('ab');
+    kept.keep(4, 'cd');
+    expect([1, 2, 3, 4].map((id) => kept.get(id) ?? null)).toEqual(['ab', null, 'ab', 'cd']);
+    kept.keep(5, 'efghijk');
+    expect(kept.size).toBe(2);
+    expect([3, 4, 5].map((id) => kept.get(id) ?? null)).toEqual([null, 'cd', 'efghijk']);
+    kept.keep(6, 'x'.repeat(11));
+    expect(kept.get(6)).toBeUndefined();
+    expect(kept.size).toBe(2);
+  });
+
+  it('replaces the value kept under a key, with its size', () => {
+    const kept = createKeptTexts<string, { text: string }>({ entries: 10, chars: 10 }, (value) => value.text.length);
+    kept.keep('a', { text: 'x'.repeat(8) });
+    kept.keep('a', { text: 'yy' });
+    kept.keep('b', { text: 'z'.repeat(8) });
+    expect([kept.get('a')?.text, kept.get('b')?.text]).toEqual(['yy', 'zzzzzzzz']);
+    kept.keep('a', { text: 'w'.repeat(10) });
+    expect([kept.get('a')?.text, kept.get('b')]).toEqual(['wwwwwwwwww', undefined]);
+  });
+});

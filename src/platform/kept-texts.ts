@@ -1,0 +1,55 @@
+// Texts an instance keeps in memory between requests (answers' JSON parts it would otherwise read and
+// write again): the least recently read go first, within a count and a number of characters. What
+// may be kept and when a kept value is still right is each user's rule (the audit log keeps sealed
+// events, which never change; the runs list keeps a run's text with the row version it was written
+// from): docs/decisions.md, "Answers written as JSON text".
+
+export interface KeptTextLimits {
+  /** Values kept at most. */
+  entries: number;
+  /** Characters kept at most, over every value (`charsOf`). */
+  chars: number;
+}
+
+export interface KeptTexts<K, V> {
+  /** The value kept under `key`, if any (and marks it recently read). */
+  get(key: K): V | undefined;
+  /** Keeps `value` under `key`, in place of what was kept there. */
+  keep(key: K, value: V): void;
+  readonly size: number;
+}
+
+export function createKeptTexts<K, V>(limits: KeptTextLimits, charsOf: (value: V) => number): KeptTexts<K, V> {
+  // A Map iterates in insertion order: re-inserting on each read keeps the least recent first.
+  const kept = new Map<K, V>();
+  let chars = 0;
+  const drop = (key: K, value: V) => {
+    kept.delete(key);
+    chars -= charsOf(value);
+  };
+  return {
+    get(key) {
+      const value = kept.get(key);
+      if (value !== undefined) {
+        kept.delete(key);
+        kept.set(key, value);
+      }
+      return value;
+    },
+    keep(key, value) {
+      const before = kept.get(key);
+      if (before !== undefined) drop(key, before);
+      const size = charsOf(value);
+      if (size > limits.chars) return;
+      kept.set(key, value);
+      chars += size;
+      for (const [oldest, old] of kept) {
+        if (kept.size <= limits.entries && chars <= limits.chars) break;
+        drop(oldest, old);
+      }
+    },
+    get size() {
+      return kept.size;
+    },
+  };
+}
