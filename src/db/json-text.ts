@@ -63,10 +63,15 @@ export function jsonValueOf(column: Column | SQL, kind: JsonKind): SQL {
  * most 100 arguments (a key's literal and a value per field): one call per 40 fields.
  */
 export function jsonObject(fields: readonly (readonly [string, SQL])[]): SQL<string> {
+  return sql<string>`(${jsonObjectOpen(fields)} || '}')`;
+}
+
+/** jsonObject without its closing brace: the head of an object whose last fields are written elsewhere. */
+export function jsonObjectOpen(fields: readonly (readonly [string, SQL])[]): SQL<string> {
   const parts = fields.flatMap(([key, value], index) => [sql.raw(`'${index === 0 ? '{' : ','}"${key}":'`), value]);
   const calls: SQL[] = [];
   for (let start = 0; start < parts.length; start += 80) calls.push(sql`concat(${sql.join(parts.slice(start, start + 80), sql`, `)})`);
-  return sql<string>`(${sql.join(calls, sql` || `)} || '}')`;
+  return sql<string>`(${sql.join(calls, sql` || `)})`;
 }
 
 /**

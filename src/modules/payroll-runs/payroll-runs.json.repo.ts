@@ -6,8 +6,10 @@
 // has node-postgres parse each run's two jsonb documents, turns fourteen decimal strings a run into
 // kobo and back into numbers, and serializes the page: on a page of 20 runs, the list cost about
 // 1.4 ms of the server's single thread a request against 0.6 for the loans list (docs/benchmarks.md,
-// "Every list against the ceiling"). Here one prepared statement writes each run's text on the
-// database's core, and the server only joins the texts into the paginator's envelope.
+// "Every list against the ceiling"). Here one prepared statement writes, on the database's core,
+// the part of each run's text that the run's row decides (up to totals, and skipped); the server
+// adds the counts, keeps the parts by the row's version and joins the texts into the paginator's
+// envelope (payroll-runs.list-text.service.ts).
 //
 // The text is byte for byte what the route's serializer writes for serializeRun (PayrollRun's key
 // order; payroll-runs.json.test.ts holds the two equal). Value formats: db/json-text.ts. A total is
@@ -17,7 +19,7 @@
 // order.
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
-import { aliasJson, jsonObject, jsonValueOf } from '../../db/json-text.js';
+import { aliasJson, jsonObject, jsonObjectOpen, jsonValueOf } from '../../db/json-text.js';
 import { namedStatement } from '../../db/prepared.js';
 
 // Columns of the statement's aliases: r the run, t its stored totals, k its counts, s a skipped employee.
@@ -56,17 +58,22 @@ const totals = jsonObject([
   ...MONEY.slice(1).map((field): [string, SQL] => [field, num(`t.${field}`)]),
 ]);
 
-const STATUSES = ['unpaid', 'held', 'processing', 'paid', 'failed', 'cancelled'] as const;
-const countSums = sql.raw(STATUSES.map((status) => `coalesce(sum(rc.${status}), 0)::int AS ${status}`).join(', '));
-const counts = jsonObject(STATUSES.map((status): [string, SQL] => [status, int(`k.${status}`)]));
+/** PayrollRun's counts, in the schema's order. */
+export const RUN_COUNT_STATUSES = ['unpaid', 'held', 'processing', 'paid', 'failed', 'cancelled'] as const;
+const countSums = sql.raw(RUN_COUNT_STATUSES.map((status) => `coalesce(sum(rc.${status}), 0)::int AS ${status}`).join(', '));
+const countColumns = sql.raw(RUN_COUNT_STATUSES.map((status) => `k.${status}`).join(', '));
 
 const skipped = sql`coalesce((SELECT '[' || string_agg(${jsonObject([
   ['user_id', jsonValueOf(sql`(s.e->>'user_id')::numeric`, 'number')],
   ['reason', jsonValueOf(sql`s.e->>'reason'`, 'string')],
 ])}, ',' ORDER BY s.n) || ']' FROM jsonb_array_elements(r.skipped) WITH ORDINALITY AS s(e, n)), '[]')`;
 
-/** PayrollRun (payroll-runs.schemas.ts) in its key order, for a run `r` with its totals `t` and counts `k`. */
-const runJson = jsonObject([
+/**
+ * PayrollRun (payroll-runs.schemas.ts) in its key order up to its totals, open (no closing brace), for
+ * a run `r` with its totals `t`: what the run's row alone decides. Its counts and skipped follow
+ * (runText, payroll-runs.list.service.ts).
+ */
+const runHead = jsonObjectOpen([
   ['id', str('r.id')],
   ['company_id', int('r.company_id')],
   ['status', str('r.status')],
@@ -87,31 +94,43 @@ const runJson = jsonObject([
   ['created_at', at('r.created_at')],
   ['updated_at', at('r.updated_at')],
   ['totals', totals],
-  ['counts', counts],
-  ['skipped', skipped],
 ]);
+
+/** A listed run's counts by paystub status, and the company's total of runs. */
+export type RunCounts = Record<(typeof RUN_COUNT_STATUSES)[number], number>;
+/** A run's place on the page: its row's version (xmin: every update of the row moves it) and counts. */
+export type RunPlace = RunCounts & { id: string; version: string; total: number };
+/** A run's place with the text its row decides: the head (up to totals, open) and skipped (a JSON array). */
+export type RunTextParts = RunPlace & { head: string; skipped: string };
 
 // The page in runListRepo.page's order for the API (created_at, then id, newest first: the index
 // payroll_runs_company_idx), the company's total in the same statement. Prepared on the hot-reads pool.
 const companyId = sql.placeholder('companyId');
-const preparedPage = namedStatement<{ run: string; total: number }>(
-  'payroll_runs_page_json',
-  sql`SELECT ${runJson} AS run, (SELECT count(*)::int FROM payroll_runs WHERE company_id = ${companyId}) AS total
-      FROM (SELECT * FROM payroll_runs WHERE company_id = ${companyId}
-            ORDER BY created_at DESC, id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}) r
-      CROSS JOIN LATERAL (SELECT ${storedTotals} OFFSET 0) t
-      CROSS JOIN LATERAL (SELECT ${countSums} FROM paystub_run_counts rc WHERE rc.company_id = r.company_id AND rc.transaction_id = r.id) k
-      ORDER BY r.created_at DESC, r.id DESC`,
+const pageOfRuns = (columns: SQL, joins: SQL) => sql`SELECT r.id, r.xmin::text AS version, ${columns} ${countColumns},
+      (SELECT count(*)::int FROM payroll_runs WHERE company_id = ${companyId}) AS total
+    FROM (SELECT *, xmin FROM payroll_runs WHERE company_id = ${companyId}
+          ORDER BY created_at DESC, id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}) r
+    ${joins} CROSS JOIN LATERAL (SELECT ${countSums} FROM paystub_run_counts rc WHERE rc.company_id = r.company_id AND rc.transaction_id = r.id) k
+    ORDER BY r.created_at DESC, r.id DESC`;
+const preparedPlaces = namedStatement<RunPlace>('payroll_runs_page_places', pageOfRuns(sql``, sql``));
+const preparedTexts = namedStatement<RunTextParts>(
+  'payroll_runs_page_texts',
+  pageOfRuns(sql`${runHead} AS head, ${skipped} AS skipped,`, sql`CROSS JOIN LATERAL (SELECT ${storedTotals} OFFSET 0) t`),
 );
 
 export const runsJsonRepo = {
   /**
-   * The unfiltered page, newest first, each run already the JSON text of its PayrollRun; `total`
-   * undefined past the end (no row carries it: the caller counts). Filters and the console's orders
-   * stay on the JS path: each would be another statement to prepare, for shapes rarely asked for.
+   * The unfiltered page's runs, newest first, with their versions and counts only: what a page whose
+   * runs' texts are all kept needs (payroll-runs.list.service.ts). `total` is on every row (none past the end).
    */
-  async page(executor: Executor, companyId: number, offset: number, limit: number): Promise<{ runs: string[]; total?: number }> {
-    const rows = await preparedPage(hotReads(executor), { companyId, offset, limit });
-    return { runs: rows.map((row) => row.run), total: rows[0]?.total };
-  },
+  places: (executor: Executor, companyId: number, offset: number, limit: number): Promise<RunPlace[]> =>
+    preparedPlaces(hotReads(executor), { companyId, offset, limit }),
+
+  /**
+   * The same page with each run's text as far as its row decides it, written by the database.
+   * Filters and the console's orders stay on the JS path: each would be another statement to
+   * prepare, for shapes rarely asked for.
+   */
+  texts: (executor: Executor, companyId: number, offset: number, limit: number): Promise<RunTextParts[]> =>
+    preparedTexts(hotReads(executor), { companyId, offset, limit }),
 };

@@ -9,10 +9,11 @@
 // uses the SQL one in production (payroll-runs.list.service.ts).
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createStaff, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
+import { runsJsonRepo } from './payroll-runs.json.repo.js';
 import type { RunListQuery } from './payroll-runs.list.service.js';
 import { RunSchema, RunsPage } from './payroll-runs.schemas.js';
 
@@ -141,6 +142,40 @@ describe('the runs list as JSON text written by the database', () => {
       '"employer_cost":0.1',
     ]) {
       expect(text).toContain(number);
+    }
+  });
+
+  it("keeps each run's text by its row's version: a page read again reads no text, a changed run or count is read anew", async () => {
+    const texts = vi.spyOn(runsJsonRepo, 'texts');
+    const query = { per_page: 4 };
+    const raw = { per_page: '4' };
+    const same = async () => {
+      const { js, text } = await bothWriters(query, raw);
+      expect(text).toBe(js);
+      return text;
+    };
+    try {
+      const first = await same();
+      texts.mockClear();
+      expect(await same()).toBe(first);
+      expect(texts).not.toHaveBeenCalled();
+      // A count moves (a paystub paid) without the run's row: the page says so, from kept texts.
+      const [listed] = JSON.parse(first).data.data as { id: string; counts: Record<string, number> }[];
+      await ctx.db.execute(
+        sql`UPDATE paystubs SET status = 'cancelled' WHERE id = (SELECT min(id) FROM paystubs WHERE transaction_id = ${listed.id} AND status <> 'cancelled')`,
+      );
+      const recounted = await same();
+      expect(texts).not.toHaveBeenCalled();
+      const [after] = JSON.parse(recounted).data.data as { counts: Record<string, number> }[];
+      expect(after.counts.cancelled).toBe(listed.counts.cancelled + 1);
+      // The run's row changes: its text is written again, and kept again.
+      await ctx.db.execute(sql`UPDATE payroll_runs SET updated_at = '2030-01-02T03:04:05.678901Z' WHERE id = ${listed.id}`);
+      expect(JSON.parse(await same()).data.data[0].updated_at).toBe('2030-01-02T03:04:05.678000Z');
+      expect(texts).toHaveBeenCalledTimes(1);
+      await same();
+      expect(texts).toHaveBeenCalledTimes(1);
+    } finally {
+      texts.mockRestore();
     }
   });
 

@@ -1,13 +1,13 @@
 // A page of one company's runs (GET /api/payroll-runs, Console → Payroll): the filters checked,
 // the page, its count and each run's paystubs by status read in one statement (payroll-runs.list.repo.ts).
 // `order` is the console's (its sortable columns); the API lists newest first. The API's unfiltered
-// page is written as JSON text by a PostgreSQL server (payroll-runs.json.repo.ts; `listForApi`).
+// page is written as JSON text by a PostgreSQL server (payroll-runs.list-text.service.ts; `listForApi`).
 import { type Db, onDatabaseServer } from '../../db/client.js';
 import { invalid } from '../../platform/errors.js';
 import { laravelPage, laravelPageJson, lastPageOf, pageOffset } from '../../platform/paginator.js';
 import { validDate } from '../paystubs/index.js';
-import { runsJsonRepo } from './payroll-runs.json.repo.js';
 import { type RunFilters, type RunOrder, runListRepo } from './payroll-runs.list.repo.js';
+import { createRunTexts } from './payroll-runs.list-text.service.js';
 import { MESSAGES } from './payroll-runs.lookup.service.js';
 import { serializeRun } from './payroll-runs.serializer.js';
 
@@ -24,6 +24,7 @@ const FILTERS = ['status', 'kind', 'pay_period_start', 'pay_period_end'] as cons
 
 export function createRunList(deps: { db: Db; config: { publicUrl: string } }) {
   const { db, config } = deps;
+  const runTexts = createRunTexts(db);
   const pageRequest = (rawQuery: Record<string, unknown>, page: number, perPage: number) => ({
     publicUrl: config.publicUrl,
     path: '/api/payroll-runs',
@@ -32,12 +33,12 @@ export function createRunList(deps: { db: Db; config: { publicUrl: string } }) {
     perPage,
   });
 
-  /** The API's unfiltered page as JSON text, each run's text written by the database: the same bytes as `list`'s object serialized. */
+  /** The API's unfiltered page as JSON text, each run's text written by the database or kept (payroll-runs.list-text.service.ts): the same bytes as `list`'s object serialized. */
   async function listText(companyId: number, query: RunListQuery, rawQuery: Record<string, unknown>): Promise<string> {
     if (FILTERS.some((filter) => query[filter] !== undefined)) throw new Error('the runs list as text: unfiltered only');
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 10;
-    const found = await runsJsonRepo.page(db, companyId, pageOffset(page, perPage), perPage);
+    const found = await runTexts(companyId, pageOffset(page, perPage), perPage);
     // Past the end no row carries the total: the JS path's statement counts.
     const total = found.total ?? (await runListRepo.page(db, companyId, {}, 1, 0)).total;
     return `{"message":${JSON.stringify(MESSAGES.listed)},"data":${laravelPageJson(pageRequest(rawQuery, page, perPage), total, found.runs)}}`;
