@@ -13,6 +13,8 @@ export interface PageStatement {
   /** `FROM … WHERE …`, shared by the page and its count (aliases inside the count are its own). */
   from: SQL;
   order: SQL;
+  /** The total as one value, when a counter keeps it (loan_counts); otherwise the rows of `from` are counted. */
+  total?: SQL;
 }
 
 type Found<T> = T & { page_total: number };
@@ -60,13 +62,14 @@ export async function namedPageWithTotal<T extends object>(
   let statements = namedPages.get(name);
   if (statements === undefined) {
     const page = build();
+    const total = page.total ?? sql`(SELECT count(*)::int ${page.from})`;
     statements = {
       rows: namedStatement<Found<object>>(
         name,
-        sql`SELECT (SELECT count(*)::int ${page.from}) AS page_total, ${page.columns} ${page.from}
+        sql`SELECT ${total} AS page_total, ${page.columns} ${page.from}
             ORDER BY ${page.order} LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}`,
       ),
-      count: namedStatement<{ n: number }>(`${name}_count`, sql`SELECT count(*)::int AS n ${page.from}`),
+      count: namedStatement<{ n: number }>(`${name}_count`, sql`SELECT ${total} AS n`),
     };
     namedPages.set(name, statements);
   }

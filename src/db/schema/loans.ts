@@ -1,7 +1,7 @@
 // Loans and salary advances (owned by src/modules/loans); created by migrations/0212_loans.sql, which
 // also adds paystub_items.loan_id and loan_interest (mirrored in payroll.ts).
 import { sql } from 'drizzle-orm';
-import { index, integer, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, numeric, pgTable, primaryKey, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const money = (name: string) => numeric(name, { precision: 18, scale: 2 });
@@ -32,4 +32,18 @@ export const loans = pgTable(
     index('loans_company_kind_idx').on(t.companyId, t.kind, t.id.desc()),
     index('loans_user_idx').on(t.userId),
   ],
+);
+
+/**
+ * Loans per company, moved by triggers on loans (migrations/0275_loan_counts.sql): the unfiltered
+ * list's total is the sum of the company's rows, one per slot (a slot alone means nothing).
+ */
+export const loanCounts = pgTable(
+  'loan_counts',
+  {
+    companyId: integer('company_id').notNull(),
+    slot: smallint('slot').notNull(),
+    loans: integer('loans').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.slot] })],
 );

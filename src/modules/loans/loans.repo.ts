@@ -133,6 +133,11 @@ export const loansRepo = {
         columns: COLUMNS,
         from: sql`FROM loans l WHERE ${sql.join([sql`l.company_id = ${sql.placeholder('companyId')}`, ...given.conditions], sql` AND `)}`,
         order: sql`l.id DESC`,
+        // Unfiltered, the company's counter (0275_loan_counts.sql) instead of counting its loans.
+        total:
+          given.keys.length === 0
+            ? sql`(SELECT coalesce(sum(c.loans), 0)::int FROM loan_counts c WHERE c.company_id = ${sql.placeholder('companyId')})`
+            : undefined,
       }),
       { companyId, ...given.values },
       limit,
