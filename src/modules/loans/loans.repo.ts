@@ -25,6 +25,12 @@ export interface LoanRow {
   updated_at: string;
 }
 
+/** A loan's place on a page: its id and its row's version (xmin, moved by every update of the row). */
+export interface LoanPlace {
+  id: number;
+  version: string;
+}
+
 export interface LoanFilters {
   userId?: number;
   status?: string;
@@ -64,6 +70,36 @@ const FILTER_SQL: Record<keyof LoanFilters, SQL> = {
   status: sql`l.status = ${sql.placeholder('status')}`,
   kind: sql`l.kind = ${sql.placeholder('kind')}`,
 };
+
+/** A page of `columns` newest first with the filter's total; unfiltered, the total is the company's counter (0275). */
+function pageOf<T extends object>(
+  executor: Executor,
+  name: string,
+  columns: SQL,
+  companyId: number,
+  filters: LoanFilters,
+  limit: number,
+  offset: number,
+) {
+  const given = filtersGiven(FILTER_SQL, filters);
+  return namedPageWithTotal<T>(
+    executor,
+    [name, ...given.keys].join('_').toLowerCase(),
+    () => ({
+      columns,
+      from: sql`FROM loans l WHERE ${sql.join([sql`l.company_id = ${sql.placeholder('companyId')}`, ...given.conditions], sql` AND `)}`,
+      order: sql`l.id DESC`,
+      // Unfiltered, the company's counter (0275_loan_counts.sql) instead of counting its loans.
+      total:
+        given.keys.length === 0
+          ? sql`(SELECT coalesce(sum(c.loans), 0)::int FROM loan_counts c WHERE c.company_id = ${sql.placeholder('companyId')})`
+          : undefined,
+    }),
+    { companyId, ...given.values },
+    limit,
+    offset,
+  );
+}
 
 export const loansRepo = {
   /** The live user's month of wages (base_salary + allowances); locked, so two advances for one user take turns. */
@@ -125,24 +161,12 @@ export const loansRepo = {
 
   /** A page newest first with the filter's total, in one named statement per set of filters (db/page-total.ts). */
   page(executor: Executor, companyId: number, filters: LoanFilters, limit: number, offset: number) {
-    const given = filtersGiven(FILTER_SQL, filters);
-    return namedPageWithTotal<LoanRow>(
-      executor,
-      ['loans_page', ...given.keys].join('_').toLowerCase(),
-      () => ({
-        columns: COLUMNS,
-        from: sql`FROM loans l WHERE ${sql.join([sql`l.company_id = ${sql.placeholder('companyId')}`, ...given.conditions], sql` AND `)}`,
-        order: sql`l.id DESC`,
-        // Unfiltered, the company's counter (0275_loan_counts.sql) instead of counting its loans.
-        total:
-          given.keys.length === 0
-            ? sql`(SELECT coalesce(sum(c.loans), 0)::int FROM loan_counts c WHERE c.company_id = ${sql.placeholder('companyId')})`
-            : undefined,
-      }),
-      { companyId, ...given.values },
-      limit,
-      offset,
-    );
+    return pageOf<LoanRow & LoanPlace>(executor, 'loans_page', sql`${COLUMNS}, l.xmin::text AS version`, companyId, filters, limit, offset);
+  },
+
+  /** The same page's places only (ids and versions) with its total: loans.list-text.service.ts keeps the texts. */
+  places(executor: Executor, companyId: number, filters: LoanFilters, limit: number, offset: number) {
+    return pageOf<LoanPlace>(executor, 'loans_places', sql`l.id, l.xmin::text AS version`, companyId, filters, limit, offset);
   },
 
   /** Whether a paystub not paid yet (unpaid, held, processing) carries a repayment of the loan. */

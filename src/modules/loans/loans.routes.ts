@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../../platform/deps.js';
 import { recoverAnswer } from '../../platform/idempotency-claims.js';
+import { sendJsonText } from '../../platform/json-text.js';
 import { tenantId } from '../../platform/request-context.js';
 import { loanActionRoutes } from './loans.actions.routes.js';
 import {
@@ -78,7 +79,7 @@ export function loansRoutes(service: LoansService) {
           response: { 200: LoanListAnswer, ...errors },
         },
       },
-      async (request) => service.list(tenantId(request), request.query, request.query),
+      async (request, reply) => sendJsonText(reply, await service.listText(tenantId(request), request.query, request.query)),
     );
 
     app.get(

@@ -6,9 +6,10 @@ import type { Db, Tx } from '../../db/client.js';
 import { recordAudit } from '../../platform/audit/index.js';
 import { conflict, invalid, invalidField, notFound } from '../../platform/errors.js';
 import { markIdempotentChange } from '../../platform/idempotency-claims.js';
-import { laravelPage, pageOffset } from '../../platform/paginator.js';
+import { laravelPage, laravelPageJson, pageOffset } from '../../platform/paginator.js';
 import { columnToKobo, koboToString } from '../../tax-engine/money.js';
 import { recordEvent } from '../webhooks/index.js';
+import { createLoanTexts } from './loans.list-text.service.js';
 import { isPeriod, planNewLoan } from './loans.planner.js';
 import { type LoanFilters, loansRepo } from './loans.repo.js';
 import { serializeLoan } from './loans.serializer.js';
@@ -42,6 +43,7 @@ export interface LoanListQuery {
 
 export function createLoansService(deps: { db: Db; config: { publicUrl: string } }) {
   const { db, config } = deps;
+  const loanTexts = createLoanTexts(db);
 
   const found = async (companyId: number, id: number) => {
     const row = await loansRepo.find(db, companyId, id);
@@ -114,6 +116,16 @@ export function createLoansService(deps: { db: Db; config: { publicUrl: string }
 
     async list(companyId: number, query: LoanListQuery, rawQuery: Record<string, unknown>) {
       return page(companyId, { userId: query.user_id, status: query.status, kind: query.kind }, query, rawQuery, '/api/loans');
+    },
+
+    /** `list` as the JSON text GET /api/loans sends, each loan's text kept by its row's version (loans.list-text.service.ts). */
+    async listText(companyId: number, query: LoanListQuery, rawQuery: Record<string, unknown>): Promise<string> {
+      const pageNo = query.page ?? 1;
+      const perPage = query.per_page ?? 10;
+      const filters = { userId: query.user_id, status: query.status, kind: query.kind };
+      const { total, texts } = await loanTexts(companyId, filters, perPage, pageOffset(pageNo, perPage));
+      const request = { publicUrl: config.publicUrl, path: '/api/loans', rawQuery, page: pageNo, perPage };
+      return `{"message":${JSON.stringify(LOAN_MESSAGES.listed)},"data":${laravelPageJson(request, total, texts)}}`;
     },
 
     async listForUser(companyId: number, userId: number, query: LoanListQuery, rawQuery: Record<string, unknown>) {
