@@ -10,3 +10,8 @@ import type { FastifyReply } from 'fastify';
 export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(text);
 }
+
+/** An answer that is either such a text (sent as it is) or an object for the route's serializer (returned). */
+export function sendJsonTextOr<T>(reply: FastifyReply, answer: string | T): FastifyReply | T {
+  return typeof answer === 'string' ? sendJsonText(reply, answer) : answer;
+}

@@ -11,8 +11,8 @@ import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type NewInvoice = typeof invoices.$inferInsert;
-/** An invoice as I1 reads it: its timestamps PostgreSQL's text on the prepared page, Dates otherwise. */
-export type ListedInvoiceRow = TextTimestamps<InvoiceRow>;
+/** An invoice as I1 reads it: its timestamps PostgreSQL's text on the prepared page, Dates otherwise; its row's version on that page. */
+export type ListedInvoiceRow = TextTimestamps<InvoiceRow> & { version?: string };
 
 /** I1 `sort` allow-list: request value → column. Nothing from the request reaches SQL text. */
 export const SORT_COLUMNS = {
@@ -56,12 +56,13 @@ const totalOf = (where: SQL | undefined) => sql<number | null>`(SELECT count(*) 
  * PostgreSQL's text: Drizzle's mapping, a decoder call per column and a Date per timestamp, was a
  * sixth of the server's CPU per page of C1, which reads the same way (docs/benchmarks.md, "C1, I1 and S6").
  */
-const PAGE_KEYS = [...Object.keys(getTableColumns(invoices)), 'total'];
+// Each row also carries its version (xmin: invoices.list.repo.ts says why).
+const PAGE_KEYS = [...Object.keys(getTableColumns(invoices)), 'version', 'total'];
 const preparedDefaultPage = preparedPerExecutor((executor) => {
   const where = and(eq(invoices.companyId, sql.placeholder('companyId')), isNull(invoices.deletedAt));
   return withArrayRows(
     executor
-      .select({ ...getTableColumns(invoices), total: totalOf(where) })
+      .select({ ...getTableColumns(invoices), version: sql<string>`invoices.xmin::text`, total: totalOf(where) })
       .from(invoices)
       .where(where)
       .orderBy(desc(invoices.createdAt), desc(invoices.id))

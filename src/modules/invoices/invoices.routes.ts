@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
+import { sendJsonTextOr } from '../../platform/json-text.js';
 import { tenantId } from '../../platform/request-context.js';
 import { invoiceApprovalRoutes } from './invoices.approval.routes.js';
 import {
@@ -33,7 +34,7 @@ export async function invoicesRoutes(root: FastifyInstance, service: ReturnType<
         response: { 200: InvoicesPage, ...errors },
       },
     },
-    async (request) => service.list(tenantId(request), request.query),
+    async (request, reply) => sendJsonTextOr(reply, await service.listForApi(tenantId(request), request.query)),
   );
 
   app.get(

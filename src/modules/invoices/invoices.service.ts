@@ -11,6 +11,7 @@ import type { Mailer } from '../../platform/mail/outbox.js';
 import { lastPageOf, pageOffset } from '../../platform/paginator.js';
 import { columnToKobo, koboToString } from '../../tax-engine/money.js';
 import { announce, auditChange } from './invoices.events.js';
+import { createInvoiceListForApi, INVOICES_LISTED } from './invoices.list-text.service.js';
 import { financeApprovalMail } from './invoices.mail.js';
 import { type InvoiceRow, invoicesRepo, type NewInvoice } from './invoices.repo.js';
 import { serializeInvoice } from './invoices.serializer.js';
@@ -55,6 +56,7 @@ const ok = (message: string, invoice: InvoiceRow) => ({ message, invoice: serial
 
 export function createInvoicesService(deps: InvoicesDeps) {
   const { db, mailer, config } = deps;
+  const listForApi = createInvoiceListForApi(db, list);
 
   async function mustFind(executor: Executor, companyId: number, transactionId: string): Promise<InvoiceRow> {
     const row = await invoicesRepo.find(executor, companyId, transactionId);
@@ -79,27 +81,31 @@ export function createInvoicesService(deps: InvoicesDeps) {
     return user;
   }
 
+  /** I1 */
+  async function list(companyId: number, query: ListQuery) {
+    const { sort, order } = validateListQuery(query);
+    const perPage = query.per_page ?? 10;
+    const page = query.page ?? 1;
+    const { rows, total } = await invoicesRepo.list(db, companyId, {
+      transactionId: query.transaction_id || undefined,
+      status: query.status,
+      approvalStatus: query.approval_status,
+      sort,
+      order,
+      offset: pageOffset(page, perPage),
+      limit: perPage,
+    });
+    return {
+      message: INVOICES_LISTED,
+      invoices: rows.map(serializeInvoice),
+      meta: { current_page: page, per_page: perPage, total, last_page: lastPageOf(total, perPage) },
+    };
+  }
+
   return {
-    /** I1 */
-    async list(companyId: number, query: ListQuery) {
-      const { sort, order } = validateListQuery(query);
-      const perPage = query.per_page ?? 10;
-      const page = query.page ?? 1;
-      const { rows, total } = await invoicesRepo.list(db, companyId, {
-        transactionId: query.transaction_id || undefined,
-        status: query.status,
-        approvalStatus: query.approval_status,
-        sort,
-        order,
-        offset: pageOffset(page, perPage),
-        limit: perPage,
-      });
-      return {
-        message: 'Invoices retrieved successfully.',
-        invoices: rows.map(serializeInvoice),
-        meta: { current_page: page, per_page: perPage, total, last_page: lastPageOf(total, perPage) },
-      };
-    },
+    /** I1: the common page as kept texts (invoices.list-text.service.ts), any other as `list`'s object. */
+    listForApi,
+    list,
 
     /** I2 */
     async show(companyId: number, transactionId: string) {

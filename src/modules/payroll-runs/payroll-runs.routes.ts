@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../../platform/deps.js';
 import { recoverAnswer } from '../../platform/idempotency-claims.js';
-import { sendJsonText } from '../../platform/json-text.js';
+import { sendJsonTextOr } from '../../platform/json-text.js';
 import { tenantId } from '../../platform/request-context.js';
 import { payrollRunActionsRoutes } from './payroll-runs.actions.routes.js';
 import {
@@ -61,10 +61,7 @@ export function payrollRunsRoutes(services: {
           response: { 200: RunsPage, ...errors },
         },
       },
-      async (request, reply) => {
-        const answer = await runs.listForApi(tenantId(request), request.query, request.query);
-        return typeof answer === 'string' ? sendJsonText(reply, answer) : answer;
-      },
+      async (request, reply) => sendJsonTextOr(reply, await runs.listForApi(tenantId(request), request.query, request.query)),
     );
 
     app.get(

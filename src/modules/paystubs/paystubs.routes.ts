@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { typed } from '../../platform/deps.js';
 import { badRequest } from '../../platform/errors.js';
 import { isRecord } from '../../platform/guards.js';
-import { sendJsonText } from '../../platform/json-text.js';
+import { sendJsonTextOr } from '../../platform/json-text.js';
 import { tenantId } from '../../platform/request-context.js';
 import { CompanyIdInput, PageQueryFields } from '../../platform/schemas.js';
 import type { TenancyMessages } from '../../platform/types.js';
@@ -49,10 +49,7 @@ export async function paystubsRoutes(root: FastifyInstance, service: ReturnType<
         },
       },
     },
-    async (request, reply) => {
-      const answer = await service.listForApi(tenantId(request), request.query, request.query);
-      return typeof answer === 'string' ? sendJsonText(reply, answer) : answer;
-    },
+    async (request, reply) => sendJsonTextOr(reply, await service.listForApi(tenantId(request), request.query, request.query)),
   );
 
   app.post(

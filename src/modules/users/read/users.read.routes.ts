@@ -2,7 +2,7 @@
 // Registered by usersRoutes (users.routes.ts) after the User schema and the bank account route.
 import { Type } from 'typebox';
 import type { typed } from '../../../platform/deps.js';
-import { sendJsonText } from '../../../platform/json-text.js';
+import { sendJsonTextOr } from '../../../platform/json-text.js';
 import { tenantId } from '../../../platform/request-context.js';
 import { IMPORT_HEADER, templateCsv, UPDATE_HEADER } from '../import/users.csv.validation.js';
 import { CompanyQuery, errors, IdParams, ListQuery, notFoundMessage, tags, USERS_TENANCY, UsersPage } from '../users.params.schemas.js';
@@ -23,10 +23,7 @@ export function usersReadRoutes(app: ReturnType<typeof typed>, services: UsersRo
         response: { 200: UsersPage, ...errors },
       },
     },
-    async (request, reply) => {
-      const answer = await service.listForApi(tenantId(request), request.query, grants(request));
-      return typeof answer === 'string' ? sendJsonText(reply, answer) : answer;
-    },
+    async (request, reply) => sendJsonTextOr(reply, await service.listForApi(tenantId(request), request.query, grants(request))),
   );
 
   for (const [url, kind, name, summary] of [
