@@ -1,7 +1,8 @@
 // The kept texts' bounds: the least recently read go first, by count and by characters; a value over
-// the whole budget is not kept, and keeping a key again replaces its value and its size.
+// the whole budget is not kept, and keeping a key again replaces its value and its size; a page's values
+// only when every place is kept at its version.
 import { describe, expect, it } from 'vitest';
-import { createKeptTexts } from './kept-texts.js';
+import { createKeptTexts, keptAtVersions } from './kept-texts.js';
 
 describe('kept texts', () => {
   it('keeps the most recently read within its count and size', () => {
@@ -26,5 +27,19 @@ describe('kept texts', () => {
     expect([kept.get('a')?.text, kept.get('b')?.text]).toEqual(['yy', 'zzzzzzzz']);
     kept.keep('a', { text: 'w'.repeat(10) });
     expect([kept.get('a')?.text, kept.get('b')]).toEqual(['wwwwwwwwww', undefined]);
+  });
+
+  it("gives a page's kept values only when every place is kept at its version", () => {
+    const kept = createKeptTexts<number, { version: string; text: string }>({ entries: 10, chars: 100 }, (value) => value.text.length);
+    kept.keep(1, { version: '7', text: 'a' });
+    kept.keep(2, { version: '8', text: 'b' });
+    const places = (v1: string, v2: string) => [
+      { id: 1, version: v1 },
+      { id: 2, version: v2 },
+    ];
+    expect(keptAtVersions(kept, places('7', '8'))?.map((value) => value.text)).toEqual(['a', 'b']);
+    expect(keptAtVersions(kept, places('7', '9'))).toBeUndefined();
+    expect(keptAtVersions(kept, [...places('7', '8'), { id: 3, version: '1' }])).toBeUndefined();
+    expect(keptAtVersions(kept, [])).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 // Texts an instance keeps in memory between requests (answers' JSON parts it would otherwise read and
 // write again): the least recently read go first, within a count and a number of characters. What
-// may be kept and when a kept value is still right is each user's rule (the audit log keeps sealed
-// events, which never change; the runs list keeps a run's text with the row version it was written
-// from): docs/decisions.md, "Answers written as JSON text".
+// may be kept and when a kept value is still right is each user's rule: the audit log keeps sealed
+// events, which never change; the runs list, the loans list and I1 keep a row's text with the row's
+// version (xmin) it was written from, and use a page's texts only when every row is kept at the
+// version the page read (`keptAtVersions`). docs/decisions.md, "Kept texts are one store".
 
 export interface KeptTextLimits {
   /** Values kept at most. */
@@ -52,4 +53,21 @@ export function createKeptTexts<K, V>(limits: KeptTextLimits, charsOf: (value: V
       return kept.size;
     },
   };
+}
+
+/**
+ * What a page keeps of each of its places, when every place is kept at the version the page read
+ * (a row's xmin); undefined as soon as one is not, and the page is then read again whole.
+ */
+export function keptAtVersions<K, V extends { version: string }>(
+  kept: KeptTexts<K, V>,
+  places: readonly { id: K; version: string }[],
+): V[] | undefined {
+  const found: V[] = [];
+  for (const place of places) {
+    const value = kept.get(place.id);
+    if (value === undefined || value.version !== place.version) return undefined;
+    found.push(value);
+  }
+  return found;
 }

@@ -10,7 +10,7 @@
 // so it goes back only to that company. A version can repeat only after 2^32 transactions (xmin
 // wraps), while the text was neither read nor replaced in this instance: not a case that occurs.
 import type { Db } from '../../db/client.js';
-import { createKeptTexts, type KeptTextLimits } from '../../platform/kept-texts.js';
+import { createKeptTexts, type KeptTextLimits, keptAtVersions } from '../../platform/kept-texts.js';
 import { lastPageOf, pageOffset } from '../../platform/paginator.js';
 import { invoicePlacesRepo } from './invoices.list.repo.js';
 import { invoicesRepo } from './invoices.repo.js';
@@ -29,13 +29,8 @@ export function createInvoiceListForApi<T>(db: Db, list: (companyId: number, que
 
   async function texts(companyId: number, offset: number, limit: number): Promise<{ texts: string[]; total?: number }> {
     const places = await invoicePlacesRepo.places(db, companyId, offset, limit);
-    const found: string[] = [];
-    for (const place of places) {
-      const invoice = kept.get(place.id);
-      if (invoice === undefined || invoice.version !== place.version) break;
-      found.push(invoice.text);
-    }
-    if (found.length === places.length) return { texts: found, total: places[0]?.total };
+    const found = keptAtVersions(kept, places);
+    if (found) return { texts: found.map((invoice) => invoice.text), total: places[0]?.total };
     const { rows, total } = await invoicesRepo.list(db, companyId, { sort: 'created_at', order: 'desc', offset, limit });
     const written = rows.map((row) => {
       const text = JSON.stringify(serializeInvoice(row));

@@ -11,7 +11,7 @@
 // so it goes back only to that company. A version can repeat only after 2^32 transactions (xmin
 // wraps), while the text was neither read nor replaced in this instance: not a case that occurs.
 import type { Db } from '../../db/client.js';
-import { createKeptTexts, type KeptTextLimits } from '../../platform/kept-texts.js';
+import { createKeptTexts, type KeptTextLimits, keptAtVersions } from '../../platform/kept-texts.js';
 import { type LoanFilters, type LoanPlace, loansRepo } from './loans.repo.js';
 import { serializeLoan } from './loans.serializer.js';
 
@@ -26,13 +26,8 @@ export function createLoanTexts(db: Db) {
   /** The page's loans as text, newest first, and the filter's total. */
   return async function loanTexts(companyId: number, filters: LoanFilters, limit: number, offset: number) {
     const places = await loansRepo.places(db, companyId, filters, limit, offset);
-    const texts: string[] = [];
-    for (const place of places.rows as LoanPlace[]) {
-      const loan = kept.get(place.id);
-      if (loan === undefined || loan.version !== place.version) break;
-      texts.push(loan.text);
-    }
-    if (texts.length === places.rows.length) return { total: places.total, texts };
+    const found = keptAtVersions(kept, places.rows as LoanPlace[]);
+    if (found) return { total: places.total, texts: found.map((loan) => loan.text) };
     const { total, rows } = await loansRepo.page(db, companyId, filters, limit, offset);
     return {
       total,

@@ -13,7 +13,7 @@
 // it goes back only to that company. A version can repeat only after 2^32 transactions (xmin
 // wraps), while the part was neither read nor replaced in this instance: not a case that occurs.
 import type { Db } from '../../db/client.js';
-import { createKeptTexts, type KeptTextLimits } from '../../platform/kept-texts.js';
+import { createKeptTexts, type KeptTextLimits, keptAtVersions } from '../../platform/kept-texts.js';
 import { RUN_COUNT_STATUSES, type RunCounts, type RunTextParts, runsJsonRepo } from './payroll-runs.json.repo.js';
 
 /** Runs' parts kept per instance: a few hundred pages of 20, about a MB each 1,000 runs. */
@@ -37,13 +37,8 @@ export function createRunTexts(db: Db) {
   /** The page's runs as text, newest first, and the company's total (undefined past the end). */
   return async function runTexts(companyId: number, offset: number, limit: number): Promise<{ runs: string[]; total?: number }> {
     const places = await runsJsonRepo.places(db, companyId, offset, limit);
-    const parts: KeptRun[] = [];
-    for (const place of places) {
-      const run = kept.get(place.id);
-      if (run === undefined || run.version !== place.version) break;
-      parts.push(run);
-    }
-    if (parts.length === places.length) return { runs: places.map((place, i) => runText(parts[i], place)), total: places[0]?.total };
+    const parts = keptAtVersions(kept, places);
+    if (parts) return { runs: places.map((place, i) => runText(parts[i], place)), total: places[0]?.total };
     const rows = await runsJsonRepo.texts(db, companyId, offset, limit);
     for (const row of rows) kept.keep(row.id, { version: row.version, head: row.head, skipped: row.skipped });
     return { runs: rows.map((row) => runText(row, row)), total: rows[0]?.total };
