@@ -2,7 +2,7 @@
 // write again): the least recently read go first, within a count and a number of characters. What
 // may be kept and when a kept value is still right is each user's rule: the audit log keeps sealed
 // events, which never change; the runs list, the loans list and I1 keep a row's text with the row's
-// version (xmin) it was written from, and use a page's texts only when every row is kept at the
+// version (db/row-version.ts) it was written from, and use a page's texts only when every row is kept at the
 // version the page read (`keptAtVersions`). docs/decisions.md, "Kept texts are one store".
 
 export interface KeptTextLimits {
@@ -57,7 +57,7 @@ export function createKeptTexts<K, V>(limits: KeptTextLimits, charsOf: (value: V
 
 /**
  * What a page keeps of each of its places, when every place is kept at the version the page read
- * (a row's xmin); undefined as soon as one is not, and the page is then read again whole.
+ * (db/row-version.ts); undefined as soon as one is not, and the page is then read again whole.
  */
 export function keptAtVersions<K, V extends { version: string }>(
   kept: KeptTexts<K, V>,

@@ -26,6 +26,11 @@ export interface ChainPosition {
   id: number;
 }
 
+/** An event's place with its seal's hash (null until sealed): what its kept text is checked against. */
+export interface AuditPlace extends ChainPosition {
+  hash: string | null;
+}
+
 export interface AuditEventRow {
   id: number;
   company_id: number;
@@ -90,11 +95,12 @@ const nextPage = namedStatement<AuditEventRow>(
   sql`${EVENTS} ${company} ${afterCursor} ${CHAIN_ORDER} ${pageLimit}`,
 );
 
-// A page's places alone (the API's pages: audit.service.ts takes each sealed event's text from its
-// cache and reads only the others, by id). The (company_id, xid, id) index answers it by itself.
-const PLACES = sql`SELECT e.id::int AS id, e.xid::text AS xid FROM audit_events e`;
-const firstPlaces = namedStatement<ChainPosition>('audit_event_places_first_page', sql`${PLACES} ${company} ${CHAIN_ORDER} ${pageLimit}`);
-const nextPlaces = namedStatement<ChainPosition>(
+// A page's places alone (the API's pages: audit.text.service.ts takes each sealed event's text from
+// what it keeps, when the kept text's hash is the seal's, and reads only the others): the
+// (company_id, xid, id) index, and each event's seal by its key.
+const PLACES = sql`SELECT e.id::int AS id, e.xid::text AS xid, s.hash FROM audit_events e LEFT JOIN audit_seals s ON s.event_id = e.id`;
+const firstPlaces = namedStatement<AuditPlace>('audit_event_places_first_page', sql`${PLACES} ${company} ${CHAIN_ORDER} ${pageLimit}`);
+const nextPlaces = namedStatement<AuditPlace>(
   'audit_event_places_next_page',
   sql`${PLACES} ${company} ${afterCursor} ${CHAIN_ORDER} ${pageLimit}`,
 );
@@ -118,10 +124,10 @@ export const auditReadRepo = {
   },
 
   /** The places (id, xid) of up to `limit` events, newest first: `page` without the events. */
-  async places(executor: Executor, companyId: number, filters: AuditFilters, limit: number): Promise<ChainPosition[]> {
+  async places(executor: Executor, companyId: number, filters: AuditFilters, limit: number): Promise<AuditPlace[]> {
     const { before } = filters;
     if (hasFilter(filters)) {
-      return queryRows<ChainPosition>(executor, sql`${PLACES} WHERE ${auditWhere(companyId, filters)} ${CHAIN_ORDER} LIMIT ${limit}`);
+      return queryRows<AuditPlace>(executor, sql`${PLACES} WHERE ${auditWhere(companyId, filters)} ${CHAIN_ORDER} LIMIT ${limit}`);
     }
     return before
       ? nextPlaces(hotReads(executor), { companyId, limit, xid: before.xid, id: before.id })

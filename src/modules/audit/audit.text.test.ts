@@ -3,8 +3,8 @@
 // byte for byte, what the route's serializer (fast-json-stringify, compiled from the route's own
 // response schema as Fastify compiles it) writes for `list`'s object: before sealing, after, and
 // again from the cache; with changes of every JSON kind and strings that need escaping. A pending
-// event is never kept (its seal comes later), a kept event is not read again, and the read by id
-// finds no other company's event.
+// event is never kept (its seal comes later), a kept event is not read again, a kept text is used
+// only under its seal's current hash, and the read by id finds no other company's event.
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -122,6 +122,26 @@ describe('the audit page as text', () => {
       page.mockRestore();
       byIds.mockRestore();
     }
+  });
+
+  it('uses a kept text only under the hash its seal has now', async () => {
+    const company = await createCompany(ctx.db);
+    await addEvents(company.id);
+    await sealAudit(ctx.db, company.id);
+    const [kept] = await everyPage(company, {});
+    const newest = Number(JSON.parse(kept).data[0].id.slice('aud_'.length));
+    // Another seal for the same id (as a restore or a failover could give the id to another event):
+    // the text is read again, as the serializer's comparison in everyPage requires.
+    const guard = (on: boolean) =>
+      ctx.db.execute(sql.raw(`ALTER TABLE audit_seals ${on ? 'ENABLE' : 'DISABLE'} TRIGGER audit_seals_no_update_delete`));
+    await guard(false);
+    try {
+      await ctx.db.execute(sql`UPDATE audit_seals SET hash = ${'e'.repeat(64)} WHERE event_id = ${newest}`);
+    } finally {
+      await guard(true);
+    }
+    const [again] = await everyPage(company, {});
+    expect(JSON.parse(again).data[0].hash).toBe('e'.repeat(64));
   });
 
   it("finds no other company's event by id", async () => {

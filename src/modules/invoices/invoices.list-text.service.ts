@@ -1,5 +1,5 @@
 // I1's common page (no filter, newest first) as the JSON text it sends. Each invoice's text depends
-// on its row alone, so each instance keeps it with the row's version (xmin), and a page first reads
+// on its row alone, so each instance keeps it with the row's version (db/row-version.ts), and a page first reads
 // only its invoices' ids and versions with the total (invoices.list.repo.ts): when every invoice is
 // kept at its version, that is the whole read; otherwise the page is read again with its rows (one
 // snapshot for all of them) and their texts kept. The text is JSON.stringify of serializeInvoice, what
@@ -7,8 +7,8 @@
 // filters and sorts answer the object as before.
 //
 // A kept text is used only under its invoice's id and version as the company's own page reads them,
-// so it goes back only to that company. A version can repeat only after 2^32 transactions (xmin
-// wraps), while the text was neither read nor replaced in this instance: not a case that occurs.
+// so it goes back only to that company. A version names one state of the row: db/row-version.ts says why,
+// failovers and restores included.
 import type { Db } from '../../db/client.js';
 import { createKeptTexts, type KeptTextLimits, keptAtVersions } from '../../platform/kept-texts.js';
 import { lastPageOf, pageOffset } from '../../platform/paginator.js';

@@ -5,6 +5,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { keyedRows, preparedPerExecutor, type TextTimestamps, withArrayRows } from '../../db/prepared.js';
+import { rowVersion } from '../../db/row-version.js';
 import { invoicePayments, invoices } from '../../db/schema/index.js';
 import { koboToString } from '../../tax-engine/money.js';
 import { exitedSql, LAGOS_TODAY_SQL } from '../users/index.js';
@@ -56,13 +57,13 @@ const totalOf = (where: SQL | undefined) => sql<number | null>`(SELECT count(*) 
  * PostgreSQL's text: Drizzle's mapping, a decoder call per column and a Date per timestamp, was a
  * sixth of the server's CPU per page of C1, which reads the same way (docs/benchmarks.md, "C1, I1 and S6").
  */
-// Each row also carries its version (xmin: invoices.list.repo.ts says why).
+// Each row also carries its version (db/row-version.ts; invoices.list-text.service.ts keeps texts by it).
 const PAGE_KEYS = [...Object.keys(getTableColumns(invoices)), 'version', 'total'];
 const preparedDefaultPage = preparedPerExecutor((executor) => {
   const where = and(eq(invoices.companyId, sql.placeholder('companyId')), isNull(invoices.deletedAt));
   return withArrayRows(
     executor
-      .select({ ...getTableColumns(invoices), version: sql<string>`invoices.xmin::text`, total: totalOf(where) })
+      .select({ ...getTableColumns(invoices), version: rowVersion('invoices'), total: totalOf(where) })
       .from(invoices)
       .where(where)
       .orderBy(desc(invoices.createdAt), desc(invoices.id))

@@ -1,15 +1,15 @@
 // GET /api/loans's page as the JSON text it sends. Parsing twenty loans' rows and serializing them
 // was most of what the page cost the server once its total was a counter (0.40 ms of its CPU a page:
 // docs/benchmarks.md, "Loans counted once"). A loan's text depends on its row alone, so each instance
-// keeps it with the row's version (xmin, which every update of the row moves), and a page first reads
+// keeps it with the row's version (db/row-version.ts: its xmin and updated_at), and a page first reads
 // only its loans' ids and versions with its total: when every loan is kept at its version, that is
 // the whole read; otherwise the page is read again with its rows (one snapshot for all of them) and
 // their texts are kept. The text is JSON.stringify of serializeLoan, which is what the route's
 // serializer writes (loans.text.test.ts holds the two equal, byte for byte).
 //
 // A kept text is used only under its loan's id and version as the company's own page reads them,
-// so it goes back only to that company. A version can repeat only after 2^32 transactions (xmin
-// wraps), while the text was neither read nor replaced in this instance: not a case that occurs.
+// so it goes back only to that company. A version names one state of the row: db/row-version.ts says why,
+// failovers and restores included.
 import type { Db } from '../../db/client.js';
 import { createKeptTexts, type KeptTextLimits, keptAtVersions } from '../../platform/kept-texts.js';
 import { type LoanFilters, type LoanPlace, loansRepo } from './loans.repo.js';

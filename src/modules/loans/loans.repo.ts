@@ -5,6 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { filtersGiven, namedPageWithTotal } from '../../db/page-total.js';
 import { pgArray } from '../../db/pg-array.js';
+import { rowVersion } from '../../db/row-version.js';
 
 /** A loan row as the API shows it: amounts and the rate as numeric text, times as ISO text. */
 export interface LoanRow {
@@ -25,7 +26,7 @@ export interface LoanRow {
   updated_at: string;
 }
 
-/** A loan's place on a page: its id and its row's version (xmin, moved by every update of the row). */
+/** A loan's place on a page: its id and its row's version (db/row-version.ts). */
 export interface LoanPlace {
   id: number;
   version: string;
@@ -161,12 +162,20 @@ export const loansRepo = {
 
   /** A page newest first with the filter's total, in one named statement per set of filters (db/page-total.ts). */
   page(executor: Executor, companyId: number, filters: LoanFilters, limit: number, offset: number) {
-    return pageOf<LoanRow & LoanPlace>(executor, 'loans_page', sql`${COLUMNS}, l.xmin::text AS version`, companyId, filters, limit, offset);
+    return pageOf<LoanRow & LoanPlace>(
+      executor,
+      'loans_page',
+      sql`${COLUMNS}, ${rowVersion('l')} AS version`,
+      companyId,
+      filters,
+      limit,
+      offset,
+    );
   },
 
   /** The same page's places only (ids and versions) with its total: loans.list-text.service.ts keeps the texts. */
   places(executor: Executor, companyId: number, filters: LoanFilters, limit: number, offset: number) {
-    return pageOf<LoanPlace>(executor, 'loans_places', sql`l.id, l.xmin::text AS version`, companyId, filters, limit, offset);
+    return pageOf<LoanPlace>(executor, 'loans_places', sql`l.id, ${rowVersion('l')} AS version`, companyId, filters, limit, offset);
   },
 
   /** Whether a paystub not paid yet (unpaid, held, processing) carries a repayment of the loan. */

@@ -21,6 +21,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads } from '../../db/client.js';
 import { aliasJson, jsonObject, jsonObjectOpen, jsonValueOf } from '../../db/json-text.js';
 import { namedStatement } from '../../db/prepared.js';
+import { rowVersion } from '../../db/row-version.js';
 
 // Columns of the statement's aliases: r the run, t its stored totals, k its counts, s a skipped employee.
 const { int, str, at, day, num } = aliasJson;
@@ -98,7 +99,7 @@ const runHead = jsonObjectOpen([
 
 /** A listed run's counts by paystub status, and the company's total of runs. */
 export type RunCounts = Record<(typeof RUN_COUNT_STATUSES)[number], number>;
-/** A run's place on the page: its row's version (xmin: every update of the row moves it) and counts. */
+/** A run's place on the page: its row's version (db/row-version.ts) and counts. */
 export type RunPlace = RunCounts & { id: string; version: string; total: number };
 /** A run's place with the text its row decides: the head (up to totals, open) and skipped (a JSON array). */
 export type RunTextParts = RunPlace & { head: string; skipped: string };
@@ -106,7 +107,7 @@ export type RunTextParts = RunPlace & { head: string; skipped: string };
 // The page in runListRepo.page's order for the API (created_at, then id, newest first: the index
 // payroll_runs_company_idx), the company's total in the same statement. Prepared on the hot-reads pool.
 const companyId = sql.placeholder('companyId');
-const pageOfRuns = (columns: SQL, joins: SQL) => sql`SELECT r.id, r.xmin::text AS version, ${columns} ${countColumns},
+const pageOfRuns = (columns: SQL, joins: SQL) => sql`SELECT r.id, ${rowVersion('r')} AS version, ${columns} ${countColumns},
       (SELECT count(*)::int FROM payroll_runs WHERE company_id = ${companyId}) AS total
     FROM (SELECT *, xmin FROM payroll_runs WHERE company_id = ${companyId}
           ORDER BY created_at DESC, id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}) r

@@ -3,15 +3,15 @@
 // row decides (payroll-runs.json.repo.ts), and writing it was most of what the page cost the
 // database (0.48 ms a page of 20 against 0.22 for the page's places and counts alone, on the bench's
 // company: docs/benchmarks.md, "The runs list's kept texts"). So each instance keeps that part with
-// the row version it was written from (xmin, which every update of the row moves), and a page first
+// the row version it was written from (db/row-version.ts: its xmin and updated_at), and a page first
 // reads its runs' places, versions and counts: when every run's kept part is of its version, that
 // is the whole read; otherwise the page is read again with the texts (one snapshot for all its
 // runs) and they are kept. Counts (paystubs by status) change without the run's row, so they are
 // read on every page and written here.
 //
 // A kept part is used only under its run's id and version as the company's own page reads them, so
-// it goes back only to that company. A version can repeat only after 2^32 transactions (xmin
-// wraps), while the part was neither read nor replaced in this instance: not a case that occurs.
+// it goes back only to that company. A version names one state of the row: db/row-version.ts says why,
+// failovers and restores included.
 import type { Db } from '../../db/client.js';
 import { createKeptTexts, type KeptTextLimits, keptAtVersions } from '../../platform/kept-texts.js';
 import { RUN_COUNT_STATUSES, type RunCounts, type RunTextParts, runsJsonRepo } from './payroll-runs.json.repo.js';
