@@ -124,7 +124,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         connectionString: url,
         max: poolSize,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        options: '-c jit=off -c plan_cache_mode=force_generic_plan',
+        // No parallel workers: a generic plan of a page whose LIMIT is a parameter assumes thousands
+        // of rows and may gather from workers, whose start-up alone took ~5 ms for the audit log's
+        // page after a cursor at 1,000,000 events, where the serial plan takes 0.1 (docs/operations.md).
+        options: '-c jit=off -c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0',
       });
   if (hotPool) guardPool(hotPool, () => connectionErrorListener);
   const hot = hotPool ? drizzleNodePg({ client: hotPool, schema }) : undefined;
