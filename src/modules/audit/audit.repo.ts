@@ -1,7 +1,7 @@
 // The audit log's reads (docs/audit.md, "Reading the log"): one company's events, newest first in
 // chain order (xid, id: the order the sealer chains them in), keyset-paginated on that pair so that
 // each page is one index range scan; each with its seal, or none yet.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, hotReads, queryRows } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { namedStatement } from '../../db/prepared.js';
@@ -111,28 +111,27 @@ const byIds = namedStatement<AuditEventRow>(
 
 const hasFilter = ({ before: _before, ...others }: AuditFilters) => Object.values(others).some((value) => value !== undefined);
 
+/**
+ * A page of `select`'s columns: a filtered page planned for its values, the others (the first page,
+ * and each after a cursor) the two named statements on the hot-reads pool.
+ */
+function chainPage<T>(select: SQL, first: ReturnType<typeof namedStatement<T>>, next: ReturnType<typeof namedStatement<T>>) {
+  return (executor: Executor, companyId: number, filters: AuditFilters, limit: number): Promise<T[]> => {
+    const { before } = filters;
+    if (hasFilter(filters))
+      return queryRows<T>(executor, sql`${select} WHERE ${auditWhere(companyId, filters)} ${CHAIN_ORDER} LIMIT ${limit}`);
+    return before
+      ? next(hotReads(executor), { companyId, limit, xid: before.xid, id: before.id })
+      : first(hotReads(executor), { companyId, limit });
+  };
+}
+
 export const auditReadRepo = {
   /** Up to `limit` events, newest first. */
-  async page(executor: Executor, companyId: number, filters: AuditFilters, limit: number): Promise<AuditEventRow[]> {
-    const { before } = filters;
-    if (hasFilter(filters)) {
-      return queryRows<AuditEventRow>(executor, sql`${EVENTS} WHERE ${auditWhere(companyId, filters)} ${CHAIN_ORDER} LIMIT ${limit}`);
-    }
-    return before
-      ? nextPage(hotReads(executor), { companyId, limit, xid: before.xid, id: before.id })
-      : firstPage(hotReads(executor), { companyId, limit });
-  },
+  page: chainPage<AuditEventRow>(EVENTS, firstPage, nextPage),
 
-  /** The places (id, xid) of up to `limit` events, newest first: `page` without the events. */
-  async places(executor: Executor, companyId: number, filters: AuditFilters, limit: number): Promise<AuditPlace[]> {
-    const { before } = filters;
-    if (hasFilter(filters)) {
-      return queryRows<AuditPlace>(executor, sql`${PLACES} WHERE ${auditWhere(companyId, filters)} ${CHAIN_ORDER} LIMIT ${limit}`);
-    }
-    return before
-      ? nextPlaces(hotReads(executor), { companyId, limit, xid: before.xid, id: before.id })
-      : firstPlaces(hotReads(executor), { companyId, limit });
-  },
+  /** The places (id, xid, seal's hash) of up to `limit` events, newest first: `page` without the events. */
+  places: chainPage<AuditPlace>(PLACES, firstPlaces, nextPlaces),
 
   /** The company's events of these ids, in no order (an id of another company is not one of them). */
   byIds: (executor: Executor, companyId: number, ids: readonly number[]): Promise<AuditEventRow[]> =>

@@ -5,13 +5,13 @@
 // again from the cache; with changes of every JSON kind and strings that need escaping. A pending
 // event is never kept (its seal comes later), a kept event is not read again, a kept text is used
 // only under its seal's current hash, and the read by id finds no other company's event.
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { sealAudit } from '../../../test/helpers/audit.js';
 import { createCompany, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
+import { routeSerializer, WEIRD } from '../../../test/helpers/json-text.js';
 import { queryRows } from '../../db/client.js';
 import { auditReadRepo } from './audit.repo.js';
 import { AuditEventSchema, AuditPage } from './audit.schemas.js';
@@ -21,12 +21,8 @@ let ctx: TestContext;
 let acme: TestCompany;
 let other: TestCompany;
 
-const routeSerializer = (SerializerSelector() as (...args: unknown[]) => (route: object) => (data: unknown) => string)(
-  { AuditEvent: AuditEventSchema },
-  {},
-)({ schema: AuditPage, method: 'GET', url: '/api/audit-events', httpStatus: '200' });
+const serialize = routeSerializer({ AuditEvent: AuditEventSchema }, AuditPage, '/api/audit-events');
 
-const WEIRD = 'quote " backslash \\ newline \n tab \t \u0001 \u001f \u007f \u2028 😀 Ọ </script>';
 const CHANGES = [
   { name: ['Ada', WEIRD] },
   { base_salary: ['450000.00', '520000.00'], active: [true, false], manager_id: [null, 12] },
@@ -59,7 +55,7 @@ async function both(company: TestCompany, query: AuditQuery) {
   const res = await as(ctx.app, company).get(`/api/audit-events?${search}`);
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-  return { text: res.body, js: routeSerializer(await service().list(company.id, query)) };
+  return { text: res.body, js: serialize(await service().list(company.id, query)) };
 }
 /** Every page of the query, cursor after cursor, each the route's bytes equal to the serializer's. */
 async function everyPage(company: TestCompany, query: AuditQuery) {

@@ -5,12 +5,12 @@
 // instants, every page and past the end; filtered and sorted pages answer the object as before. A
 // page read again reads no rows; a changed invoice is read anew; a deleted one leaves the page and
 // its total; another company's page holds none of them.
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
+import { routeSerializer, WEIRD } from '../../../test/helpers/json-text.js';
 import { invoicesRepo } from './invoices.repo.js';
 import { InvoiceSchema, InvoicesPage } from './invoices.schemas.js';
 import type { ListQuery } from './invoices.validation.js';
@@ -19,12 +19,8 @@ let ctx: TestContext;
 let acme: TestCompany;
 let other: TestCompany;
 const INVOICES = 11;
-const WEIRD = 'quote " backslash \\ newline \n tab \t \u0001 \u001f \u007f \u2028 😀 Ọ </script>';
 
-const routeSerializer = (SerializerSelector() as (...args: unknown[]) => (route: object) => (data: unknown) => string)(
-  { Invoice: InvoiceSchema },
-  {},
-)({ schema: InvoicesPage, method: 'GET', url: '/api/invoices', httpStatus: '200' });
+const serialize = routeSerializer({ Invoice: InvoiceSchema }, InvoicesPage, '/api/invoices');
 
 async function insertInvoices(companyId: number, prefix: string, n: number) {
   const [user] = await createUsers(ctx.db, companyId, [{}]);
@@ -56,7 +52,7 @@ async function both(company: TestCompany, query: ListQuery) {
   const raw = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
   const res = await as(ctx.app, company).get(`/api/invoices?${new URLSearchParams(raw)}`);
   expect(res.statusCode, res.body).toBe(200);
-  expect(res.body).toBe(routeSerializer(await service().list(company.id, query)));
+  expect(res.body).toBe(serialize(await service().list(company.id, query)));
   return JSON.parse(res.body) as { invoices: { id: number; transaction_id: string; comment: string | null }[]; meta: { total: number } };
 }
 

@@ -12,7 +12,7 @@
 // failovers and restores included.
 import type { Db } from '../../db/client.js';
 import { createKeptTexts, type KeptTextLimits, keptAtVersions } from '../../platform/kept-texts.js';
-import { type LoanFilters, type LoanPlace, loansRepo } from './loans.repo.js';
+import { type LoanFilters, loansRepo } from './loans.repo.js';
 import { serializeLoan } from './loans.serializer.js';
 
 /** Loans' texts kept per instance: about 500 bytes each. */
@@ -26,7 +26,7 @@ export function createLoanTexts(db: Db) {
   /** The page's loans as text, newest first, and the filter's total. */
   return async function loanTexts(companyId: number, filters: LoanFilters, limit: number, offset: number) {
     const places = await loansRepo.places(db, companyId, filters, limit, offset);
-    const found = keptAtVersions(kept, places.rows as LoanPlace[]);
+    const found = keptAtVersions(kept, places.rows);
     if (found) return { total: places.total, texts: found.map((loan) => loan.text) };
     const { total, rows } = await loansRepo.page(db, companyId, filters, limit, offset);
     return {

@@ -4,12 +4,12 @@
 // Fastify compiles it) writes for `list`'s object: every kind, status, rate and closing, skipped
 // periods out of order, filters, pages and past the end. A page read again reads no rows; a changed
 // loan is read anew; another company's page holds none of them.
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createStaff, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
+import { routeSerializer } from '../../../test/helpers/json-text.js';
 import { loansRepo } from './loans.repo.js';
 import { LoanListAnswer, LoanSchema } from './loans.schemas.js';
 import type { LoanListQuery } from './loans.service.js';
@@ -19,10 +19,7 @@ let acme: TestCompany;
 let other: TestCompany;
 let people: { id: number }[];
 
-const routeSerializer = (SerializerSelector() as (...args: unknown[]) => (route: object) => (data: unknown) => string)(
-  { Loan: LoanSchema },
-  {},
-)({ schema: LoanListAnswer, method: 'GET', url: '/api/loans', httpStatus: '200' });
+const serialize = routeSerializer({ Loan: LoanSchema }, LoanListAnswer, '/api/loans');
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -52,7 +49,7 @@ async function both(company: TestCompany, query: LoanListQuery) {
   const res = await as(ctx.app, company).get(`/api/loans?${new URLSearchParams(raw)}`);
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-  expect(res.body).toBe(routeSerializer(await loans().list(company.id, query, raw)));
+  expect(res.body).toBe(serialize(await loans().list(company.id, query, raw)));
   return JSON.parse(res.body) as { data: { total: number; data: { id: number; balance: string; company_id: number }[] } };
 }
 

@@ -7,12 +7,12 @@
 // and absent, negative true-ups and amounts across the number formats (from 1e13 and 1e15 the text
 // comes from float8). Both writers run on both databases here, though only a PostgreSQL server
 // uses the SQL one in production (payroll-runs.list.service.ts).
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createStaff, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
+import { routeSerializer, WEIRD } from '../../../test/helpers/json-text.js';
 import { runsJsonRepo } from './payroll-runs.json.repo.js';
 import type { RunListQuery } from './payroll-runs.list.service.js';
 import { RunSchema, RunsPage } from './payroll-runs.schemas.js';
@@ -20,12 +20,8 @@ import { RunSchema, RunsPage } from './payroll-runs.schemas.js';
 let ctx: TestContext;
 let acme: TestCompany;
 
-const routeSerializer = (SerializerSelector() as (...args: unknown[]) => (route: object) => (data: unknown) => string)(
-  { PayrollRun: RunSchema },
-  {},
-)({ schema: RunsPage, method: 'GET', url: '/api/payroll-runs', httpStatus: '200' });
+const serialize = routeSerializer({ PayrollRun: RunSchema }, RunsPage, '/api/payroll-runs');
 
-const WEIRD = 'quote " backslash \\ newline \n tab \t \u0001 \u001f \u007f \u2028 😀 Ọ </script>';
 const AMOUNTS = [
   '100000.50',
   '0.00',
@@ -106,7 +102,7 @@ const runs = () => ctx.app.services.payrollRuns.runs;
 
 async function bothWriters(query: RunListQuery, rawQuery: Record<string, unknown>) {
   const object = await runs().list(acme.id, query, rawQuery);
-  return { js: routeSerializer(object), text: await runs().listText(acme.id, query, rawQuery), object };
+  return { js: serialize(object), text: await runs().listText(acme.id, query, rawQuery), object };
 }
 
 describe('the runs list as JSON text written by the database', () => {
@@ -183,7 +179,7 @@ describe('the runs list as JSON text written by the database', () => {
     const empty = await createCompany(ctx.db);
     const object = await runs().list(empty.id, { per_page: 20 }, {});
     const text = await runs().listText(empty.id, { per_page: 20 }, {});
-    expect(text).toBe(routeSerializer(object));
+    expect(text).toBe(serialize(object));
     expect(JSON.parse(text).data.total).toBe(0);
   });
 
@@ -205,7 +201,7 @@ describe('the runs list as JSON text written by the database', () => {
         page: params.has('page') ? Number(params.get('page')) : undefined,
         per_page: params.has('per_page') ? Number(params.get('per_page')) : undefined,
       };
-      expect(response.body).toBe(routeSerializer(await runs().list(acme.id, query, rawQuery)));
+      expect(response.body).toBe(serialize(await runs().list(acme.id, query, rawQuery)));
     }
   });
 });

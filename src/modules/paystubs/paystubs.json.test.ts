@@ -8,12 +8,12 @@
 // escaping, microsecond instants and amounts across the number formats (negative, zero, and from
 // 1e13 and 1e15, where the text comes from float8). Both writers run on both databases here, though
 // only a PostgreSQL server uses the SQL one in production (paystubs.service.ts).
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
+import { routeSerializer, WEIRD } from '../../../test/helpers/json-text.js';
 import { paystubItem, postPaystubs } from '../../../test/helpers/payroll.js';
 import { queryRows } from '../../db/client.js';
 import { ContributionSchema, PaystubItemSchema, PaystubSchema, PaystubsPage, RecordSchema } from './paystubs.schemas.js';
@@ -32,17 +32,8 @@ const shared = {
   Paystub: PaystubSchema,
   Contribution: ContributionSchema,
 };
-const routeSerializer = (SerializerSelector() as (...args: unknown[]) => (route: object) => (data: unknown) => string)(
-  shared,
-  {},
-)({
-  schema: PaystubsPage,
-  method: 'GET',
-  url: '/api/paystubs',
-  httpStatus: '200',
-});
+const serialize = routeSerializer(shared, PaystubsPage, '/api/paystubs');
 
-const WEIRD = 'quote " backslash \\ newline \n tab \t \u0001 \u001f \u007f \u2028 😀 Ọ </script>';
 // Amounts through every branch of the number's text: below 1e13 (trimmed numeric text), from 1e13
 // (float8, fixed) and from 1e15 (float8's exponent form rewritten), a tie at 1e15 (…456.25 → …456.2),
 // and values whose double prints otherwise (99999999999999.99 → …99.98).
@@ -139,13 +130,13 @@ const service = () => ctx.app.services.paystubs.paystubs;
 
 /** The JS path's bytes alone (filters the database does not write as text). */
 async function bothWritersJs(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>) {
-  return { js: routeSerializer(await service().list(companyId, query, rawQuery)) };
+  return { js: serialize(await service().list(companyId, query, rawQuery)) };
 }
 
 /** The JS path's bytes (the object through the route's serializer) and the database's text, for the same request. */
 async function bothWriters(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>) {
   const object = await service().list(companyId, query, rawQuery);
-  return { js: routeSerializer(object), text: await service().listText(companyId, query, rawQuery), object };
+  return { js: serialize(object), text: await service().listText(companyId, query, rawQuery), object };
 }
 
 describe('P1 page as JSON text written by the database', () => {

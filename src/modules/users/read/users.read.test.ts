@@ -126,7 +126,7 @@ describe('flat user rows (U1, U2)', () => {
 });
 
 describe.skipIf(!process.env.DATABASE_URL)('the hot reads on PostgreSQL', () => {
-  it("run on a pool of their own that keeps the page's generic plan (never re-planned), and see what the main pool committed", async () => {
+  it("run on a pool of their own that keeps the page's generic plan (never re-planned) without parallel workers, and see what the main pool committed", async () => {
     const { db } = testDb.database;
     const hot = hotReads(db);
     expect(hot).not.toBe(db);
@@ -152,6 +152,12 @@ describe.skipIf(!process.env.DATABASE_URL)('the hot reads on PostgreSQL', () => 
     // On the main pool nothing changed: its sessions keep PostgreSQL's own choice.
     const [mode] = await queryRows<{ plan_cache_mode: string }>(db, sql`SHOW plan_cache_mode`);
     expect(mode.plan_cache_mode).toBe('auto');
+    // No parallel workers on the hot pool (a generic page plan gathered from two: docs/operations.md); the main pool keeps its default.
+    const workers = async (executor: typeof db) =>
+      (await queryRows<{ max_parallel_workers_per_gather: string }>(executor, sql`SHOW max_parallel_workers_per_gather`))[0]
+        .max_parallel_workers_per_gather;
+    expect(await workers(hot)).toBe('0');
+    expect(await workers(db)).not.toBe('0');
     // A user the main pool just added is on the hot pool's next page.
     const before = (await usersReadRepo.page(db, company.id, 0, 100)).total;
     await createUsers(db, company.id, [{}]);

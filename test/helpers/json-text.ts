@@ -1,0 +1,14 @@
+// For the tests that hold a route's JSON text (src/platform/json-text.ts) byte for byte equal to what
+// the route's own serializer writes: that serializer, compiled as Fastify compiles it (the route's
+// 200 schema with the shared schemas it references), and a string with every kind of character JSON
+// must escape or that a writer could get wrong.
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+
+/** The 200 serializer of `GET url` answering `schema`, with `shared` as the schemas it references by `$id`. */
+export function routeSerializer(shared: Record<string, unknown>, schema: unknown, url: string): (data: unknown) => string {
+  const select = SerializerSelector() as (...args: unknown[]) => (route: object) => (data: unknown) => string;
+  return select(shared, {})({ schema, method: 'GET', url, httpStatus: '200' });
+}
+
+/** Quotes, backslashes, control characters, U+2028, an astral character, a Yoruba letter and `</script>`. */
+export const WEIRD = 'quote " backslash \\ newline \n tab \t \u0001 \u001f \u007f \u2028 😀 Ọ </script>';
