@@ -3,7 +3,8 @@
 // may be kept and when a kept value is still right is each user's rule: the audit log keeps sealed
 // events, which never change; the runs list, the loans list and I1 keep a row's text with the row's
 // version (db/row-version.ts) it was written from, and use a page's texts only when every row is kept at the
-// version the page read (`keptAtVersions`). docs/decisions.md, "Kept texts are one store".
+// version the page read (`keptAtVersions`); P1 keeps a paystub's text and its user's, each under its
+// own version (paystubs.list-text.service.ts). docs/decisions.md, "Kept texts are one store".
 
 export interface KeptTextLimits {
   /** Values kept at most. */

@@ -76,6 +76,8 @@ const records = arrayOf(
 // than the index by its estimate), ~12 µs a user, about half of writing a page's users
 // (docs/benchmarks.md, "P1's users without a type").
 const userTypeName = sql`CASE WHEN u.user_type_id IS NOT NULL THEN (SELECT ut.name FROM user_types ut WHERE ut.id = u.user_type_id) END`;
+/** Whether the user `u` is active today, as the User object says it (false once exited: docs/users.md, "Leavers"). */
+export const userActiveToday = sql`(u.is_active AND NOT ${exitedSql(c('u.exit_date'), LAGOS_TODAY_SQL)})`;
 const user = sql`coalesce((SELECT ${jsonObject([
   ['id', int('u.id')],
   ['employee_id', str('u.employee_id')],
@@ -90,7 +92,7 @@ const user = sql`coalesce((SELECT ${jsonObject([
   ['level', str('u.level')],
   ['office_location', str('u.office_location')],
   ['payment_frequency', str('u.payment_frequency')],
-  ['is_active', sql`CASE WHEN u.is_active AND NOT ${exitedSql(c('u.exit_date'), LAGOS_TODAY_SQL)} THEN 'true' ELSE 'false' END`],
+  ['is_active', sql`CASE WHEN ${userActiveToday} THEN 'true' ELSE 'false' END`],
   ['company_id', int('u.company_id')],
   ['deleted_at', at('u.deleted_at')],
 ])} FROM users u WHERE u.id = p.user_id AND u.company_id = p.company_id), 'null')`;

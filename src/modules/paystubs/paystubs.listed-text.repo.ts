@@ -1,62 +1,86 @@
-// P1's page (unfiltered, or of one run) as the JSON texts of its paystubs, each kept from the first
-// read after its last change (paystub_listed_texts, migrations/0272_paystub_listed_texts.sql).
+// P1's page (unfiltered, or of one run) as the JSON texts of its paystubs: the SQL of the two reads
+// paystubs.list-text.service.ts makes, and of the texts kept in the database
+// (paystub_listed_texts, migrations/0272_paystub_listed_texts.sql).
 //
-// Writing a paystub's text (paystubs.json.repo.ts) was about two thirds of PostgreSQL's CPU per page,
-// though a paystub's text changes only when the paystub, its items or its records do. So a page
-// first reads the kept texts, each joined to its user's text, written now (the user is not the
-// paystub's: is_active depends on the day, and a user's edit does not stamp their paystubs). A
-// paystub without a usable kept text (none yet, changed since, or written by other code) has its
-// parts written by a second statement, is answered from them, and is kept for the next read.
+// A page first reads its places: each paystub's id and version, and its user's id and version, with
+// the total. An instance that keeps every one of those texts at those versions answers from them.
+// Otherwise the parts of the paystubs it lacks are read: the head and contribution from the texts
+// kept in the database where they are still the paystub's, written now where not (and kept there for
+// the next reader: another instance, or this one after a restart), the user's text always written
+// now. Writing a paystub's text was about two thirds of PostgreSQL's CPU per page, and writing its
+// user most of the rest (docs/benchmarks.md, "P1's kept texts", "P1's texts kept by the instance").
 //
-// A kept text is usable while its stamp is the paystub's listed_stamp and its format_key is this
-// code's. The migration says what moves the stamp and why a text written from an older snapshot can
-// never be used; here that means keeping needs no lock and no check beyond writing the stamp the
-// parts were read with. FORMAT_KEY is a hash of the parts' statement: a change to how the text is
-// written makes every kept text unusable, with no migration. A paystub that repays a loan is not
-// kept (its balance after the repayment depends on the loan's other paystubs).
+// A text kept in the database is usable while its stamp is the paystub's listed_stamp and its
+// format_key is this code's. The migration says what moves the stamp and why a text written from an
+// older snapshot can never be used; here that means keeping needs no lock and no check beyond writing
+// the stamp the parts were read with. FORMAT_KEY is a hash of the parts' statement: a change to how
+// the text is written makes every kept text unusable, with no migration. A paystub that repays a
+// loan is not kept (its balance after the repayment depends on the loan's other paystubs).
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Executor, hotReads } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
 import { namedStatement } from '../../db/prepared.js';
-import { listedJson, listedText } from './paystubs.json.repo.js';
+import { rowVersion } from '../../db/row-version.js';
+import { listedJson, userActiveToday } from './paystubs.json.repo.js';
 import { COMPANY_PAGE_IDS } from './paystubs.read.repo.js';
 import { paystubsRepo } from './paystubs.repo.js';
 
 const companyId = sql.placeholder('companyId');
 const formatKey = sql.placeholder('formatKey');
 
-/** The page's paystub `p` from its kept text `t` and its user's text, or null when `t` is not usable. */
-const keptText = sql`CASE WHEN t.format_key = ${formatKey} AND t.stamp = p.listed_stamp
-  THEN concat(t.head, ',"user":', ${listedJson.user}, ',"contribution":', t.contribution, '}') END`;
+// The paystub `p`'s version: its row's (db/row-version.ts), with the stamp that every change to its
+// items and records moves (the migration's triggers), which updated_at does not.
+const paystubVersion = sql`(${rowVersion('p')} || '/' || p.listed_stamp::text)`;
+// The version of the text of `p`'s user `u` (null when the paystub's user is not the company's: the
+// text is then null): the user's row, whether they are active today (the text's is_active depends on
+// the day) and the row of their type, whose name the text shows.
+const userVersion = sql`CASE WHEN u.id IS NOT NULL THEN ${rowVersion('u')} || CASE WHEN ${userActiveToday} THEN '/a' ELSE '/i' END
+  || CASE WHEN u.user_type_id IS NOT NULL THEN '/' || coalesce((SELECT ut.xmin::text FROM user_types ut WHERE ut.id = u.user_type_id), '-') ELSE '' END END`;
+const withUser = sql`FROM paystubs p LEFT JOIN users u ON u.id = p.user_id AND u.company_id = p.company_id`;
+const placeColumns = sql`p.id, ${paystubVersion} AS version, p.user_id AS "userId", ${userVersion} AS "userVersion"`;
 
 // The page's rows as paystubs.read.repo.ts reads them (same rows, same order, the total in the same
 // statement): the ids first from the company's or the run's index, so that only the page's 20 rows
 // are read, never the rows an OFFSET skips. Prepared on the hot-reads pool like theirs.
-const preparedPage = namedStatement<PageRow>(
-  'paystubs_page_kept',
-  sql`SELECT p.id, ${keptText} AS paystub, (SELECT paystubs FROM paystub_counts WHERE company_id = ${companyId}) AS total
-      FROM paystubs p LEFT JOIN paystub_listed_texts t ON t.paystub_id = p.id
-      WHERE p.company_id = ${companyId} AND p.id = ANY(${COMPANY_PAGE_IDS})
-      ORDER BY p.id DESC`,
+const RUN_PAGE_IDS = sql`ARRAY(SELECT q.id FROM paystubs q WHERE q.company_id = ${companyId}
+  AND q.transaction_id = ${sql.placeholder('transactionId')} ORDER BY q.id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')})`;
+const companyTotal = sql`(SELECT paystubs FROM paystub_counts WHERE company_id = ${companyId})`;
+const runTotal = sql`(SELECT sum(paystubs)::int FROM paystub_run_counts WHERE company_id = ${companyId} AND transaction_id = ${sql.placeholder('transactionId')})`;
+const preparedPlaces = namedStatement<PlaceRow>(
+  'paystubs_page_places',
+  sql`SELECT ${placeColumns}, ${companyTotal} AS total ${withUser}
+      WHERE p.company_id = ${companyId} AND p.id = ANY(${COMPANY_PAGE_IDS}) ORDER BY p.id DESC`,
 );
-const preparedRunPage = namedStatement<PageRow>(
-  'paystubs_run_page_kept',
-  sql`SELECT p.id, ${keptText} AS paystub,
-        (SELECT sum(paystubs)::int FROM paystub_run_counts WHERE company_id = ${companyId} AND transaction_id = ${sql.placeholder('transactionId')}) AS total
-      FROM paystubs p LEFT JOIN paystub_listed_texts t ON t.paystub_id = p.id
-      WHERE p.company_id = ${companyId} AND p.id = ANY(ARRAY(SELECT q.id FROM paystubs q WHERE q.company_id = ${companyId}
-        AND q.transaction_id = ${sql.placeholder('transactionId')} ORDER BY q.id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')}))
-      ORDER BY p.id DESC`,
+const preparedRunPlaces = namedStatement<PlaceRow>(
+  'paystubs_run_page_places',
+  sql`SELECT ${placeColumns}, ${runTotal} AS total ${withUser}
+      WHERE p.company_id = ${companyId} AND p.id = ANY(${RUN_PAGE_IDS}) ORDER BY p.id DESC`,
 );
 
-/** The parts of these paystubs' texts, with the stamp they were read at and whether they may be kept. */
-const partsQuery = sql`SELECT p.id, p.listed_stamp AS stamp, ${listedJson.head} AS head, ${listedJson.user} AS "user",
-      ${listedJson.contribution} AS contribution,
-      NOT EXISTS (SELECT 1 FROM paystub_items i WHERE i.paystub_id = p.id AND i.company_id = p.company_id AND i.loan_id IS NOT NULL) AS keepable
-    FROM paystubs p WHERE p.company_id = ${companyId} AND p.id = ANY(${sql.placeholder('ids')}::int[])`;
-const preparedParts = namedStatement<PartsRow>('paystubs_listed_parts', partsQuery);
+/** Whether `p`'s text kept in the database (`t`) is still the paystub's, in this code's format. */
+const usable = sql`(t.format_key = ${formatKey} AND t.stamp = p.listed_stamp)`;
+/** The parts of paystubs' texts, with the versions and stamp they were read at, and whether they may be kept. */
+const partsColumns = sql`${placeColumns}, p.listed_stamp AS stamp,
+      CASE WHEN ${usable} THEN t.head ELSE ${listedJson.head} END AS head, ${listedJson.user} AS "user",
+      CASE WHEN ${usable} THEN t.contribution ELSE ${listedJson.contribution} END AS contribution,
+      coalesce(${usable}, false) AS "keptAlready",
+      NOT EXISTS (SELECT 1 FROM paystub_items i WHERE i.paystub_id = p.id AND i.company_id = p.company_id AND i.loan_id IS NOT NULL) AS keepable`;
+const withParts = sql`${withUser} LEFT JOIN paystub_listed_texts t ON t.paystub_id = p.id`;
+const partsQuery = sql`SELECT ${partsColumns} ${withParts} WHERE p.company_id = ${companyId} AND p.id = ANY(${sql.placeholder('ids')}::int[])`;
+const preparedParts = namedStatement<ListedParts>('paystubs_listed_parts', partsQuery);
+// The whole page's parts in one statement, as the places read it.
+const preparedPageParts = namedStatement<PageParts>(
+  'paystubs_page_parts',
+  sql`SELECT ${partsColumns}, ${companyTotal} AS total ${withParts}
+      WHERE p.company_id = ${companyId} AND p.id = ANY(${COMPANY_PAGE_IDS}) ORDER BY p.id DESC`,
+);
+const preparedRunPageParts = namedStatement<PageParts>(
+  'paystubs_run_page_parts',
+  sql`SELECT ${partsColumns}, ${runTotal} AS total ${withParts}
+      WHERE p.company_id = ${companyId} AND p.id = ANY(${RUN_PAGE_IDS}) ORDER BY p.id DESC`,
+);
 
 // Kept as read: a text replaces any other of its paystub (an older stamp or format, or the same text
 // kept by a concurrent read), in id order. The join keeps texts of the company's paystubs only
@@ -87,56 +111,87 @@ function currentFormatKey(): number {
   return formatKeyValue;
 }
 
-interface PageRow {
+/** A paystub's place on a page: its version, and its user's (null: the text's user is null). */
+export interface PaystubPlace {
   id: number;
-  paystub: string | null;
+  version: string;
+  userId: number;
+  userVersion: string | null;
+}
+interface PlaceRow extends PaystubPlace {
   total: number | null;
 }
-interface PartsRow {
-  id: number;
+interface PageParts extends ListedParts {
+  total: number | null;
+}
+/** A paystub's text in its three parts (paystubs.json.repo.ts, listedText), at the versions of its place. */
+export interface ListedParts extends PaystubPlace {
   stamp: number;
   head: string;
   user: string;
   contribution: string;
+  keptAlready: boolean;
   keepable: boolean;
-}
-
-/** The texts of the page's paystubs without a usable kept one, written now and kept where they may be. */
-async function writeMissing(executor: Executor, companyId: number, rows: PageRow[]): Promise<Map<number, string>> {
-  const ids = rows.filter((row) => row.paystub === null).map((row) => row.id);
-  const parts = await preparedParts(hotReads(executor), { companyId, ids: pgArray(ids) });
-  const keep = parts.filter((part) => part.keepable).map(({ id, stamp, head, contribution }) => ({ id, stamp, head, contribution }));
-  if (keep.length > 0) await preparedKeep(executor, { companyId, formatKey: currentFormatKey(), texts: JSON.stringify(keep) });
-  return new Map(parts.map((part) => [part.id, listedText(part.head, part.user, part.contribution)]));
 }
 
 export const paystubsListedTextRepo = {
   /**
    * P1's page unfiltered (`transactionId` undefined) or of one run, as paystubsReadRepo.page reads
-   * it, each paystub already the JSON text of its ListedPaystub. Other filters stay on the JS path
+   * it: its places, newest first, and the total. Other filters stay on the JS path
    * (paystubs.service.ts): as a dynamic statement this one would be planned on every request, and
-   * its planning costs more than the serialization it saves. A paystub gone between the two
-   * statements (none is ever deleted) would be left out of the page.
+   * its planning costs more than the serialization it saves.
    */
-  async page(
-    executor: Executor,
-    companyId: number,
-    transactionId: string | undefined,
-    offset: number,
-    limit: number,
-  ): Promise<{ paystubs: string[]; total: number }> {
-    const values = { companyId, formatKey: currentFormatKey(), offset, limit };
-    const rows =
-      transactionId === undefined
-        ? await preparedPage(hotReads(executor), values)
-        : await preparedRunPage(hotReads(executor), { ...values, transactionId });
-    const written = rows.some((row) => row.paystub === null) ? await writeMissing(executor, companyId, rows) : undefined;
-    const paystubs: string[] = [];
-    for (const row of rows) {
-      const text = row.paystub ?? written?.get(row.id);
-      if (text !== undefined) paystubs.push(text);
-    }
-    const total = rows[0]?.total;
-    return { paystubs, total: total ?? (await paystubsRepo.count(executor, companyId, { transactionId })) };
+  async places(executor: Executor, companyId: number, page: PageWindow): Promise<{ places: PaystubPlace[]; total: number }> {
+    const rows = await pageStatement(executor, companyId, page, preparedPlaces, preparedRunPlaces, {});
+    const total = rows[0]?.total ?? (await paystubsRepo.count(executor, companyId, { transactionId: page.transactionId }));
+    return { places: rows.map(({ id, version, userId, userVersion }) => ({ id, version, userId, userVersion })), total };
+  },
+
+  /** The same page's places with their parts in one statement (for a page the instance has not read), kept as `parts` keeps them. */
+  async pageParts(executor: Executor, companyId: number, page: PageWindow): Promise<{ parts: ListedParts[]; total: number }> {
+    const rows = await pageStatement(executor, companyId, page, preparedPageParts, preparedRunPageParts, { formatKey: currentFormatKey() });
+    await keepWritten(executor, companyId, rows);
+    const total = rows[0]?.total ?? (await paystubsRepo.count(executor, companyId, { transactionId: page.transactionId }));
+    return { parts: rows, total };
+  },
+
+  /**
+   * The parts of these paystubs' texts (any order; a paystub not the company's is left out), those
+   * written now kept in the database where they may be.
+   */
+  async parts(executor: Executor, companyId: number, ids: readonly number[]): Promise<ListedParts[]> {
+    const parts = await preparedParts(hotReads(executor), { companyId, formatKey: currentFormatKey(), ids: pgArray(ids) });
+    await keepWritten(executor, companyId, parts);
+    return parts;
   },
 };
+
+/** A page of P1: unfiltered (`transactionId` undefined) or of one run. */
+export interface PageWindow {
+  transactionId: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+type Statement<T> = ReturnType<typeof namedStatement<T>>;
+
+/** The page's statement on the hot-reads pool: the company's, or the run's. */
+function pageStatement<T>(
+  executor: Executor,
+  companyId: number,
+  { transactionId, offset, limit }: PageWindow,
+  company: Statement<T>,
+  run: Statement<T>,
+  values: Record<string, unknown>,
+): Promise<T[]> {
+  const common = { ...values, companyId, offset, limit };
+  return transactionId === undefined ? company(hotReads(executor), common) : run(hotReads(executor), { ...common, transactionId });
+}
+
+/** Keeps in the database the texts just written that may be kept. */
+async function keepWritten(executor: Executor, companyId: number, parts: readonly ListedParts[]): Promise<void> {
+  const keep = parts
+    .filter((part) => part.keepable && !part.keptAlready)
+    .map(({ id, stamp, head, contribution }) => ({ id, stamp, head, contribution }));
+  if (keep.length > 0) await preparedKeep(executor, { companyId, formatKey: currentFormatKey(), texts: JSON.stringify(keep) });
+}

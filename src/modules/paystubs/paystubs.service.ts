@@ -9,7 +9,7 @@ import { laravelPage, laravelPageJson, pageOffset } from '../../platform/paginat
 import { type ContributionsPage, contributionsPage, type PageQuery, sqlPage } from './contributions.paging.validation.js';
 import { codesOf, type ResolveItemTypes, resolveBuiltIns, resolveItems } from './paystubs.item-input.validation.js';
 import { type ValidatedItem, validateItem } from './paystubs.items.validation.js';
-import { paystubsListedTextRepo } from './paystubs.listed-text.repo.js';
+import { createPaystubTexts } from './paystubs.list-text.service.js';
 import type { FailedItem, PlanItem } from './paystubs.plan.types.js';
 import { paystubsReadRepo } from './paystubs.read.repo.js';
 import { type PaystubFilters, paystubsRepo } from './paystubs.repo.js';
@@ -52,6 +52,7 @@ export function createPaystubsService(deps: {
 }) {
   const { db, config, recordRun } = deps;
   const resolveItemTypes = deps.resolveItemTypes ?? resolveBuiltIns;
+  const paystubTexts = createPaystubTexts();
 
   /** P1: Laravel's LengthAwarePaginator, newest first. */
   async function list(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>) {
@@ -80,13 +81,13 @@ export function createPaystubsService(deps: {
   }
 
   /**
-   * P1's document as JSON text, each paystub's text written by the database and kept (paystubs.listed-text.repo.ts):
+   * P1's document as JSON text, each paystub's text written by the database and kept (paystubs.list-text.service.ts):
    * for the unfiltered page and the page of one run (`transaction_id` alone), the hot shapes.
    */
   async function listText(companyId: number, query: PaystubListQuery, rawQuery: Record<string, unknown>): Promise<string> {
     const { filters, page, perPage, offset } = listWindow(query);
     if (!databaseWritesPage(filters)) throw new Error('P1 as text: unfiltered or by run alone only');
-    const { paystubs, total } = await paystubsListedTextRepo.page(db, companyId, filters.transactionId, offset, perPage);
+    const { paystubs, total } = await paystubTexts(db, companyId, { transactionId: filters.transactionId, offset, limit: perPage });
     const request = { publicUrl: config.publicUrl, path: '/api/paystubs', rawQuery, page, perPage };
     return `{"message":${JSON.stringify(LISTED)},"data":${laravelPageJson(request, total, paystubs)}}`;
   }
@@ -148,7 +149,7 @@ export function createPaystubsService(deps: {
       // on the database's core (paystubs.json.repo.ts), which takes the nested serialization off this
       // process's single thread, the list's bound (docs/benchmarks.md); PGlite runs in this thread, in
       // WASM, so there the serializer keeps the work. Other filters than a run: the JS path everywhere
-      // (paystubsListedTextRepo.page says why).
+      // (paystubsListedTextRepo.places says why).
       const useText = onDatabaseServer(db) && databaseWritesPage(listWindow(query).filters);
       return useText ? listText(companyId, query, rawQuery) : list(companyId, query, rawQuery);
     },
