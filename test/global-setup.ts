@@ -2,11 +2,13 @@
 // On PostgreSQL (DATABASE_URL) every test file clones the template into a database of its own and
 // drops it after, so runs and files never collide. On PGlite the template is a data-directory image
 // (a tar file): every test database opens from it, which skips initdb (seconds of CPU per database)
-// and the migrations; the process tests' servers, on PGlite in both passes, start from it too.
+// and the migrations; the process tests' servers, on PGlite in both passes, start from it too. The
+// images outlive the run, under a key of what they are made from (pgliteImages).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { ProvidedContext } from 'vitest';
@@ -15,6 +17,8 @@ import { buildDist } from '../scripts/build.mjs';
 import { openPostgres, PGLITE_OPTIONS, pgliteDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
 function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
@@ -22,8 +26,8 @@ function withDatabase(url: string, name: string): string {
 }
 
 /**
- * Two PGlite images in a fresh directory: `empty` (just initdb, for tests that migrate only so far)
- * and `migrated` (every migration applied and ANALYZEd, as migrate() leaves a new database).
+ * Two PGlite images: `empty` (just initdb, for tests that migrate only so far) and `migrated` (every
+ * migration applied and ANALYZEd, as migrate() leaves a new database), made once and kept (below).
  *
  * Slimmed, because every test database unpacks one (a few hundred of them per run): without the
  * template databases (the service uses only `postgres` and never runs CREATE DATABASE on PGlite),
@@ -32,8 +36,47 @@ function withDatabase(url: string, name: string): string {
  * (docs/architecture.md, "Tests"). 1 MB WAL segments were tried too: no faster in memory, and the
  * process tests' servers on disk ran their crash tests 1.5-2x slower (a file per MB of WAL).
  */
-async function pgliteImages(): Promise<{ dir: string; empty: string; migrated: string }> {
+async function pgliteImages(): Promise<{ empty: string; migrated: string }> {
+  const key = imagesKey();
+  const kept = path.join(IMAGES_CACHE, key);
+  const empty = path.join(kept, 'empty.tar');
+  const migrated = path.join(kept, 'migrated.tar');
+  if (fs.existsSync(migrated)) return { empty, migrated };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-pglite-'));
+  try {
+    await makeImages(path.join(dir, 'empty.tar'), path.join(dir, 'migrated.tar'));
+    fs.mkdirSync(IMAGES_CACHE, { recursive: true });
+    // Into place whole, by one rename (a run that made the same images first wins; its are the same).
+    try {
+      fs.renameSync(dir, kept);
+    } catch (error) {
+      if (!fs.existsSync(migrated)) throw error;
+    }
+    for (const other of fs.readdirSync(IMAGES_CACHE))
+      if (other !== key) fs.rmSync(path.join(IMAGES_CACHE, other), { recursive: true, force: true });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return { empty, migrated };
+}
+
+/**
+ * Images are kept between runs (CI's second pass, a developer's next run) in node_modules/.cache,
+ * by a key of everything they are made from: the migrations, the code that applies them, this
+ * file, and PGlite's version. Only the current key's are kept; `npm ci` starts without any.
+ */
+const IMAGES_CACHE = path.join(ROOT, 'node_modules/.cache/payroll-pglite-images');
+function imagesKey(): string {
+  const hash = crypto.createHash('sha256');
+  const migrations = path.join(ROOT, 'src/db/migrations');
+  for (const name of fs.readdirSync(migrations).sort()) hash.update(name).update(fs.readFileSync(path.join(migrations, name)));
+  for (const file of ['src/db/migrate.ts', 'src/db/client.ts', 'test/global-setup.ts', 'node_modules/@electric-sql/pglite/package.json']) {
+    hash.update(file).update(fs.readFileSync(path.join(ROOT, file)));
+  }
+  return hash.digest('hex').slice(0, 24);
+}
+
+async function makeImages(empty: string, migrated: string): Promise<void> {
   const client = await PGlite.create(PGLITE_OPTIONS);
   await client.exec(`UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')`);
   await client.exec('DROP DATABASE template0');
@@ -42,16 +85,13 @@ async function pgliteImages(): Promise<{ dir: string; empty: string; migrated: s
   await client.exec(`ALTER SYSTEM SET shared_buffers = '16MB'`);
   await client.exec('ALTER SYSTEM SET max_connections = 5');
   await client.exec('CHECKPOINT');
-  const empty = path.join(dir, 'empty.tar');
-  const migrated = path.join(dir, 'migrated.tar');
-  // Uncompressed: opening an image is then a plain copy, and the files live only for this run.
+  // Uncompressed: opening an image is then a plain copy.
   fs.writeFileSync(empty, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
   const database = pgliteDatabase(client);
   await migrate(database);
   await client.exec('CHECKPOINT');
   fs.writeFileSync(migrated, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
   await database.close();
-  return { dir, empty, migrated };
 }
 
 interface Prepared {
@@ -59,27 +99,29 @@ interface Prepared {
   teardown(): Promise<void>;
 }
 
+/** The PostgreSQL pass's template database, made and migrated on `admin`'s server (left connected for the teardown). */
+async function migratedTemplate(admin: pg.Client, url: string | undefined, template: string): Promise<void> {
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${template}`);
+  const database = await openPostgres(withDatabase(url ?? '', template), 2);
+  await migrate(database);
+  await database.close();
+}
+
 async function prepare(): Promise<Prepared> {
   const url = process.env.DATABASE_URL;
   // The process tests start the compiled server, as `npm start` does. Built while the database
-  // image is made (esbuild works in a process of its own). The image is made on PostgreSQL too:
-  // servers of the process tests run on PGlite in either pass (migratedDataDir()).
-  const [serverBuild, images] = await Promise.all([buildDist(), pgliteImages()]);
-  const pgliteFiles = { empty: images.empty, migrated: images.migrated };
-  const removeImages = () => fs.rmSync(images.dir, { recursive: true, force: true });
-  if (!url) return { provided: { serverBuild, pgliteImages: pgliteFiles }, teardown: async () => removeImages() };
+  // images are made (esbuild works in a process of its own), and on PostgreSQL while the template is
+  // migrated (in the database's process). The images are made on PostgreSQL too: servers of the
+  // process tests run on PGlite in either pass (migratedDataDir()).
   const run = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
   const template = `payroll_tmpl_${run}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${template}`);
-  const database = await openPostgres(withDatabase(url, template), 2);
-  await migrate(database);
-  await database.close();
+  const admin = url ? new pg.Client({ connectionString: url }) : undefined;
+  const [serverBuild, pgliteFiles] = await Promise.all([buildDist(), pgliteImages(), admin && migratedTemplate(admin, url, template)]);
+  if (!url || !admin) return { provided: { serverBuild, pgliteImages: pgliteFiles }, teardown: async () => {} };
   return {
     provided: { serverBuild, pgliteImages: pgliteFiles, pgTemplate: template, pgRun: run },
     async teardown() {
-      removeImages();
       const leftovers = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`payroll_%${run}%`]);
       for (const row of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
       await admin.end();
