@@ -1,11 +1,13 @@
 // The employees list: search, status filter, sorting by employee number or name, paging (the table:
-// employees-list.view.ts). Employees come from the users module's search service (users.search).
+// employees-list.view.ts). Employees come from the users module's search service (users.search),
+// their rows through the ones this instance keeps (employee-rows.service.ts).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { SEARCH_SORTS, USER_STATUSES } from '../modules/users/index.js';
 import { typed } from '../platform/deps.js';
 import { isOneOf } from '../platform/guards.js';
 import { lastPageOf, pageOffset } from '../platform/paginator.js';
+import { createEmployeeRows } from './employee-rows.service.js';
 import { employeesTable, type ListSort } from './employees-list.view.js';
 import { type Html, html } from './html.view.js';
 import { page } from './layout.view.js';
@@ -37,7 +39,7 @@ function pager(
 export async function employeesListRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
-  const { search: userSearch } = ctx.services.users;
+  const employeeRows = createEmployeeRows(ctx.services.users.search);
 
   app.get(
     '/employees',
@@ -63,7 +65,7 @@ export async function employeesListRoutes(root: FastifyInstance, ctx: WebContext
         key: isOneOf(SEARCH_SORTS, request.query.sort) ? request.query.sort : undefined,
         order: request.query.order ?? 'asc',
       };
-      const result = await userSearch.search(session.companyId, {
+      const result = await employeeRows(session.companyId, {
         q,
         status,
         sort: sort.key,
@@ -72,7 +74,7 @@ export async function employeesListRoutes(root: FastifyInstance, ctx: WebContext
         limit: EMPLOYEES_PER_PAGE,
       });
       const lastPage = lastPageOf(result.total, EMPLOYEES_PER_PAGE);
-      const rows = result.users;
+      const rows = result.rows;
       const filtered = q !== '' || status !== undefined;
       const body = html`<p><a class="button" href="/console/employees/new">Add employee</a> <a class="button secondary" href="/console/employees/upload">Upload a CSV file</a></p>
 <form method="get" action="/console/employees" class="card" role="search">

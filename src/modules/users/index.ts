@@ -48,6 +48,7 @@ export { superAdminStays } from './lifecycle/users.lifecycle.repo.js';
 export { ONBOARDING_EXPIRED } from './lifecycle/users.onboarding.service.js';
 export { hashPassword, PASSWORD_MIN_LENGTH, validatePassword, verifyPassword } from './lifecycle/users.passwords.rules.js';
 export { SEARCH_SORTS, type SearchSort, USER_STATUSES, type UserStatus } from './read/users.search.repo.js';
+export { isListedView, type UserSearch } from './read/users.search.service.js';
 // For the leavers module (POST /api/users/{id}/terminate, /reinstate): the user events, recorded the same way.
 export { announceUsers } from './users.events.js';
 export { USERS_TENANCY } from './users.routes.js';

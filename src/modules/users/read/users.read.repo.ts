@@ -7,6 +7,7 @@ import { and, asc, count, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-o
 import { type Executor, hotReads } from '../../../db/client.js';
 import { pgArray } from '../../../db/pg-array.js';
 import { namedStatement, preparedPerExecutor, withArrayRows } from '../../../db/prepared.js';
+import { rowVersion } from '../../../db/row-version.js';
 import { userCounts, users, userTypes } from '../../../db/schema/index.js';
 import { lagosDate } from '../../../platform/format.js';
 import { flatUserRowSql, listedUserRowSql, manager, type UserFlatRow } from '../users.flat-row.repo.js';
@@ -125,12 +126,22 @@ const preparedDeepPage = preparedDeepPageOf(flatUserRowSql, 'users_deep_page_row
 // The same pages with only the columns of the console's Employees table (LISTED_FIELDS).
 const preparedListedPage = preparedPageOf(listedUserRowSql, 'users_listed_rows');
 const preparedListedDeepPage = preparedDeepPageOf(listedUserRowSql, 'users_listed_deep_rows');
+// The same pages with each user's place only: their id and the version of what the console's table
+// shows of them (their row's, db/row-version.ts, and their type's, whose name it shows), as one text.
+const listedPlaceSql = sql<string>`(${users.id}::text || ' ' || ${rowVersion('users')} || '/' || coalesce(user_types.xmin::text, '-'))`;
+const preparedListedPlaces = preparedPageOf(listedPlaceSql, 'users_listed_places');
+const preparedListedDeepPlaces = preparedDeepPageOf(listedPlaceSql, 'users_listed_deep_places');
 // The same pages with each user as the JSON text the API sends, written by PostgreSQL (users.json.repo.ts):
 // for a PostgreSQL server only (users.service.ts says why).
 const userJsonParam = jsonOfUser(sql`${sql.placeholder('mayGrant')}::boolean`, sql`${sql.placeholder('today')}::date`);
 const preparedPageJson = preparedPageOf(userJsonParam, 'users_page_json');
 const preparedDeepPageJson = preparedDeepPageOf(userJsonParam, 'users_deep_page_json');
 type PreparedPage = ReturnType<typeof preparedPageOf>;
+/** A user's place on the console's Employees table: their id and the version of what it shows of them. */
+export interface ListedPlace {
+  id: number;
+  version: string;
+}
 
 /**
  * An unfiltered page through one pair of the statements above (the first page's, or the deep one's
@@ -203,6 +214,25 @@ export const usersReadRepo = {
       limit,
     });
     return { rows: users, total };
+  },
+
+  /** `listedPage`'s users as their places (id and version), with the total: the console keeps the rows it drew (web/employee-rows.service.ts). */
+  async listedPlaces(
+    executor: Executor,
+    companyId: number,
+    offset: number,
+    limit: number,
+  ): Promise<{ places: ListedPlace[]; total: number }> {
+    const { users: texts, total } = await unfilteredPage<string>(executor, [preparedListedPlaces, preparedListedDeepPlaces], {
+      companyId,
+      offset,
+      limit,
+    });
+    const places = texts.map((text) => {
+      const space = text.indexOf(' ');
+      return { id: Number(text.slice(0, space)), version: text.slice(space + 1) };
+    });
+    return { places, total };
   },
 
   /**

@@ -28,7 +28,7 @@ export function createUserSearch(deps: { db: Db }) {
       // with only the table's columns: one prepared statement for the users and the total, where
       // the search below sends two (the page through Drizzle, and the count) on two connections
       // (docs/console.md, "Overview pages").
-      if (!text && !input.status && !input.sort && input.order !== 'desc') {
+      if (isListedView(input)) {
         const page = await usersReadRepo.listedPage(db, companyId, input.offset, input.limit);
         return { users: page.rows.map((row) => serializeListedRow(row, today)), total: page.total };
       }
@@ -45,5 +45,15 @@ export function createUserSearch(deps: { db: Db }) {
       const data = rows.map((row) => serializeUser({ ...row, managerFirstName: null, managerLastName: null }, false, today));
       return { users: data, total };
     },
+
+    /** The places (id and version) of `search`'s users in the table's first view (isListedView), and the total. */
+    listedPlaces(companyId: number, offset: number, limit: number) {
+      return usersReadRepo.listedPlaces(db, companyId, offset, limit);
+    },
   };
+}
+
+/** Whether a search is the Employees table's first view and its pages: no text, no status, by id ascending. */
+export function isListedView(input: Omit<UserSearch, 'offset' | 'limit'>): boolean {
+  return !input.q?.trim() && !input.status && !input.sort && input.order !== 'desc';
 }
