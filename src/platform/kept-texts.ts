@@ -4,8 +4,8 @@
 // events, which never change; the runs list, the loans list and I1 keep a row's text with the row's
 // version (db/row-version.ts) it was written from, and use a page's texts only when every row is kept at the
 // version the page read (`keptAtVersions`); P1 keeps a paystub's text and its user's, each under its
-// own version (paystubs.list-text.service.ts), and the console's Employees table each row's HTML
-// (web/employee-rows.service.ts). docs/decisions.md, "Kept texts are one store".
+// own version (paystubs.list-text.service.ts), and the console's Employees and Payroll tables each
+// row's HTML (web/employee-rows.service.ts, web/run-rows.service.ts). docs/decisions.md, "Kept texts are one store".
 
 export interface KeptTextLimits {
   /** Values kept at most. */

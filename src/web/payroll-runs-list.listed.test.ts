@@ -4,11 +4,13 @@
 // databases; a stored total beyond a double's precision is shown exactly (the API's number is the
 // nearest double).
 import { sql } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
+import { createCompany } from '../../test/helpers/factories.js';
 import { describe, test } from '../../test/helpers/fixtures.js';
 import type { ListedRunRow, RunOrder } from '../modules/payroll-runs/index.js';
 import type { RunView } from './payroll-runs.view.js';
-import { type RunsSort, runsListBody } from './payroll-runs-list.view.js';
+import { type RunsSort, runRow, runsListBody } from './payroll-runs-list.view.js';
+import { createRunRows } from './run-rows.service.js';
 
 const TOTALS = [
   `{"employees": 3, "gross_pay": "100000.50", "tax_withheld": "-1234.50", "net_pay": "80000.25"}`,
@@ -65,15 +67,51 @@ describe("the console's Payroll table", () => {
           // The one total past a double's precision: the API's number is the nearest double, the table the exact text.
           if (huge >= 0) expected[huge].gross_pay = '4503599627370497.50';
           const list = { sort, pageNo, lastPage: listed.lastPage };
-          expect(runsListBody(listed.runs, list).value).toBe(runsListBody(expected, list).value);
+          expect(runsListBody(listed.runs.map(runRow), list).value).toBe(runsListBody(expected.map(runRow), list).value);
         }
       }
     }
   });
 
+  test('keeps the rows it drew (run-rows.service.ts): the same table in every order and on every page, a changed run drawn again, none for another company', async ({
+    ctx,
+    company,
+  }) => {
+    const runs = ctx.app.services.payrollRuns.runs;
+    const runRows = createRunRows(runs);
+    const listed = vi.spyOn(runs, 'listed');
+    const drawn = async (pageNo: number, order: RunOrder, companyId = company.id) => {
+      const calls = listed.mock.calls.length;
+      const { rows, lastPage } = await runRows(companyId, pageNo, 2, order);
+      const expected = await runs.listed(companyId, pageNo, 2, order);
+      expect(lastPage).toBe(expected.lastPage);
+      expect(rows.map(String)).toEqual(expected.runs.map((run) => String(runRow(run))));
+      return { rows: rows.map(String).join(''), read: listed.mock.calls.length - calls - 1 };
+    };
+    try {
+      for (const key of ['created', 'pay_period'] as const) {
+        for (const direction of ['asc', 'desc'] as const) {
+          for (const pageNo of [1, 2, 3]) {
+            await drawn(pageNo, { key, direction });
+            expect((await drawn(pageNo, { key, direction })).read).toBe(0);
+          }
+        }
+      }
+      const newest: RunOrder = { key: 'created', direction: 'desc' };
+      await ctx.db.execute(sql`UPDATE payroll_runs SET status = 'paid', updated_at = now() WHERE id = 'RUN-LISTED-4'`);
+      const changed = await drawn(1, newest);
+      expect(changed.read).toBe(1);
+      expect(changed.rows).toMatch(/RUN-LISTED-4<.*?>Paid</);
+      const other = await createCompany(ctx.db);
+      expect((await drawn(1, newest, other.id)).rows).toBe('');
+    } finally {
+      listed.mockRestore();
+    }
+  });
+
   test('shows a stored total exactly, however large', async ({ ctx, company }) => {
     const { runs } = await ctx.app.services.payrollRuns.runs.listed(company.id, 1, 20, { key: 'created', direction: 'desc' });
-    expect(runsListBody(runs, { sort: { key: 'created', order: 'desc' }, pageNo: 1, lastPage: 1 }).value).toContain(
+    expect(runsListBody(runs.map(runRow), { sort: { key: 'created', order: 'desc' }, pageNo: 1, lastPage: 1 }).value).toContain(
       '₦4,503,599,627,370,497.50',
     );
   });

@@ -14,18 +14,20 @@ const CAPTIONS: Record<RunSort, Record<'asc' | 'desc', string>> = {
   pay_period: { desc: 'Payroll runs, latest pay period first', asc: 'Payroll runs, earliest pay period first' },
 };
 
-function runsTable(runs: ListedRunRow[], sort: RunsSort): Html {
+/** One run's row of the table. */
+export function runRow(run: ListedRunRow): Html {
+  return html`<tr><td><a href="${runPath(run.id)}">${run.id}</a></td><td>${runKind(run)}</td><td class="nowrap">${run.pay_period_start}<br>to ${run.pay_period_end}</td><td>${when(run.created_at)}</td><td>${runBadge(run.status)}</td><td class="num">${run.employees ?? 0}</td><td class="num">${naira(run.gross_pay ?? 0)}</td><td class="num">${naira(run.tax_withheld ?? 0)}</td><td class="num">${naira(run.net_pay ?? 0)}</td></tr>`;
+}
+
+function runsTable(rows: Html[], sort: RunsSort): Html {
   const sortBy = (label: string, key: RunSort) => sortHeader({ path: '/console/payroll', label, key, sort, params: {}, first: 'desc' });
   return html`<div class="table-wrap"><table><caption>${CAPTIONS[sort.key][sort.order]}</caption>
 <thead><tr><th scope="col">Run</th><th scope="col">Kind</th>${sortBy('Pay period', 'pay_period')}${sortBy('Created', 'created')}<th scope="col">Status</th><th scope="col" class="num">Paystubs</th><th scope="col" class="num">Gross pay</th><th scope="col" class="num">Tax withheld</th><th scope="col" class="num">Net pay</th></tr></thead>
-<tbody>${runs.map(
-    (run) =>
-      html`<tr><td><a href="${runPath(run.id)}">${run.id}</a></td><td>${runKind(run)}</td><td class="nowrap">${run.pay_period_start}<br>to ${run.pay_period_end}</td><td>${when(run.created_at)}</td><td>${runBadge(run.status)}</td><td class="num">${run.employees ?? 0}</td><td class="num">${naira(run.gross_pay ?? 0)}</td><td class="num">${naira(run.tax_withheld ?? 0)}</td><td class="num">${naira(run.net_pay ?? 0)}</td></tr>`,
-  )}</tbody></table></div>`;
+<tbody>${rows}</tbody></table></div>`;
 }
 
-/** The list page's body: the New run buttons, the table of this page's runs, and the pager. */
-export function runsListBody(runs: ListedRunRow[], list: { sort: RunsSort; pageNo: number; lastPage: number }): Html {
+/** The list page's body: the New run buttons, the table of this page's runs (runRow's), and the pager. */
+export function runsListBody(rows: Html[], list: { sort: RunsSort; pageNo: number; lastPage: number }): Html {
   const { sort, pageNo, lastPage } = list;
   // The default order (newest created first) keeps the short address; any other travels with the pages.
   const sorted = sort.key === 'created' && sort.order === 'desc' ? '' : `&sort=${sort.key}&order=${sort.order}`;
@@ -33,6 +35,6 @@ export function runsListBody(runs: ListedRunRow[], list: { sort: RunsSort; pageN
     html`<a href="/console/payroll?page=${n}${sorted}" rel="${rel}">${text}</a>`;
   return html`<p><a class="button" href="/console/payroll/new">New run</a> <a class="button secondary" href="/console/payroll/off-cycle/new">New off-cycle run</a></p>
 <p class="muted">A run is made here (or by POST /api/payroll-runs) from the employees' salaries; every POST /api/paystubs call is a run too. An off-cycle run pays pay items only (a bonus, a correction, a leaver's final pay), outside the monthly run. Each is approved by a second administrator, then paid from the wallet.</p>
-${runs.length === 0 ? html`<p>${pageNo === 1 ? 'No payroll runs yet.' : 'No payroll runs on this page.'}</p>` : runsTable(runs, sort)}
+${rows.length === 0 ? html`<p>${pageNo === 1 ? 'No payroll runs yet.' : 'No payroll runs on this page.'}</p>` : runsTable(rows, sort)}
 <nav class="pager" aria-label="Pages">${pageNo > 1 ? pageLink(pageNo - 1, 'prev', '← Previous') : ''}${pageNo < lastPage ? pageLink(pageNo + 1, 'next', 'Next →') : ''}</nav>`;
 }

@@ -14,6 +14,7 @@ import { type Flash, page } from './layout.view.js';
 import { paystubBadgeOf, paystubItems, type RunView, runActions, runFacts, runPath, skippedList } from './payroll-runs.view.js';
 import { type RunsSort, runsListBody } from './payroll-runs-list.view.js';
 import { runRefusalText } from './run-notices.view.js';
+import { createRunRows } from './run-rows.service.js';
 import { requireSession, sendHtml, sessionOf, type WebContext } from './web.routes.js';
 
 const RUNS_PER_PAGE = 20;
@@ -135,7 +136,7 @@ const DONE: Record<string, string> = {
 export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Promise<void> {
   const app = typed(root);
   const guard = requireSession(ctx);
-  const { runs } = ctx.services.payrollRuns;
+  const runRows = createRunRows(ctx.services.payrollRuns.runs);
   const renderRun = runPageRenderer(ctx);
   const read = runReader(ctx);
 
@@ -157,8 +158,8 @@ export async function payrollRoutes(root: FastifyInstance, ctx: WebContext): Pro
       const pageNo = request.query.page ?? 1;
       const sort: RunsSort = { key: request.query.sort ?? 'created', order: request.query.order ?? 'desc' };
       const order = { key: sort.key, direction: sort.order };
-      const { runs: listed, lastPage } = await runs.listed(session.companyId, pageNo, RUNS_PER_PAGE, order);
-      const body = runsListBody(listed, { sort, pageNo, lastPage });
+      const { rows, lastPage } = await runRows(session.companyId, pageNo, RUNS_PER_PAGE, order);
+      const body = runsListBody(rows, { sort, pageNo, lastPage });
       return sendHtml(reply, page({ title: 'Payroll runs', session, section: 'payroll', body }));
     },
   );

@@ -7,6 +7,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { filtersGiven, namedPageWithTotal } from '../../db/page-total.js';
+import { rowVersion } from '../../db/row-version.js';
 import { RUN_COLUMNS, type RunRow, type StatusCounts } from './payroll-runs.repo.js';
 
 export interface RunFilters {
@@ -116,4 +117,33 @@ export const runListRepo = {
       offset,
     );
   },
+
+  /** `listedPage`'s runs as their places only (id and row version, db/row-version.ts), with the total: the console keeps the rows it drew. */
+  listedPlaces(
+    db: Executor,
+    companyId: number,
+    limit: number,
+    offset: number,
+    order: RunOrder,
+  ): Promise<{ total: number; rows: ListedRunPlace[] }> {
+    const name = ['payroll_runs_listed_places', order.key, order.direction].join('_');
+    return namedPageWithTotal<ListedRunPlace>(
+      db,
+      name,
+      () => ({
+        columns: sql`id, ${rowVersion('payroll_runs')} AS version`,
+        from: sql`FROM payroll_runs WHERE company_id = ${sql.placeholder('companyId')}`,
+        order: orderOf(order),
+      }),
+      { companyId },
+      limit,
+      offset,
+    );
+  },
 };
+
+/** A run's place on the console's Payroll table: its id and its row's version. */
+export interface ListedRunPlace {
+  id: string;
+  version: string;
+}

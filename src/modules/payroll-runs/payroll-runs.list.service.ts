@@ -71,10 +71,17 @@ export function createRunList(deps: { db: Db; config: { publicUrl: string } }) {
     return { runs: rows, lastPage: lastPageOf(total, perPage) };
   }
 
+  /** `listed`'s runs as their places (id and row version), and the last page. */
+  async function listedPlaces(companyId: number, page: number, perPage: number, order: RunOrder) {
+    const { total, rows } = await runListRepo.listedPlaces(db, companyId, perPage, pageOffset(page, perPage), order);
+    return { places: rows, lastPage: lastPageOf(total, perPage) };
+  }
+
   return {
     list,
     listText,
     listed,
+    listedPlaces,
     /**
      * The API's answer: unfiltered on a PostgreSQL server `listText`, otherwise `list`'s object; the
      * same document, the same bytes once the route's serializer has written the object. As for U1
