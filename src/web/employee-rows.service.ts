@@ -1,7 +1,7 @@
 // The rows of the console's Employees table (employees-list.view.ts), each drawn once per version of
 // what it shows. Drawing twenty-five rows (the row's fields parsed from the page's statement, the
 // salary's naira text, every value escaped) was a sixth of the server's CPU for the page
-// (docs/benchmarks.md, "The console's Employees rows kept"). So the table's first view and its pages
+// (docs/benchmarks.md, "The console's rows kept"). So the table's first view and its pages
 // (no search, no status, by employee number: isListedView) first read their users' places (id and
 // the version of their row and their type's, users.read.repo.ts), and take each row this instance
 // drew at that version on the same Lagos day (the status badges depend on the day); when one is
