@@ -100,10 +100,10 @@ interface Prepared {
 }
 
 /** The PostgreSQL pass's template database, made and migrated on `admin`'s server (left connected for the teardown). */
-async function migratedTemplate(admin: pg.Client, url: string | undefined, template: string): Promise<void> {
+async function migratedTemplate(admin: pg.Client, url: string, template: string): Promise<void> {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${template}`);
-  const database = await openPostgres(withDatabase(url ?? '', template), 2);
+  const database = await openPostgres(withDatabase(url, template), 2);
   await migrate(database);
   await database.close();
 }
@@ -117,7 +117,11 @@ async function prepare(): Promise<Prepared> {
   const run = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
   const template = `payroll_tmpl_${run}`;
   const admin = url ? new pg.Client({ connectionString: url }) : undefined;
-  const [serverBuild, pgliteFiles] = await Promise.all([buildDist(), pgliteImages(), admin && migratedTemplate(admin, url, template)]);
+  const [serverBuild, pgliteFiles] = await Promise.all([
+    buildDist(),
+    pgliteImages(),
+    url && admin && migratedTemplate(admin, url, template),
+  ]);
   if (!url || !admin) return { provided: { serverBuild, pgliteImages: pgliteFiles }, teardown: async () => {} };
   return {
     provided: { serverBuild, pgliteImages: pgliteFiles, pgTemplate: template, pgRun: run },

@@ -1,8 +1,8 @@
 // The kept texts' bounds: the least recently read go first, by count and by characters; a value over
 // the whole budget is not kept, and keeping a key again replaces its value and its size; a page's values
-// only when every place is kept at its version.
+// only when every place is kept at its version, and otherwise drawn from a read of the page and kept.
 import { describe, expect, it } from 'vitest';
-import { createKeptTexts, keptAtVersions } from './kept-texts.js';
+import { createKeptTexts, keptAtVersions, keptOrDrawn } from './kept-texts.js';
 
 describe('kept texts', () => {
   it('keeps the most recently read within its count and size', () => {
@@ -41,5 +41,49 @@ describe('kept texts', () => {
     expect(keptAtVersions(kept, places('7', '9'))).toBeUndefined();
     expect(keptAtVersions(kept, [...places('7', '8'), { id: 3, version: '1' }])).toBeUndefined();
     expect(keptAtVersions(kept, [])).toEqual([]);
+  });
+
+  it("draws a page not wholly kept from its read, keeping each item under its place's version, and then answers from what it kept", async () => {
+    const kept = createKeptTexts<number, { version: string; value: string }>({ entries: 10, chars: 100 }, (entry) => entry.value.length);
+    let reads = 0;
+    const items = [
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+      { id: 3, name: 'c' },
+    ];
+    const page = (places: { id: number; version: string }[]) =>
+      keptOrDrawn(
+        kept,
+        places,
+        async () => {
+          reads++;
+          return items;
+        },
+        (item) => item.id,
+        (item) => item.name.toUpperCase(),
+      );
+    // Item 3 has no place (it came between the two reads): drawn, not kept.
+    expect(
+      await page([
+        { id: 1, version: 'v1' },
+        { id: 2, version: 'v1' },
+      ]),
+    ).toEqual(['A', 'B', 'C']);
+    expect([kept.get(1), kept.get(2), kept.get(3)]).toEqual([{ version: 'v1', value: 'A' }, { version: 'v1', value: 'B' }, undefined]);
+    expect(
+      await page([
+        { id: 2, version: 'v1' },
+        { id: 1, version: 'v1' },
+      ]),
+    ).toEqual(['B', 'A']);
+    expect(reads).toBe(1);
+    items[0].name = 'z';
+    expect(
+      await page([
+        { id: 1, version: 'v2' },
+        { id: 2, version: 'v1' },
+      ]),
+    ).toEqual(['Z', 'B', 'C']);
+    expect(reads).toBe(2);
   });
 });

@@ -5,7 +5,7 @@
 // version (db/row-version.ts) it was written from, and use a page's texts only when every row is kept at the
 // version the page read (`keptAtVersions`); P1 keeps a paystub's text and its user's, each under its
 // own version (paystubs.list-text.service.ts), and the console's Employees and Payroll tables each
-// row's HTML (web/employee-rows.service.ts, web/run-rows.service.ts). docs/decisions.md, "Kept texts are one store".
+// row's HTML through `keptOrDrawn` (web/employee-rows.service.ts, web/run-rows.service.ts). docs/decisions.md, "Kept texts are one store".
 
 export interface KeptTextLimits {
   /** Values kept at most. */
@@ -72,4 +72,28 @@ export function keptAtVersions<K, V extends { version: string }>(
     found.push(value);
   }
   return found;
+}
+
+/**
+ * A page's values: the ones kept at its places' versions when every place has one (keptAtVersions);
+ * otherwise `read`'s items, each drawn and kept under the version its place was read at. An item
+ * changed between the two reads is drawn as changed, under a version the next read of its place
+ * will not match (it is then read anew).
+ */
+export async function keptOrDrawn<K, I, V>(
+  kept: KeptTexts<K, { version: string; value: V }>,
+  places: readonly { id: K; version: string }[],
+  read: () => Promise<readonly I[]>,
+  idOf: (item: I) => K,
+  draw: (item: I) => V,
+): Promise<V[]> {
+  const found = keptAtVersions(kept, places);
+  if (found) return found.map((entry) => entry.value);
+  const versions = new Map(places.map((place) => [place.id, place.version]));
+  return (await read()).map((item) => {
+    const value = draw(item);
+    const version = versions.get(idOf(item));
+    if (version !== undefined) kept.keep(idOf(item), { version, value });
+    return value;
+  });
 }

@@ -12,7 +12,7 @@
 // that company; a version names one state of the user's row and type (db/row-version.ts).
 import { isListedView, type UserSearch } from '../modules/users/index.js';
 import { lagosDate } from '../platform/format.js';
-import { createKeptTexts, type KeptTextLimits, keptAtVersions } from '../platform/kept-texts.js';
+import { createKeptTexts, type KeptTextLimits, keptOrDrawn } from '../platform/kept-texts.js';
 import { employeeRow } from './employees-list.view.js';
 import type { Html } from './html.view.js';
 import type { WebContext } from './web.routes.js';
@@ -20,11 +20,9 @@ import type { WebContext } from './web.routes.js';
 /** Rows kept per instance: about 600 characters each. */
 export const EMPLOYEE_ROW_LIMITS: KeptTextLimits = { entries: 5_000, chars: 4 * 1024 * 1024 };
 
-type KeptRow = { version: string; row: Html };
-
 /** `today` gives the Lagos day (a test's own clock). */
 export function createEmployeeRows(userSearch: WebContext['services']['users']['search'], today: () => string = lagosDate) {
-  const kept = createKeptTexts<number, KeptRow>(EMPLOYEE_ROW_LIMITS, (row) => row.row.value.length);
+  const kept = createKeptTexts<number, { version: string; value: Html }>(EMPLOYEE_ROW_LIMITS, (row) => row.value.value.length);
 
   /** The page's rows and the search's total. */
   return async function employeeRows(companyId: number, input: UserSearch): Promise<{ rows: Html[]; total: number }> {
@@ -36,18 +34,13 @@ export function createEmployeeRows(userSearch: WebContext['services']['users']['
     }
     const { places, total } = await userSearch.listedPlaces(companyId, input.offset, input.limit);
     const atToday = places.map((place) => ({ id: place.id, version: `${place.version}@${day}` }));
-    const found = keptAtVersions(kept, atToday);
-    if (found) return { rows: found.map((row) => row.row), total };
-    // Drawn from the page read now; kept under the version its place was read at (a user changed
-    // in between is drawn as changed, and that version is never read again: the next view reads it anew).
-    const versions = new Map(atToday.map((place) => [place.id, place.version]));
-    const page = await userSearch.search(companyId, input);
-    const rows = page.users.map((user) => {
-      const row = employeeRow(user, day);
-      const version = versions.get(user.id);
-      if (version !== undefined) kept.keep(user.id, { version, row });
-      return row;
-    });
-    return { rows, total: page.total };
+    const rows = await keptOrDrawn(
+      kept,
+      atToday,
+      async () => (await userSearch.search(companyId, input)).users,
+      (user) => user.id,
+      (user) => employeeRow(user, day),
+    );
+    return { rows, total };
   };
 }

@@ -6,7 +6,7 @@
 // UTC) is all on the run's row. A row is used only under the id and version the company's own page
 // reads, so it goes back only to that company.
 import type { RunOrder } from '../modules/payroll-runs/index.js';
-import { createKeptTexts, type KeptTextLimits, keptAtVersions } from '../platform/kept-texts.js';
+import { createKeptTexts, type KeptTextLimits, keptOrDrawn } from '../platform/kept-texts.js';
 import type { Html } from './html.view.js';
 import { runRow } from './payroll-runs-list.view.js';
 import type { WebContext } from './web.routes.js';
@@ -14,10 +14,8 @@ import type { WebContext } from './web.routes.js';
 /** Rows kept per instance: about 700 characters each. */
 export const RUN_ROW_LIMITS: KeptTextLimits = { entries: 5_000, chars: 4 * 1024 * 1024 };
 
-type KeptRow = { version: string; row: Html };
-
 export function createRunRows(runs: WebContext['services']['payrollRuns']['runs']) {
-  const kept = createKeptTexts<string, KeptRow>(RUN_ROW_LIMITS, (row) => row.row.value.length);
+  const kept = createKeptTexts<string, { version: string; value: Html }>(RUN_ROW_LIMITS, (row) => row.value.value.length);
 
   /** The page's rows in `order`, and the last page. */
   return async function runRows(
@@ -27,18 +25,7 @@ export function createRunRows(runs: WebContext['services']['payrollRuns']['runs'
     order: RunOrder,
   ): Promise<{ rows: Html[]; lastPage: number }> {
     const { places, lastPage } = await runs.listedPlaces(companyId, page, perPage, order);
-    const found = keptAtVersions(kept, places);
-    if (found) return { rows: found.map((row) => row.row), lastPage };
-    // Drawn from the page read now; kept under the version its place was read at (a run changed in
-    // between is drawn as changed, and that version is never read again: the next view reads it anew).
-    const versions = new Map(places.map((place) => [place.id, place.version]));
-    const listed = await runs.listed(companyId, page, perPage, order);
-    const rows = listed.runs.map((run) => {
-      const row = runRow(run);
-      const version = versions.get(run.id);
-      if (version !== undefined) kept.keep(run.id, { version, row });
-      return row;
-    });
-    return { rows, lastPage: listed.lastPage };
+    const read = async () => (await runs.listed(companyId, page, perPage, order)).runs;
+    return { rows: await keptOrDrawn(kept, places, read, (run) => run.id, runRow), lastPage };
   };
 }

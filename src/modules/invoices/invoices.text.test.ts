@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createUsers, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
-import { routeSerializer, WEIRD } from '../../../test/helpers/json-text.js';
+import { answeredAsSerialized, routeSerializer, WEIRD } from '../../../test/helpers/json-text.js';
 import { invoicesRepo } from './invoices.repo.js';
 import { InvoiceSchema, InvoicesPage } from './invoices.schemas.js';
 import type { ListQuery } from './invoices.validation.js';
@@ -47,14 +47,15 @@ afterAll(() => ctx.close());
 
 const service = () => ctx.app.services.invoices.invoices;
 
-/** The route's answer and what its serializer writes for `list`'s object, for the same query. */
-async function both(company: TestCompany, query: ListQuery) {
-  const raw = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
-  const res = await as(ctx.app, company).get(`/api/invoices?${new URLSearchParams(raw)}`);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.body).toBe(serialize(await service().list(company.id, query)));
-  return JSON.parse(res.body) as { invoices: { id: number; transaction_id: string; comment: string | null }[]; meta: { total: number } };
-}
+/** The route's answer, held equal to what its serializer writes for `list`'s object for the same query. */
+const both = (company: TestCompany, query: ListQuery) =>
+  answeredAsSerialized<{ invoices: { id: number; transaction_id: string; comment: string | null }[]; meta: { total: number } }>(
+    ctx.app,
+    company,
+    '/api/invoices',
+    query,
+    async () => serialize(await service().list(company.id, query)),
+  );
 
 describe("I1's common page as text", () => {
   it('is what the serializer writes on every page and past the end, read and read again; other pages as before', async () => {

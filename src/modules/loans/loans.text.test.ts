@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/helpers/app.js';
 import { createCompany, createStaff, type TestCompany } from '../../../test/helpers/factories.js';
 import { as } from '../../../test/helpers/http.js';
-import { routeSerializer } from '../../../test/helpers/json-text.js';
+import { answeredAsSerialized, routeSerializer } from '../../../test/helpers/json-text.js';
 import { loansRepo } from './loans.repo.js';
 import { LoanListAnswer, LoanSchema } from './loans.schemas.js';
 import type { LoanListQuery } from './loans.service.js';
@@ -43,15 +43,15 @@ afterAll(() => ctx.close());
 
 const loans = () => ctx.app.services.loans.loans;
 
-/** The route's answer and what its serializer writes for `list`'s object, for the same query. */
-async function both(company: TestCompany, query: LoanListQuery) {
-  const raw = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
-  const res = await as(ctx.app, company).get(`/api/loans?${new URLSearchParams(raw)}`);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-  expect(res.body).toBe(serialize(await loans().list(company.id, query, raw)));
-  return JSON.parse(res.body) as { data: { total: number; data: { id: number; balance: string; company_id: number }[] } };
-}
+/** The route's answer, held equal to what its serializer writes for `list`'s object for the same query. */
+const both = (company: TestCompany, query: LoanListQuery) =>
+  answeredAsSerialized<{ data: { total: number; data: { id: number; balance: string; company_id: number }[] } }>(
+    ctx.app,
+    company,
+    '/api/loans',
+    query,
+    async (raw) => serialize(await loans().list(company.id, query, raw)),
+  );
 
 describe('the loans page as text', () => {
   it('is what the serializer writes on every page, filtered or not, read and read again', async () => {

@@ -96,26 +96,14 @@ export const runListRepo = {
    * columns, the four totals it shows read out of the stored jsonb as their text (exact, where the
    * API's numbers are doubles), and no counts (the table shows none).
    */
-  async listedPage(
+  listedPage(
     db: Executor,
     companyId: number,
     limit: number,
     offset: number,
     order: RunOrder,
   ): Promise<{ total: number; rows: ListedRunRow[] }> {
-    const name = ['payroll_runs_listed', order.key, order.direction].join('_');
-    return namedPageWithTotal<ListedRunRow>(
-      db,
-      name,
-      () => ({
-        columns: LISTED_RUN_COLUMNS,
-        from: sql`FROM payroll_runs WHERE company_id = ${sql.placeholder('companyId')}`,
-        order: orderOf(order),
-      }),
-      { companyId },
-      limit,
-      offset,
-    );
+    return listedRuns<ListedRunRow>(db, 'payroll_runs_listed', LISTED_RUN_COLUMNS, { companyId, limit, offset, order });
   },
 
   /** `listedPage`'s runs as their places only (id and row version, db/row-version.ts), with the total: the console keeps the rows it drew. */
@@ -126,21 +114,31 @@ export const runListRepo = {
     offset: number,
     order: RunOrder,
   ): Promise<{ total: number; rows: ListedRunPlace[] }> {
-    const name = ['payroll_runs_listed_places', order.key, order.direction].join('_');
-    return namedPageWithTotal<ListedRunPlace>(
-      db,
-      name,
-      () => ({
-        columns: sql`id, ${rowVersion('payroll_runs')} AS version`,
-        from: sql`FROM payroll_runs WHERE company_id = ${sql.placeholder('companyId')}`,
-        order: orderOf(order),
-      }),
-      { companyId },
+    return listedRuns<ListedRunPlace>(db, 'payroll_runs_listed_places', sql`id, ${rowVersion('payroll_runs')} AS version`, {
+      companyId,
       limit,
       offset,
-    );
+      order,
+    });
   },
 };
+
+/** The console's page of the company's runs in `order`, each as `columns`, with the total: one named statement per order. */
+function listedRuns<T extends object>(
+  db: Executor,
+  name: string,
+  columns: SQL,
+  { companyId, limit, offset, order }: { companyId: number; limit: number; offset: number; order: RunOrder },
+): Promise<{ total: number; rows: T[] }> {
+  return namedPageWithTotal<T>(
+    db,
+    [name, order.key, order.direction].join('_'),
+    () => ({ columns, from: sql`FROM payroll_runs WHERE company_id = ${sql.placeholder('companyId')}`, order: orderOf(order) }),
+    { companyId },
+    limit,
+    offset,
+  );
+}
 
 /** A run's place on the console's Payroll table: its id and its row's version. */
 export interface ListedRunPlace {

@@ -17,7 +17,7 @@
 // the text is written makes every kept text unusable, with no migration. A paystub that repays a
 // loan is not kept (its balance after the repayment depends on the loan's other paystubs).
 import crypto from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Executor, hotReads } from '../../db/client.js';
 import { pgArray } from '../../db/pg-array.js';
@@ -48,16 +48,16 @@ const RUN_PAGE_IDS = sql`ARRAY(SELECT q.id FROM paystubs q WHERE q.company_id = 
   AND q.transaction_id = ${sql.placeholder('transactionId')} ORDER BY q.id DESC LIMIT ${sql.placeholder('limit')} OFFSET ${sql.placeholder('offset')})`;
 const companyTotal = sql`(SELECT paystubs FROM paystub_counts WHERE company_id = ${companyId})`;
 const runTotal = sql`(SELECT sum(paystubs)::int FROM paystub_run_counts WHERE company_id = ${companyId} AND transaction_id = ${sql.placeholder('transactionId')})`;
-const preparedPlaces = namedStatement<PlaceRow>(
-  'paystubs_page_places',
-  sql`SELECT ${placeColumns}, ${companyTotal} AS total ${withUser}
-      WHERE p.company_id = ${companyId} AND p.id = ANY(${COMPANY_PAGE_IDS}) ORDER BY p.id DESC`,
-);
-const preparedRunPlaces = namedStatement<PlaceRow>(
-  'paystubs_run_page_places',
-  sql`SELECT ${placeColumns}, ${runTotal} AS total ${withUser}
-      WHERE p.company_id = ${companyId} AND p.id = ANY(${RUN_PAGE_IDS}) ORDER BY p.id DESC`,
-);
+/** A page's statement in both its forms, the company's page and one run's: `columns` with the page's total, `from` its tables. */
+function pageStatements<T>(name: string, columns: SQL, from: SQL): PageStatements<T> {
+  const of = (prefix: string, total: SQL, ids: SQL) =>
+    namedStatement<T & { total: number | null }>(
+      `paystubs_${prefix}_${name}`,
+      sql`SELECT ${columns}, ${total} AS total ${from} WHERE p.company_id = ${companyId} AND p.id = ANY(${ids}) ORDER BY p.id DESC`,
+    );
+  return { company: of('page', companyTotal, COMPANY_PAGE_IDS), run: of('run_page', runTotal, RUN_PAGE_IDS) };
+}
+const placeStatements = pageStatements<PaystubPlace>('places', placeColumns, withUser);
 
 /** Whether `p`'s text kept in the database (`t`) is still the paystub's, in this code's format. */
 const usable = sql`(t.format_key = ${formatKey} AND t.stamp = p.listed_stamp)`;
@@ -71,16 +71,7 @@ const withParts = sql`${withUser} LEFT JOIN paystub_listed_texts t ON t.paystub_
 const partsQuery = sql`SELECT ${partsColumns} ${withParts} WHERE p.company_id = ${companyId} AND p.id = ANY(${sql.placeholder('ids')}::int[])`;
 const preparedParts = namedStatement<ListedParts>('paystubs_listed_parts', partsQuery);
 // The whole page's parts in one statement, as the places read it.
-const preparedPageParts = namedStatement<PageParts>(
-  'paystubs_page_parts',
-  sql`SELECT ${partsColumns}, ${companyTotal} AS total ${withParts}
-      WHERE p.company_id = ${companyId} AND p.id = ANY(${COMPANY_PAGE_IDS}) ORDER BY p.id DESC`,
-);
-const preparedRunPageParts = namedStatement<PageParts>(
-  'paystubs_run_page_parts',
-  sql`SELECT ${partsColumns}, ${runTotal} AS total ${withParts}
-      WHERE p.company_id = ${companyId} AND p.id = ANY(${RUN_PAGE_IDS}) ORDER BY p.id DESC`,
-);
+const pagePartsStatements = pageStatements<ListedParts>('parts', partsColumns, withParts);
 
 // Kept as read: a text replaces any other of its paystub (an older stamp or format, or the same text
 // kept by a concurrent read), in id order. The join keeps texts of the company's paystubs only
@@ -118,12 +109,7 @@ export interface PaystubPlace {
   userId: number;
   userVersion: string | null;
 }
-interface PlaceRow extends PaystubPlace {
-  total: number | null;
-}
-interface PageParts extends ListedParts {
-  total: number | null;
-}
+type PageStatements<T> = Record<'company' | 'run', ReturnType<typeof namedStatement<T & { total: number | null }>>>;
 /** A paystub's text in its three parts (paystubs.json.repo.ts, listedText), at the versions of its place. */
 export interface ListedParts extends PaystubPlace {
   stamp: number;
@@ -142,16 +128,14 @@ export const paystubsListedTextRepo = {
    * its planning costs more than the serialization it saves.
    */
   async places(executor: Executor, companyId: number, page: PageWindow): Promise<{ places: PaystubPlace[]; total: number }> {
-    const rows = await pageStatement(executor, companyId, page, preparedPlaces, preparedRunPlaces, {});
-    const total = rows[0]?.total ?? (await paystubsRepo.count(executor, companyId, { transactionId: page.transactionId }));
+    const { rows, total } = await pageRead(executor, companyId, page, placeStatements, {});
     return { places: rows.map(({ id, version, userId, userVersion }) => ({ id, version, userId, userVersion })), total };
   },
 
   /** The same page's places with their parts in one statement (for a page the instance has not read), kept as `parts` keeps them. */
   async pageParts(executor: Executor, companyId: number, page: PageWindow): Promise<{ parts: ListedParts[]; total: number }> {
-    const rows = await pageStatement(executor, companyId, page, preparedPageParts, preparedRunPageParts, { formatKey: currentFormatKey() });
+    const { rows, total } = await pageRead(executor, companyId, page, pagePartsStatements, { formatKey: currentFormatKey() });
     await keepWritten(executor, companyId, rows);
-    const total = rows[0]?.total ?? (await paystubsRepo.count(executor, companyId, { transactionId: page.transactionId }));
     return { parts: rows, total };
   },
 
@@ -173,19 +157,23 @@ export interface PageWindow {
   limit: number;
 }
 
-type Statement<T> = ReturnType<typeof namedStatement<T>>;
-
-/** The page's statement on the hot-reads pool: the company's, or the run's. */
-function pageStatement<T>(
+/**
+ * The page through its statement on the hot-reads pool (the company's, or the run's), and its total:
+ * carried by its rows, or counted when it has none.
+ */
+async function pageRead<T>(
   executor: Executor,
   companyId: number,
   { transactionId, offset, limit }: PageWindow,
-  company: Statement<T>,
-  run: Statement<T>,
+  statements: PageStatements<T>,
   values: Record<string, unknown>,
-): Promise<T[]> {
+): Promise<{ rows: (T & { total: number | null })[]; total: number }> {
   const common = { ...values, companyId, offset, limit };
-  return transactionId === undefined ? company(hotReads(executor), common) : run(hotReads(executor), { ...common, transactionId });
+  const rows =
+    transactionId === undefined
+      ? await statements.company(hotReads(executor), common)
+      : await statements.run(hotReads(executor), { ...common, transactionId });
+  return { rows, total: rows[0]?.total ?? (await paystubsRepo.count(executor, companyId, { transactionId })) };
 }
 
 /** Keeps in the database the texts just written that may be kept. */
