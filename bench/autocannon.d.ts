@@ -30,6 +30,8 @@ declare module 'autocannon' {
     body?: string;
     connections?: number;
     duration?: number;
+    /** Milliseconds between samples; a run ends at the first sample after `duration` (default 1000). */
+    sampleInt?: number;
     timeout?: number;
     /** Replaces `[<id>]` in the body with a fresh id on every request. */
     idReplacement?: boolean;

@@ -42,6 +42,9 @@ function run(durationSeconds: number) {
     body: options.body,
     connections: options.connections,
     duration: durationSeconds,
+    // autocannon ends a run at its next sample (every second by default): a run shorter than a
+    // second (CI's smoke) samples as often as it lasts. Rates are total / duration either way.
+    sampleInt: Math.min(1000, durationSeconds * 1000),
     timeout: 10,
     idReplacement: options.idReplacement,
     requests: randomCompany,

@@ -1,10 +1,10 @@
-// Spawns bench/load-worker.ts for one autocannon run and returns its figures.
+// Spawns bench/load-worker.ts, compiled once per bench run, for one autocannon run and returns its figures.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoadResult } from '../scenario.js';
-import { cpuSeconds, databaseCpuSeconds, repoRoot } from './processes.js';
+import { compiled, cpuSeconds, databaseCpuSeconds, repoRoot } from './processes.js';
 
 export interface LoadOptions {
   url: string;
@@ -56,7 +56,16 @@ function writeTokensFile(tokens: string[]): { file: string; remove: () => void }
   return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
+/**
+ * The load worker as compiled JavaScript (bench/lib/processes.ts, `compiled`), built at the first
+ * load of the run: through tsx each of a run's loads paid ~0.3-0.6 s of start-up for the loader
+ * (~40 loads in CI's smoke run).
+ */
+let loadWorker: Promise<string> | undefined;
+
+export async function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
+  loadWorker ??= compiled('bench/load-worker.ts');
+  const workerScript = await loadWorker;
   const durationSeconds = envSeconds('BENCH_DURATION_SECONDS') ?? options.durationSeconds ?? 10;
   const warmupSeconds = envSeconds('BENCH_WARMUP_SECONDS') ?? options.warmupSeconds ?? 2;
   const workerOptions = {
@@ -71,7 +80,7 @@ export function runLoad(options: LoadOptions): Promise<DetailedLoadResult> {
   };
   const tokens = options.bearerTokens ? writeTokensFile(options.bearerTokens) : undefined;
   return new Promise<DetailedLoadResult>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load-worker.ts'], {
+    const child = spawn(process.execPath, [workerScript], {
       cwd: repoRoot,
       env: { ...process.env, BENCH_LOAD_OPTIONS: JSON.stringify({ ...workerOptions, tokensFile: tokens?.file }) },
       stdio: ['ignore', 'pipe', 'pipe'],
