@@ -14,9 +14,10 @@ export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
-    // Three workers on CI's two cores: the files wait on their servers, browsers, timers and
-    // PostgreSQL a good part of their time, and a third worker runs while the others wait. Measured
-    // (docs/architecture.md, "Tests"): the embedded pass 247 → 236 s, PostgreSQL + Redis 172 → 152 s.
+    // Three workers on CI's two cores: files wait on their servers, browsers, timers and PostgreSQL,
+    // and a third worker runs while the others wait. Measured back to back (docs/architecture.md,
+    // "Three test workers"): the embedded pass 246-247 → 236-246 s (idle CPU 16% → 7%), PostgreSQL +
+    // Redis 172 → 152 s. Set here, not with --maxWorkers: the projects below take the config's value.
     maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 180_000,
