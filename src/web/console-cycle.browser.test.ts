@@ -5,15 +5,13 @@
 // payslips and the PAYE schedule → register a webhook → generate a token with two chosen scopes.
 // The app runs as `npm start` runs it: listening, with its job loop started; no step calls /api.
 // Screenshots of each step go to CONSOLE_SCREENSHOTS_DIR when set (docs/console.md shows them,
-// made with `CONSOLE_SCREENSHOTS_DIR=docs/console npx vitest run src/web/console-cycle.browser.test.ts`),
-// else to a temporary directory.
+// made with `CONSOLE_SCREENSHOTS_DIR=docs/console-cycle npx vitest run src/web/console-cycle.browser.test.ts`);
+// none are taken otherwise (test/helpers/browser.ts, `screenshots`).
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, screenshots, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, type TestCompany } from '../../test/helpers/factories.js';
 import { freePort } from '../../test/helpers/ports.js';
 import { ADMIN_PASSWORD, createAdmin } from '../../test/helpers/web.js';
@@ -22,8 +20,7 @@ import { nubanFor } from '../modules/banks/index.js';
 import { revokeTokens } from '../platform/auth/tokens.js';
 
 const SECOND_PASSWORD = 'Second-Approver-2026!';
-const shots = process.env.CONSOLE_SCREENSHOTS_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'console-cycle-'));
-fs.mkdirSync(shots, { recursive: true });
+const shots = screenshots();
 
 let ctx: TestContext;
 let base: string;
@@ -38,7 +35,7 @@ let onboardingLink: string;
 let runUrl: string;
 let paymentMonth: string;
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`) });
+const shot = (page: Page, name: string) => shots.take(page, name);
 const runStatus = (page: Page) => page.locator('[data-run-status]').textContent();
 
 async function newPage(): Promise<Page> {
@@ -94,7 +91,7 @@ describeInBrowser("a new employer's month, in the console only", { timeout: 240_
     await releaseBrowser(browser);
     await ctx?.close();
     await receiver?.close();
-    console.log(`console cycle screenshots: ${shots}`);
+    if (shots.dir) console.log(`console cycle screenshots: ${shots.dir}`);
   });
 
   it('signs in and invites a second administrator, whose onboarding link is shown (no SMTP)', async () => {

@@ -1,14 +1,11 @@
 // The console in a real browser (playwright-core + Debian's chromium) on a really listening app:
 // complete an onboarding, sign in, generate / use / regenerate / invalidate the API token, visit
-// every main page (screenshots into a temp dir), keyboard and phone checks, sign out.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// every main page (screenshots when asked for: test/helpers/browser.ts), keyboard and phone checks, sign out.
 import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, screenshots, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { freePort } from '../../test/helpers/ports.js';
 import { users } from '../db/schema/index.js';
@@ -24,14 +21,14 @@ let context: BrowserContext;
 let page: Page;
 let company: TestCompany;
 let superAdminEmail: string;
-const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'console-screens-'));
+const shots = screenshots('console');
 
 async function api(token: string, url = '/api/users') {
   const res = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-const shot = (name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+const shot = (name: string) => shots.take(page, name, { fullPage: true });
 
 // Never skipped where chromium is installed (CI installs it): the browser check must really run.
 // Generous timeouts: the machine is shared, and argon2 hashing is slow on purpose.
@@ -74,7 +71,7 @@ describeInBrowser('the console in chromium', { timeout: 120_000 }, () => {
   afterAll(async () => {
     await releaseBrowser(browser);
     await ctx?.close();
-    console.log(`console screenshots: ${shots}`);
+    if (shots.dir) console.log(`console screenshots: ${shots.dir}`);
   });
 
   it('completes the onboarding of the invited super admin', async () => {
@@ -283,7 +280,7 @@ describeInBrowser('the console in chromium', { timeout: 120_000 }, () => {
       expect(await mobile.evaluate(() => document.documentElement.scrollWidth), url).toBeLessThanOrEqual(375);
     }
     await mobile.goto(`${base}/console/employees`);
-    await mobile.screenshot({ path: path.join(shots, 'phone-employees.png'), fullPage: true });
+    await shots.take(mobile, 'phone-employees', { fullPage: true });
     await phone.close();
   });
 

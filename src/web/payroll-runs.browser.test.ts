@@ -3,13 +3,10 @@
 // up link), the wallet is topped up through the sandbox checkout, Pay again, the page follows the
 // paystubs' statuses by itself (the 999 account fails), the account is fixed through the API, Retry
 // failed ends the run paid; another draft is cancelled.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/helpers/app.js';
-import { describeInBrowser, releaseBrowser, sharedBrowser } from '../../test/helpers/browser.js';
+import { describeInBrowser, releaseBrowser, screenshots, sharedBrowser } from '../../test/helpers/browser.js';
 import { createCompany, createUsers, type TestCompany } from '../../test/helpers/factories.js';
 import { setBankAccounts } from '../../test/helpers/payroll-runs.js';
 import { freePort } from '../../test/helpers/ports.js';
@@ -26,8 +23,8 @@ let staff: Awaited<ReturnType<typeof createUsers>>;
 let maker: Page;
 let checker: Page;
 let runUrl: string;
-const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-run-screens-'));
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+const shots = screenshots('payroll-run');
+const shot = (page: Page, name: string) => shots.take(page, name, { fullPage: true });
 
 /** The job loop tests do not start: run due jobs every 200 ms while a payment is under way. */
 function pumpJobs(): () => void {
@@ -84,7 +81,7 @@ describeInBrowser('the payroll-run cycle in chromium', { timeout: 180_000 }, () 
   afterAll(async () => {
     await releaseBrowser(browser);
     await ctx?.close();
-    console.log(`payroll-run screenshots: ${shots}`);
+    if (shots.dir) console.log(`payroll-run screenshots: ${shots.dir}`);
   });
 
   it('creates a draft run for chosen employees and previews its totals and skipped list', async () => {

@@ -1,7 +1,8 @@
 // Debian's chromium driven by playwright-core (never a downloaded browser build), with the flags
 // this closed network needs.
 import fs from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { describe } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -47,4 +48,27 @@ export async function sharedBrowser(): Promise<Browser> {
 /** A file's afterAll: closes the contexts it left open, keeping the browser for the next file. */
 export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
   for (const context of browser?.contexts() ?? []) await context.close();
+}
+
+/**
+ * A browser file's screenshots, for a person to look at: no test compares them. They are taken only
+ * when CONSOLE_SCREENSHOTS_DIR is set, into `subdirectory` of it (docs/console.md shows the console
+ * cycle's, which go to the directory itself); a full-page shot cost chromium 0.3-0.5 s of CPU, and
+ * the 35 the browser files took in each run went to temporary directories nobody opened
+ * (docs/architecture.md, "Screenshots when asked for").
+ */
+export function screenshots(subdirectory?: string): {
+  dir: string | undefined;
+  take(page: Page, name: string, options?: { fullPage?: boolean }): Promise<void>;
+} {
+  const root = process.env.CONSOLE_SCREENSHOTS_DIR;
+  const dir = root && subdirectory ? path.join(root, subdirectory) : root;
+  return {
+    dir,
+    async take(page, name, options = {}) {
+      if (!dir) return;
+      fs.mkdirSync(dir, { recursive: true });
+      await page.screenshot({ path: path.join(dir, `${name}.png`), ...options });
+    },
+  };
 }
