@@ -1,52 +1,16 @@
 // `payroll`: serve, migrate, and the operator commands (docs/decisions.md, "Operator API and CLI"):
 // the operator API's JSON on stdout, errors on stderr; exit 0 done, 1 refused or failed, 2 usage.
+//
+// Only light modules are imported here. The app's modules and the database drivers (~1.2 s of CPU
+// to load, against ~0.15 s for Node itself) are imported by the commands that use them: `--help`, a
+// usage error and every command over HTTP start without them (docs/operations.md, "The CLI").
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
-import { createAuditService } from '../modules/audit/index.js';
 import { errorMessage } from '../platform/guards.js';
-import { openConfiguredDatabase, prepareDatabase } from '../runtime.js';
 import { useBaselineCompilerOnly } from './baseline-compiler.js';
-import { CliError, directClient, httpClient, type OperatorClient } from './operator-client.js';
-import { DEFAULT_RETENTION, prune } from './prune.js';
-
-export const HELP = `payroll - the Payroll API server and its operator tools
-
-Usage:
-  payroll serve                               start the HTTP server (same as npm start)
-  payroll migrate                             apply pending database migrations and exit
-  payroll company create --name <name> --domain <domain>
-          [--plan standard|premium|enterprise] [--payment-frequency weekly|bi-weekly|monthly]
-          [--user-type <name>]... [--role <name>]... [--redirect-domain <host>]... [--scopes a,b]
-                                              create a root company and print its API token (once)
-  payroll company update --company <id> [--plan <plan>] [--api-access on|off]
-          [--add-domain <domain>]... [--add-user-type <name>]... [--add-role <name>]...
-          [--redirect-domain <host>]... [--clear-redirect-domains]
-                                              change a company (redirect domains replace the list)
-  payroll token generate --company <id> [--scopes a,b]
-                                              issue a new API token; the previous one stops working
-  payroll token revoke --company <id>         revoke the company's API token
-  payroll admin invite --company <id> --email <address> [--first-name <name>] [--last-name <name>]
-          [--role super-admin|admin]
-                                              invite an administrator (default super-admin) and print
-                                              the onboarding link that sets their password (database only)
-  payroll outbox [--to <address>] [--limit <n>]
-                                              e-mails in the outbox, newest first
-  payroll prune [--jobs-days 7] [--failed-jobs-days 30] [--webhook-days 30]
-                                              delete finished jobs and finished webhook events older
-                                              than that, in batches (on the configured database)
-  payroll audit verify [--company <id>]       recompute every audit chain (or one company's) on the
-                                              configured database; exit 1 naming the first broken link
-
-Where the operator commands act:
-  --url <base> (or PAYROLL_URL) with ADMIN_TOKEN   over HTTP, through a running server's /admin API
-  otherwise                                        directly on the configured database: DATABASE_URL,
-                                                   or the embedded database in DATA_DIR (default ./data;
-                                                   not while a server is running on that DATA_DIR)
-
-Repeatable options also take comma-separated lists. Every environment setting of the server
-(DATA_DIR, DATABASE_URL, TOKEN_TTL_SECONDS, ...) applies. Options: -h, --help.
-`;
+import { HELP } from './help.js';
+import { CliError, httpClient, type OperatorClient } from './operator-client.js';
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
@@ -123,6 +87,7 @@ async function operatorClient(values: Values): Promise<OperatorClient> {
     if (!token) throw new UsageError("--url/PAYROLL_URL needs ADMIN_TOKEN in the environment (the server's operator token)");
     return httpClient(url, token);
   }
+  const { directClient } = await import('./operator-direct.js');
   return directClient(loadConfig());
 }
 
@@ -139,6 +104,7 @@ async function operator(values: Values, work: (client: OperatorClient) => Promis
 
 async function migrateCommand(): Promise<number> {
   const config = loadConfig();
+  const { openConfiguredDatabase, prepareDatabase } = await import('../runtime.js');
   const opened = await openConfiguredDatabase(config);
   try {
     const applied = await prepareDatabase(opened.database);
@@ -162,11 +128,13 @@ function days(values: Values, name: 'jobs-days' | 'failed-jobs-days' | 'webhook-
 }
 
 async function pruneCommand(values: Values): Promise<number> {
+  const { DEFAULT_RETENTION, prune } = await import('./prune.js');
   const retention = {
     jobsDays: days(values, 'jobs-days', DEFAULT_RETENTION.jobsDays),
     failedJobsDays: days(values, 'failed-jobs-days', DEFAULT_RETENTION.failedJobsDays),
     webhookDays: days(values, 'webhook-days', DEFAULT_RETENTION.webhookDays),
   };
+  const { openConfiguredDatabase } = await import('../runtime.js');
   const opened = await openConfiguredDatabase(loadConfig());
   try {
     const deleted = await prune(opened.database.db, retention);
@@ -179,6 +147,10 @@ async function pruneCommand(values: Values): Promise<number> {
 
 /** Reads the database itself (docs/audit.md, "Verifying the chain"): there is no HTTP form. */
 async function auditVerify(company: number | undefined): Promise<number> {
+  const [{ openConfiguredDatabase, prepareDatabase }, { createAuditService }] = await Promise.all([
+    import('../runtime.js'),
+    import('../modules/audit/index.js'),
+  ]);
   const opened = await openConfiguredDatabase(loadConfig());
   try {
     await prepareDatabase(opened.database);

@@ -288,6 +288,24 @@ describe('module boundaries', () => {
     expect(findCycles(graph)).toEqual(['a -> b -> c -> a']);
   });
 
+  // docs/operations.md, "Operator tasks": `--help`, usage errors and commands over HTTP start without
+  // the app (~1.2 s of CPU to load); the commands on the database import it when they run.
+  it("the CLI's entry loads neither the app's modules nor a database driver until a command needs them", () => {
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const [, typeOnly, , source] of codeOf(file).matchAll(IMPORT_STATEMENT))
+        if (!typeOnly && source.startsWith('.')) visit(resolveSpecifier(file, source));
+    };
+    visit('src/cli/main.ts');
+    expect(loaded).toContain('src/cli/operator-client.ts');
+    const heavy = [...loaded].filter((file) =>
+      /^src\/(modules|web|platform\/(?!guards\.ts$))|^src\/(app|runtime|db\/client)\.ts$/.test(file),
+    );
+    expect(heavy).toEqual([]);
+  });
+
   it('src/ has no import cycle between files (tests aside)', () => {
     const graph = new Map<string, Set<string>>();
     for (const edge of edges)
