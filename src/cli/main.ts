@@ -3,7 +3,7 @@
 //
 // Only light modules are imported here. The app's modules and the database drivers (~1.2 s of CPU
 // to load, against ~0.15 s for Node itself) are imported by the commands that use them: `--help`, a
-// usage error and every command over HTTP start without them (docs/operations.md, "The CLI").
+// usage error and every command over HTTP start without them (docs/operations.md, "Operator tasks").
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
@@ -128,13 +128,12 @@ function days(values: Values, name: 'jobs-days' | 'failed-jobs-days' | 'webhook-
 }
 
 async function pruneCommand(values: Values): Promise<number> {
-  const { DEFAULT_RETENTION, prune } = await import('./prune.js');
+  const [{ DEFAULT_RETENTION, prune }, { openConfiguredDatabase }] = await Promise.all([import('./prune.js'), import('../runtime.js')]);
   const retention = {
     jobsDays: days(values, 'jobs-days', DEFAULT_RETENTION.jobsDays),
     failedJobsDays: days(values, 'failed-jobs-days', DEFAULT_RETENTION.failedJobsDays),
     webhookDays: days(values, 'webhook-days', DEFAULT_RETENTION.webhookDays),
   };
-  const { openConfiguredDatabase } = await import('../runtime.js');
   const opened = await openConfiguredDatabase(loadConfig());
   try {
     const deleted = await prune(opened.database.db, retention);

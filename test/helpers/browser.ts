@@ -53,7 +53,7 @@ export async function releaseBrowser(browser: Browser | undefined): Promise<void
 /**
  * A browser file's screenshots, for a person to look at: no test compares them. They are taken only
  * when CONSOLE_SCREENSHOTS_DIR is set, into `subdirectory` of it (docs/console.md shows the console
- * cycle's, which go to the directory itself); a full-page shot cost chromium 0.3-0.5 s of CPU, and
+ * cycle's, which go to the directory itself); a full-page shot cost chromium 0.2-0.5 s of CPU, and
  * the 35 the browser files took in each run went to temporary directories nobody opened
  * (docs/architecture.md, "Screenshots when asked for").
  */

@@ -71,7 +71,8 @@ export async function migratedDataDir(dataDir: string): Promise<void> {
   // The image's connection limit is for in-memory test databases (test/global-setup.ts): a server
   // starts with the one initdb wrote, as a real data directory has. Its 16 MB of shared buffers stay:
   // PGlite allocates and clears the pool at every start, and initdb's 128 MB cost each start of a
-  // test's server ~0.4 s of CPU for databases of at most a few thousand rows; the process tests
+  // test's server ~0.4 s of CPU for small databases (the users crash test's 10,000-row import the
+  // largest); the process tests
   // started on such a directory took ~11% less CPU (docs/architecture.md, "Test servers' buffer
   // pool"). The servers started on an empty DATA_DIR (the first-run, start-up and CLI tests) run
   // initdb's sizes.
